@@ -1,0 +1,656 @@
+// The public API of tool-palette, shared by every runtime entry.
+//
+// This layer owns what only JavaScript can do: check the caller's arguments, call the
+// procedural layer and the caller's predicates, race timeouts and aborts, and build
+// frozen result objects. Every decision (which refusal, which order, which policy, the
+// gate) is made by the Rust core in the wasm module; names cross as UTF-16 code units,
+// so they stay exact JavaScript strings.
+import { palette, Policies, rule, router_missing, router_warning, dropped_because } from "./tool_palette.js";
+
+// ---------------------------------------------------------------- helpers
+
+const isObject = (v) => typeof v === "object" && v !== null;
+const isFunction = (v) => typeof v === "function";
+const describe = (v) =>
+  v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : typeof v;
+
+function fail(where, what, value) {
+  return new TypeError(`${where} must be ${what}, got ${describe(value)}`);
+}
+
+// Reads `obj[key]`; a throwing getter or a revoked proxy is the caller's mistake.
+function read(obj, key, where) {
+  try {
+    return obj[key];
+  } catch (cause) {
+    throw new TypeError(`${where}.${key} could not be read`, { cause });
+  }
+}
+
+// The code units of many strings back to back, and where each one ends.
+function encode(strings) {
+  let total = 0;
+  for (let i = 0; i < strings.length; i++) total += strings[i].length;
+  const units = new Uint16Array(total);
+  const ends = new Uint32Array(strings.length);
+  let at = 0;
+  for (let i = 0; i < strings.length; i++) {
+    const s = strings[i];
+    for (let j = 0; j < s.length; j++) units[at++] = s.charCodeAt(j);
+    ends[i] = at;
+  }
+  return [units, ends];
+}
+
+function unitsOf(s) {
+  const units = new Uint16Array(s.length);
+  for (let j = 0; j < s.length; j++) units[j] = s.charCodeAt(j);
+  return units;
+}
+
+function text(units, start = 0, end = units.length) {
+  let s = "";
+  for (let i = start; i < end; i += 8192) {
+    s += String.fromCharCode.apply(null, units.subarray(i, Math.min(end, i + 8192)));
+  }
+  return s;
+}
+
+// An iterable of names, as a fresh array; `where` names the argument in errors.
+function names(value, where) {
+  if (typeof value === "string" || !isObject(value)) throw fail(where, "an iterable of strings", value);
+  let iterator;
+  try {
+    iterator = value[Symbol.iterator];
+  } catch (cause) {
+    throw new TypeError(`${where} could not be read`, { cause });
+  }
+  if (!isFunction(iterator)) throw fail(where, "an iterable of strings", value);
+  let list;
+  try {
+    list = Array.from(value);
+  } catch (cause) {
+    throw new TypeError(`${where} could not be iterated`, { cause });
+  }
+  for (let i = 0; i < list.length; i++) {
+    if (typeof list[i] !== "string") throw fail(`${where}[${i}]`, "a string", list[i]);
+  }
+  return list;
+}
+
+function newPalette(list) {
+  const [units, ends] = encode(list);
+  return palette(units, ends);
+}
+
+// ---------------------------------------------------------------- warnings
+
+// One delivery for every warning: the caller's `onWarning`, else Node's
+// `process.emitWarning` (so --no-warnings and process.on("warning") apply), else
+// `console.warn`. `process` is looked up at call time, never at import.
+function deliver(warning, onWarning) {
+  if (onWarning) return void onWarning(warning);
+  const proc = globalThis.process;
+  if (proc && isFunction(proc.emitWarning)) return void proc.emitWarning(warning);
+  globalThis.console?.warn?.(`${warning.name}: ${warning.message}`);
+}
+
+function optionalFunction(value, where) {
+  if (value !== undefined && !isFunction(value)) throw fail(where, "a function", value);
+  return value;
+}
+
+export class ToolRoutingUnavailableWarning extends Error {
+  constructor(message, missing) {
+    super(message);
+    this.name = "ToolRoutingUnavailableWarning";
+    this.missing = Object.freeze([...missing]);
+  }
+}
+
+export class ToolRedirectDroppedWarning extends Error {
+  constructor(message, { policy, target, original }) {
+    super(message);
+    this.name = "ToolRedirectDroppedWarning";
+    this.policy = policy;
+    this.target = target;
+    this.original = original;
+  }
+}
+
+// ---------------------------------------------------------------- outcomes
+
+const frozenNames = (list, where) => Object.freeze(names(list, where));
+
+export class Routed {
+  constructor(names, unresolved = []) {
+    this.kind = "routed";
+    this.names = frozenNames(names, "Routed: names");
+    if (this.names.length === 0) throw new TypeError("Routed: names must not be empty (a routed palette is never empty)");
+    this.unresolved = frozenNames(unresolved, "Routed: unresolved");
+    Object.freeze(this);
+  }
+}
+
+export class RoutingRefusal {
+  constructor(reason, unresolved = []) {
+    if (typeof reason !== "string") throw fail("RoutingRefusal: reason", "a string", reason);
+    this.kind = "refused";
+    this.reason = reason;
+    this.unresolved = frozenNames(unresolved, "RoutingRefusal: unresolved");
+    Object.freeze(this);
+  }
+}
+
+export class RoutingUnavailable {
+  constructor(missing) {
+    this.kind = "unavailable";
+    this.missing = frozenNames(missing, "RoutingUnavailable: missing");
+    Object.freeze(this);
+  }
+}
+
+const kindOf = (outcome) => (isObject(outcome) ? outcome.kind : undefined);
+
+// ---------------------------------------------------------------- routing
+
+// What the retrieval came to (the codes Palette.route takes).
+const ROWS = 0;
+const ROWS_NULL = 1;
+const NO_LAYER = 2;
+const FAILED = 3;
+const TIMED_OUT = 4;
+
+// setTimeout fires at once for delays past 2^31-1 ms; such a budget never runs out.
+const LONGEST_TIMER = 2147483647;
+
+// NAME in "procedural retrieval failed (NAME)": the thrown value's `name`, else its
+// constructor's name, else `typeof`.
+function errorName(value) {
+  if (isObject(value) || isFunction(value)) {
+    try {
+      const name = value.name;
+      if (typeof name === "string" && name !== "") return name;
+    } catch {}
+    try {
+      const name = value.constructor?.name;
+      if (typeof name === "string" && name !== "") return name;
+    } catch {}
+  }
+  return typeof value;
+}
+
+function readRoutingOptions(options, where) {
+  const entries = read(options, "entries", where);
+  if (entries != null && !isFunction(entries)) throw fail(`${where}.entries`, "a function, null or undefined", entries);
+  const timeoutMs = read(options, "timeoutMs", where);
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isFinite(timeoutMs) && timeoutMs >= 0)) {
+    throw fail(`${where}.timeoutMs`, "a finite number >= 0", timeoutMs);
+  }
+  const candidateOf = optionalFunction(read(options, "candidateOf", where), `${where}.candidateOf`);
+  const isActive = optionalFunction(read(options, "isActive", where), `${where}.isActive`);
+  return { entries, timeoutMs, candidateOf, isActive };
+}
+
+function checkSignal(signal, where) {
+  if (signal === undefined) return undefined;
+  if (!isObject(signal) || typeof signal.aborted !== "boolean" || !isFunction(signal.addEventListener)) {
+    throw fail(where, "an AbortSignal", signal);
+  }
+  return signal;
+}
+
+const TIMEOUT = Symbol("timeout");
+
+// Waits for the procedural layer's answer, the budget or the caller's abort, whichever
+// comes first, and leaves no timer or listener behind.
+function settle(value, timeoutMs, signal) {
+  return new Promise((resolve, reject) => {
+    let timer;
+    const done = () => {
+      if (timer !== undefined) clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+    };
+    const onAbort = () => {
+      done();
+      reject(signal.reason);
+    };
+    if (timeoutMs !== undefined && timeoutMs <= LONGEST_TIMER) {
+      timer = setTimeout(() => {
+        done();
+        resolve(TIMEOUT);
+      }, timeoutMs);
+    }
+    signal?.addEventListener("abort", onAbort, { once: true });
+    Promise.resolve(value).then(
+      (rows) => {
+        done();
+        resolve({ rows });
+      },
+      (error) => {
+        done();
+        resolve({ error });
+      },
+    );
+  });
+}
+
+const isPlainRow = (row) => isObject(row) && !Array.isArray(row);
+
+function defaultActive(row) {
+  return isPlainRow(row) ? row.active !== false : true;
+}
+
+function defaultCandidate(row) {
+  if (typeof row === "string") return row;
+  if (isPlainRow(row)) {
+    const tool = row.tool;
+    if (typeof tool === "string") return tool;
+    const toolName = row.toolName;
+    if (typeof toolName === "string") return toolName;
+    const content = row.content;
+    if (typeof content === "string") return content;
+  }
+  return undefined;
+}
+
+// Reads the rows into one batch: a flag per row (0 inactive, 1 no candidate,
+// 2 candidate) and the candidates. Activity is read for every row first; candidates
+// only for active rows, as the routing seed does.
+function readRows(rows, candidateOf, isActive) {
+  const list = Array.isArray(rows) ? rows : Array.from(rows);
+  const flags = new Uint8Array(list.length);
+  const active = isActive ?? defaultActive;
+  for (let i = 0; i < list.length; i++) flags[i] = active(list[i]) ? 1 : 0;
+  const candidate = candidateOf ?? defaultCandidate;
+  const candidates = [];
+  for (let i = 0; i < list.length; i++) {
+    if (flags[i] === 0) continue;
+    const c = candidate(list[i]);
+    if (typeof c === "string") {
+      flags[i] = 2;
+      candidates.push(c);
+    }
+  }
+  return { flags, candidates };
+}
+
+const NOTHING = new Uint16Array(0);
+const NO_ENDS = new Uint32Array(0);
+
+function decide(registry, registered, retrieval, detail = NOTHING, flags = NOTHING, candidates = []) {
+  const [units, ends] = candidates.length ? encode(candidates) : [NOTHING, NO_ENDS];
+  const out = registry.route(retrieval, detail, flags, units, ends);
+  if (out.length === 0) throw new Error("tool-palette: internal error: malformed batch");
+  let at = 1;
+  const routed = [];
+  for (let n = out[at++]; n > 0; n--) routed.push(registered[out[at++]]);
+  const unresolved = [];
+  for (let n = out[at++]; n > 0; n--, at += 3) unresolved.push(candidates[out[at]].slice(out[at + 1], out[at + 2]));
+  return out[0] === 0 ? new Routed(routed, unresolved) : new RoutingRefusal(text(out, at), unresolved);
+}
+
+// One turn against an indexed registry; `registered` maps indices back to the caller's strings.
+async function route(registry, registered, { entries, timeoutMs, candidateOf, isActive }, signal) {
+  if (signal?.aborted) throw signal.reason;
+  if (entries == null) return decide(registry, registered, NO_LAYER);
+  const failed = (error) => decide(registry, registered, FAILED, unitsOf(errorName(error)));
+  let value;
+  try {
+    value = entries();
+  } catch (error) {
+    return failed(error);
+  }
+  if (signal?.aborted) throw signal.reason;
+  const answer = await settle(value, timeoutMs, signal);
+  if (answer === TIMEOUT) return decide(registry, registered, TIMED_OUT, unitsOf(String(timeoutMs)));
+  if ("error" in answer) return failed(answer.error);
+  const rows = answer.rows;
+  if (rows == null) return decide(registry, registered, ROWS_NULL);
+  let batch;
+  try {
+    if (!isFunction(rows[Symbol.iterator])) throw new TypeError("the procedural layer returned a non-iterable");
+    batch = readRows(rows, candidateOf, isActive);
+  } catch (error) {
+    return failed(error);
+  }
+  return decide(registry, registered, ROWS, NOTHING, batch.flags, batch.candidates);
+}
+
+export async function resolvePalette(options) {
+  const where = "resolvePalette: options";
+  if (!isObject(options)) throw fail(where, "an object", options);
+  const opts = readRoutingOptions(options, where);
+  const registered = names(read(options, "registered", where), `${where}.registered`);
+  const signal = checkSignal(read(options, "signal", where), `${where}.signal`);
+  const registry = newPalette(registered);
+  try {
+    return await route(registry, registered, opts, signal);
+  } finally {
+    registry.free();
+  }
+}
+
+export class ToolRouter {
+  #registry;
+  #registered;
+  #options;
+
+  constructor(options = {}) {
+    const where = "ToolRouter: options";
+    if (!isObject(options)) throw fail(where, "an object", options);
+    const opts = readRoutingOptions(options, where);
+    const given = read(options, "registered", where);
+    const registered = given == null ? [] : names(given, `${where}.registered`);
+    const onWarning = optionalFunction(read(options, "onWarning", where), `${where}.onWarning`);
+    this.#registry = newPalette(registered);
+    this.#registered = Object.freeze(registered);
+    this.#options = opts;
+    const hasLayer = opts.entries != null;
+    const missing = router_missing(hasLayer, this.#registry.distinct());
+    this.unavailable = missing ? new RoutingUnavailable(missing.split(",")) : null;
+    Object.freeze(this);
+    if (this.unavailable) {
+      const message = router_warning(hasLayer, this.#registry.distinct());
+      deliver(new ToolRoutingUnavailableWarning(message, this.unavailable.missing), onWarning);
+    }
+  }
+
+  get registered() {
+    return this.#registered;
+  }
+
+  async resolve(options = {}) {
+    const where = "ToolRouter.resolve: options";
+    if (!isObject(options)) throw fail(where, "an object", options);
+    const signal = checkSignal(read(options, "signal", where), `${where}.signal`);
+    if (this.unavailable) return this.unavailable;
+    return route(this.#registry, this.#registered, this.#options, signal);
+  }
+}
+
+function checkOutcome(outcome, where) {
+  const kind = kindOf(outcome);
+  if (kind !== "routed" && kind !== "refused" && kind !== "unavailable") {
+    throw fail(where, "a Routed, RoutingRefusal or RoutingUnavailable", outcome);
+  }
+  return kind === "routed";
+}
+
+export function activeTools(outcome) {
+  return checkOutcome(outcome, "activeTools: outcome") ? [...outcome.names] : undefined;
+}
+
+// A Routed's names indexed in wasm, built once per Routed (they are frozen).
+const routedPalettes = new WeakMap();
+function paletteOfRouted(outcome) {
+  let p = routedPalettes.get(outcome);
+  if (!p) routedPalettes.set(outcome, (p = newPalette(names(outcome.names, "Routed.names"))));
+  return p;
+}
+
+export function bindPalette(tools, outcome) {
+  if (!checkOutcome(outcome, "bindPalette: outcome")) return tools;
+  if (!isObject(tools)) throw fail("bindPalette: tools", "an array of { name } or a record keyed by name", tools);
+  const routed = paletteOfRouted(outcome);
+  if (Array.isArray(tools)) {
+    const keys = tools.map((tool, i) => {
+      const name = isObject(tool) ? tool.name : undefined;
+      if (typeof name !== "string") throw fail(`bindPalette: tools[${i}].name`, "a string", name);
+      return name;
+    });
+    const [units, ends] = encode(keys);
+    return Array.from(routed.keep(units, ends), (i) => tools[i]);
+  }
+  const keys = Object.keys(tools);
+  const [units, ends] = encode(keys);
+  const out = Object.create(Object.getPrototypeOf(tools) === null ? null : Object.prototype);
+  for (const i of routed.keep(units, ends)) {
+    // defineProperty, not assignment: "__proto__" is an ordinary tool name here.
+    Object.defineProperty(out, keys[i], { value: tools[keys[i]], enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- policies
+
+// Step kinds of the seams (low 4 bits; the policy index is above them).
+const MATCH = 0;
+const GUARD = 1;
+const REDIRECT = 2;
+const RESOLVER = 3;
+const CALLBACK = 4;
+const GATE = 5;
+const BY_POLICY = 6;
+const BY_RESOLVER = 7;
+const BY_DEFAULT = 8;
+
+const PRE = "PRE-model seam (selectModel)";
+const POST = "POST-model seam (dispatch)";
+
+let ruleOf;
+
+export class ToolCallPolicy {
+  #rule;
+
+  constructor(spec) {
+    if (!isObject(spec)) throw fail("ToolCallPolicy: spec", "an object", spec);
+    const field = (key) => read(spec, key, "ToolCallPolicy: spec");
+    const name = field("name");
+    if (typeof name !== "string" || name === "") throw fail("ToolCallPolicy: name", "a non-empty string", name);
+    const where = (key) => `ToolCallPolicy "${name}": ${key}`;
+    const match = field("match");
+    if (!isFunction(match)) throw fail(where("match"), "a function", match);
+    const whenToolIn = field("whenTool");
+    let whenTool = null;
+    if (typeof whenToolIn === "string") whenTool = whenToolIn;
+    else if (whenToolIn != null) whenTool = Object.freeze(names(whenToolIn, where("whenTool")));
+    const redirectTo = field("redirectTo") ?? null;
+    if (redirectTo !== null && (typeof redirectTo !== "string" || redirectTo === "")) {
+      throw fail(where("redirectTo"), "a non-empty string, null or undefined", redirectTo);
+    }
+    const argsTransform = field("argsTransform") ?? null;
+    if (argsTransform !== null && !isFunction(argsTransform)) throw fail(where("argsTransform"), "a function", argsTransform);
+    const guard = field("guard") ?? null;
+    if (guard !== null && !isFunction(guard)) throw fail(where("guard"), "a function", guard);
+    const model = field("model") ?? null;
+
+    this.name = name;
+    this.match = match;
+    this.whenTool = whenTool;
+    this.redirectTo = redirectTo;
+    this.model = model;
+    this.argsTransform = argsTransform;
+    this.guard = guard;
+    const [units, ends] = Array.isArray(whenTool) ? encode(whenTool) : [typeof whenTool === "string" ? unitsOf(whenTool) : NOTHING, NO_ENDS];
+    this.#rule = rule(
+      unitsOf(name),
+      whenTool === null ? 0 : typeof whenTool === "string" ? 1 : 2,
+      units,
+      ends,
+      redirectTo === null ? undefined : unitsOf(redirectTo),
+      model !== null,
+      argsTransform !== null,
+      guard !== null,
+    );
+    Object.freeze(this);
+  }
+
+  matchesTool(toolName) {
+    if (typeof toolName !== "string") throw fail(`ToolCallPolicy "${this.name}".matchesTool: toolName`, "a string", toolName);
+    return this.#rule.matches_tool(unitsOf(toolName));
+  }
+
+  static {
+    ruleOf = (policy) => policy.#rule;
+  }
+}
+
+function seamError(policy, fn, seam, what, cause) {
+  return new Error(`ToolCallPolicy "${policy.name}": ${fn} ${what} at the ${seam}`, { cause });
+}
+
+function isThenable(value) {
+  return (isObject(value) || isFunction(value)) && isFunction(value.then);
+}
+
+// Runs one of a policy's functions; a throw or a promise is the seam's error.
+function run(policy, fn, seam, args) {
+  let result;
+  try {
+    result = policy[fn](...args);
+  } catch (cause) {
+    throw seamError(policy, fn, seam, "threw", cause);
+  }
+  let thenable;
+  try {
+    thenable = isThenable(result);
+  } catch (cause) {
+    throw seamError(policy, fn, seam, "returned a value whose `then` could not be read", cause);
+  }
+  if (thenable) throw seamError(policy, fn, seam, "returned a promise or thenable (it must be synchronous)", result);
+  return result;
+}
+
+function isPlainObject(value) {
+  if (!isObject(value) || Array.isArray(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function checkCall(call, where) {
+  if (!isObject(call)) throw fail(where, "an object { name, args, id? }", call);
+  const name = read(call, "name", where);
+  if (typeof name !== "string") throw fail(`${where}.name`, "a string", name);
+  return name;
+}
+
+// The palette the gate checks against: undefined when every tool passes.
+function gateOf(palette) {
+  if (palette == null) return undefined;
+  const kind = kindOf(palette);
+  if (kind === "refused" || kind === "unavailable") return undefined;
+  if (kind === "routed") return { registry: paletteOfRouted(palette), owned: false };
+  return { registry: newPalette(names(palette, "ToolPolicies.dispatch: palette")), owned: true };
+}
+
+export class ToolPolicies {
+  #set;
+  #resolver;
+  #callback;
+  #onWarning;
+
+  constructor(policies, options = {}) {
+    const list = [];
+    if (!isObject(policies) || !isFunction(policies[Symbol.iterator])) {
+      throw fail("ToolPolicies: policies", "an iterable of ToolCallPolicy", policies);
+    }
+    for (const p of policies) {
+      list.push(p instanceof ToolCallPolicy ? p : new ToolCallPolicy(p));
+    }
+    const where = "ToolPolicies: options";
+    if (!isObject(options)) throw fail(where, "an object", options);
+    this.#resolver = optionalFunction(read(options, "modelResolver", where), `${where}.modelResolver`);
+    this.#callback = optionalFunction(read(options, "onToolCallDispatch", where), `${where}.onToolCallDispatch`);
+    this.#onWarning = optionalFunction(read(options, "onWarning", where), `${where}.onWarning`);
+    const set = new Policies();
+    for (const p of list) set.add(ruleOf(p));
+    const duplicate = set.seal(this.#resolver !== undefined, this.#callback !== undefined);
+    if (duplicate >= 0) {
+      set.free();
+      throw new TypeError(`ToolPolicies: policies[${duplicate}] reuses the name "${list[duplicate].name}"; policy names must be unique`);
+    }
+    this.#set = set;
+    this.policies = Object.freeze(list);
+    Object.freeze(this);
+  }
+
+  selectModel(ctx) {
+    const set = this.#set;
+    let resolved = null;
+    for (let step = set.model_begin(); ; ) {
+      const policy = this.policies[step >>> 4];
+      switch (step & 15) {
+        case MATCH:
+          step = set.model_answer(step, !!run(policy, "match", PRE, [ctx]));
+          break;
+        case RESOLVER:
+          resolved = this.#resolver(ctx) ?? null;
+          step = set.model_answer(step, resolved !== null);
+          break;
+        case BY_POLICY:
+          return Object.freeze({ model: policy.model, source: "policy", policy: policy.name });
+        case BY_RESOLVER:
+          return Object.freeze({ model: resolved, source: "resolver", policy: null });
+        case BY_DEFAULT:
+          return Object.freeze({ model: null, source: "default", policy: null });
+        default:
+          throw new Error("tool-palette: internal error: the PRE-model seam lost its step");
+      }
+    }
+  }
+
+  dispatch(call, ctx, palette) {
+    const originalName = checkCall(call, "ToolPolicies.dispatch: call");
+    const gate = gateOf(palette);
+    try {
+      const set = this.#set;
+      const tool = set.tool_id(unitsOf(originalName));
+      let current = call;
+      let by = null;
+      for (let step = set.post_begin(); (step & 15) !== GATE; ) {
+        const policy = this.policies[step >>> 4];
+        switch (step & 15) {
+          case MATCH:
+            step = set.post_answer(step, !!run(policy, "match", POST, [ctx]), tool);
+            break;
+          case GUARD:
+            step = set.post_answer(step, !!run(policy, "guard", POST, [ctx]), tool);
+            break;
+          case REDIRECT:
+            current = redirect(policy, call, ctx);
+            by = policy;
+            step = set.post_answer(step, true, tool);
+            break;
+          case CALLBACK: {
+            const next = this.#callback(current, ctx);
+            if (next != null) checkCall(next, "ToolPolicies: onToolCallDispatch's returned call");
+            current = next ?? current;
+            step = set.post_answer(step, true, tool);
+            break;
+          }
+          default:
+            throw new Error("tool-palette: internal error: the POST-model seam lost its step");
+        }
+      }
+      const target = current.name;
+      if (gate && gate.registry.gate_drops(unitsOf(originalName), unitsOf(target), by !== null)) {
+        const reason = text(dropped_because(unitsOf(target), unitsOf(originalName)));
+        const who = by ? `ToolCallPolicy "${by.name}"` : "onToolCallDispatch";
+        deliver(
+          new ToolRedirectDroppedWarning(`${who}: ${reason}`, { policy: by?.name ?? null, target, original: originalName }),
+          this.#onWarning,
+        );
+        return Object.freeze({ call, original: call, redirectedBy: by?.name ?? null, dropped: Object.freeze({ target, reason }) });
+      }
+      return Object.freeze({ call: current, original: call, redirectedBy: by?.name ?? null, dropped: null });
+    } finally {
+      if (gate?.owned) gate.registry.free();
+    }
+  }
+}
+
+// The rewritten call: a new object with every field of the original, the target's name
+// and, with argsTransform, new args (computed from a shallow copy: the caller's args
+// object is never handed out to be mutated).
+function redirect(policy, call, ctx) {
+  const next = { ...call, name: policy.redirectTo };
+  if (policy.argsTransform) {
+    const args = call.args;
+    const copy = isPlainObject(args) ? { ...args } : args;
+    const out = run(policy, "argsTransform", POST, [copy, ctx]);
+    if (!isPlainObject(out)) throw seamError(policy, "argsTransform", POST, `returned ${describe(out)}, not a plain object`, out);
+    next.args = out;
+  }
+  return next;
+}

@@ -1,0 +1,288 @@
+//! Names as JavaScript sees them: sequences of UTF-16 code units.
+//!
+//! Tool names are compared code unit by code unit, so a name is a `[u16]`, never a
+//! Rust `str`: converting to UTF-8 would replace unpaired surrogates with U+FFFD and
+//! make `"a\u{D800}"` equal to `"a\u{DC00}"`.
+
+/// One name: the UTF-16 code units of a JavaScript string.
+pub type Name = [u16];
+
+/// Encodes a Rust string as the code units of the equal JavaScript string.
+pub fn units(s: &str) -> Vec<u16> {
+    s.encode_utf16().collect()
+}
+
+/// Whether `unit` is whitespace to `String.prototype.trim`: ECMAScript's WhiteSpace
+/// and LineTerminator. Unlike `char::is_whitespace` this includes U+FEFF (BOM) and
+/// excludes U+0085 (NEL). All of them are in the BMP, so one code unit decides.
+pub fn is_js_whitespace(unit: u16) -> bool {
+    matches!(
+        unit,
+        0x0009..=0x000D
+            | 0x0020
+            | 0x00A0
+            | 0x1680
+            | 0x2000..=0x200A
+            | 0x2028
+            | 0x2029
+            | 0x202F
+            | 0x205F
+            | 0x3000
+            | 0xFEFF
+    )
+}
+
+/// The bounds `String.prototype.trim` keeps: `name[start..end]`.
+pub fn trim_bounds(name: &Name) -> (usize, usize) {
+    let start = name
+        .iter()
+        .position(|&u| !is_js_whitespace(u))
+        .unwrap_or(name.len());
+    let end = name
+        .iter()
+        .rposition(|&u| !is_js_whitespace(u))
+        .map_or(start, |i| i + 1);
+    (start, end)
+}
+
+/// FxHash-style hashing of code units: small and fast; the table below is keyed by
+/// trusted-enough input (an agent's own tool names), so no DoS-resistant hasher is needed
+/// for correctness, and a collision only costs a probe.
+fn hash(name: &Name) -> u32 {
+    let mut h: u32 = name.len() as u32;
+    for &u in name {
+        h = (h.rotate_left(5) ^ u32::from(u)).wrapping_mul(0x9E37_79B9);
+    }
+    h ^ (h >> 15)
+}
+
+/// An open-addressing set of names, each remembered by the index its caller gave it.
+/// It stores indices only; the names themselves stay in the caller's storage and are
+/// handed back to `find`/`insert` through the `name_of` closure.
+#[derive(Debug, Clone, Default)]
+pub struct NameTable {
+    /// `slot = index + 1`, 0 = empty. Length is a power of two, at most half full.
+    slots: Vec<u32>,
+    len: usize,
+}
+
+impl NameTable {
+    pub fn with_capacity(n: usize) -> Self {
+        let size = (n.max(4) * 2).next_power_of_two();
+        NameTable {
+            slots: vec![0; size],
+            len: 0,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The index stored for a name equal to `name`, if any.
+    pub fn find<'a>(&self, name: &Name, name_of: impl Fn(u32) -> &'a Name) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut at = hash(name) as usize & mask;
+        loop {
+            match self.slots[at] {
+                0 => return None,
+                slot if name_of(slot - 1) == name => return Some(slot - 1),
+                _ => at = (at + 1) & mask,
+            }
+        }
+    }
+
+    /// Stores `index` for `name` unless an equal name is already there.
+    /// Returns `true` when it was new.
+    pub fn insert<'a>(&mut self, index: u32, name_of: impl Fn(u32) -> &'a Name) -> bool {
+        if (self.len + 1) * 2 > self.slots.len() {
+            self.grow(&name_of);
+        }
+        let name = name_of(index);
+        let mask = self.slots.len() - 1;
+        let mut at = hash(name) as usize & mask;
+        loop {
+            match self.slots[at] {
+                0 => {
+                    self.slots[at] = index + 1;
+                    self.len += 1;
+                    return true;
+                }
+                slot if name_of(slot - 1) == name => return false,
+                _ => at = (at + 1) & mask,
+            }
+        }
+    }
+
+    fn grow<'a>(&mut self, name_of: &impl Fn(u32) -> &'a Name) {
+        let old = std::mem::take(&mut self.slots);
+        self.slots = vec![0; (old.len() * 2).max(8)];
+        let mask = self.slots.len() - 1;
+        for slot in old.into_iter().filter(|&s| s != 0) {
+            let mut at = hash(name_of(slot - 1)) as usize & mask;
+            while self.slots[at] != 0 {
+                at = (at + 1) & mask;
+            }
+            self.slots[at] = slot;
+        }
+    }
+}
+
+/// Many names stored back to back: `units[ends[i-1]..ends[i]]` is name `i`.
+/// This is also the shape names cross the wasm boundary in: one copy per batch.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NameList {
+    pub units: Vec<u16>,
+    pub ends: Vec<u32>,
+}
+
+impl NameList {
+    pub fn from_parts(units: Vec<u16>, ends: Vec<u32>) -> Option<Self> {
+        // Ends must be non-decreasing and inside `units`: checked once here so that
+        // `get` can never go out of bounds, whatever the binding was handed.
+        let mut prev = 0u32;
+        for &end in &ends {
+            if end < prev || end as usize > units.len() {
+                return None;
+            }
+            prev = end;
+        }
+        Some(NameList { units, ends })
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub fn get(&self, i: usize) -> &Name {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.units[start..self.ends[i] as usize]
+    }
+
+    pub fn push(&mut self, name: &Name) {
+        self.units.extend_from_slice(name);
+        self.ends.push(self.units.len() as u32);
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Name> {
+        (0..self.len()).map(move |i| self.get(i))
+    }
+}
+
+impl<S: AsRef<str>> FromIterator<S> for NameList {
+    fn from_iter<I: IntoIterator<Item = S>>(iter: I) -> Self {
+        let mut list = NameList::default();
+        for s in iter {
+            list.push(&units(s.as_ref()));
+        }
+        list
+    }
+}
+
+/// A set of names built once and asked many times (the registered palette, a gate,
+/// a policy's `whenTool`).
+#[derive(Debug, Clone, Default)]
+pub struct NameSet {
+    list: NameList,
+    table: NameTable,
+}
+
+impl NameSet {
+    pub fn new(list: NameList) -> Self {
+        let mut table = NameTable::with_capacity(list.len());
+        for i in 0..list.len() {
+            table.insert(i as u32, |j| list.get(j as usize));
+        }
+        NameSet { list, table }
+    }
+
+    /// The index of the first name equal to `name`.
+    pub fn position(&self, name: &Name) -> Option<u32> {
+        self.table.find(name, |j| self.list.get(j as usize))
+    }
+
+    pub fn contains(&self, name: &Name) -> bool {
+        self.position(name).is_some()
+    }
+
+    /// All names as given, duplicates included.
+    pub fn list(&self) -> &NameList {
+        &self.list
+    }
+
+    /// How many distinct names.
+    pub fn distinct(&self) -> usize {
+        self.table.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trim_follows_string_prototype_trim() {
+        let t = |s: &[u16]| {
+            let (a, b) = trim_bounds(s);
+            s[a..b].to_vec()
+        };
+        assert_eq!(t(&units("  calendar \n")), units("calendar"));
+        // BOM is whitespace to JavaScript, NEL is not.
+        assert_eq!(t(&[0xFEFF, 0x61, 0xFEFF]), vec![0x61]);
+        assert_eq!(t(&[0x0085, 0x61, 0x0085]), vec![0x0085, 0x61, 0x0085]);
+        assert_eq!(t(&[0x3000, 0x2028, 0x61, 0x00A0]), vec![0x61]);
+        assert_eq!(t(&units(" \t ")), Vec::<u16>::new());
+        assert_eq!(t(&[]), Vec::<u16>::new());
+        // Unpaired surrogates are kept as they are.
+        assert_eq!(t(&[0x20, 0xD800, 0x20]), vec![0xD800]);
+    }
+
+    #[test]
+    fn sets_compare_code_units_exactly() {
+        let mut list = NameList::default();
+        list.push(&[0x61, 0xD800]);
+        list.push(&[0x61, 0xDC00]);
+        list.push(&[0x61, 0xD800]);
+        let set = NameSet::new(list);
+        assert_eq!(set.distinct(), 2);
+        assert_eq!(set.position(&[0x61, 0xD800]), Some(0));
+        assert_eq!(set.position(&[0x61, 0xDC00]), Some(1));
+        assert_eq!(set.position(&[0x61, 0xFFFD]), None);
+        assert_eq!(set.position(&[0x61]), None);
+    }
+
+    #[test]
+    fn table_grows_and_finds_everything() {
+        let list: NameList = (0..5000).map(|i| format!("tool_{i}")).collect();
+        let set = NameSet::new(list);
+        for i in 0..5000 {
+            assert_eq!(set.position(&units(&format!("tool_{i}"))), Some(i));
+        }
+        assert!(!set.contains(&units("tool_5000")));
+        let mut t = NameTable::default();
+        let l = set.list().clone();
+        for i in 0..100u32 {
+            assert!(t.insert(i, |j| l.get(j as usize)));
+            assert!(!t.insert(i, |j| l.get(j as usize)));
+        }
+        assert_eq!(t.len(), 100);
+    }
+
+    #[test]
+    fn bad_ends_are_refused() {
+        assert!(NameList::from_parts(vec![1, 2], vec![1, 3]).is_none());
+        assert!(NameList::from_parts(vec![1, 2], vec![2, 1]).is_none());
+        assert!(NameList::from_parts(vec![1, 2], vec![0, 2]).is_some());
+    }
+}
