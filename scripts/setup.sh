@@ -40,3 +40,18 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   say "installing npm devDependencies"
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 fi
+
+# Chromium for the browser tests (packaging in a Vite page, the demo page). Debian's
+# package; browser test tools must never download a browser of their own.
+CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ "${1:-}" = "--browser" ] && [ ! -x "$CHROMIUM" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    say "installing chromium (apt-get)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "[setup] Chromium is needed for the browser tests and is not at $CHROMIUM." >&2
+    echo "[setup] Install it with: sudo apt-get install -y chromium   (or set CHROMIUM_PATH)" >&2
+    exit 1
+  fi
+fi

@@ -1,0 +1,79 @@
+// Runs every test layer in order against the built package and fails if any fails.
+// Each layer's counts are read from its runner's own summary; a layer that runs no
+// test counts as failed, never as passed.
+import { spawnSync } from "node:child_process";
+import { readdirSync, existsSync } from "node:fs";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const only = process.argv.slice(2);
+
+function files(dir, pattern) {
+  const full = join(root, dir);
+  if (!existsSync(full)) return [];
+  return readdirSync(full, { recursive: true })
+    .filter((f) => pattern.test(f) && !f.includes("node_modules"))
+    .map((f) => join(dir, f))
+    .sort();
+}
+
+const nodeTest = (dir, pattern) => () => {
+  const list = files(dir, pattern);
+  return { cmd: process.execPath, args: ["--test", "--test-reporter=spec", ...list], empty: list.length === 0 };
+};
+
+const layers = [
+  { name: "rust core (cargo test)", plan: () => ({ cmd: "cargo", args: ["test", "--quiet"] }), parse: "cargo" },
+  { name: "JS, ESM (dist/node.mjs)", plan: nodeTest("tests/js", /\.test\.mjs$/), parse: "node" },
+  { name: "JS, CommonJS (dist/node.cjs)", plan: nodeTest("tests/js", /\.test\.cjs$/), parse: "node" },
+  { name: "types (tsc --noEmit)", plan: () => ({ cmd: join(root, "node_modules/.bin/tsc"), args: ["-p", "tests/types"] }), parse: "tsc" },
+  { name: "packaging (packed tarball in each runtime)", plan: nodeTest("tests/packaging", /\.test\.mjs$/), parse: "node" },
+  { name: "demo page (Chromium)", plan: nodeTest("tests/demo", /\.test\.mjs$/), parse: "node" },
+];
+
+function count(kind, out, status) {
+  if (kind === "cargo") {
+    let passed = 0, failed = 0, seen = false;
+    for (const m of out.matchAll(/test result: \w+\. (\d+) passed; (\d+) failed/g)) {
+      passed += Number(m[1]);
+      failed += Number(m[2]);
+      seen = true;
+    }
+    return seen ? { passed, failed } : null;
+  }
+  if (kind === "node") {
+    const pass = out.match(/^ℹ pass (\d+)$/m);
+    const fail = out.match(/^ℹ fail (\d+)$/m);
+    return pass && fail ? { passed: Number(pass[1]), failed: Number(fail[1]) } : null;
+  }
+  // tsc prints nothing on success: one check of the whole typed usage.
+  return status === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1 };
+}
+
+const results = [];
+for (const layer of layers) {
+  if (only.length && !only.some((o) => layer.name.toLowerCase().includes(o.toLowerCase()))) continue;
+  console.log(`\n=== ${layer.name}`);
+  const plan = layer.plan();
+  if (plan.empty) {
+    console.log("no test files found: this layer fails");
+    results.push({ name: layer.name, passed: 0, failed: 1, note: "no tests" });
+    continue;
+  }
+  const r = spawnSync(plan.cmd, plan.args, { cwd: root, encoding: "utf8", maxBuffer: 1 << 28, env: process.env });
+  const out = (r.stdout ?? "") + (r.stderr ?? "");
+  process.stdout.write(out);
+  const c = count(layer.parse, out, r.status);
+  if (!c) results.push({ name: layer.name, passed: 0, failed: 1, note: `no summary (exit ${r.status})` });
+  else results.push({ name: layer.name, ...c, failed: c.failed || (r.status === 0 ? 0 : 1), note: r.status === 0 ? "" : `exit ${r.status}` });
+}
+
+console.log("\n=== summary");
+let passed = 0, failed = 0;
+for (const r of results) {
+  passed += r.passed;
+  failed += r.failed;
+  console.log(`${r.failed ? "FAIL" : "ok  "}  ${r.name}: ${r.passed} passed, ${r.failed} failed${r.note ? ` (${r.note})` : ""}`);
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed || results.length === 0 ? 1 : 0);
