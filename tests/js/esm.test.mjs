@@ -1,0 +1,10 @@
+// The JS suites against the built package's ESM entry (dist/node.mjs).
+import * as tp from "../../dist/node.mjs";
+import { routing } from "./suites/routing.mjs";
+import { router } from "./suites/router.mjs";
+import { policies } from "./suites/policies.mjs";
+
+const entry = new URL("../../dist/node.mjs", import.meta.url).pathname;
+routing(tp);
+router(tp, { entry, format: "esm" });
+policies(tp);

@@ -1,0 +1,105 @@
+// Typed usage of the published declarations (dist/index.d.ts). `@ts-expect-error` lines
+// prove that the types reject what they must: if one stops erroring, tsc fails.
+import {
+  activeTools,
+  bindPalette,
+  resolvePalette,
+  Routed,
+  RoutingRefusal,
+  RoutingUnavailable,
+  ToolCallPolicy,
+  ToolPolicies,
+  ToolRouter,
+  ToolRoutingUnavailableWarning,
+  type Dispatch,
+  type ModelSelection,
+  type RouterOutcome,
+} from "tool-palette";
+
+interface MyCtx {
+  message: string;
+  scope: { tenant: string };
+}
+interface MyModel {
+  id: string;
+}
+
+async function routing(signal: AbortSignal) {
+  const outcome = await resolvePalette({
+    entries: async () => [{ tool: "web_search" }, "calendar"],
+    registered: new Set(["web_search", "calendar"]),
+    timeoutMs: 250,
+    signal,
+  });
+  if (outcome.kind === "routed") {
+    const names: readonly string[] = outcome.names;
+    // @ts-expect-error a Routed has no reason
+    outcome.reason;
+    return names;
+  }
+  const reason: string = outcome.reason;
+  // @ts-expect-error registered must hold strings
+  await resolvePalette({ entries: null, registered: [1, 2] });
+  return reason;
+}
+
+async function router() {
+  const r = new ToolRouter({ entries: () => ["a"], registered: ["a"], onWarning: (w) => console.log(w.message) });
+  const outcome: RouterOutcome = await r.resolve({ signal: new AbortController().signal });
+  switch (outcome.kind) {
+    case "routed":
+      return outcome.names;
+    case "refused":
+      return outcome.reason;
+    case "unavailable": {
+      const m: readonly ("procedural-layer" | "no-registered-tools")[] = outcome.missing;
+      return m;
+    }
+  }
+}
+
+function binding(outcome: RouterOutcome) {
+  const list: string[] | undefined = activeTools(outcome);
+  const arr = bindPalette([{ name: "a", run: () => 1 }], outcome);
+  arr[0].run();
+  const rec = bindPalette({ a: { description: "x" } }, outcome);
+  rec.a.description.toUpperCase();
+  const w = new ToolRoutingUnavailableWarning("m", ["procedural-layer"]);
+  const isErr: Error = w;
+  const u = new RoutingUnavailable(["no-registered-tools"]);
+  const refused = new RoutingRefusal("r");
+  const routed = new Routed(["a"]);
+  return [list, isErr, u, refused, routed];
+}
+
+function policies() {
+  const cheap: MyModel = { id: "cheap" };
+  const sql = new ToolCallPolicy<MyCtx, MyModel>({
+    name: "sql",
+    match: (ctx) => ctx.message.includes("sales"),
+    whenTool: ["web_search"],
+    redirectTo: "sql_query",
+    model: cheap,
+    argsTransform: (args, ctx) => ({ query: String(args.q), tenant: ctx.scope.tenant }),
+    guard: (ctx) => ctx.scope.tenant !== "",
+  });
+  const set = new ToolPolicies<MyCtx, MyModel>([sql], {
+    modelResolver: (ctx) => (ctx.message ? cheap : null),
+    onToolCallDispatch: (call) => call,
+  });
+  const ctx: MyCtx = { message: "sales", scope: { tenant: "t" } };
+  const sel: ModelSelection<MyModel> = set.selectModel(ctx);
+  const id: string | undefined = sel.model?.id;
+  const d: Dispatch = set.dispatch({ name: "web_search", args: { q: 1 }, id: "c1" }, ctx, ["sql_query"]);
+  const dropped: string | undefined = d.dropped?.target;
+  // @ts-expect-error the context type is checked
+  set.selectModel({ message: 1 });
+  new ToolCallPolicy<MyCtx>({
+    name: "typed",
+    // @ts-expect-error match receives MyCtx, which has no `nope`
+    match: (ctx) => ctx.nope,
+  });
+  return [id, dropped];
+}
+
+export { routing, router, binding, policies };
