@@ -2,7 +2,7 @@
 // the npm package binaryen), the wasm-bindgen glue, the thin runtime entries from
 // pkg-template/, a CommonJS bundle for require(), and the types. Prints the weights.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { build } from "esbuild";
@@ -34,6 +34,8 @@ const template = join(root, "pkg-template");
 for (const file of ["package.json", "README.md", "LICENSE", "index.d.ts", "api.js", "node.mjs", "browser.js", "workerd.js"]) {
   cpSync(join(template, file), join(dist, file));
 }
+// Framework adapters (subpath exports such as tool-palette/ai-sdk), when there are any.
+if (existsSync(join(template, "adapters"))) cpSync(join(template, "adapters"), join(dist, "adapters"), { recursive: true });
 // require() gets the same declarations, as a CommonJS module for moduleResolution node16.
 cpSync(join(template, "index.d.ts"), join(dist, "index.d.cts"));
 
