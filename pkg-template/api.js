@@ -5,7 +5,19 @@
 // frozen result objects. Every decision (which refusal, which order, which policy, the
 // gate) is made by the Rust core in the wasm module; names cross as UTF-16 code units,
 // so they stay exact JavaScript strings.
-import { palette, Policies, rule, router_missing, router_warning, dropped_because } from "./tool_palette.js";
+import {
+  wasm_memory,
+  units_at,
+  words_at,
+  palette,
+  gate_drops,
+  keep,
+  Policies,
+  rule,
+  router_missing,
+  router_warning,
+  dropped_because,
+} from "./tool_palette.js";
 
 // ---------------------------------------------------------------- helpers
 
@@ -27,7 +39,8 @@ function read(obj, key, where) {
   }
 }
 
-// The code units of many strings back to back, and where each one ends.
+// The code units of many strings back to back, and where each one ends (for the few
+// calls made once per construction, which take arrays).
 function encode(strings) {
   let total = 0;
   for (let i = 0; i < strings.length; i++) total += strings[i].length;
@@ -40,6 +53,62 @@ function encode(strings) {
     ends[i] = at;
   }
   return [units, ends];
+}
+
+// ---------------------------------------------------------------- the boundary
+//
+// Per-turn calls write their names as UTF-16 code units straight into the wasm module's
+// input buffers (no UTF-8, so names stay exact; no copy, no allocation) and read the
+// answer from its output buffer. Views are rebuilt whenever the memory has grown.
+
+let wasmMemory;
+let u16 = new Uint16Array(0);
+let u32 = new Uint32Array(0);
+
+function views() {
+  wasmMemory ??= wasm_memory();
+  if (u16.buffer !== wasmMemory.buffer) {
+    u16 = new Uint16Array(wasmMemory.buffer);
+    u32 = new Uint32Array(wasmMemory.buffer);
+  }
+}
+
+const lengthOf = (strings) => {
+  let total = 0;
+  for (let i = 0; i < strings.length; i++) total += strings[i].length;
+  return total;
+};
+
+// Makes room for `units` code units and `words` numbers; returns their indices in the views.
+function room(units, words) {
+  const at = units_at(units) >>> 1;
+  const w = words_at(words) >>> 2;
+  views();
+  return [at, w];
+}
+
+function putText(s, at) {
+  for (let j = 0; j < s.length; j++) u16[at++] = s.charCodeAt(j);
+  return at;
+}
+
+// Writes names back to back from unit index `at`, their ends (counted from `at`) from
+// word index `w`; returns the next unit index.
+function putNames(strings, at, w) {
+  const start = at;
+  for (let i = 0; i < strings.length; i++) {
+    const s = strings[i];
+    for (let j = 0; j < s.length; j++) u16[at++] = s.charCodeAt(j);
+    u32[w++] = at - start;
+  }
+  return at;
+}
+
+// Reads the answer the last call left in the output buffer: [length, ...numbers].
+function answer(address) {
+  views();
+  const at = address >>> 2;
+  return u32.subarray(at + 1, at + u32[at]);
 }
 
 function unitsOf(s) {
@@ -79,8 +148,9 @@ function names(value, where) {
 }
 
 function newPalette(list) {
-  const [units, ends] = encode(list);
-  return palette(units, ends);
+  const [at, w] = room(lengthOf(list), list.length);
+  putNames(list, at, w);
+  return palette(list.length);
 }
 
 // ---------------------------------------------------------------- warnings
@@ -104,12 +174,17 @@ export class ToolRoutingUnavailableWarning extends Error {
   constructor(message, missing) {
     super(message);
     this.name = "ToolRoutingUnavailableWarning";
-    this.missing = Object.freeze([...missing]);
+    this.missing = Object.freeze(names(missing, "ToolRoutingUnavailableWarning: missing"));
   }
 }
 
 export class ToolRedirectDroppedWarning extends Error {
-  constructor(message, { policy, target, original }) {
+  constructor(message, details) {
+    const where = "ToolRedirectDroppedWarning: details";
+    if (!isObject(details)) throw fail(where, "an object { policy, target, original }", details);
+    const policy = read(details, "policy", where);
+    const target = read(details, "target", where);
+    const original = read(details, "original", where);
     super(message);
     this.name = "ToolRedirectDroppedWarning";
     this.policy = policy;
@@ -150,7 +225,22 @@ export class RoutingUnavailable {
   }
 }
 
-const kindOf = (outcome) => (isObject(outcome) ? outcome.kind : undefined);
+// Builds an outcome the core decided: its arrays are fresh and known to hold strings.
+function outcome(Class, fields) {
+  const o = Object.create(Class.prototype);
+  o.kind = Class === Routed ? "routed" : "refused";
+  if (fields.names) o.names = Object.freeze(fields.names);
+  if (fields.reason !== undefined) o.reason = fields.reason;
+  o.unresolved = Object.freeze(fields.unresolved);
+  return Object.freeze(o);
+}
+
+function kindOf(outcome, where) {
+  return isObject(outcome) ? read(outcome, "kind", where) : undefined;
+}
+
+// The names of a Routed (ours, or one of another build of this package, which reads the same).
+const routedNames = (outcome, where) => names(read(outcome, "names", where), `${where}.names`);
 
 // ---------------------------------------------------------------- routing
 
@@ -194,9 +284,14 @@ function readRoutingOptions(options, where) {
 
 function checkSignal(signal, where) {
   if (signal === undefined) return undefined;
-  if (!isObject(signal) || typeof signal.aborted !== "boolean" || !isFunction(signal.addEventListener)) {
-    throw fail(where, "an AbortSignal", signal);
+  let ok = false;
+  try {
+    ok = isObject(signal) && typeof signal.aborted === "boolean" && isFunction(signal.addEventListener);
+  } catch (cause) {
+    // A throwing getter, a revoked proxy, or a proxy that fails the platform's brand check.
+    throw new TypeError(`${where} could not be read as an AbortSignal`, { cause });
   }
+  if (!ok) throw fail(where, "an AbortSignal", signal);
   return signal;
 }
 
@@ -275,26 +370,30 @@ function readRows(rows, candidateOf, isActive) {
   return { flags, candidates };
 }
 
-const NOTHING = new Uint16Array(0);
-const NO_ENDS = new Uint32Array(0);
-
-function decide(registry, registered, retrieval, detail = NOTHING, flags = NOTHING, candidates = []) {
-  const [units, ends] = candidates.length ? encode(candidates) : [NOTHING, NO_ENDS];
-  const out = registry.route(retrieval, detail, flags, units, ends);
+// The turn as the core sees it, decided against an indexed registry; indices in the
+// answer map back to the caller's own strings, so names come back exactly as given.
+function decide(registry, registered, { retrieval, detail = "", flags = NO_FLAGS, candidates = NO_NAMES }) {
+  const [at, w] = room(detail.length + lengthOf(candidates), flags.length + candidates.length);
+  u32.set(flags, w);
+  putNames(candidates, putText(detail, at), w + flags.length);
+  const out = answer(registry.route(retrieval, detail.length, flags.length, candidates.length));
   if (out.length === 0) throw new Error("tool-palette: internal error: malformed batch");
-  let at = 1;
+  let i = 1;
   const routed = [];
-  for (let n = out[at++]; n > 0; n--) routed.push(registered[out[at++]]);
+  for (let n = out[i++]; n > 0; n--) routed.push(registered[out[i++]]);
   const unresolved = [];
-  for (let n = out[at++]; n > 0; n--, at += 3) unresolved.push(candidates[out[at]].slice(out[at + 1], out[at + 2]));
-  return out[0] === 0 ? new Routed(routed, unresolved) : new RoutingRefusal(text(out, at), unresolved);
+  for (let n = out[i++]; n > 0; n--, i += 3) unresolved.push(candidates[out[i]].slice(out[i + 1], out[i + 2]));
+  return out[0] === 0 ? outcome(Routed, { names: routed, unresolved }) : outcome(RoutingRefusal, { reason: text(out, i), unresolved });
 }
 
-// One turn against an indexed registry; `registered` maps indices back to the caller's strings.
-async function route(registry, registered, { entries, timeoutMs, candidateOf, isActive }, signal) {
+const NO_FLAGS = new Uint8Array(0);
+const NO_NAMES = [];
+
+// Asks the procedural layer (the asynchronous half of a turn) and reads its rows.
+async function retrieve({ entries, timeoutMs, candidateOf, isActive }, signal) {
   if (signal?.aborted) throw signal.reason;
-  if (entries == null) return decide(registry, registered, NO_LAYER);
-  const failed = (error) => decide(registry, registered, FAILED, unitsOf(errorName(error)));
+  if (entries == null) return { retrieval: NO_LAYER };
+  const failed = (error) => ({ retrieval: FAILED, detail: errorName(error) });
   let value;
   try {
     value = entries();
@@ -302,19 +401,26 @@ async function route(registry, registered, { entries, timeoutMs, candidateOf, is
     return failed(error);
   }
   if (signal?.aborted) throw signal.reason;
-  const answer = await settle(value, timeoutMs, signal);
-  if (answer === TIMEOUT) return decide(registry, registered, TIMED_OUT, unitsOf(String(timeoutMs)));
-  if ("error" in answer) return failed(answer.error);
-  const rows = answer.rows;
-  if (rows == null) return decide(registry, registered, ROWS_NULL);
-  let batch;
+  let rows;
+  if (timeoutMs === undefined && signal === undefined) {
+    try {
+      rows = await value;
+    } catch (error) {
+      return failed(error);
+    }
+  } else {
+    const settled = await settle(value, timeoutMs, signal);
+    if (settled === TIMEOUT) return { retrieval: TIMED_OUT, detail: String(timeoutMs) };
+    if ("error" in settled) return failed(settled.error);
+    rows = settled.rows;
+  }
+  if (rows == null) return { retrieval: ROWS_NULL };
   try {
     if (!isFunction(rows[Symbol.iterator])) throw new TypeError("the procedural layer returned a non-iterable");
-    batch = readRows(rows, candidateOf, isActive);
+    return { retrieval: ROWS, ...readRows(rows, candidateOf, isActive) };
   } catch (error) {
     return failed(error);
   }
-  return decide(registry, registered, ROWS, NOTHING, batch.flags, batch.candidates);
 }
 
 export async function resolvePalette(options) {
@@ -323,12 +429,28 @@ export async function resolvePalette(options) {
   const opts = readRoutingOptions(options, where);
   const registered = names(read(options, "registered", where), `${where}.registered`);
   const signal = checkSignal(read(options, "signal", where), `${where}.signal`);
-  const registry = newPalette(registered);
-  try {
-    return await route(registry, registered, opts, signal);
-  } finally {
-    registry.free();
+  const turn = await retrieve(opts, signal);
+  // Indexed after the wait, so that turns in flight hold no wasm memory.
+  return decide(registryOf(registered), registered, turn);
+}
+
+// Agents pass the same registered names turn after turn. The last index built is kept
+// and reused when the names are the same strings in the same order (checked name by
+// name on every call, so a changed list is always re-indexed); one index at most.
+let lastNames = null;
+let lastRegistry = null;
+
+function registryOf(list) {
+  if (lastNames !== null && lastNames.length === list.length) {
+    let same = true;
+    for (let i = 0; i < list.length && same; i++) same = lastNames[i] === list[i];
+    if (same) return lastRegistry;
   }
+  lastRegistry?.free();
+  lastRegistry = null;
+  lastRegistry = newPalette(list);
+  lastNames = list;
+  return lastRegistry;
 }
 
 export class ToolRouter {
@@ -365,12 +487,12 @@ export class ToolRouter {
     if (!isObject(options)) throw fail(where, "an object", options);
     const signal = checkSignal(read(options, "signal", where), `${where}.signal`);
     if (this.unavailable) return this.unavailable;
-    return route(this.#registry, this.#registered, this.#options, signal);
+    return decide(this.#registry, this.#registered, await retrieve(this.#options, signal));
   }
 }
 
 function checkOutcome(outcome, where) {
-  const kind = kindOf(outcome);
+  const kind = kindOf(outcome, where);
   if (kind !== "routed" && kind !== "refused" && kind !== "unavailable") {
     throw fail(where, "a Routed, RoutingRefusal or RoutingUnavailable", outcome);
   }
@@ -378,36 +500,57 @@ function checkOutcome(outcome, where) {
 }
 
 export function activeTools(outcome) {
-  return checkOutcome(outcome, "activeTools: outcome") ? [...outcome.names] : undefined;
+  const where = "activeTools: outcome";
+  return checkOutcome(outcome, where) ? routedNames(outcome, where) : undefined;
 }
 
-// A Routed's names indexed in wasm, built once per Routed (they are frozen).
-const routedPalettes = new WeakMap();
-function paletteOfRouted(outcome) {
-  let p = routedPalettes.get(outcome);
-  if (!p) routedPalettes.set(outcome, (p = newPalette(names(outcome.names, "Routed.names"))));
-  return p;
+// Runs `f`, turning whatever the caller's object throws (a getter, a proxy trap) into a
+// TypeError naming the argument.
+function reading(where, f) {
+  try {
+    return f();
+  } catch (cause) {
+    if (cause instanceof TypeError && cause.message.startsWith(where)) throw cause;
+    throw new TypeError(`${where} could not be read`, { cause });
+  }
 }
 
 export function bindPalette(tools, outcome) {
-  if (!checkOutcome(outcome, "bindPalette: outcome")) return tools;
-  if (!isObject(tools)) throw fail("bindPalette: tools", "an array of { name } or a record keyed by name", tools);
-  const routed = paletteOfRouted(outcome);
-  if (Array.isArray(tools)) {
-    const keys = tools.map((tool, i) => {
-      const name = isObject(tool) ? tool.name : undefined;
-      if (typeof name !== "string") throw fail(`bindPalette: tools[${i}].name`, "a string", name);
-      return name;
-    });
-    const [units, ends] = encode(keys);
-    return Array.from(routed.keep(units, ends), (i) => tools[i]);
+  const where = "bindPalette: tools";
+  const what = "an array of { name } or a record keyed by name";
+  if (!isObject(tools)) throw fail(where, what, tools);
+  const routed = checkOutcome(outcome, "bindPalette: outcome");
+  const isArray = reading(where, () => Array.isArray(tools));
+  // A Map or a Set is no record: filtering its (absent) own keys would drop every tool.
+  if (!isArray && reading(where, () => Symbol.iterator in tools)) throw fail(where, what, tools);
+  if (!routed) return tools;
+  const allowed = routedNames(outcome, "bindPalette: outcome");
+  // Everything the caller's objects answer is read before the boundary buffers are
+  // written, and the answer is copied out before any of it is read again: a getter or
+  // proxy trap that itself calls the package cannot overwrite a buffer in use.
+  let items, keys;
+  if (isArray) {
+    items = reading(where, () => Array.from(tools));
+    keys = items.map((tool, i) =>
+      reading(`${where}[${i}].name`, () => {
+        const name = isObject(tool) ? tool.name : undefined;
+        if (typeof name !== "string") throw fail(`${where}[${i}].name`, "a string", name);
+        return name;
+      }),
+    );
+  } else {
+    keys = reading(where, () => Object.keys(tools));
   }
-  const keys = Object.keys(tools);
-  const [units, ends] = encode(keys);
-  const out = Object.create(Object.getPrototypeOf(tools) === null ? null : Object.prototype);
-  for (const i of routed.keep(units, ends)) {
+  const [at, w] = room(lengthOf(allowed) + lengthOf(keys), allowed.length + keys.length);
+  putNames(keys, putNames(allowed, at, w), w + allowed.length);
+  const kept = Array.from(answer(keep(allowed.length, keys.length)));
+  if (isArray) return kept.map((i) => items[i]);
+  const proto = reading(where, () => Object.getPrototypeOf(tools));
+  const out = Object.create(proto === null ? null : Object.prototype);
+  for (const i of kept) {
+    const value = reading(`${where}[${JSON.stringify(keys[i])}]`, () => tools[keys[i]]);
     // defineProperty, not assignment: "__proto__" is an ordinary tool name here.
-    Object.defineProperty(out, keys[i], { value: tools[keys[i]], enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, keys[i], { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }
@@ -429,15 +572,16 @@ const PRE = "PRE-model seam (selectModel)";
 const POST = "POST-model seam (dispatch)";
 
 let ruleOf;
+let isPolicy;
 
 export class ToolCallPolicy {
   #rule;
 
   constructor(spec) {
     if (!isObject(spec)) throw fail("ToolCallPolicy: spec", "an object", spec);
-    const field = (key) => read(spec, key, "ToolCallPolicy: spec");
-    const name = field("name");
+    const name = read(spec, "name", "ToolCallPolicy: spec");
     if (typeof name !== "string" || name === "") throw fail("ToolCallPolicy: name", "a non-empty string", name);
+    const field = (key) => read(spec, key, `ToolCallPolicy "${name}": spec`);
     const where = (key) => `ToolCallPolicy "${name}": ${key}`;
     const match = field("match");
     if (!isFunction(match)) throw fail(where("match"), "a function", match);
@@ -462,7 +606,7 @@ export class ToolCallPolicy {
     this.model = model;
     this.argsTransform = argsTransform;
     this.guard = guard;
-    const [units, ends] = Array.isArray(whenTool) ? encode(whenTool) : [typeof whenTool === "string" ? unitsOf(whenTool) : NOTHING, NO_ENDS];
+    const [units, ends] = encode(whenTool === null ? [] : typeof whenTool === "string" ? [whenTool] : whenTool);
     this.#rule = rule(
       unitsOf(name),
       whenTool === null ? 0 : typeof whenTool === "string" ? 1 : 2,
@@ -483,6 +627,8 @@ export class ToolCallPolicy {
 
   static {
     ruleOf = (policy) => policy.#rule;
+    // A genuine instance, not a proxy of one (a proxy has no private fields: it is read as a spec).
+    isPolicy = (value) => isObject(value) && #rule in value;
   }
 }
 
@@ -525,13 +671,20 @@ function checkCall(call, where) {
   return name;
 }
 
-// The palette the gate checks against: undefined when every tool passes.
+// The names the gate checks against: undefined when every tool passes.
 function gateOf(palette) {
   if (palette == null) return undefined;
-  const kind = kindOf(palette);
+  const where = "ToolPolicies.dispatch: palette";
+  const kind = kindOf(palette, where);
   if (kind === "refused" || kind === "unavailable") return undefined;
-  if (kind === "routed") return { registry: paletteOfRouted(palette), owned: false };
-  return { registry: newPalette(names(palette, "ToolPolicies.dispatch: palette")), owned: true };
+  if (kind === "routed") return routedNames(palette, where);
+  return names(palette, where);
+}
+
+function gateDrops(allowed, original, target, byPolicy) {
+  const [at, w] = room(original.length + target.length + lengthOf(allowed), allowed.length);
+  putNames(allowed, putText(target, putText(original, at)), w);
+  return gate_drops(original.length, target.length, allowed.length, byPolicy);
 }
 
 export class ToolPolicies {
@@ -541,13 +694,19 @@ export class ToolPolicies {
   #onWarning;
 
   constructor(policies, options = {}) {
-    const list = [];
-    if (!isObject(policies) || !isFunction(policies[Symbol.iterator])) {
-      throw fail("ToolPolicies: policies", "an iterable of ToolCallPolicy", policies);
+    const given = "ToolPolicies: policies";
+    if (!isObject(policies) || !reading(given, () => isFunction(policies[Symbol.iterator]))) {
+      throw fail(given, "an iterable of ToolCallPolicy", policies);
     }
-    for (const p of policies) {
-      list.push(p instanceof ToolCallPolicy ? p : new ToolCallPolicy(p));
-    }
+    const items = reading(given, () => Array.from(policies));
+    const list = items.map((p, i) => {
+      if (isPolicy(p)) return p;
+      try {
+        return new ToolCallPolicy(p);
+      } catch (cause) {
+        throw new TypeError(`${given}[${i}]: ${cause?.message}`, { cause });
+      }
+    });
     const where = "ToolPolicies: options";
     if (!isObject(options)) throw fail(where, "an object", options);
     this.#resolver = optionalFunction(read(options, "modelResolver", where), `${where}.modelResolver`);
@@ -592,51 +751,53 @@ export class ToolPolicies {
 
   dispatch(call, ctx, palette) {
     const originalName = checkCall(call, "ToolPolicies.dispatch: call");
-    const gate = gateOf(palette);
-    try {
-      const set = this.#set;
-      const tool = set.tool_id(unitsOf(originalName));
-      let current = call;
-      let by = null;
-      for (let step = set.post_begin(); (step & 15) !== GATE; ) {
-        const policy = this.policies[step >>> 4];
-        switch (step & 15) {
-          case MATCH:
-            step = set.post_answer(step, !!run(policy, "match", POST, [ctx]), tool);
-            break;
-          case GUARD:
-            step = set.post_answer(step, !!run(policy, "guard", POST, [ctx]), tool);
-            break;
-          case REDIRECT:
-            current = redirect(policy, call, ctx);
-            by = policy;
-            step = set.post_answer(step, true, tool);
-            break;
-          case CALLBACK: {
-            const next = this.#callback(current, ctx);
-            if (next != null) checkCall(next, "ToolPolicies: onToolCallDispatch's returned call");
-            current = next ?? current;
-            step = set.post_answer(step, true, tool);
-            break;
+    const allowed = gateOf(palette);
+    const set = this.#set;
+    const [at] = room(originalName.length, 0);
+    putText(originalName, at);
+    const tool = set.tool_id(originalName.length);
+    let current = call;
+    // The target as read once (a getter on the caller's call is asked only once).
+    let target = originalName;
+    let by = null;
+    for (let step = set.post_begin(); (step & 15) !== GATE; ) {
+      const policy = this.policies[step >>> 4];
+      switch (step & 15) {
+        case MATCH:
+          step = set.post_answer(step, !!run(policy, "match", POST, [ctx]), tool);
+          break;
+        case GUARD:
+          step = set.post_answer(step, !!run(policy, "guard", POST, [ctx]), tool);
+          break;
+        case REDIRECT:
+          current = redirect(policy, call, ctx);
+          target = policy.redirectTo;
+          by = policy;
+          step = set.post_answer(step, true, tool);
+          break;
+        case CALLBACK: {
+          const next = this.#callback(current, ctx);
+          if (next != null) {
+            target = checkCall(next, "ToolPolicies: onToolCallDispatch's returned call");
+            current = next;
           }
-          default:
-            throw new Error("tool-palette: internal error: the POST-model seam lost its step");
+          step = set.post_answer(step, true, tool);
+          break;
         }
+        default:
+          throw new Error("tool-palette: internal error: the POST-model seam lost its step");
       }
-      const target = current.name;
-      if (gate && gate.registry.gate_drops(unitsOf(originalName), unitsOf(target), by !== null)) {
-        const reason = text(dropped_because(unitsOf(target), unitsOf(originalName)));
-        const who = by ? `ToolCallPolicy "${by.name}"` : "onToolCallDispatch";
-        deliver(
-          new ToolRedirectDroppedWarning(`${who}: ${reason}`, { policy: by?.name ?? null, target, original: originalName }),
-          this.#onWarning,
-        );
-        return Object.freeze({ call, original: call, redirectedBy: by?.name ?? null, dropped: Object.freeze({ target, reason }) });
-      }
-      return Object.freeze({ call: current, original: call, redirectedBy: by?.name ?? null, dropped: null });
-    } finally {
-      if (gate?.owned) gate.registry.free();
     }
+    if (allowed && gateDrops(allowed, originalName, target, by !== null)) {
+      const reason = text(dropped_because(unitsOf(target), unitsOf(originalName)));
+      const who = by ? `ToolCallPolicy "${by.name}"` : "onToolCallDispatch";
+      deliver(
+        new ToolRedirectDroppedWarning(`${who}: ${reason}`, { policy: by?.name ?? null, target, original: originalName }),
+        this.#onWarning,
+      );
+      return Object.freeze({ call, original: call, redirectedBy: by?.name ?? null, dropped: Object.freeze({ target, reason }) });
+    }
+    return Object.freeze({ call: current, original: call, redirectedBy: by?.name ?? null, dropped: null });
   }
 }
 
@@ -644,10 +805,13 @@ export class ToolPolicies {
 // and, with argsTransform, new args (computed from a shallow copy: the caller's args
 // object is never handed out to be mutated).
 function redirect(policy, call, ctx) {
-  const next = { ...call, name: policy.redirectTo };
+  const where = "ToolPolicies.dispatch: call";
+  const next = reading(where, () => ({ ...call, name: policy.redirectTo }));
   if (policy.argsTransform) {
-    const args = call.args;
-    const copy = isPlainObject(args) ? { ...args } : args;
+    const copy = reading(`${where}.args`, () => {
+      const args = call.args;
+      return isPlainObject(args) ? { ...args } : args;
+    });
     const out = run(policy, "argsTransform", POST, [copy, ctx]);
     if (!isPlainObject(out)) throw seamError(policy, "argsTransform", POST, `returned ${describe(out)}, not a plain object`, out);
     next.args = out;

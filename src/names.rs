@@ -49,11 +49,19 @@ pub fn trim_bounds(name: &Name) -> (usize, usize) {
 /// trusted-enough input (an agent's own tool names), so no DoS-resistant hasher is needed
 /// for correctness, and a collision only costs a probe.
 fn hash(name: &Name) -> u32 {
+    const K: u32 = 0x9E37_79B9;
     let mut h: u32 = name.len() as u32;
-    for &u in name {
-        h = (h.rotate_left(5) ^ u32::from(u)).wrapping_mul(0x9E37_79B9);
+    let mut pairs = name.chunks_exact(2);
+    for pair in &mut pairs {
+        let word = u32::from(pair[0]) | u32::from(pair[1]) << 16;
+        h = (h.rotate_left(5) ^ word).wrapping_mul(K);
     }
-    h ^ (h >> 15)
+    if let [last] = pairs.remainder() {
+        h = (h.rotate_left(5) ^ u32::from(*last)).wrapping_mul(K);
+    }
+    // Multiplication only carries upwards: fold the high bits into the low ones that
+    // pick the slot.
+    h ^ (h >> 16)
 }
 
 /// An open-addressing set of names, each remembered by the index its caller gave it.
@@ -135,26 +143,71 @@ impl NameTable {
     }
 }
 
-/// Many names stored back to back: `units[ends[i-1]..ends[i]]` is name `i`.
-/// This is also the shape names cross the wasm boundary in: one copy per batch.
+/// Checks that `ends` are non-decreasing and inside `units`, so that slicing names out
+/// of them can never go out of bounds, whatever the binding was handed.
+fn ends_fit(units: &[u16], ends: &[u32]) -> bool {
+    let mut prev = 0u32;
+    ends.iter().all(|&end| {
+        let ok = end >= prev && end as usize <= units.len();
+        prev = end;
+        ok
+    })
+}
+
+/// Names back to back, borrowed: `units[ends[i-1]..ends[i]]` is name `i`.
+#[derive(Debug, Clone, Copy)]
+pub struct Names<'a> {
+    units: &'a [u16],
+    ends: &'a [u32],
+}
+
+impl<'a> Names<'a> {
+    pub fn new(units: &'a [u16], ends: &'a [u32]) -> Option<Self> {
+        ends_fit(units, ends).then_some(Names { units, ends })
+    }
+
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    pub fn get(&self, i: usize) -> &'a Name {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.units[start..self.ends[i] as usize]
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = &'a Name> {
+        (0..self.len()).map(move |i| self.get(i))
+    }
+
+    pub fn to_list(self) -> NameList {
+        NameList {
+            units: self.units[..self.ends.last().map_or(0, |&e| e as usize)].to_vec(),
+            ends: self.ends.to_vec(),
+        }
+    }
+}
+
+/// Many names stored back to back, owned (a registry, a policy's `whenTool`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NameList {
-    pub units: Vec<u16>,
-    pub ends: Vec<u32>,
+    units: Vec<u16>,
+    ends: Vec<u32>,
 }
 
 impl NameList {
     pub fn from_parts(units: Vec<u16>, ends: Vec<u32>) -> Option<Self> {
-        // Ends must be non-decreasing and inside `units`: checked once here so that
-        // `get` can never go out of bounds, whatever the binding was handed.
-        let mut prev = 0u32;
-        for &end in &ends {
-            if end < prev || end as usize > units.len() {
-                return None;
-            }
-            prev = end;
+        ends_fit(&units, &ends).then_some(NameList { units, ends })
+    }
+
+    pub fn names(&self) -> Names<'_> {
+        Names {
+            units: &self.units,
+            ends: &self.ends,
         }
-        Some(NameList { units, ends })
     }
 
     pub fn len(&self) -> usize {
@@ -166,8 +219,7 @@ impl NameList {
     }
 
     pub fn get(&self, i: usize) -> &Name {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.units[start..self.ends[i] as usize]
+        self.names().get(i)
     }
 
     pub fn push(&mut self, name: &Name) {
@@ -176,7 +228,7 @@ impl NameList {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Name> {
-        (0..self.len()).map(move |i| self.get(i))
+        self.names().iter()
     }
 }
 

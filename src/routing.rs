@@ -132,10 +132,11 @@ pub fn resolve(registry: &Registry, retrieval: Retrieval<'_>) -> Outcome {
     }
 
     let mut names = Vec::new();
-    let mut named = NameTable::with_capacity(0);
+    // Registry indices already named: one bit each, no hashing.
+    let mut named = vec![0u64; registry.list().len().div_ceil(64)];
     let mut unresolved: Vec<Span> = Vec::new();
     let mut unresolved_text: Vec<&Name> = Vec::new();
-    let mut seen_unresolved = NameTable::with_capacity(0);
+    let mut seen_unresolved = NameTable::with_capacity(rows.len());
     let mut candidate = 0u32;
     for row in rows {
         let Row::Candidate(text) = *row else { continue };
@@ -147,8 +148,9 @@ pub fn resolve(registry: &Registry, retrieval: Retrieval<'_>) -> Outcome {
         }
         let trimmed = &text[start..end];
         if let Some(index) = registry.position(trimmed) {
-            let list = registry.list();
-            if named.insert(index, |j| list.get(j as usize)) {
+            let (word, bit) = (index as usize / 64, 1u64 << (index % 64));
+            if named[word] & bit == 0 {
+                named[word] |= bit;
                 names.push(index);
             }
         } else {

@@ -53,25 +53,25 @@ export const DEFAULT = { ...ROUTING, ...POLICY_SIDE };
 // Routing presets: each replaces the routing half of the scenario and keeps the policies.
 export const PRESETS = [
   { id: "routed", label: "Routed turn", title: "A routed turn: three tools, two unresolved candidates, one inactive row", routing: {} },
-  { id: "rule1", label: "1 · no layer", title: "Refusal 1: no procedural layer registered", routing: { layer: "off" } },
-  { id: "rule2a", label: "2a · store fails", title: "Refusal 2a: retrieval rejects with a StoreDownError", routing: { retrieval: "fail", errorName: "StoreDownError" } },
-  { id: "rule2b", label: "2b · timed out", title: "Refusal 2b: the store takes 900 ms, the budget is 250 ms", routing: { latencyMs: 900, timeoutOn: true, timeoutMs: 250 } },
-  { id: "rule3", label: "3 · no skills", title: "Refusal 3: the procedural layer returns no rows", routing: { rows: [] } },
+  { id: "rule1", label: "1 no layer", title: "Refusal 1: no procedural layer registered", routing: { layer: "off" } },
+  { id: "rule2a", label: "2a store fails", title: "Refusal 2a: retrieval rejects with a StoreDownError", routing: { retrieval: "fail", errorName: "StoreDownError" } },
+  { id: "rule2b", label: "2b timed out", title: "Refusal 2b: the store takes 900 ms, the budget is 250 ms", routing: { latencyMs: 900, timeoutOn: true, timeoutMs: 250 } },
+  { id: "rule3", label: "3 no skills", title: "Refusal 3: the procedural layer returns no rows", routing: { rows: [] } },
   {
     id: "rule4",
-    label: "4 · all inactive",
+    label: "4 all inactive",
     title: "Refusal 4: every skill is inactive",
     routing: { rows: [row("tool", "search_web", false), row("tool", "calendar", false), row("content", PROSE, false)] },
   },
   {
     id: "rule5",
-    label: "5 · none registered",
+    label: "5 none registered",
     title: "Refusal 5: no skill names a registered tool (names are compared exactly: Calendar is not calendar)",
     routing: { rows: [row("string", "weather_lookup"), row("tool", "Calendar"), row("content", PROSE)] },
   },
-  { id: "unavailable-layer", label: "Unavailable · no layer", title: "ToolRouter without a procedural layer", routing: { api: "ToolRouter", layer: "off" } },
-  { id: "unavailable-tools", label: "Unavailable · no tools", title: "ToolRouter without registered tools", routing: { api: "ToolRouter", registered: [] } },
-  { id: "unavailable-both", label: "Unavailable · neither", title: "ToolRouter with neither prerequisite", routing: { api: "ToolRouter", layer: "off", registered: [] } },
+  { id: "unavailable-layer", label: "no layer", title: "ToolRouter without a procedural layer", routing: { api: "ToolRouter", layer: "off" } },
+  { id: "unavailable-tools", label: "no tools", title: "ToolRouter without registered tools", routing: { api: "ToolRouter", registered: [] } },
+  { id: "unavailable-both", label: "neither", title: "ToolRouter with neither prerequisite", routing: { api: "ToolRouter", layer: "off", registered: [] } },
 ];
 
 // Policy presets: each replaces the policy half and keeps the routing.

@@ -1,8 +1,30 @@
-//! The wasm-bindgen binding: converts batches of code units and numbers, calls the core.
+//! The wasm-bindgen binding: converts and calls the core, nothing more.
 //!
-//! Nothing here calls back into JavaScript. Names cross as UTF-16 code units (one copy
-//! per batch), outcomes come back as one `Uint32Array`, and the policy seams are driven
-//! step by step by the package's JavaScript, which runs the caller's functions itself.
+//! Nothing here calls back into JavaScript. A turn's names cross as UTF-16 code units
+//! written straight into wasm memory (see `scratch`), answers come back as numbers, and
+//! the policy seams are driven step by step by the package's JavaScript, which runs the
+//! caller's functions itself.
 
 mod palette;
 mod policies;
+mod scratch;
+
+use wasm_bindgen::prelude::*;
+
+/// The module's memory, for the package's JavaScript to write the boundary buffers.
+#[wasm_bindgen]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
+/// Room for `len` UTF-16 code units in the input buffer; returns its address.
+#[wasm_bindgen]
+pub fn units_at(len: u32) -> u32 {
+    scratch::units_at(len as usize)
+}
+
+/// Room for `len` numbers in the input buffer; returns its address.
+#[wasm_bindgen]
+pub fn words_at(len: u32) -> u32 {
+    scratch::words_at(len as usize)
+}

@@ -1,8 +1,9 @@
-//! `Palette`: a registered palette (or a routed one, for the gate), indexed once.
+//! `Palette`: a registered palette indexed once; the turn, the gate and binding.
 
 use wasm_bindgen::prelude::*;
 
-use crate::names::{NameList, NameSet};
+use super::scratch;
+use crate::names::{Name, NameSet, Names};
 use crate::policy::{Gate, PolicySet};
 use crate::routing::{self, Outcome, Reason, Retrieval, Row};
 
@@ -11,12 +12,27 @@ pub struct Palette {
     set: NameSet,
 }
 
-/// Builds a palette from names back to back (`units`, with each name's end in `ends`);
-/// `undefined` when the ends do not fit the units.
+/// Splits the input buffers: `count` names whose units start at `units[from..]` and
+/// whose ends (relative to `from`) are `words[at..at + count]`.
+fn names<'a>(
+    units: &'a [u16],
+    words: &'a [u32],
+    from: usize,
+    at: usize,
+    count: usize,
+) -> Option<Names<'a>> {
+    Names::new(units.get(from..)?, words.get(at..at.checked_add(count)?)?)
+}
+
+/// Builds a palette from `count` names in the input buffers; `undefined` when the
+/// buffers do not hold them.
 #[wasm_bindgen]
-pub fn palette(units: Vec<u16>, ends: Vec<u32>) -> Option<Palette> {
-    NameList::from_parts(units, ends).map(|list| Palette {
-        set: NameSet::new(list),
+pub fn palette(count: u32) -> Option<Palette> {
+    scratch::read(|units, words| {
+        let list = names(units, words, 0, 0, count as usize)?.to_list();
+        Some(Palette {
+            set: NameSet::new(list),
+        })
     })
 }
 
@@ -27,9 +43,9 @@ const NO_LAYER: u8 = 2;
 const FAILED: u8 = 3;
 const TIMED_OUT: u8 = 4;
 
-/// Row flags, one per row: inactive, active without a candidate, active with one.
-const INACTIVE: u8 = 0;
-const NO_CANDIDATE: u8 = 1;
+/// Row flags: inactive, active without a candidate, active with one.
+const INACTIVE: u32 = 0;
+const NO_CANDIDATE: u32 = 1;
 
 #[wasm_bindgen]
 impl Palette {
@@ -38,63 +54,49 @@ impl Palette {
         self.set.distinct() as u32
     }
 
-    /// Decides a turn. Rows come as `flags` plus the candidates of the rows flagged 2,
-    /// back to back. The answer is one array:
-    /// `[rule, nNames, ...nameIndices, nSpans, ...(candidate, start, end), ...reasonUnits]`
-    /// with `rule` 0 for routed, else the refusal (1, 2 = 2a, 3 = 2b, 4, 5, 6 = rule 5).
-    /// An empty array means the batch was malformed (a bug in the package's JavaScript).
-    pub fn route(
-        &self,
-        retrieval: u8,
-        detail: &[u16],
-        flags: &[u8],
-        units: Vec<u16>,
-        ends: Vec<u32>,
-    ) -> Vec<u32> {
-        let Some(candidates) = NameList::from_parts(units, ends) else {
-            return Vec::new();
-        };
-        let mut next = 0;
-        let mut rows = Vec::with_capacity(flags.len());
-        for &flag in flags {
-            rows.push(match flag {
-                INACTIVE => Row::Inactive,
-                NO_CANDIDATE => Row::NoCandidate,
-                _ if next < candidates.len() => {
-                    next += 1;
-                    Row::Candidate(candidates.get(next - 1))
-                }
-                _ => return Vec::new(),
-            });
-        }
-        let retrieval = match retrieval {
-            ROWS => Retrieval::Rows(Some(&rows)),
-            ROWS_NULL => Retrieval::Rows(None),
-            NO_LAYER => Retrieval::NoLayer,
-            FAILED => Retrieval::Failed(detail),
-            TIMED_OUT => Retrieval::TimedOut(detail),
-            _ => return Vec::new(),
-        };
-        encode(routing::resolve(&self.set, retrieval))
-    }
-
-    /// The gate: whether a call redirected to `target` must be dropped.
-    pub fn gate_drops(&self, original: &[u16], target: &[u16], by_policy: bool) -> bool {
-        PolicySet::gate_drops(&Gate::Only(&self.set), original, target, by_policy)
-    }
-
-    /// Indices of the `names` (back to back) that are in this palette, in their order.
-    pub fn keep(&self, units: Vec<u16>, ends: Vec<u32>) -> Vec<u32> {
-        let Some(names) = NameList::from_parts(units, ends) else {
-            return Vec::new();
-        };
-        (0..names.len() as u32)
-            .filter(|&i| self.set.contains(names.get(i as usize)))
-            .collect()
+    /// Decides a turn. Input: units `[detail (detail_len)][candidates]`, words
+    /// `[flag per row (rows)][candidate ends (candidates)]`. Answer:
+    /// `[len, rule, nNames, ...nameIndices, nSpans, ...(candidate, start, end), ...reasonUnits]`
+    /// with `rule` 0 for routed, else the refusal (1, 2 = 2a, 3 = 2b, 4, 5, 6 = rule 5);
+    /// `[1]` when the buffers were malformed (a bug in the package's JavaScript).
+    pub fn route(&self, retrieval: u8, detail_len: u32, rows: u32, candidates: u32) -> u32 {
+        scratch::answer(|units, words, out| {
+            let (detail_len, rows, count) =
+                (detail_len as usize, rows as usize, candidates as usize);
+            let (Some(detail), Some(flags), Some(candidates)) = (
+                units.get(..detail_len),
+                words.get(..rows),
+                names(units, words, detail_len, rows, count),
+            ) else {
+                return;
+            };
+            let mut next = 0;
+            let mut batch = Vec::with_capacity(rows);
+            for &flag in flags {
+                batch.push(match flag {
+                    INACTIVE => Row::Inactive,
+                    NO_CANDIDATE => Row::NoCandidate,
+                    _ if next < candidates.len() => {
+                        next += 1;
+                        Row::Candidate(candidates.get(next - 1))
+                    }
+                    _ => return,
+                });
+            }
+            let retrieval = match retrieval {
+                ROWS => Retrieval::Rows(Some(&batch)),
+                ROWS_NULL => Retrieval::Rows(None),
+                NO_LAYER => Retrieval::NoLayer,
+                FAILED => Retrieval::Failed(detail),
+                TIMED_OUT => Retrieval::TimedOut(detail),
+                _ => return,
+            };
+            encode(routing::resolve(&self.set, retrieval), out);
+        })
     }
 }
 
-fn encode(outcome: Outcome) -> Vec<u32> {
+fn encode(outcome: Outcome, out: &mut Vec<u32>) {
     let (rule, names, spans, reason) = match outcome {
         Outcome::Routed { names, unresolved } => (0, names, unresolved, Vec::new()),
         Outcome::Refused { reason, unresolved } => {
@@ -109,7 +111,6 @@ fn encode(outcome: Outcome) -> Vec<u32> {
             (rule, Vec::new(), unresolved, reason.text())
         }
     };
-    let mut out = Vec::with_capacity(3 + names.len() + 3 * spans.len() + reason.len());
     out.push(rule);
     out.push(names.len() as u32);
     out.extend_from_slice(&names);
@@ -118,7 +119,46 @@ fn encode(outcome: Outcome) -> Vec<u32> {
         out.extend_from_slice(&[s.candidate, s.start, s.end]);
     }
     out.extend(reason.into_iter().map(u32::from));
-    out
+}
+
+/// The gate. Input: units `[original][target][palette names]`, words: the palette's ends.
+/// Whether a call redirected to `target` must be dropped.
+#[wasm_bindgen]
+pub fn gate_drops(original_len: u32, target_len: u32, palette: u32, by_policy: bool) -> bool {
+    scratch::read(|units, words| {
+        let (o, t) = (
+            original_len as usize,
+            original_len as usize + target_len as usize,
+        );
+        let (Some(original), Some(target), Some(allowed)) = (
+            units.get(..o),
+            units.get(o..t),
+            names(units, words, t, 0, palette as usize),
+        ) else {
+            return false;
+        };
+        let set = NameSet::new(allowed.to_list());
+        PolicySet::gate_drops(&Gate::Only(&set), original, target, by_policy)
+    })
+}
+
+/// Binding the palette. Input: units `[palette names][tool names]`, words
+/// `[palette ends][tool ends (relative to the tool names)]`. Answer: `[len, ...indices
+/// of the tools to keep, in their order]`.
+#[wasm_bindgen]
+pub fn keep(palette: u32, tools: u32) -> u32 {
+    scratch::answer(|units, words, out| {
+        let (p, t) = (palette as usize, tools as usize);
+        let Some(allowed) = names(units, words, 0, 0, p) else {
+            return;
+        };
+        let from = if p == 0 { 0 } else { words[p - 1] as usize };
+        let Some(tools) = names(units, words, from, p, t) else {
+            return;
+        };
+        let set = NameSet::new(allowed.to_list());
+        out.extend((0..t as u32).filter(|&i| set.contains(tools.get(i as usize))));
+    })
 }
 
 /// The prerequisites a `ToolRouter` lacks, comma-separated in the SPEC's order
@@ -137,4 +177,9 @@ pub fn router_missing(has_layer: bool, registered: u32) -> String {
 #[wasm_bindgen]
 pub fn router_warning(has_layer: bool, registered: u32) -> String {
     routing::unavailable_message(&routing::missing(has_layer, registered as usize))
+}
+
+/// Reads one name from the start of the input buffer.
+pub(super) fn first_name(units: &[u16], len: u32) -> &Name {
+    units.get(..len as usize).unwrap_or(&[])
 }

@@ -2,6 +2,8 @@
 
 use wasm_bindgen::prelude::*;
 
+use super::palette::first_name;
+use super::scratch;
 use crate::names::{NameList, NameSet};
 use crate::policy::{dropped_reason, Policy, PolicySet, Step, WhenTool};
 
@@ -92,8 +94,12 @@ impl Policies {
         self.step(|s| s.model_answer(Step::decode(step), yes))
     }
 
-    pub fn tool_id(&self, tool: &[u16]) -> u32 {
-        self.set.as_ref().map_or(u32::MAX, |s| s.tool_id(tool))
+    /// The id of the emitted tool, whose `len` code units are in the input buffer.
+    pub fn tool_id(&self, len: u32) -> u32 {
+        scratch::read(|units, _| {
+            let tool = first_name(units, len);
+            self.set.as_ref().map_or(u32::MAX, |s| s.tool_id(tool))
+        })
     }
 
     pub fn post_begin(&self) -> u32 {

@@ -1,0 +1,73 @@
+// tool-palette with the Vercel AI SDK (ai 7): routed tools and a policy model per step,
+// and a redirect at tool execution. Offline: the models are the SDK's own mocks.
+//
+//   npm install && npm run build && node examples/ai-sdk.mjs
+//
+// In your project, import from the package instead of ../dist:
+//   import { ToolRouter, ToolPolicies } from "tool-palette";
+//   import { createToolPalette } from "tool-palette/ai-sdk";
+// and use real models (e.g. openai("gpt-5") from @ai-sdk/openai) in place of the mocks.
+import { generateText, stepCountIs, tool } from "ai";
+import { MockLanguageModelV3 } from "ai/test";
+import { z } from "zod";
+import { ToolRouter, ToolPolicies } from "../dist/node.mjs";
+import { createToolPalette } from "../dist/adapters/ai-sdk.js";
+
+// Mock models: each answers from a script (a tool call, then text).
+const usage = { inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 5, text: 5, reasoning: 0 } };
+const callTool = (toolName, input) => ({
+  content: [{ type: "tool-call", toolCallId: `call-${toolName}`, toolName, input: JSON.stringify(input) }],
+  finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [],
+});
+const say = (text) => ({ content: [{ type: "text", text }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] });
+const generalModel = new MockLanguageModelV3({ modelId: "general-model", doGenerate: [callTool("calendar", { day: "friday" }), say("Friday is free.")] });
+const analyticsModel = new MockLanguageModelV3({ modelId: "analytics-model", doGenerate: [callTool("web_search", { q: "2026-03" }), say("March sales were 42 units.")] });
+
+// The registered tools.
+const tools = {
+  web_search: tool({ description: "Search the web", inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => `web results for ${q}` }),
+  sql_query: tool({ description: "Query the sales database", inputSchema: z.object({ query: z.string() }), execute: async ({ query }) => `1 row: total=42 (${query})` }),
+  calendar: tool({ description: "Read the calendar", inputSchema: z.object({ day: z.string() }), execute: async ({ day }) => `${day}: no meetings` }),
+  send_email: tool({ description: "Send an email", inputSchema: z.object({ to: z.string() }), execute: async ({ to }) => `sent to ${to}` }),
+};
+for (const [name, t] of Object.entries(tools)) {
+  const run = t.execute;
+  t.execute = async (input, options) => (console.log(`  executed:   ${name} ${JSON.stringify(input)}`), run(input, options));
+}
+
+// The procedural layer: a skill store searched with this turn's message.
+let message = "";
+const skills = async () => (/sales|revenue/i.test(message) ? ["web_search", "sql_query"] : /calendar|free/i.test(message) ? ["calendar"] : []);
+const router = new ToolRouter({ entries: skills, registered: Object.keys(tools), timeoutMs: 250 });
+const policies = new ToolPolicies([{
+  name: "sales-questions-use-sql",
+  match: (ctx) => /sales|revenue/i.test(ctx.message),
+  whenTool: "web_search",
+  redirectTo: "sql_query",
+  argsTransform: (args) => ({ query: `SELECT SUM(units) FROM sales WHERE month = '${args.q}'` }),
+  model: analyticsModel,
+}]);
+
+const palette = createToolPalette({
+  router,
+  policies,
+  onRoute: ({ stepNumber, outcome, selection }) =>
+    console.log(`  step ${stepNumber}: routed ${outcome.kind === "routed" ? outcome.names.join(", ") : `every tool (${outcome.reason})`}; ` +
+      `model ${selection.source === "policy" ? `from policy ${selection.policy}` : "default"}`),
+  onDispatch: ({ original, call, redirectedBy, dropped }) =>
+    console.log(`  dispatched: ${original.name} -> ${call.name}${redirectedBy ? ` (redirected by ${redirectedBy})` : ""}${dropped ? ` (redirect dropped: ${dropped.reason})` : ""}`),
+});
+
+for (const prompt of ["What were our sales in March?", "Am I free on Friday? Check my calendar."]) {
+  message = prompt;
+  console.log(`user: ${prompt}`);
+  const result = await generateText({
+    model: generalModel,
+    tools: palette.wrapTools(tools),
+    prepareStep: palette.prepareStep,
+    stopWhen: stepCountIs(5),
+    prompt,
+  });
+  console.log(`  answered by: ${[...new Set(result.steps.map((s) => s.model?.modelId ?? s.response.modelId))].join(", ")}`);
+  console.log(`  answer:     ${result.text}\n`);
+}

@@ -1,0 +1,73 @@
+// tool-palette with the OpenAI Agents SDK (@openai/agents): each turn only the routed
+// tools are enabled, a policy picks the model, and a redirect runs at tool invocation.
+// Offline: the models are scripted fakes served by a fake model provider.
+//
+//   npm install && npm run build && node examples/openai-agents.mjs
+//
+// In your project, import from the package instead of ../dist:
+//   import { ToolRouter, ToolPolicies } from "tool-palette";
+//   import { createToolPalette } from "tool-palette/openai-agents";
+// and wrap a real model, e.g. palette.model(new OpenAIResponsesModel(client, "gpt-5")).
+import { Agent, Runner, Usage, setTracingDisabled, tool } from "@openai/agents";
+import { z } from "zod";
+import { ToolRouter, ToolPolicies } from "../dist/node.mjs";
+import { createToolPalette } from "../dist/adapters/openai-agents.js";
+
+setTracingDisabled(true); // offline: no trace export
+
+// A scripted fake Model (the SDK's Model interface: getResponse / getStreamedResponse).
+const fakeModel = (name, script) => ({
+  name,
+  async getResponse(request) {
+    console.log(`  model ${name} offered: ${request.tools.map((t) => t.name).join(", ")}`);
+    return { usage: new Usage({ requests: 1, inputTokens: 10, outputTokens: 5, totalTokens: 15 }), output: script.shift(), responseId: `${name}-${Date.now()}` };
+  },
+  async *getStreamedResponse() {
+    throw new Error("this example does not stream");
+  },
+});
+const callTool = (name, args) => [{ type: "function_call", callId: `call-${name}`, name, arguments: JSON.stringify(args), status: "completed" }];
+const say = (text) => [{ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text }] }];
+const generalModel = fakeModel("general-model", [callTool("calendar", { day: "friday" }), say("Friday is free.")]);
+const analyticsModel = fakeModel("analytics-model", [callTool("web_search", { q: "2026-03" }), say("March sales were 42 units.")]);
+
+const logged = (name, parameters, run) =>
+  tool({ name, description: name, parameters, execute: async (input) => (console.log(`  executed: ${name} ${JSON.stringify(input)}`), run(input)) });
+const tools = [
+  logged("web_search", z.object({ q: z.string() }), ({ q }) => `web results for ${q}`),
+  logged("sql_query", z.object({ query: z.string() }), ({ query }) => `1 row: total=42 (${query})`),
+  logged("calendar", z.object({ day: z.string() }), ({ day }) => `${day}: no meetings`),
+  logged("send_email", z.object({ to: z.string() }), ({ to }) => `sent to ${to}`),
+];
+
+// The procedural layer: a skill store searched with this turn's message.
+let message = "";
+const skills = async () => (/sales|revenue/i.test(message) ? ["web_search", "sql_query"] : /calendar|free/i.test(message) ? ["calendar"] : []);
+const router = new ToolRouter({ entries: skills, registered: tools.map((t) => t.name), timeoutMs: 250 });
+const policies = new ToolPolicies([{
+  name: "sales-questions-use-sql",
+  match: (ctx) => /sales|revenue/i.test(ctx.message),
+  whenTool: "web_search",
+  redirectTo: "sql_query",
+  argsTransform: (args) => ({ query: `SELECT SUM(units) FROM sales WHERE month = '${args.q}'` }),
+  model: analyticsModel,
+}]);
+
+const palette = createToolPalette({
+  router,
+  policies,
+  onRoute: ({ outcome }) => console.log(`  turn routed: ${outcome.kind === "routed" ? outcome.names.join(", ") : `every tool (${outcome.reason})`}`),
+  onDispatch: ({ original, call, redirectedBy }) =>
+    console.log(`  dispatched: ${original.name} -> ${call.name}${redirectedBy ? ` (redirected by ${redirectedBy})` : ""}`),
+});
+
+// A model provider that serves the agent's model name through the palette's model seam.
+const runner = new Runner({ modelProvider: { getModel: () => palette.model(generalModel) } });
+const agent = new Agent({ name: "assistant", instructions: "Help the user.", model: "house-model", tools: palette.tools(tools) });
+
+for (const prompt of ["What were our sales in March?", "Am I free on Friday? Check my calendar."]) {
+  message = prompt;
+  console.log(`user: ${prompt}`);
+  const result = await runner.run(agent, prompt, { context: { message: prompt } });
+  console.log(`  answer: ${result.finalOutput}\n`);
+}

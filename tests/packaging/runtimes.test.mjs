@@ -1,0 +1,350 @@
+// Packaging tests: the tarball `npm pack` makes of dist/, installed into small consumer
+// projects, works with no configuration in every runtime its users run: Node 20 (import
+// and require), a Vite build and native ES modules in Chromium, an esbuild bundle in
+// Chromium, a Cloudflare Worker bundled by wrangler and run in workerd, and TypeScript
+// (moduleResolution bundler and node16). Every runtime runs fixtures/scenario.js and
+// answers a report that lib/expected.mjs checks field by field.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRequire } from "node:module";
+import { checkReport } from "./lib/expected.mjs";
+import {
+  bin,
+  childEnv,
+  consumer,
+  freePort,
+  launchChromium,
+  moduleGraph,
+  pack,
+  page,
+  ROOT,
+  reportFromPage,
+  run,
+  serve,
+  startServer,
+  topLevelUses,
+  workspace,
+} from "./lib/harness.mjs";
+
+// The installed workerd refuses compatibility dates past its own release.
+const COMPATIBILITY_DATE = "2026-04-01";
+
+const tsconfig = (compilerOptions, file) => ({
+  text: JSON.stringify(
+    {
+      compilerOptions: {
+        target: "es2022",
+        lib: ["es2022", "dom"],
+        strict: true,
+        noEmit: true,
+        skipLibCheck: false,
+        types: [],
+        ...compilerOptions,
+      },
+      files: [file],
+    },
+    null,
+    2,
+  ),
+});
+
+let ws;
+let packed;
+let dirs;
+let browser;
+
+before(
+  async () => {
+    ws = workspace();
+    packed = await pack(ws.dir);
+    const { tarball } = packed;
+    const [nodeEsm, nodeCjs, web, worker] = await Promise.all([
+      consumer(ws.dir, "node-esm", {
+        type: "module",
+        tarball,
+        files: {
+          "main.mjs": "node-esm/main.mjs",
+          "scenario.js": "scenario.js",
+          "consumer.ts": "types/consumer.ts",
+          "tsconfig.json": tsconfig({ module: "node16", moduleResolution: "node16" }, "consumer.ts"),
+        },
+      }),
+      consumer(ws.dir, "node-cjs", {
+        type: "commonjs",
+        tarball,
+        files: {
+          "main.cjs": "node-cjs/main.cjs",
+          "scenario.mjs": "scenario.js",
+          "consumer.ts": "types/consumer.ts",
+          "tsconfig.json": tsconfig({ module: "node16", moduleResolution: "node16" }, "consumer.ts"),
+        },
+      }),
+      consumer(ws.dir, "browser", {
+        type: "module",
+        tarball,
+        files: {
+          "src/main.js": "browser/main.js",
+          "src/scenario.js": "scenario.js",
+          "index.html": { text: page({ script: "/src/main.js" }) },
+          "esbuild-out/index.html": { text: page({ script: "./main.js" }) },
+          "consumer.ts": "types/consumer.ts",
+          "tsconfig.json": tsconfig({ module: "esnext", moduleResolution: "bundler" }, "consumer.ts"),
+        },
+      }),
+      consumer(ws.dir, "worker", {
+        type: "module",
+        tarball,
+        files: {
+          "src/index.js": "worker/index.js",
+          "src/scenario.js": "scenario.js",
+          "wrangler.jsonc": {
+            text: JSON.stringify({ name: "tool-palette-consumer", main: "src/index.js", compatibility_date: COMPATIBILITY_DATE }, null, 2),
+          },
+        },
+      }),
+    ]);
+    dirs = { nodeEsm, nodeCjs, web, worker };
+  },
+  { timeout: 180_000 },
+);
+
+after(async () => {
+  await browser?.close();
+  ws?.remove();
+});
+
+const installed = (dir) => join(dir, "node_modules", "tool-palette");
+const installedManifest = (dir) => JSON.parse(readFileSync(join(installed(dir), "package.json"), "utf8"));
+
+// Every path the exports map can resolve to, for any condition.
+function exportTargets(value, out = new Set()) {
+  if (typeof value === "string") out.add(value.replace(/^\.\//, ""));
+  else if (value && typeof value === "object") for (const v of Object.values(value)) exportTargets(v, out);
+  return out;
+}
+
+// The ES modules a browser, a bundler or a Worker can load: every target of the exports
+// map except those under the node, require and types conditions.
+function nonNodeTargets(value, out = new Set()) {
+  if (typeof value === "string") out.add(value.replace(/^\.\//, ""));
+  else if (value && typeof value === "object") {
+    for (const [key, v] of Object.entries(value)) if (!["node", "require", "types"].includes(key)) nonNodeTargets(v, out);
+  }
+  return out;
+}
+
+// The browser entry an import map should point at: what the `browser` condition resolves to.
+function browserEntry(manifest) {
+  let target = manifest.exports["."].browser;
+  while (target && typeof target === "object") target = target.import ?? target.default;
+  assert.equal(typeof target, "string", "the exports map has a browser entry");
+  return target.replace(/^\.\//, "");
+}
+
+async function chromium() {
+  browser ??= await launchChromium();
+  return browser;
+}
+
+const BROWSER_RUNTIME = { runtime: { touchedAtImport: [], consoleWarnings: ["ToolRoutingUnavailableWarning"] } };
+
+test("the tarball holds the package's files, and every exports target is among them", () => {
+  const manifest = installedManifest(dirs.nodeEsm);
+  // `files` lists files and folders ("adapters/"); npm adds package.json.
+  const listed = [...manifest.files, "package.json"];
+  const covered = (file) => listed.some((entry) => (entry.endsWith("/") ? file.startsWith(entry) : file === entry));
+  assert.deepStrictEqual(packed.files.filter((file) => !covered(file)), [], "tarball files that `files` does not list");
+  for (const entry of listed.filter((e) => !e.endsWith("/"))) assert.ok(packed.files.includes(entry), `${entry} is in the tarball`);
+  assert.ok(!packed.files.some((file) => /\.(mjs\.map|map|rs|toml)$|node\.cjs\.mjs$/.test(file)), "no sources or maps in the tarball");
+  for (const target of exportTargets(manifest.exports)) {
+    assert.ok(packed.files.includes(target), `exports target ${target} is in the tarball`);
+  }
+  for (const field of ["main", "module", "types"]) {
+    assert.ok(packed.files.includes(manifest[field].replace(/^\.\//, "")), `${field} is in the tarball`);
+  }
+  const conditions = Object.keys(manifest.exports["."]);
+  assert.equal(conditions[0], "types", "types comes first in the exports map");
+  assert.equal(conditions.at(-1), "default", "default comes last in the exports map");
+  assert.ok(conditions.indexOf("workerd") < conditions.indexOf("browser"), "workerd is matched before browser");
+});
+
+test("the browser and Worker entries touch no process, Buffer, fs or random source at top level (static)", () => {
+  const dir = installed(dirs.web);
+  const manifest = installedManifest(dirs.web);
+  const entries = [...nonNodeTargets(manifest.exports)].filter((file) => file.endsWith(".js"));
+  const files = [...new Set(entries.flatMap((entry) => moduleGraph(dir, entry)))].sort();
+  for (const must of ["browser.js", "workerd.js", "tool_palette.js", "api.js"]) assert.ok(files.includes(must), `${must} is checked`);
+  for (const file of files) assert.deepStrictEqual(topLevelUses(join(dir, file)), [], `top-level uses in ${file}`);
+  // The check bites: the Node entry, which reads the wasm with fs, is flagged.
+  assert.ok(
+    topLevelUses(join(dir, "node.mjs")).some((use) => use.includes("imports node:fs")),
+    "the static check flags node.mjs's fs import",
+  );
+});
+
+test("Node 20 ESM consumer: import, use at once, instanceof, exact refusals and a redirect", async () => {
+  const { stdout } = await run(process.execPath, ["main.mjs"], { cwd: dirs.nodeEsm });
+  checkReport("node ESM", stdout, { node: { entry: "node.mjs", processWarnings: ["ToolRoutingUnavailableWarning"] } });
+});
+
+test("Node 20 CommonJS consumer: require, use at once, instanceof, exact refusals and a redirect", async () => {
+  const { stdout } = await run(process.execPath, ["main.cjs"], { cwd: dirs.nodeCjs });
+  checkReport("node CommonJS", stdout, {
+    node: { entry: "node.cjs", processWarnings: ["ToolRoutingUnavailableWarning"], earlyPolicy: "early" },
+  });
+});
+
+test("Vite 8 build (no wasm plugin) in headless Chromium", async () => {
+  const out = join(dirs.web, "dist");
+  await run(bin("vite"), ["build", "--logLevel", "warn"], { cwd: dirs.web });
+  const assets = readdirSync(join(out, "assets"));
+  const wasm = assets.filter((f) => f.endsWith(".wasm"));
+  assert.equal(wasm.length, 1, `Vite emitted the wasm as one asset (${assets.join(", ")})`);
+
+  const server = await serve(out);
+  try {
+    const { text, problems } = await reportFromPage(await chromium(), `${server.url}/`);
+    checkReport("Vite in Chromium", text, BROWSER_RUNTIME);
+    assert.deepStrictEqual(problems, [], "no page errors, console errors or failed requests");
+    assert.ok(
+      server.requests.some((r) => r.path === `/assets/${wasm[0]}` && r.status === 200),
+      `the page fetched the wasm asset (${JSON.stringify(server.requests)})`,
+    );
+    assert.ok(!server.requests.some((r) => r.path.includes("wasm-inline")), "the base64 fallback chunk was never downloaded");
+  } finally {
+    await server.close();
+  }
+});
+
+test("Vite 8 dev server (dependency pre-bundling, no configuration) in headless Chromium", async () => {
+  const port = await freePort();
+  const vite = await startServer(bin("vite"), ["--host", "127.0.0.1", "--port", String(port), "--strictPort", "--clearScreen", "false"], {
+    cwd: dirs.web,
+    ready: /Local:\s+http:\/\/127\.0\.0\.1:\d+/,
+  });
+  try {
+    const { text, problems } = await reportFromPage(await chromium(), `http://127.0.0.1:${port}/`);
+    // Vite's own client (/@vite/client) reads `process` when the page starts; the strict
+    // import-time check is the build's and the native page's above.
+    const report = JSON.parse(text);
+    if (report.runtime) report.runtime.touchedAtImport = report.runtime.touchedAtImport.filter((name) => name !== "process");
+    checkReport("Vite dev server in Chromium", JSON.stringify(report), BROWSER_RUNTIME);
+    assert.deepStrictEqual(problems, [], "no page errors, console errors or failed requests");
+  } finally {
+    await vite.stop();
+  }
+});
+
+test("native ES modules in headless Chromium: an import map to the installed browser entry", async () => {
+  const entry = browserEntry(installedManifest(dirs.web));
+  const importMap = { imports: { "tool-palette": `/node_modules/tool-palette/${entry}` } };
+  writeFileSync(join(dirs.web, "native.html"), page({ script: "/src/main.js", importMap }));
+
+  const server = await serve(dirs.web);
+  try {
+    const { text, problems } = await reportFromPage(await chromium(), `${server.url}/native.html`);
+    checkReport("native ES modules in Chromium", text, BROWSER_RUNTIME);
+    assert.deepStrictEqual(problems, [], "no page errors, console errors or failed requests");
+    assert.ok(
+      server.requests.some((r) => r.path === "/node_modules/tool-palette/tool_palette_bg.wasm" && r.status === 200),
+      "the wasm was fetched from beside the browser entry",
+    );
+    assert.ok(!server.requests.some((r) => r.path.includes("wasm-inline")), "the base64 fallback was never loaded");
+    assert.ok(!server.requests.some((r) => r.status !== 200), `every request succeeded (${JSON.stringify(server.requests)})`);
+  } finally {
+    await server.close();
+  }
+});
+
+test("esbuild browser bundle (--platform=browser --format=esm, no configuration) in headless Chromium", async () => {
+  const out = join(dirs.web, "esbuild-out");
+  await run(bin("esbuild"), ["src/main.js", "--bundle", "--format=esm", "--platform=browser", `--outfile=${join(out, "main.js")}`, "--log-level=warning"], {
+    cwd: dirs.web,
+  });
+  assert.deepStrictEqual(readdirSync(out).sort(), ["index.html", "main.js"], "esbuild needs no asset beside the bundle");
+
+  const server = await serve(out);
+  try {
+    const { text, problems } = await reportFromPage(await chromium(), `${server.url}/`);
+    checkReport("esbuild in Chromium", text, BROWSER_RUNTIME);
+    // esbuild leaves `new URL("./tool_palette_bg.wasm", import.meta.url)` pointing beside
+    // the bundle, where nothing is: that one 404 is expected, then the inlined bytes load.
+    const unexpected = problems.filter((p) => !/404/.test(p) || !/tool_palette_bg\.wasm/.test(p));
+    assert.deepStrictEqual(unexpected, [], "no page errors, console errors or failed requests");
+    const served = server.requests.filter((r) => r.status === 200).map((r) => r.path);
+    assert.deepStrictEqual([...new Set(served)].sort(), ["/", "/main.js"], "the bundle alone carries the package");
+  } finally {
+    await server.close();
+  }
+});
+
+test("Cloudflare Worker: `wrangler deploy --dry-run` bundle run in workerd (Miniflare), without nodejs_compat", async () => {
+  const config = JSON.parse(readFileSync(join(dirs.worker, "wrangler.jsonc"), "utf8"));
+  assert.equal(config.compatibility_flags, undefined, "no compatibility flags, nodejs_compat least of all");
+  const out = join(dirs.worker, "out");
+  await run(bin("wrangler"), ["deploy", "--dry-run", "--outdir", out], {
+    cwd: dirs.worker,
+    env: childEnv({ WRANGLER_LOG_PATH: join(dirs.worker, "wrangler-logs"), CI: "true" }),
+  });
+
+  // What a deploy would upload: the bundle and the wasm as a separate module.
+  const files = readdirSync(out);
+  const wasm = files.filter((f) => f.endsWith(".wasm"));
+  assert.ok(files.includes("index.js"), `wrangler wrote index.js (${files.join(", ")})`);
+  assert.equal(wasm.length, 1, `one wasm module (${files.join(", ")})`);
+  const bundle = readFileSync(join(out, "index.js"), "utf8");
+  assert.match(bundle, new RegExp(`from "\\./${wasm[0].replace(/\./g, "\\.")}"`), "the bundle imports the wasm module (the workerd entry)");
+  assert.doesNotMatch(bundle, /from "node:|require\("node:/, "the bundle needs no Node built-in");
+  assert.doesNotMatch(bundle, /wasm-inline|atob\(/, "the Worker does not carry the base64 fallback");
+
+  // The very Miniflare (and workerd) that this wrangler runs `wrangler dev` with.
+  const { Miniflare } = createRequire(join(ROOT, "node_modules", "wrangler", "package.json"))("miniflare");
+  const mf = new Miniflare({
+    modulesRoot: out,
+    modules: [
+      { type: "ESModule", path: join(out, "index.js") },
+      { type: "CompiledWasm", path: join(out, wasm[0]) },
+    ],
+    compatibilityDate: COMPATIBILITY_DATE,
+    compatibilityFlags: [],
+  });
+  try {
+    const response = await mf.dispatchFetch("http://localhost/");
+    const text = await response.text();
+    assert.equal(response.status, 200, `the Worker answered 200: ${text.slice(0, 2000)}`);
+    assert.match(response.headers.get("content-type") ?? "", /application\/json/);
+    checkReport("Worker in workerd", text, {
+      runtime: { earlyPolicy: "global-scope", process: "undefined", Buffer: "undefined", consoleWarnings: ["ToolRoutingUnavailableWarning"] },
+    });
+  } finally {
+    await mf.dispose();
+  }
+});
+
+// tsc checks consumer.ts and lists the files it read: the declarations must be the
+// package's, the CommonJS flavour for require().
+async function typecheck(dir, declarations) {
+  const { stdout } = await run(bin("tsc"), ["-p", "tsconfig.json", "--listFiles"], { cwd: dir });
+  const prefix = "/node_modules/tool-palette/";
+  const read = stdout
+    .split("\n")
+    .filter((line) => line.includes(prefix))
+    .map((line) => line.slice(line.indexOf(prefix) + prefix.length));
+  const other = declarations === "index.d.ts" ? "index.d.cts" : "index.d.ts";
+  assert.ok(read.includes(declarations), `tsc read ${declarations} (read: ${read.join(", ")})`);
+  assert.ok(!read.includes(other), `tsc did not read ${other} (read: ${read.join(", ")})`);
+}
+
+test("TypeScript, moduleResolution bundler: tsc --noEmit against the published types", async () => {
+  await typecheck(dirs.web, "index.d.ts");
+});
+
+test("TypeScript, moduleResolution node16, ESM consumer: tsc --noEmit", async () => {
+  await typecheck(dirs.nodeEsm, "index.d.ts");
+});
+
+test("TypeScript, moduleResolution node16, CommonJS consumer: tsc --noEmit", async () => {
+  await typecheck(dirs.nodeCjs, "index.d.cts");
+});
