@@ -15,7 +15,6 @@ import {
   Policies,
   rule,
   router_missing,
-  router_warning,
   dropped_because,
 } from "./tool_palette.js";
 
@@ -37,22 +36,6 @@ function read(obj, key, where) {
   } catch (cause) {
     throw new TypeError(`${where}.${key} could not be read`, { cause });
   }
-}
-
-// The code units of many strings back to back, and where each one ends (for the few
-// calls made once per construction, which take arrays).
-function encode(strings) {
-  let total = 0;
-  for (let i = 0; i < strings.length; i++) total += strings[i].length;
-  const units = new Uint16Array(total);
-  const ends = new Uint32Array(strings.length);
-  let at = 0;
-  for (let i = 0; i < strings.length; i++) {
-    const s = strings[i];
-    for (let j = 0; j < s.length; j++) units[at++] = s.charCodeAt(j);
-    ends[i] = at;
-  }
-  return [units, ends];
 }
 
 // ---------------------------------------------------------------- the boundary
@@ -109,12 +92,6 @@ function answer(address) {
   views();
   const at = address >>> 2;
   return u32.subarray(at + 1, at + u32[at]);
-}
-
-function unitsOf(s) {
-  const units = new Uint16Array(s.length);
-  for (let j = 0; j < s.length; j++) units[j] = s.charCodeAt(j);
-  return units;
 }
 
 function text(units, start = 0, end = units.length) {
@@ -469,12 +446,13 @@ export class ToolRouter {
     this.#registered = Object.freeze(registered);
     this.#options = opts;
     const hasLayer = opts.entries != null;
-    const missing = router_missing(hasLayer, this.#registry.distinct());
-    this.unavailable = missing ? new RoutingUnavailable(missing.split(",")) : null;
+    // "" when it can serve, else "missing,missing\nthe warning's message".
+    const report = text(answer(router_missing(hasLayer, this.#registry.distinct())));
+    const newline = report.indexOf("\n");
+    this.unavailable = report ? new RoutingUnavailable(report.slice(0, newline).split(",")) : null;
     Object.freeze(this);
     if (this.unavailable) {
-      const message = router_warning(hasLayer, this.#registry.distinct());
-      deliver(new ToolRoutingUnavailableWarning(message, this.unavailable.missing), onWarning);
+      deliver(new ToolRoutingUnavailableWarning(report.slice(newline + 1), this.unavailable.missing), onWarning);
     }
   }
 
@@ -557,21 +535,20 @@ export function bindPalette(tools, outcome) {
 
 // ---------------------------------------------------------------- policies
 
-// Step kinds of the seams (low 4 bits; the policy index is above them).
-const MATCH = 0;
-const GUARD = 1;
-const REDIRECT = 2;
-const RESOLVER = 3;
-const CALLBACK = 4;
-const GATE = 5;
-const BY_POLICY = 6;
-const BY_RESOLVER = 7;
-const BY_DEFAULT = 8;
+// What a truthy `match` leads to in a POST plan (see Policies.dispatch_plan).
+const THEN_GUARD = 1;
+
+// Dispatch plans are cached per emitted tool name; a model may emit any name, so the
+// cache is bounded.
+const PLAN_CACHE_LIMIT = 256;
 
 const PRE = "PRE-model seam (selectModel)";
 const POST = "POST-model seam (dispatch)";
 
 let ruleOf;
+
+// The length rule() takes for "no redirectTo".
+const NO_REDIRECT = 0xffffffff;
 let isPolicy;
 
 export class ToolCallPolicy {
@@ -606,15 +583,16 @@ export class ToolCallPolicy {
     this.model = model;
     this.argsTransform = argsTransform;
     this.guard = guard;
-    const [units, ends] = encode(whenTool === null ? [] : typeof whenTool === "string" ? [whenTool] : whenTool);
+    const tools = whenTool === null ? [] : typeof whenTool === "string" ? [whenTool] : whenTool;
+    const redirect = redirectTo ?? "";
+    const [at, w] = room(name.length + redirect.length + lengthOf(tools), tools.length);
+    putNames(tools, putText(redirect, putText(name, at)), w);
     this.#rule = rule(
-      unitsOf(name),
+      name.length,
+      redirectTo === null ? NO_REDIRECT : redirect.length,
       whenTool === null ? 0 : typeof whenTool === "string" ? 1 : 2,
-      units,
-      ends,
-      redirectTo === null ? undefined : unitsOf(redirectTo),
+      tools.length,
       model !== null,
-      argsTransform !== null,
       guard !== null,
     );
     Object.freeze(this);
@@ -622,7 +600,8 @@ export class ToolCallPolicy {
 
   matchesTool(toolName) {
     if (typeof toolName !== "string") throw fail(`ToolCallPolicy "${this.name}".matchesTool: toolName`, "a string", toolName);
-    return this.#rule.matches_tool(unitsOf(toolName));
+    putText(toolName, room(toolName.length, 0)[0]);
+    return this.#rule.matches_tool(toolName.length);
   }
 
   static {
@@ -689,6 +668,8 @@ function gateDrops(allowed, original, target, byPolicy) {
 
 export class ToolPolicies {
   #set;
+  #modelPlan;
+  #plans = new Map();
   #resolver;
   #callback;
   #onWarning;
@@ -720,76 +701,63 @@ export class ToolPolicies {
       throw new TypeError(`ToolPolicies: policies[${duplicate}] reuses the name "${list[duplicate].name}"; policy names must be unique`);
     }
     this.#set = set;
+    this.#modelPlan = answer(set.model_plan()).slice();
     this.policies = Object.freeze(list);
     Object.freeze(this);
   }
 
+  // The seams run the plans the core compiled from its rules (the order, the
+  // composition, what each answer leads to); this layer only asks the functions.
   selectModel(ctx) {
-    const set = this.#set;
-    let resolved = null;
-    for (let step = set.model_begin(); ; ) {
-      const policy = this.policies[step >>> 4];
-      switch (step & 15) {
-        case MATCH:
-          step = set.model_answer(step, !!run(policy, "match", PRE, [ctx]));
-          break;
-        case RESOLVER:
-          resolved = this.#resolver(ctx) ?? null;
-          step = set.model_answer(step, resolved !== null);
-          break;
-        case BY_POLICY:
-          return Object.freeze({ model: policy.model, source: "policy", policy: policy.name });
-        case BY_RESOLVER:
-          return Object.freeze({ model: resolved, source: "resolver", policy: null });
-        case BY_DEFAULT:
-          return Object.freeze({ model: null, source: "default", policy: null });
-        default:
-          throw new Error("tool-palette: internal error: the PRE-model seam lost its step");
-      }
+    const plan = this.#modelPlan;
+    for (let k = 1; k < plan.length; k++) {
+      const policy = this.policies[plan[k]];
+      if (run(policy, "match", PRE, [ctx])) return Object.freeze({ model: policy.model, source: "policy", policy: policy.name });
     }
+    const model = plan[0] ? (this.#resolver(ctx) ?? null) : null;
+    return Object.freeze({ model, source: model === null ? "default" : "resolver", policy: null });
+  }
+
+  #planFor(tool) {
+    let plan = this.#plans.get(tool);
+    if (plan === undefined) {
+      const [at] = room(tool.length, 0);
+      putText(tool, at);
+      plan = answer(this.#set.dispatch_plan(tool.length)).slice();
+      if (this.#plans.size >= PLAN_CACHE_LIMIT) this.#plans.clear();
+      this.#plans.set(tool, plan);
+    }
+    return plan;
   }
 
   dispatch(call, ctx, palette) {
     const originalName = checkCall(call, "ToolPolicies.dispatch: call");
     const allowed = gateOf(palette);
-    const set = this.#set;
-    const [at] = room(originalName.length, 0);
-    putText(originalName, at);
-    const tool = set.tool_id(originalName.length);
+    const plan = this.#planFor(originalName);
     let current = call;
     // The target as read once (a getter on the caller's call is asked only once).
     let target = originalName;
     let by = null;
-    for (let step = set.post_begin(); (step & 15) !== GATE; ) {
-      const policy = this.policies[step >>> 4];
-      switch (step & 15) {
-        case MATCH:
-          step = set.post_answer(step, !!run(policy, "match", POST, [ctx]), tool);
-          break;
-        case GUARD:
-          step = set.post_answer(step, !!run(policy, "guard", POST, [ctx]), tool);
-          break;
-        case REDIRECT:
-          current = redirect(policy, call, ctx);
-          target = policy.redirectTo;
-          by = policy;
-          step = set.post_answer(step, true, tool);
-          break;
-        case CALLBACK: {
-          const next = this.#callback(current, ctx);
-          if (next != null) {
-            target = checkCall(next, "ToolPolicies: onToolCallDispatch's returned call");
-            current = next;
-          }
-          step = set.post_answer(step, true, tool);
-          break;
-        }
-        default:
-          throw new Error("tool-palette: internal error: the POST-model seam lost its step");
+    for (let k = 1; k < plan.length; k++) {
+      const policy = this.policies[plan[k] >>> 2];
+      const then = plan[k] & 3;
+      if (!run(policy, "match", POST, [ctx]) || !then) continue;
+      if (then === THEN_GUARD && !run(policy, "guard", POST, [ctx])) continue;
+      current = redirect(policy, call, ctx);
+      target = policy.redirectTo;
+      by = policy;
+      break;
+    }
+    if (plan[0]) {
+      const next = this.#callback(current, ctx);
+      if (next != null) {
+        target = checkCall(next, "ToolPolicies: onToolCallDispatch's returned call");
+        current = next;
       }
     }
     if (allowed && gateDrops(allowed, originalName, target, by !== null)) {
-      const reason = text(dropped_because(unitsOf(target), unitsOf(originalName)));
+      putText(originalName, putText(target, room(target.length + originalName.length, 0)[0]));
+      const reason = text(answer(dropped_because(target.length)));
       const who = by ? `ToolCallPolicy "${by.name}"` : "onToolCallDispatch";
       deliver(
         new ToolRedirectDroppedWarning(`${who}: ${reason}`, { policy: by?.name ?? null, target, original: originalName }),

@@ -211,11 +211,42 @@ impl Step {
 pub type ToolId = u32;
 pub const UNMENTIONED: ToolId = u32::MAX;
 
+/// The PRE seam as a plan (see [`PolicySet::model_plan`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelPlan {
+    pub ask: Vec<usize>,
+    pub then_resolver: bool,
+}
+
+/// What a truthy `match` leads to for one redirect policy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Then {
+    /// `whenTool` does not cover the emitted tool: on to the next policy.
+    Skip,
+    /// Ask `guard`; truthy redirects, falsy goes on to the next policy.
+    Guard,
+    /// Redirect.
+    Redirect,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Candidate {
+    pub policy: usize,
+    pub then: Then,
+}
+
+/// The POST seam for one emitted tool as a plan (see [`PolicySet::dispatch_plan`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DispatchPlan {
+    pub ask: Vec<Candidate>,
+    pub then_callback: bool,
+}
+
 /// Composed policies, in declaration order.
 #[derive(Debug, Clone)]
 pub struct PolicySet {
     policies: Vec<Policy>,
-    /// Per policy: `None` = any tool, else the sorted ids of its `whenTool` names.
+    /// Per policy: `None` = any tool, else the ids of its `whenTool` names.
     when_ids: Vec<Option<Vec<ToolId>>>,
     mentioned: NameSet,
     has_resolver: bool,
@@ -252,11 +283,7 @@ impl PolicySet {
             .map(|p| match &p.when_tool {
                 WhenTool::Any => None,
                 WhenTool::One(n) => Some(vec![id(n)]),
-                WhenTool::Set(set) => {
-                    let mut ids: Vec<ToolId> = set.list().iter().map(id).collect();
-                    ids.sort_unstable();
-                    Some(ids)
-                }
+                WhenTool::Set(set) => Some(set.list().iter().map(id).collect()),
             })
             .collect();
         Ok(PolicySet {
@@ -280,7 +307,8 @@ impl PolicySet {
     fn matches_tool_id(&self, i: usize, tool: ToolId) -> bool {
         match &self.when_ids[i] {
             None => true,
-            Some(ids) => tool != UNMENTIONED && ids.binary_search(&tool).is_ok(),
+            // whenTool lists are short: a scan is smaller than sorting and searching.
+            Some(ids) => tool != UNMENTIONED && ids.contains(&tool),
         }
     }
 
@@ -373,6 +401,46 @@ impl PolicySet {
     /// A call nobody redirected is never the gate's business.
     pub fn gate_drops(gate: &Gate<'_>, original: &Name, target: &Name, by_policy: bool) -> bool {
         (by_policy || target != original) && !gate.allows(target)
+    }
+
+    /// The PRE seam compiled from the steps above: the policies whose `match` is asked,
+    /// in order (the first truthy answer selects it), then whether the resolver is asked.
+    /// The binding runs this plan instead of crossing into wasm once per step.
+    pub fn model_plan(&self) -> ModelPlan {
+        let mut ask = Vec::new();
+        let mut step = self.model_begin();
+        while let Step::Match(i) = step {
+            ask.push(i);
+            step = self.model_answer(step, false);
+        }
+        ModelPlan {
+            ask,
+            then_resolver: step == Step::Resolver,
+        }
+    }
+
+    /// The POST seam for one emitted tool, compiled from the steps above: the redirect
+    /// policies whose `match` is asked, in order, each with what a truthy `match` leads to
+    /// (the whenTool check, then `guard` or the redirect), then whether the adopter's
+    /// callback runs before the gate.
+    pub fn dispatch_plan(&self, tool: ToolId) -> DispatchPlan {
+        let mut ask = Vec::new();
+        let mut step = self.post_begin();
+        while let Step::Match(i) = step {
+            ask.push(Candidate {
+                policy: i,
+                then: match self.post_answer(step, true, tool) {
+                    Step::Guard(_) => Then::Guard,
+                    Step::Redirect(_) => Then::Redirect,
+                    _ => Then::Skip,
+                },
+            });
+            step = self.post_answer(step, false, tool);
+        }
+        DispatchPlan {
+            ask,
+            then_callback: step == Step::Callback,
+        }
     }
 
     /// Drives the PRE seam with `hooks` (the native rendition of what the binding does).
@@ -874,5 +942,102 @@ mod step_tests {
         assert!(PolicySet::gate_drops(&gate, &shell, &shell, true));
         assert!(!PolicySet::gate_drops(&gate, &sql, &web, true));
         assert!(!PolicySet::gate_drops(&Gate::Every, &web, &sql, true));
+    }
+}
+
+#[cfg(test)]
+mod plan_tests {
+    use super::*;
+    use crate::names::units;
+
+    fn policies(seed: u32) -> PolicySet {
+        let mut out = Vec::new();
+        for i in 0..8u32 {
+            let bits = seed.rotate_left(i * 4) ^ (i * 0x9E37);
+            out.push(Policy {
+                name: units(&format!("p{i}")),
+                when_tool: match bits % 3 {
+                    0 => WhenTool::Any,
+                    1 => WhenTool::One(units("a")),
+                    _ => WhenTool::Set(NameSet::new(["b", "c"].iter().collect())),
+                },
+                redirect_to: (bits & 4 != 0).then(|| units("t")),
+                has_model: bits & 8 != 0,
+                has_transform: false,
+                has_guard: bits & 16 != 0,
+            });
+        }
+        PolicySet::new(out, seed & 1 != 0, seed & 2 != 0).unwrap()
+    }
+
+    /// Runs the PRE plan the way the binding does.
+    fn run_model_plan(plan: &ModelPlan, yes: &dyn Fn(usize) -> bool, resolver: bool) -> Selection {
+        for &i in &plan.ask {
+            if yes(i) {
+                return Selection::Policy(i);
+            }
+        }
+        if plan.then_resolver && resolver {
+            Selection::Resolver
+        } else {
+            Selection::Default
+        }
+    }
+
+    #[test]
+    fn plans_decide_exactly_what_the_steps_decide() {
+        for seed in 0..400u32 {
+            let set = policies(seed.wrapping_mul(2_654_435_761));
+            for answers in 0..64u32 {
+                let yes = |i: usize| (answers >> (i % 6)) & 1 == 1;
+                let resolver = answers & 32 != 0;
+                // PRE: the machine against the plan.
+                let mut step = set.model_begin();
+                let by_steps = loop {
+                    step = match step {
+                        Step::Match(i) => set.model_answer(step, yes(i)),
+                        Step::Resolver => set.model_answer(step, resolver),
+                        Step::Selected(s) => break s,
+                        other => panic!("{other:?}"),
+                    }
+                };
+                assert_eq!(run_model_plan(&set.model_plan(), &yes, resolver), by_steps);
+                // POST: which policy redirects, and whether the callback runs.
+                for tool in ["a", "b", "z"] {
+                    let id = set.tool_id(&units(tool));
+                    let guard_yes = |i: usize| (answers >> ((i + 3) % 6)) & 1 == 1;
+                    let mut step = set.post_begin();
+                    let mut by_steps = None;
+                    let callback_by_steps = loop {
+                        step = match step {
+                            Step::Match(i) => set.post_answer(step, yes(i), id),
+                            Step::Guard(i) => set.post_answer(step, guard_yes(i), id),
+                            Step::Redirect(i) => {
+                                by_steps = Some(i);
+                                set.post_answer(step, true, id)
+                            }
+                            Step::Callback => break true,
+                            Step::Gate => break false,
+                            other => panic!("{other:?}"),
+                        }
+                    };
+                    let plan = set.dispatch_plan(id);
+                    let by_plan = plan.ask.iter().find_map(|c| {
+                        let redirects = yes(c.policy)
+                            && match c.then {
+                                Then::Skip => false,
+                                Then::Guard => guard_yes(c.policy),
+                                Then::Redirect => true,
+                            };
+                        redirects.then_some(c.policy)
+                    });
+                    assert_eq!(
+                        by_plan, by_steps,
+                        "seed {seed} answers {answers} tool {tool}"
+                    );
+                    assert_eq!(plan.then_callback, callback_by_steps);
+                }
+            }
+        }
     }
 }

@@ -216,9 +216,13 @@ pub fn missing(has_layer: bool, registered: usize) -> Vec<Missing> {
 /// The one warning a router without its prerequisites issues at construction.
 /// The advice to compose a serving router only makes sense when there are tools.
 pub fn unavailable_message(missing: &[Missing]) -> String {
-    let list: Vec<&str> = missing.iter().map(|m| m.as_str()).collect();
     let mut msg = String::from("tool routing is unavailable (missing: ");
-    msg.push_str(&list.join(", "));
+    for (i, m) in missing.iter().enumerate() {
+        if i > 0 {
+            msg.push_str(", ");
+        }
+        msg.push_str(m.as_str());
+    }
     msg.push_str("); the full palette is kept on every turn");
     if !missing.contains(&Missing::NoRegisteredTools) {
         msg.push_str(

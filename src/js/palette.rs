@@ -161,22 +161,29 @@ pub fn keep(palette: u32, tools: u32) -> u32 {
     })
 }
 
-/// The prerequisites a `ToolRouter` lacks, comma-separated in the SPEC's order
-/// (empty when it can serve).
+/// What a `ToolRouter` with or without a procedural layer and with `registered`
+/// distinct names lacks. Answer: `[len, ...units]` of nothing when it can serve, else of
+/// the missing prerequisites joined by "," then "\n" then the one warning's message.
 #[wasm_bindgen]
-pub fn router_missing(has_layer: bool, registered: u32) -> String {
-    let missing = routing::missing(has_layer, registered as usize);
-    missing
-        .iter()
-        .map(|m| m.as_str())
-        .collect::<Vec<_>>()
-        .join(",")
-}
-
-/// The message of the one `ToolRoutingUnavailableWarning` a router issues.
-#[wasm_bindgen]
-pub fn router_warning(has_layer: bool, registered: u32) -> String {
-    routing::unavailable_message(&routing::missing(has_layer, registered as usize))
+pub fn router_missing(has_layer: bool, registered: u32) -> u32 {
+    scratch::answer(|_, _, out| {
+        let missing = routing::missing(has_layer, registered as usize);
+        if missing.is_empty() {
+            return;
+        }
+        for (i, m) in missing.iter().enumerate() {
+            if i > 0 {
+                out.push(u32::from(b','));
+            }
+            out.extend(m.as_str().bytes().map(u32::from));
+        }
+        out.push(u32::from(b'\n'));
+        out.extend(
+            routing::unavailable_message(&missing)
+                .bytes()
+                .map(u32::from),
+        );
+    })
 }
 
 /// Reads one name from the start of the input buffer.

@@ -4,48 +4,65 @@ use wasm_bindgen::prelude::*;
 
 use super::palette::first_name;
 use super::scratch;
-use crate::names::{NameList, NameSet};
-use crate::policy::{dropped_reason, Policy, PolicySet, Step, WhenTool};
+use crate::names::{NameSet, Names};
+use crate::policy::{dropped_reason, Policy, PolicySet, Then, WhenTool};
 
 #[wasm_bindgen]
 pub struct Rule {
     policy: Policy,
 }
 
-/// `when`: 0 any tool, 1 one name, 2 a set of names (back to back in `units`/`ends`).
-#[allow(clippy::too_many_arguments)]
+/// No `redirectTo`: the length the package's JavaScript passes for it then.
+const NONE: u32 = u32::MAX;
+
+/// Builds one policy's declarative part from the input buffer: units
+/// `[name][redirectTo][whenTool names]`, words: the whenTool names' ends. `when`: 0 any
+/// tool, 1 one name, 2 a set of names.
 #[wasm_bindgen]
 pub fn rule(
-    name: Vec<u16>,
+    name_len: u32,
+    redirect_len: u32,
     when: u8,
-    units: Vec<u16>,
-    ends: Vec<u32>,
-    redirect_to: Option<Vec<u16>>,
+    when_count: u32,
     has_model: bool,
-    has_transform: bool,
     has_guard: bool,
 ) -> Option<Rule> {
-    let when_tool = match when {
-        0 => WhenTool::Any,
-        1 => WhenTool::One(units),
-        _ => WhenTool::Set(NameSet::new(NameList::from_parts(units, ends)?)),
-    };
-    Some(Rule {
-        policy: Policy {
-            name,
-            when_tool,
-            redirect_to,
-            has_model,
-            has_transform,
-            has_guard,
-        },
+    scratch::read(|units, words| {
+        let name_end = name_len as usize;
+        let name = units.get(..name_end)?.to_vec();
+        let (redirect_to, redirect_end) = if redirect_len == NONE {
+            (None, name_end)
+        } else {
+            let end = name_end + redirect_len as usize;
+            (Some(units.get(name_end..end)?.to_vec()), end)
+        };
+        let names = Names::new(
+            units.get(redirect_end..)?,
+            words.get(..when_count as usize)?,
+        )?;
+        let when_tool = match when {
+            0 => WhenTool::Any,
+            1 => WhenTool::One(names.get(0).to_vec()),
+            _ => WhenTool::Set(NameSet::new(names.to_list())),
+        };
+        Some(Rule {
+            policy: Policy {
+                name,
+                when_tool,
+                redirect_to,
+                has_model,
+                has_transform: false,
+                has_guard,
+            },
+        })
     })
 }
 
 #[wasm_bindgen]
 impl Rule {
-    pub fn matches_tool(&self, tool: &[u16]) -> bool {
-        self.policy.matches_tool(tool)
+    /// Whether whenTool covers the tool whose `len` code units are in the input buffer.
+    pub fn matches_tool(&self, len: u32) -> bool {
+        scratch::read(|units, _| self.policy.matches_tool(first_name(units, len)))
     }
 }
 
@@ -82,37 +99,47 @@ impl Policies {
         }
     }
 
-    fn step(&self, f: impl FnOnce(&PolicySet) -> Step) -> u32 {
-        self.set.as_ref().map_or(Step::Invalid, f).encode()
-    }
-
-    pub fn model_begin(&self) -> u32 {
-        self.step(|s| s.model_begin())
-    }
-
-    pub fn model_answer(&self, step: u32, yes: bool) -> u32 {
-        self.step(|s| s.model_answer(Step::decode(step), yes))
-    }
-
-    /// The id of the emitted tool, whose `len` code units are in the input buffer.
-    pub fn tool_id(&self, len: u32) -> u32 {
-        scratch::read(|units, _| {
-            let tool = first_name(units, len);
-            self.set.as_ref().map_or(u32::MAX, |s| s.tool_id(tool))
+    /// The PRE seam's plan. Answer: `[len, askResolver (0/1), ...policy indices to ask
+    /// in order]`.
+    pub fn model_plan(&self) -> u32 {
+        scratch::answer(|_, _, out| {
+            let Some(set) = &self.set else {
+                return;
+            };
+            let plan = set.model_plan();
+            out.push(u32::from(plan.then_resolver));
+            out.extend(plan.ask.iter().map(|&i| i as u32));
         })
     }
 
-    pub fn post_begin(&self) -> u32 {
-        self.step(|s| s.post_begin())
-    }
-
-    pub fn post_answer(&self, step: u32, yes: bool, tool: u32) -> u32 {
-        self.step(|s| s.post_answer(Step::decode(step), yes, tool))
+    /// The POST seam's plan for the emitted tool whose `len` code units are in the input
+    /// buffer. Answer: `[len, runCallback (0/1), ...(index << 2 | then)]` with `then`
+    /// 0 = whenTool does not cover the tool, 1 = ask guard, 2 = redirect.
+    pub fn dispatch_plan(&self, len: u32) -> u32 {
+        scratch::answer(|units, _, out| {
+            let Some(set) = &self.set else {
+                return;
+            };
+            let plan = set.dispatch_plan(set.tool_id(first_name(units, len)));
+            out.push(u32::from(plan.then_callback));
+            out.extend(plan.ask.iter().map(|c| {
+                let then = match c.then {
+                    Then::Skip => 0,
+                    Then::Guard => 1,
+                    Then::Redirect => 2,
+                };
+                (c.policy as u32) << 2 | then
+            }));
+        })
     }
 }
 
-/// Why the gate dropped a redirect, for the `Dispatch` and the warning.
+/// Why the gate dropped a redirect, for the `Dispatch` and the warning. Input: units
+/// `[target][original]`. Answer: `[len, ...reason units]`.
 #[wasm_bindgen]
-pub fn dropped_because(target: &[u16], original: &[u16]) -> Vec<u16> {
-    dropped_reason(target, original)
+pub fn dropped_because(target_len: u32) -> u32 {
+    scratch::answer(|units, _, out| {
+        let (target, original) = units.split_at(units.len().min(target_len as usize));
+        out.extend(dropped_reason(target, original).into_iter().map(u32::from));
+    })
 }

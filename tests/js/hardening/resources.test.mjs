@@ -1,0 +1,137 @@
+// Issue 7, "resources": 100,000 turns leave wasm memory and the JS heap flat; a thunk
+// that settles after its turn timed out or was aborted does no harm; nothing left behind
+// keeps a Node process alive once resolvePalette has settled.
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import * as tp from "../../../dist/node.mjs";
+
+const dist = (f) => fileURLToPath(new URL(`../../../dist/${f}`, import.meta.url));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function node(args, code, timeout = 60_000) {
+  const started = Date.now();
+  const r = spawnSync(process.execPath, [...args, "-e", code], { encoding: "utf8", timeout, env: { ...process.env, NODE_NO_WARNINGS: "1" } });
+  return { ...r, ms: Date.now() - started };
+}
+
+describe("resources", () => {
+  test("100,000 turns leave wasm memory and the JS heap flat", () => {
+    // In a child with --expose-gc. The wasm memory is read from the instance the package
+    // itself uses: initSync on the already-initialised glue hands back its exports.
+    const code = `
+      const tp = await import(${JSON.stringify(dist("node.mjs"))});
+      const { initSync } = await import(${JSON.stringify(dist("tool_palette.js"))});
+      const memory = initSync({ module: new Uint8Array(0) }).memory;
+      const { resolvePalette, ToolRouter, ToolPolicies, bindPalette, activeTools, Routed } = tp;
+      const registered = Array.from({ length: 200 }, (_, i) => "tool_" + i);
+      const tools = registered.map((name) => ({ name }));
+      const record = Object.fromEntries(registered.map((n) => [n, { n }]));
+      let router = new ToolRouter({ entries: async () => rowsOf(turn), registered, timeoutMs: 1000 });
+      let policies = new ToolPolicies([
+        { name: "m", match: (c) => c.i % 3 === 0, model: "small" },
+        { name: "r", match: (c) => c.i % 2 === 0, whenTool: ["tool_1", "tool_2"], redirectTo: "tool_3", argsTransform: (a) => ({ ...a, r: 1 }) },
+      ], { onWarning: () => {}, modelResolver: () => "big" });
+      let turn = 0;
+      const rowsOf = (i) => ["tool_" + (i % 200), " tool_" + ((i * 7) % 200) + " ", { tool: "ghost_" + (i % 50) }, { content: "prose", active: false }];
+      async function one(i) {
+        turn = i;
+        const r = await resolvePalette({ entries: async () => rowsOf(i), registered, timeoutMs: 1000 });
+        const rr = await router.resolve();
+        bindPalette(tools, r); bindPalette(record, rr); activeTools(r);
+        policies.selectModel({ i });
+        policies.dispatch({ name: "tool_" + (i % 3), args: { i }, id: i }, { i }, r);
+        policies.dispatch({ name: "tool_1", args: {} }, { i }, new Routed(["tool_1"]));
+        if (i % 5 === 0) await resolvePalette({ entries: () => { throw new Error("x"); }, registered });
+        // Construction churn: routers and policy sets come and go (freed by finalisation).
+        if (i % 1000 === 0) {
+          router = new ToolRouter({ entries: async () => rowsOf(turn), registered, timeoutMs: 1000 });
+          policies = new ToolPolicies([{ name: "r", match: () => true, whenTool: ["tool_1"], redirectTo: "tool_3" }], { onWarning: () => {} });
+        }
+      }
+      async function settle() {
+        for (let k = 0; k < 4; k++) { gc(); await new Promise((r) => setImmediate(r)); }
+        const m = process.memoryUsage();
+        return { wasm: memory.buffer.byteLength, heapUsed: m.heapUsed, rss: m.rss, arrayBuffers: m.arrayBuffers };
+      }
+      for (let i = 0; i < 10000; i++) await one(i);
+      const warm = await settle();
+      const t0 = Date.now();
+      for (let i = 10000; i < 100000; i++) await one(i);
+      const end = await settle();
+      console.log(JSON.stringify({ warm, end, ms: Date.now() - t0 }));
+    `;
+    const r = node(["--expose-gc", "--input-type=module"], code, 120_000);
+    assert.equal(r.status, 0, r.stderr);
+    const { warm, end, ms } = JSON.parse(r.stdout.trim().split("\n").pop());
+    const mb = (b) => `${(b / 2 ** 20).toFixed(2)} MiB`;
+    console.log(`# 10k turns: wasm ${mb(warm.wasm)}, heapUsed ${mb(warm.heapUsed)}, rss ${mb(warm.rss)}, arrayBuffers ${mb(warm.arrayBuffers)}`);
+    console.log(`# 100k turns: wasm ${mb(end.wasm)}, heapUsed ${mb(end.heapUsed)}, rss ${mb(end.rss)}, arrayBuffers ${mb(end.arrayBuffers)} (90k turns in ${ms} ms)`);
+    // wasm memory never shrinks: any growth after warm-up is a leak.
+    assert.equal(end.wasm, warm.wasm, "wasm memory grew between turn 10,000 and turn 100,000");
+    assert.ok(end.heapUsed - warm.heapUsed < 4 * 2 ** 20, `JS heap grew by ${mb(end.heapUsed - warm.heapUsed)}`);
+    assert.ok(end.arrayBuffers - warm.arrayBuffers < 2 ** 20, `array buffers grew by ${mb(end.arrayBuffers - warm.arrayBuffers)}`);
+  });
+
+  test("a thunk that settles after its turn timed out or was aborted does no harm", async () => {
+    const events = [];
+    const onEvent = (kind) => (e) => events.push([kind, e]);
+    const rejection = onEvent("unhandledRejection");
+    const exception = onEvent("uncaughtException");
+    process.on("unhandledRejection", rejection);
+    process.on("uncaughtException", exception);
+    try {
+      const late = (ms, rows) => () => sleep(ms).then(() => rows);
+      const lateFail = (ms) => () => sleep(ms).then(() => Promise.reject(new Error("late failure")));
+      const timedOut = await Promise.all([
+        tp.resolvePalette({ entries: late(30, ["a"]), registered: ["a"], timeoutMs: 1 }),
+        tp.resolvePalette({ entries: lateFail(30), registered: ["a"], timeoutMs: 1 }),
+        new tp.ToolRouter({ entries: late(30, [{ get tool() { throw new Error("read late"); } }]), registered: ["a"], timeoutMs: 1 }).resolve(),
+      ]);
+      for (const r of timedOut) assert.equal(r.reason, "procedural retrieval timed out after 1 ms; allowing all tools");
+      const controller = new AbortController();
+      const aborted = [
+        tp.resolvePalette({ entries: late(30, ["a"]), registered: ["a"], signal: controller.signal }),
+        tp.resolvePalette({ entries: lateFail(30), registered: ["a"], signal: controller.signal }),
+      ];
+      controller.abort(new Error("stop"));
+      for (const p of aborted) await assert.rejects(p, /stop/);
+      await sleep(80); // every late thunk has settled by now
+      assert.deepEqual(events, []);
+      const r = await tp.resolvePalette({ entries: async () => ["a", "b"], registered: ["a"] });
+      assert.deepEqual([...r.names], ["a"]);
+      assert.deepEqual([...r.unresolved], ["b"]);
+    } finally {
+      process.off("unhandledRejection", rejection);
+      process.off("uncaughtException", exception);
+    }
+  });
+
+  for (const format of ["esm", "cjs"]) {
+    test(`no timer or listener keeps Node alive after resolvePalette settles (${format})`, () => {
+      const load = format === "esm" ? `const tp = await import(${JSON.stringify(dist("node.mjs"))});` : `const tp = require(${JSON.stringify(dist("node.cjs"))});`;
+      // Ten-minute budgets and a signal that never aborts: anything left armed would
+      // keep this child alive far past the 10 s we allow it.
+      const body = `
+        const signal = new AbortController().signal;
+        const long = 600000;
+        const a = await tp.resolvePalette({ entries: async () => ["a"], registered: ["a"], timeoutMs: long, signal });
+        const b = await tp.resolvePalette({ entries: () => { throw new Error("x"); }, registered: ["a"], timeoutMs: long, signal });
+        const c = await tp.resolvePalette({ entries: () => new Promise(() => {}), registered: ["a"], timeoutMs: 5, signal });
+        const router = new tp.ToolRouter({ entries: async () => ["a"], registered: ["a"], timeoutMs: long });
+        const d = await router.resolve({ signal });
+        const ctl = new AbortController();
+        const e = tp.resolvePalette({ entries: () => new Promise(() => {}), registered: ["a"], timeoutMs: long, signal: ctl.signal }).catch((x) => x);
+        ctl.abort("gone");
+        console.log(JSON.stringify([a.kind, b.kind, c.kind, d.kind, await e]));
+      `;
+      const code = format === "esm" ? `${load}\n${body}` : `(async () => { ${load}\n${body} })();`;
+      const r = node(format === "esm" ? ["--input-type=module"] : [], code, 10_000);
+      assert.equal(r.error, undefined, `the child did not exit by itself within 10 s (${r.ms} ms)`);
+      assert.equal(r.status, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout), ["routed", "refused", "refused", "routed", "gone"]);
+      assert.ok(r.ms < 5000, `exited after ${r.ms} ms`);
+    });
+  }
+});
