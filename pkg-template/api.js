@@ -7,8 +7,7 @@
 // so they stay exact JavaScript strings.
 import {
   wasm_memory,
-  units_at,
-  words_at,
+  Buffers,
   palette,
   gate_drops,
   keep,
@@ -40,17 +39,24 @@ function read(obj, key, where) {
 
 // ---------------------------------------------------------------- the boundary
 //
-// Per-turn calls write their names as UTF-16 code units straight into the wasm module's
-// input buffers (no UTF-8, so names stay exact; no copy, no allocation) and read the
-// answer from its output buffer. Views are rebuilt whenever the memory has grown.
+// Per-turn calls write their names straight into the wasm module's input buffers and
+// read the answer from its output buffer: no copy, no allocation per call. Well-formed
+// text crosses as UTF-8 in one native `encodeInto` call, which the module decodes back
+// into exactly the same UTF-16 code units; text with unpaired surrogates (which UTF-8
+// cannot carry) is written code unit by code unit. Either way names stay exact. Views
+// are rebuilt whenever the memory has grown.
 
 let wasmMemory;
+let buffers;
+let encoder;
+let u8 = new Uint8Array(0);
 let u16 = new Uint16Array(0);
 let u32 = new Uint32Array(0);
 
 function views() {
   wasmMemory ??= wasm_memory();
   if (u16.buffer !== wasmMemory.buffer) {
+    u8 = new Uint8Array(wasmMemory.buffer);
     u16 = new Uint16Array(wasmMemory.buffer);
     u32 = new Uint32Array(wasmMemory.buffer);
   }
@@ -62,29 +68,48 @@ const lengthOf = (strings) => {
   return total;
 };
 
-// Makes room for `units` code units and `words` numbers; returns their indices in the views.
-function room(units, words) {
-  const at = units_at(units) >>> 1;
-  const w = words_at(words) >>> 2;
+// The module's one set of boundary buffers, made on first use (never at import).
+const io = () => (buffers ??= new Buffers());
+
+// Below this many code units a JavaScript loop beats a native call and a decode.
+const UTF8_FROM = 48;
+
+// Writes `groups` of strings back to back as the input's code units. A group is
+// [strings, word index or -1]: with a word index, each string's end (counted from the
+// group's start) is written to the words from there. Returns the first word index free
+// after `words` numbers were made room for.
+function put(groups, words = 0) {
+  let total = 0;
+  for (let g = 0; g < groups.length; g++) total += lengthOf(groups[g][0]);
+  const at = io().units_at(total) >>> 1;
+  const w = buffers.words_at(words) >>> 2;
   views();
-  return [at, w];
-}
-
-function putText(s, at) {
-  for (let j = 0; j < s.length; j++) u16[at++] = s.charCodeAt(j);
-  return at;
-}
-
-// Writes names back to back from unit index `at`, their ends (counted from `at`) from
-// word index `w`; returns the next unit index.
-function putNames(strings, at, w) {
-  const start = at;
-  for (let i = 0; i < strings.length; i++) {
-    const s = strings[i];
-    for (let j = 0; j < s.length; j++) u16[at++] = s.charCodeAt(j);
-    u32[w++] = at - start;
+  let text = "";
+  const native = total >= UTF8_FROM;
+  let k = at;
+  for (let g = 0; g < groups.length; g++) {
+    const [strings, ends] = groups[g];
+    let end = 0;
+    for (let i = 0; i < strings.length; i++) {
+      const s = strings[i];
+      if (native) text += s;
+      else for (let j = 0; j < s.length; j++) u16[k++] = s.charCodeAt(j);
+      if (ends >= 0) u32[w + ends + i] = end += s.length;
+    }
   }
-  return at;
+  if (native) {
+    if (text.isWellFormed?.()) {
+      encoder ??= new TextEncoder();
+      const b = buffers.bytes_at(total * 3);
+      views();
+      const { written } = encoder.encodeInto(text, u8.subarray(b, b + total * 3));
+      if (buffers.decode_bytes(written, total)) return w;
+      buffers.units_at(total);
+      views();
+    }
+    for (let j = 0; j < total; j++) u16[at + j] = text.charCodeAt(j);
+  }
+  return w;
 }
 
 // Reads the answer the last call left in the output buffer: [length, ...numbers].
@@ -125,9 +150,8 @@ function names(value, where) {
 }
 
 function newPalette(list) {
-  const [at, w] = room(lengthOf(list), list.length);
-  putNames(list, at, w);
-  return palette(list.length);
+  put([[list, 0]], list.length);
+  return palette(io(), list.length);
 }
 
 // ---------------------------------------------------------------- warnings
@@ -331,7 +355,7 @@ function defaultCandidate(row) {
 // only for active rows, as the routing seed does.
 function readRows(rows, candidateOf, isActive) {
   const list = Array.isArray(rows) ? rows : Array.from(rows);
-  const flags = new Uint8Array(list.length);
+  const flags = new Array(list.length);
   const active = isActive ?? defaultActive;
   for (let i = 0; i < list.length; i++) flags[i] = active(list[i]) ? 1 : 0;
   const candidate = candidateOf ?? defaultCandidate;
@@ -344,16 +368,15 @@ function readRows(rows, candidateOf, isActive) {
       candidates.push(c);
     }
   }
-  return { flags, candidates };
+  return { retrieval: ROWS, detail: "", flags, candidates };
 }
 
 // The turn as the core sees it, decided against an indexed registry; indices in the
 // answer map back to the caller's own strings, so names come back exactly as given.
 function decide(registry, registered, { retrieval, detail = "", flags = NO_FLAGS, candidates = NO_NAMES }) {
-  const [at, w] = room(detail.length + lengthOf(candidates), flags.length + candidates.length);
+  const w = put([[[detail], -1], [candidates, flags.length]], flags.length + candidates.length);
   u32.set(flags, w);
-  putNames(candidates, putText(detail, at), w + flags.length);
-  const out = answer(registry.route(retrieval, detail.length, flags.length, candidates.length));
+  const out = answer(registry.route(io(), retrieval, detail.length, flags.length, candidates.length));
   if (out.length === 0) throw new Error("tool-palette: internal error: malformed batch");
   let i = 1;
   const routed = [];
@@ -394,7 +417,7 @@ async function retrieve({ entries, timeoutMs, candidateOf, isActive }, signal) {
   if (rows == null) return { retrieval: ROWS_NULL };
   try {
     if (!isFunction(rows[Symbol.iterator])) throw new TypeError("the procedural layer returned a non-iterable");
-    return { retrieval: ROWS, ...readRows(rows, candidateOf, isActive) };
+    return readRows(rows, candidateOf, isActive);
   } catch (error) {
     return failed(error);
   }
@@ -447,7 +470,7 @@ export class ToolRouter {
     this.#options = opts;
     const hasLayer = opts.entries != null;
     // "" when it can serve, else "missing,missing\nthe warning's message".
-    const report = text(answer(router_missing(hasLayer, this.#registry.distinct())));
+    const report = text(answer(router_missing(io(), hasLayer, this.#registry.distinct())));
     const newline = report.indexOf("\n");
     this.unavailable = report ? new RoutingUnavailable(report.slice(0, newline).split(",")) : null;
     Object.freeze(this);
@@ -519,9 +542,8 @@ export function bindPalette(tools, outcome) {
   } else {
     keys = reading(where, () => Object.keys(tools));
   }
-  const [at, w] = room(lengthOf(allowed) + lengthOf(keys), allowed.length + keys.length);
-  putNames(keys, putNames(allowed, at, w), w + allowed.length);
-  const kept = Array.from(answer(keep(allowed.length, keys.length)));
+  put([[allowed, 0], [keys, allowed.length]], allowed.length + keys.length);
+  const kept = Array.from(answer(keep(io(), allowed.length, keys.length)));
   if (isArray) return kept.map((i) => items[i]);
   const proto = reading(where, () => Object.getPrototypeOf(tools));
   const out = Object.create(proto === null ? null : Object.prototype);
@@ -585,9 +607,9 @@ export class ToolCallPolicy {
     this.guard = guard;
     const tools = whenTool === null ? [] : typeof whenTool === "string" ? [whenTool] : whenTool;
     const redirect = redirectTo ?? "";
-    const [at, w] = room(name.length + redirect.length + lengthOf(tools), tools.length);
-    putNames(tools, putText(redirect, putText(name, at)), w);
+    put([[[name, redirect], -1], [tools, 0]], tools.length);
     this.#rule = rule(
+      io(),
       name.length,
       redirectTo === null ? NO_REDIRECT : redirect.length,
       whenTool === null ? 0 : typeof whenTool === "string" ? 1 : 2,
@@ -600,8 +622,8 @@ export class ToolCallPolicy {
 
   matchesTool(toolName) {
     if (typeof toolName !== "string") throw fail(`ToolCallPolicy "${this.name}".matchesTool: toolName`, "a string", toolName);
-    putText(toolName, room(toolName.length, 0)[0]);
-    return this.#rule.matches_tool(toolName.length);
+    put([[[toolName], -1]]);
+    return this.#rule.matches_tool(io(), toolName.length);
   }
 
   static {
@@ -661,9 +683,8 @@ function gateOf(palette) {
 }
 
 function gateDrops(allowed, original, target, byPolicy) {
-  const [at, w] = room(original.length + target.length + lengthOf(allowed), allowed.length);
-  putNames(allowed, putText(target, putText(original, at)), w);
-  return gate_drops(original.length, target.length, allowed.length, byPolicy);
+  put([[[original, target], -1], [allowed, 0]], allowed.length);
+  return gate_drops(io(), original.length, target.length, allowed.length, byPolicy);
 }
 
 export class ToolPolicies {
@@ -701,7 +722,7 @@ export class ToolPolicies {
       throw new TypeError(`ToolPolicies: policies[${duplicate}] reuses the name "${list[duplicate].name}"; policy names must be unique`);
     }
     this.#set = set;
-    this.#modelPlan = answer(set.model_plan()).slice();
+    this.#modelPlan = answer(set.model_plan(io())).slice();
     this.policies = Object.freeze(list);
     Object.freeze(this);
   }
@@ -721,9 +742,8 @@ export class ToolPolicies {
   #planFor(tool) {
     let plan = this.#plans.get(tool);
     if (plan === undefined) {
-      const [at] = room(tool.length, 0);
-      putText(tool, at);
-      plan = answer(this.#set.dispatch_plan(tool.length)).slice();
+      put([[[tool], -1]]);
+      plan = answer(this.#set.dispatch_plan(io(), tool.length)).slice();
       if (this.#plans.size >= PLAN_CACHE_LIMIT) this.#plans.clear();
       this.#plans.set(tool, plan);
     }
@@ -756,8 +776,8 @@ export class ToolPolicies {
       }
     }
     if (allowed && gateDrops(allowed, originalName, target, by !== null)) {
-      putText(originalName, putText(target, room(target.length + originalName.length, 0)[0]));
-      const reason = text(answer(dropped_because(target.length)));
+      put([[[target, originalName], -1]]);
+      const reason = text(answer(dropped_because(io(), target.length)));
       const who = by ? `ToolCallPolicy "${by.name}"` : "onToolCallDispatch";
       deliver(
         new ToolRedirectDroppedWarning(`${who}: ${reason}`, { policy: by?.name ?? null, target, original: originalName }),

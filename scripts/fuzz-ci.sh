@@ -23,7 +23,6 @@ export RUSTC_BOOTSTRAP=1
 seconds="${FUZZ_SECONDS:-45}"
 mkdir -p fuzz/corpus/core
 cd fuzz
-cargo fuzz build core
 # -timeout: one input taking >10 s is a hang; -rss_limit_mb: runaway allocation is a finding.
 cargo fuzz run core corpus/core -- \
   -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1

@@ -4,6 +4,7 @@
 //! Rust `str`: converting to UTF-8 would replace unpaired surrogates with U+FFFD and
 //! make `"a\u{D800}"` equal to `"a\u{DC00}"`.
 
+use alloc::{vec, vec::Vec};
 /// One name: the UTF-16 code units of a JavaScript string.
 pub type Name = [u16];
 
@@ -130,7 +131,7 @@ impl NameTable {
     }
 
     fn grow<'a>(&mut self, name_of: &impl Fn(u32) -> &'a Name) {
-        let old = std::mem::take(&mut self.slots);
+        let old = core::mem::take(&mut self.slots);
         self.slots = vec![0; (old.len() * 2).max(8)];
         let mask = self.slots.len() - 1;
         for slot in old.into_iter().filter(|&s| s != 0) {

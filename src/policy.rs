@@ -4,7 +4,8 @@
 //! dispatch callback) are the caller's code; the core reaches them through [`Hooks`]
 //! and decides the order, the composition and the palette gate.
 
-use crate::names::{Name, NameList, NameSet, NameTable};
+use crate::names::{Name, NameList, NameSet, NameTable, Names};
+use alloc::{vec, vec::Vec};
 
 /// The tools a policy's redirect applies to.
 #[derive(Debug, Clone)]
@@ -127,6 +128,8 @@ pub enum Gate<'a> {
     /// No palette, a refusal or `RoutingUnavailable`: every tool passes.
     Every,
     Only(&'a NameSet),
+    /// A palette handed over for one dispatch: one scan costs less than indexing it.
+    Listed(Names<'a>),
 }
 
 impl Gate<'_> {
@@ -134,6 +137,7 @@ impl Gate<'_> {
         match self {
             Gate::Every => true,
             Gate::Only(set) => set.contains(tool),
+            Gate::Listed(names) => names.iter().any(|n| n == tool),
         }
     }
 }
@@ -1038,6 +1042,26 @@ mod plan_tests {
                     assert_eq!(plan.then_callback, callback_by_steps);
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod gate_tests {
+    use super::*;
+    use crate::names::units;
+
+    #[test]
+    fn a_listed_palette_gates_like_an_indexed_one() {
+        let list: NameList = ["web", "a\u{FFFD}", "__proto__"].iter().collect();
+        let set = NameSet::new(list.clone());
+        for tool in ["web", "__proto__", "a", "a\u{FFFD}", "sql", ""] {
+            let t = units(tool);
+            assert_eq!(
+                Gate::Listed(list.names()).allows(&t),
+                Gate::Only(&set).allows(&t),
+                "{tool}"
+            );
         }
     }
 }

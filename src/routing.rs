@@ -5,6 +5,7 @@
 //! [`Retrieval`], and everything that decides the answer happens here.
 
 use crate::names::{trim_bounds, units, Name, NameList, NameSet, NameTable};
+use alloc::{string::String, vec, vec::Vec};
 
 /// The registered palette, validated and indexed once.
 pub type Registry = NameSet;

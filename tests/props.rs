@@ -179,12 +179,12 @@ proptest! {
         };
         let want = model::select(&policies, has_resolver, &script);
         prop_assert_eq!(model::core_select(&set, &script), want.clone());
-        prop_assert_eq!(model::wire_select(&set, &script), want);
+        prop_assert_eq!(model::wire_select(&set, &script), want.clone());
+        prop_assert_eq!(model::plan_select(&set, &script), want);
         let gate = gate.as_deref();
-        prop_assert_eq!(
-            model::core_dispatch(&set, &original, gate, &script),
-            model::dispatch(&policies, has_callback, &original, gate, &script)
-        );
+        let want = model::dispatch(&policies, has_callback, &original, gate, &script);
+        prop_assert_eq!(model::core_dispatch(&set, &original, gate, &script), want.clone());
+        prop_assert_eq!(model::plan_dispatch(&set, &original, gate, &script), want);
     }
 
     #[test]

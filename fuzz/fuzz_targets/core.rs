@@ -137,16 +137,27 @@ fn seams(u: &mut Unstructured) -> Result<()> {
         want,
         "PRE seam over the wire"
     );
+    assert_eq!(
+        model::plan_select(&set, &script),
+        want,
+        "PRE seam as a plan"
+    );
     let original = name(u)?;
     let gate = if u.arbitrary()? {
         Some(names(u, 4)?)
     } else {
         None
     };
+    let want = model::dispatch(&ps, has_callback, &original, gate.as_deref(), &script);
     assert_eq!(
         model::core_dispatch(&set, &original, gate.as_deref(), &script),
-        model::dispatch(&ps, has_callback, &original, gate.as_deref(), &script),
+        want,
         "POST seam: {ps:?} {script:?} {original:?} {gate:?}"
+    );
+    assert_eq!(
+        model::plan_dispatch(&set, &original, gate.as_deref(), &script),
+        want,
+        "POST seam as a plan: {ps:?} {script:?} {original:?} {gate:?}"
     );
     Ok(())
 }

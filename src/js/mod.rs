@@ -2,8 +2,8 @@
 //!
 //! Nothing here calls back into JavaScript. A turn's names cross as UTF-16 code units
 //! written straight into wasm memory (see `scratch`), answers come back as numbers, and
-//! the policy seams are driven step by step by the package's JavaScript, which runs the
-//! caller's functions itself.
+//! the policy seams run as plans the core compiled, by the package's JavaScript, which
+//! runs the caller's functions itself.
 
 mod palette;
 mod policies;
@@ -15,16 +15,4 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 pub fn wasm_memory() -> JsValue {
     wasm_bindgen::memory()
-}
-
-/// Room for `len` UTF-16 code units in the input buffer; returns its address.
-#[wasm_bindgen]
-pub fn units_at(len: u32) -> u32 {
-    scratch::units_at(len as usize)
-}
-
-/// Room for `len` numbers in the input buffer; returns its address.
-#[wasm_bindgen]
-pub fn words_at(len: u32) -> u32 {
-    scratch::words_at(len as usize)
 }

@@ -2,10 +2,11 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::scratch;
+use super::scratch::Buffers;
 use crate::names::{Name, NameSet, Names};
 use crate::policy::{Gate, PolicySet};
 use crate::routing::{self, Outcome, Reason, Retrieval, Row};
+use alloc::vec::Vec;
 
 #[wasm_bindgen]
 pub struct Palette {
@@ -27,8 +28,8 @@ fn names<'a>(
 /// Builds a palette from `count` names in the input buffers; `undefined` when the
 /// buffers do not hold them.
 #[wasm_bindgen]
-pub fn palette(count: u32) -> Option<Palette> {
-    scratch::read(|units, words| {
+pub fn palette(b: &Buffers, count: u32) -> Option<Palette> {
+    b.read(|units, words| {
         let list = names(units, words, 0, 0, count as usize)?.to_list();
         Some(Palette {
             set: NameSet::new(list),
@@ -59,8 +60,15 @@ impl Palette {
     /// `[len, rule, nNames, ...nameIndices, nSpans, ...(candidate, start, end), ...reasonUnits]`
     /// with `rule` 0 for routed, else the refusal (1, 2 = 2a, 3 = 2b, 4, 5, 6 = rule 5);
     /// `[1]` when the buffers were malformed (a bug in the package's JavaScript).
-    pub fn route(&self, retrieval: u8, detail_len: u32, rows: u32, candidates: u32) -> u32 {
-        scratch::answer(|units, words, out| {
+    pub fn route(
+        &self,
+        b: &mut Buffers,
+        retrieval: u8,
+        detail_len: u32,
+        rows: u32,
+        candidates: u32,
+    ) -> u32 {
+        b.answer(|units, words, out| {
             let (detail_len, rows, count) =
                 (detail_len as usize, rows as usize, candidates as usize);
             let (Some(detail), Some(flags), Some(candidates)) = (
@@ -124,8 +132,14 @@ fn encode(outcome: Outcome, out: &mut Vec<u32>) {
 /// The gate. Input: units `[original][target][palette names]`, words: the palette's ends.
 /// Whether a call redirected to `target` must be dropped.
 #[wasm_bindgen]
-pub fn gate_drops(original_len: u32, target_len: u32, palette: u32, by_policy: bool) -> bool {
-    scratch::read(|units, words| {
+pub fn gate_drops(
+    b: &Buffers,
+    original_len: u32,
+    target_len: u32,
+    palette: u32,
+    by_policy: bool,
+) -> bool {
+    b.read(|units, words| {
         let (o, t) = (
             original_len as usize,
             original_len as usize + target_len as usize,
@@ -137,8 +151,7 @@ pub fn gate_drops(original_len: u32, target_len: u32, palette: u32, by_policy: b
         ) else {
             return false;
         };
-        let set = NameSet::new(allowed.to_list());
-        PolicySet::gate_drops(&Gate::Only(&set), original, target, by_policy)
+        PolicySet::gate_drops(&Gate::Listed(allowed), original, target, by_policy)
     })
 }
 
@@ -146,8 +159,8 @@ pub fn gate_drops(original_len: u32, target_len: u32, palette: u32, by_policy: b
 /// `[palette ends][tool ends (relative to the tool names)]`. Answer: `[len, ...indices
 /// of the tools to keep, in their order]`.
 #[wasm_bindgen]
-pub fn keep(palette: u32, tools: u32) -> u32 {
-    scratch::answer(|units, words, out| {
+pub fn keep(b: &mut Buffers, palette: u32, tools: u32) -> u32 {
+    b.answer(|units, words, out| {
         let (p, t) = (palette as usize, tools as usize);
         let Some(allowed) = names(units, words, 0, 0, p) else {
             return;
@@ -165,8 +178,8 @@ pub fn keep(palette: u32, tools: u32) -> u32 {
 /// distinct names lacks. Answer: `[len, ...units]` of nothing when it can serve, else of
 /// the missing prerequisites joined by "," then "\n" then the one warning's message.
 #[wasm_bindgen]
-pub fn router_missing(has_layer: bool, registered: u32) -> u32 {
-    scratch::answer(|_, _, out| {
+pub fn router_missing(b: &mut Buffers, has_layer: bool, registered: u32) -> u32 {
+    b.answer(|_, _, out| {
         let missing = routing::missing(has_layer, registered as usize);
         if missing.is_empty() {
             return;

@@ -3,9 +3,10 @@
 use wasm_bindgen::prelude::*;
 
 use super::palette::first_name;
-use super::scratch;
+use super::scratch::Buffers;
 use crate::names::{NameSet, Names};
 use crate::policy::{dropped_reason, Policy, PolicySet, Then, WhenTool};
+use alloc::vec::Vec;
 
 #[wasm_bindgen]
 pub struct Rule {
@@ -20,6 +21,7 @@ const NONE: u32 = u32::MAX;
 /// tool, 1 one name, 2 a set of names.
 #[wasm_bindgen]
 pub fn rule(
+    b: &Buffers,
     name_len: u32,
     redirect_len: u32,
     when: u8,
@@ -27,7 +29,7 @@ pub fn rule(
     has_model: bool,
     has_guard: bool,
 ) -> Option<Rule> {
-    scratch::read(|units, words| {
+    b.read(|units, words| {
         let name_end = name_len as usize;
         let name = units.get(..name_end)?.to_vec();
         let (redirect_to, redirect_end) = if redirect_len == NONE {
@@ -61,8 +63,8 @@ pub fn rule(
 #[wasm_bindgen]
 impl Rule {
     /// Whether whenTool covers the tool whose `len` code units are in the input buffer.
-    pub fn matches_tool(&self, len: u32) -> bool {
-        scratch::read(|units, _| self.policy.matches_tool(first_name(units, len)))
+    pub fn matches_tool(&self, b: &Buffers, len: u32) -> bool {
+        b.read(|units, _| self.policy.matches_tool(first_name(units, len)))
     }
 }
 
@@ -87,7 +89,7 @@ impl Policies {
     /// Composes the added rules: -1, or the index of the first duplicate name.
     pub fn seal(&mut self, has_resolver: bool, has_callback: bool) -> i32 {
         match PolicySet::new(
-            std::mem::take(&mut self.pending),
+            core::mem::take(&mut self.pending),
             has_resolver,
             has_callback,
         ) {
@@ -101,8 +103,8 @@ impl Policies {
 
     /// The PRE seam's plan. Answer: `[len, askResolver (0/1), ...policy indices to ask
     /// in order]`.
-    pub fn model_plan(&self) -> u32 {
-        scratch::answer(|_, _, out| {
+    pub fn model_plan(&self, b: &mut Buffers) -> u32 {
+        b.answer(|_, _, out| {
             let Some(set) = &self.set else {
                 return;
             };
@@ -115,8 +117,8 @@ impl Policies {
     /// The POST seam's plan for the emitted tool whose `len` code units are in the input
     /// buffer. Answer: `[len, runCallback (0/1), ...(index << 2 | then)]` with `then`
     /// 0 = whenTool does not cover the tool, 1 = ask guard, 2 = redirect.
-    pub fn dispatch_plan(&self, len: u32) -> u32 {
-        scratch::answer(|units, _, out| {
+    pub fn dispatch_plan(&self, b: &mut Buffers, len: u32) -> u32 {
+        b.answer(|units, _, out| {
             let Some(set) = &self.set else {
                 return;
             };
@@ -137,8 +139,8 @@ impl Policies {
 /// Why the gate dropped a redirect, for the `Dispatch` and the warning. Input: units
 /// `[target][original]`. Answer: `[len, ...reason units]`.
 #[wasm_bindgen]
-pub fn dropped_because(target_len: u32) -> u32 {
-    scratch::answer(|units, _, out| {
+pub fn dropped_because(b: &mut Buffers, target_len: u32) -> u32 {
+    b.answer(|units, _, out| {
         let (target, original) = units.split_at(units.len().min(target_len as usize));
         out.extend(dropped_reason(target, original).into_iter().map(u32::from));
     })

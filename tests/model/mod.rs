@@ -9,7 +9,7 @@
 
 use tool_palette::names::{NameList, NameSet};
 use tool_palette::policy::{
-    Failure, Function, Gate, Hooks, Policy, PolicySet, Seam, Selection, Step, WhenTool,
+    Failure, Function, Gate, Hooks, Policy, PolicySet, Seam, Selection, Step, Then, WhenTool,
 };
 use tool_palette::routing::{self, Outcome, Retrieval, Row};
 
@@ -414,7 +414,7 @@ pub fn dispatch(
         }
     }
     let redirected = by.is_some() || target != original;
-    let outside = gate.is_some_and(|g| !g.iter().any(|n| *n == target));
+    let outside = gate.is_some_and(|g| !g.contains(&target));
     let dropped = (redirected && outside).then(|| target.clone());
     (
         SeamAnswer::Dispatch {
@@ -602,4 +602,117 @@ pub fn wire_select(set: &PolicySet, script: &Script) -> (SeamAnswer, Vec<String>
         code = set.model_answer(step, yes).encode();
     }
     panic!("the PRE seam did not finish within one step per policy");
+}
+
+/// Runs the PRE seam's compiled plan the way the package's JavaScript does.
+pub fn plan_select(set: &PolicySet, script: &Script) -> (SeamAnswer, Vec<String>) {
+    let mut c = Caller {
+        script,
+        calls: 0,
+        log: vec![],
+    };
+    let plan = set.model_plan();
+    for &i in &plan.ask {
+        assert!(i < set.policies().len(), "plan names a policy that exists");
+        if c.call(format!("match {i}")).is_err() {
+            let e = SeamAnswer::PolicyError {
+                policy: i,
+                function: Function::Match,
+                seam: Seam::Pre,
+            };
+            return (e, c.log);
+        }
+        if Caller::flag(&script.matches, i) {
+            return (SeamAnswer::Model(Selection::Policy(i)), c.log);
+        }
+    }
+    if plan.then_resolver {
+        if c.call("resolver".into()).is_err() {
+            return (SeamAnswer::AdopterError, c.log);
+        }
+        let s = if script.resolver {
+            Selection::Resolver
+        } else {
+            Selection::Default
+        };
+        return (SeamAnswer::Model(s), c.log);
+    }
+    (SeamAnswer::Model(Selection::Default), c.log)
+}
+
+/// Runs the POST seam's compiled plan for `original` the way the package's JavaScript
+/// does, then the gate.
+pub fn plan_dispatch(
+    set: &PolicySet,
+    original: &[u16],
+    gate: Option<&[Units]>,
+    script: &Script,
+) -> (SeamAnswer, Vec<String>) {
+    let mut c = Caller {
+        script,
+        calls: 0,
+        log: vec![],
+    };
+    let plan = set.dispatch_plan(set.tool_id(original));
+    let mut target = original.to_vec();
+    let mut by = None;
+    let err = |policy, function| SeamAnswer::PolicyError {
+        policy,
+        function,
+        seam: Seam::Post,
+    };
+    for cand in &plan.ask {
+        let i = cand.policy;
+        assert!(i < set.policies().len(), "plan names a policy that exists");
+        if c.call(format!("match {i}")).is_err() {
+            return (err(i, Function::Match), c.log);
+        }
+        if !Caller::flag(&script.matches, i) || cand.then == Then::Skip {
+            continue;
+        }
+        if cand.then == Then::Guard {
+            if c.call(format!("guard {i}")).is_err() {
+                return (err(i, Function::Guard), c.log);
+            }
+            if !Caller::flag(&script.guards, i) {
+                continue;
+            }
+        }
+        if c.call(format!("redirect {i}")).is_err() {
+            return (err(i, Function::ArgsTransform), c.log);
+        }
+        target = set.policies()[i]
+            .redirect_to
+            .clone()
+            .expect("only redirect policies are in a POST plan");
+        by = Some(i);
+        break;
+    }
+    if plan.then_callback {
+        if c.call("callback".into()).is_err() {
+            return (SeamAnswer::AdopterError, c.log);
+        }
+        if let Some(t) = &script.rewrite {
+            target = t.clone();
+        }
+    }
+    let routed = gate.map(|g| {
+        let mut l = NameList::default();
+        g.iter().for_each(|n| l.push(n));
+        NameSet::new(l)
+    });
+    let gate = match &routed {
+        Some(s) => Gate::Only(s),
+        None => Gate::Every,
+    };
+    let dropped =
+        PolicySet::gate_drops(&gate, original, &target, by.is_some()).then(|| target.clone());
+    (
+        SeamAnswer::Dispatch {
+            redirected_by: by,
+            target,
+            dropped,
+        },
+        c.log,
+    )
 }

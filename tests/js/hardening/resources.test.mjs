@@ -44,10 +44,13 @@ describe("resources", () => {
         policies.dispatch({ name: "tool_" + (i % 3), args: { i }, id: i }, { i }, r);
         policies.dispatch({ name: "tool_1", args: {} }, { i }, new Routed(["tool_1"]));
         if (i % 5 === 0) await resolvePalette({ entries: () => { throw new Error("x"); }, registered });
-        // Construction churn: routers and policy sets come and go (freed by finalisation).
-        if (i % 1000 === 0) {
-          router = new ToolRouter({ entries: async () => rowsOf(turn), registered, timeoutMs: 1000 });
-          policies = new ToolPolicies([{ name: "r", match: () => true, whenTool: ["tool_1"], redirectTo: "tool_3" }], { onWarning: () => {} });
+      }
+      // Routers and policy sets built and dropped: their wasm memory comes back through
+      // finalisation (after a GC), so a second round of the same churn reuses the first's.
+      function churn() {
+        for (let k = 0; k < 5000; k++) {
+          new ToolRouter({ entries: async () => [], registered });
+          new ToolPolicies([{ name: "r", match: () => true, whenTool: ["tool_1"], redirectTo: "tool_3" }]);
         }
       }
       async function settle() {
@@ -60,11 +63,15 @@ describe("resources", () => {
       const t0 = Date.now();
       for (let i = 10000; i < 100000; i++) await one(i);
       const end = await settle();
-      console.log(JSON.stringify({ warm, end, ms: Date.now() - t0 }));
+      churn();
+      const churned = await settle();
+      churn();
+      const churnedAgain = await settle();
+      console.log(JSON.stringify({ warm, end, ms: Date.now() - t0, churned, churnedAgain }));
     `;
     const r = node(["--expose-gc", "--input-type=module"], code, 120_000);
     assert.equal(r.status, 0, r.stderr);
-    const { warm, end, ms } = JSON.parse(r.stdout.trim().split("\n").pop());
+    const { warm, end, ms, churned, churnedAgain } = JSON.parse(r.stdout.trim().split("\n").pop());
     const mb = (b) => `${(b / 2 ** 20).toFixed(2)} MiB`;
     console.log(`# 10k turns: wasm ${mb(warm.wasm)}, heapUsed ${mb(warm.heapUsed)}, rss ${mb(warm.rss)}, arrayBuffers ${mb(warm.arrayBuffers)}`);
     console.log(`# 100k turns: wasm ${mb(end.wasm)}, heapUsed ${mb(end.heapUsed)}, rss ${mb(end.rss)}, arrayBuffers ${mb(end.arrayBuffers)} (90k turns in ${ms} ms)`);
@@ -72,6 +79,8 @@ describe("resources", () => {
     assert.equal(end.wasm, warm.wasm, "wasm memory grew between turn 10,000 and turn 100,000");
     assert.ok(end.heapUsed - warm.heapUsed < 4 * 2 ** 20, `JS heap grew by ${mb(end.heapUsed - warm.heapUsed)}`);
     assert.ok(end.arrayBuffers - warm.arrayBuffers < 2 ** 20, `array buffers grew by ${mb(end.arrayBuffers - warm.arrayBuffers)}`);
+    console.log(`# 5,000 routers + policy sets dropped: wasm ${mb(churned.wasm)}; 5,000 more: wasm ${mb(churnedAgain.wasm)}`);
+    assert.ok(churnedAgain.wasm <= churned.wasm * 1.25, "dropped routers and policy sets are not reclaimed");
   });
 
   test("a thunk that settles after its turn timed out or was aborted does no harm", async () => {
