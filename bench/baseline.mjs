@@ -146,13 +146,13 @@ function candidate(r) {
   }
 }
 
-async function route(known, { entries, timeoutMs, candidateOf, isActive }, signal) {
+async function route(known, { entries, timeoutMs, candidateOf, isActive }, signal, context) {
   if (signal?.aborted) throw signal.reason;
   if (entries == null) return refuse("no procedural layer registered");
   const failed = (e) => refuse(`procedural retrieval failed (${errorName(e)})`);
   let value;
   try {
-    value = entries();
+    value = context === undefined ? entries() : entries(context);
   } catch (e) {
     return failed(e);
   }
@@ -226,7 +226,8 @@ export class ToolRouter {
     const where = "ToolRouter.resolve: options";
     if (!isObject(o)) throw fail(where, "an object", o);
     const signal = signalOf(read(o, "signal", where), `${where}.signal`);
-    return this.unavailable ?? route(this.#known, this.#opts, signal);
+    const context = read(o, "context", where);
+    return this.unavailable ?? route(this.#known, this.#opts, signal, context);
   }
 }
 
@@ -301,6 +302,7 @@ const plainObject = (v) => isObject(v) && !Array.isArray(v) && [Object.prototype
 
 export class ToolPolicies {
   #o;
+  #registered;
   constructor(policies, o = {}) {
     if (!isObject(policies) || !isFunction(policies[Symbol.iterator])) throw fail("ToolPolicies: policies", "an iterable of ToolCallPolicy", policies);
     const list = [...policies].map((p) => (p instanceof ToolCallPolicy ? p : new ToolCallPolicy(p)));
@@ -311,6 +313,8 @@ export class ToolPolicies {
       return v;
     };
     this.#o = { resolver: opt("modelResolver"), callback: opt("onToolCallDispatch"), onWarning: opt("onWarning") };
+    const registered = read(o, "registered", "ToolPolicies: options");
+    this.#registered = registered === undefined ? undefined : new Set(names(registered, "ToolPolicies: options.registered"));
     const seen = new Set();
     list.forEach((p, i) => {
       if (seen.has(p.name)) throw new TypeError(`ToolPolicies: policies[${i}] reuses the name "${p.name}"; policy names must be unique`);
@@ -329,7 +333,7 @@ export class ToolPolicies {
   dispatch(call, ctx, palette) {
     if (!isObject(call)) throw fail("ToolPolicies.dispatch: call", "an object { name, args, id? }", call);
     if (typeof call.name !== "string") throw fail("ToolPolicies.dispatch: call.name", "a string", call.name);
-    let gate;
+    let gate = this.#registered;
     if (palette != null && palette.kind !== "refused" && palette.kind !== "unavailable") {
       gate = new Set(palette.kind === "routed" ? palette.names : names(palette, "ToolPolicies.dispatch: palette"));
     }

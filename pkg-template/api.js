@@ -390,13 +390,13 @@ const NO_FLAGS = new Uint8Array(0);
 const NO_NAMES = [];
 
 // Asks the procedural layer (the asynchronous half of a turn) and reads its rows.
-async function retrieve({ entries, timeoutMs, candidateOf, isActive }, signal) {
+async function retrieve({ entries, timeoutMs, candidateOf, isActive }, signal, context) {
   if (signal?.aborted) throw signal.reason;
   if (entries == null) return { retrieval: NO_LAYER };
   const failed = (error) => ({ retrieval: FAILED, detail: errorName(error) });
   let value;
   try {
-    value = entries();
+    value = context === undefined ? entries() : entries(context);
   } catch (error) {
     return failed(error);
   }
@@ -487,8 +487,10 @@ export class ToolRouter {
     const where = "ToolRouter.resolve: options";
     if (!isObject(options)) throw fail(where, "an object", options);
     const signal = checkSignal(read(options, "signal", where), `${where}.signal`);
+    // The turn's input for the procedural layer: entries(context) when given, else entries().
+    const context = read(options, "context", where);
     if (this.unavailable) return this.unavailable;
-    return decide(this.#registry, this.#registered, await retrieve(this.#options, signal));
+    return decide(this.#registry, this.#registered, await retrieve(this.#options, signal, context));
   }
 }
 
@@ -694,6 +696,7 @@ export class ToolPolicies {
   #resolver;
   #callback;
   #onWarning;
+  #registered;
 
   constructor(policies, options = {}) {
     const given = "ToolPolicies: policies";
@@ -714,6 +717,8 @@ export class ToolPolicies {
     this.#resolver = optionalFunction(read(options, "modelResolver", where), `${where}.modelResolver`);
     this.#callback = optionalFunction(read(options, "onToolCallDispatch", where), `${where}.onToolCallDispatch`);
     this.#onWarning = optionalFunction(read(options, "onWarning", where), `${where}.onWarning`);
+    const registered = read(options, "registered", where);
+    this.#registered = registered === undefined ? undefined : Object.freeze(names(registered, `${where}.registered`));
     const set = new Policies();
     for (const p of list) set.add(ruleOf(p));
     const duplicate = set.seal(this.#resolver !== undefined, this.#callback !== undefined);
@@ -752,7 +757,9 @@ export class ToolPolicies {
 
   dispatch(call, ctx, palette) {
     const originalName = checkCall(call, "ToolPolicies.dispatch: call");
-    const allowed = gateOf(palette);
+    // A palette that does not narrow lets every registered tool pass: the registered
+    // names when the host gave them, else every tool.
+    const allowed = gateOf(palette) ?? this.#registered;
     const plan = this.#planFor(originalName);
     let current = call;
     // The target as read once (a getter on the caller's call is asked only once).

@@ -18,7 +18,7 @@ export interface ResolvePaletteOptions {
   /** Store budget for this turn, in milliseconds (refusal 2b when it elapses). */
   timeoutMs?: number;
   /** Cancels the turn: the promise rejects with `signal.reason`. */
-  signal?: AbortSignal;
+  signal?: AbortSignalLike;
   /** Replaces the candidate reader (a string result is the candidate). */
   candidateOf?: (row: unknown) => unknown;
   /** Replaces the activity reader (a truthy result is active). */
@@ -54,6 +54,14 @@ export declare class RoutingUnavailable {
 
 export type RoutingPrerequisite = "procedural-layer" | "no-registered-tools";
 
+/** What the package needs of an `AbortSignal` (declared here so that no DOM or Node typings are required). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
 export type RoutingOutcome = Routed | RoutingRefusal;
 export type RouterOutcome = Routed | RoutingRefusal | RoutingUnavailable;
 
@@ -77,8 +85,11 @@ export declare class ToolRedirectDroppedWarning extends Error {
   readonly original: string;
 }
 
+/** A router's procedural layer: it receives the `context` given to `resolve()`, if any. */
+export type RouterEntries<Context = any> = (context: Context) => ReturnType<EntriesThunk>;
+
 export interface ToolRouterOptions {
-  entries?: EntriesThunk | null;
+  entries?: RouterEntries | null;
   registered?: Iterable<string> | null;
   timeoutMs?: number;
   candidateOf?: (row: unknown) => unknown;
@@ -94,7 +105,11 @@ export declare class ToolRouter {
   readonly unavailable: RoutingUnavailable | null;
   /** The registered names, as given. */
   readonly registered: readonly string[];
-  resolve(options?: { signal?: AbortSignal }): Promise<RouterOutcome>;
+  /**
+   * One turn. `context`, when given, is passed to `entries(context)` (the turn's input for
+   * the procedural layer, e.g. the user's message); without it `entries()` is called.
+   */
+  resolve(options?: { signal?: AbortSignalLike; context?: unknown }): Promise<RouterOutcome>;
 }
 
 /** The routed names, or `undefined` ("every tool", the AI SDK's own meaning). Never `[]`. */
@@ -151,6 +166,11 @@ export interface ToolPoliciesOptions<Ctx = unknown, Model = unknown, Call extend
   onToolCallDispatch?: (call: Call, ctx: Ctx) => Call | null | undefined | void;
   /** Receives `ToolRedirectDroppedWarning`s instead of `process.emitWarning`/`console.warn`. */
   onWarning?: (warning: Error) => void;
+  /**
+   * The registered tool names. When given, a palette that does not narrow (a refusal,
+   * `RoutingUnavailable`, none) lets exactly these pass the gate; without it, every tool.
+   */
+  registered?: Iterable<string>;
 }
 
 export interface ModelSelection<Model = unknown> {

@@ -28,6 +28,8 @@ const layers = [
   { name: "JS, CommonJS (dist/node.cjs)", plan: nodeTest("tests/js", /\.test\.cjs$/), parse: "node" },
   { name: "types (tsc --noEmit)", plan: () => ({ cmd: join(root, "node_modules/.bin/tsc"), args: ["-p", "tests/types"] }), parse: "tsc" },
   { name: "packaging (packed tarball in each runtime)", plan: nodeTest("tests/packaging", /\.test\.mjs$/), parse: "node" },
+  { name: "frameworks (AI SDK, OpenAI Agents, LangChain.js; packed)", plan: nodeTest("tests/frameworks", /\.test\.mjs$/), parse: "node" },
+  { name: "bench baseline (passes the same JS suites)", plan: () => ({ cmd: process.execPath, args: ["--test", "--test-reporter=spec", "bench/baseline.test.mjs"] }), parse: "node" },
   { name: "demo page (Chromium)", plan: nodeTest("tests/demo", /\.test\.mjs$/), parse: "node" },
 ];
 

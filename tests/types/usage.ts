@@ -103,3 +103,14 @@ function policies() {
 }
 
 export { routing, router, binding, policies };
+
+// A router whose procedural layer takes the turn's context; gates with registered names.
+async function contextual() {
+  const router = new ToolRouter({ entries: async (ctx: { message: string }) => [ctx.message], registered: ["a"] });
+  await router.resolve({ context: { message: "a" } });
+  const set = new ToolPolicies([], { registered: ["a", "b"] });
+  set.dispatch({ name: "a" }, {}, await router.resolve());
+  const signal = new AbortController().signal;
+  await resolvePalette({ entries: null, registered: [], signal });
+}
+export { contextual };

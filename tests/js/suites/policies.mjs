@@ -245,6 +245,28 @@ export function policies(tp) {
       }
     });
 
+    test("with registered names, a palette that does not narrow lets exactly those pass", () => {
+      const warnings = [];
+      const set = new ToolPolicies(
+        [
+          { name: "to-registered", match: (c) => c.to === "sql_query", redirectTo: "sql_query" },
+          { name: "to-ghost", match: (c) => c.to === "ghost", redirectTo: "ghost" },
+        ],
+        { registered: ["web_search", "sql_query"], onWarning: (w) => warnings.push(w) },
+      );
+      const call = { name: "web_search" };
+      for (const palette of [undefined, new RoutingRefusal("x"), new RoutingUnavailable(["procedural-layer"])]) {
+        assert.equal(set.dispatch(call, { to: "sql_query" }, palette).call.name, "sql_query");
+        const d = set.dispatch(call, { to: "ghost" }, palette);
+        assert.equal(d.call, call);
+        assert.equal(d.dropped.target, "ghost");
+      }
+      assert.equal(warnings.length, 3);
+      // A Routed palette still narrows further.
+      assert.equal(set.dispatch(call, { to: "sql_query" }, new Routed(["web_search"])).dropped.target, "sql_query");
+      assert.throws(() => new ToolPolicies([], { registered: "web_search" }), /options\.registered/);
+    });
+
     test("an emitted tool outside the palette that no policy touched is not the gate's business", () => {
       const set = new ToolPolicies([{ name: "r", match: no, redirectTo: "sql_query" }]);
       const call = { name: "shell" };

@@ -49,6 +49,19 @@ export function router(tp, { entry, format }) {
       assert.equal(call, 3);
     });
 
+    test("resolve({ context }) hands the turn's context to entries; without it entries gets no argument", async () => {
+      const seen = [];
+      const router = new ToolRouter({
+        entries: (...args) => (seen.push(args), args.length ? [args[0].message] : ["mail"]),
+        registered: ["search", "mail"],
+      });
+      const ctx = { message: "search" };
+      assert.deepEqual((await router.resolve({ context: ctx })).names, ["search"]);
+      assert.deepEqual((await router.resolve()).names, ["mail"]);
+      assert.equal(seen[0][0], ctx);
+      assert.equal(seen[1].length, 0);
+    });
+
     test("registered is exposed frozen, as given", () => {
       const router = new ToolRouter({ entries: () => [], registered: new Set(["b", "a"]) });
       assert.deepEqual(router.registered, ["b", "a"]);
