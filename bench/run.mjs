@@ -125,6 +125,60 @@ function coldStart(runs) {
   return { packageMs: median(p), baselineMs: median(b), ratio: median(p) / median(b), runs };
 }
 
+// ------------------------------------------------------------------ workerd
+//
+// workerd freezes its clocks inside a request, so instantiation cannot be timed from
+// within a Worker: this times a cold Worker from outside (workerd started by Miniflare,
+// module evaluation with the wasm instantiated, first request answered), the package's
+// Worker entry against the same Worker on the baseline.
+
+async function workerdStart(runs) {
+  const { createRequire } = await import("node:module");
+  const { mkdtempSync, cpSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { Miniflare } = createRequire(new URL("node_modules/wrangler/package.json", root))("miniflare");
+  const dir = mkdtempSync(join(tmpdir(), "tool-palette-workerd-"));
+  const worker = (lib) =>
+    `import * as lib from "./${lib}";\nexport default { async fetch() { const r = await lib.resolvePalette({ entries: () => ["b", "x"], registered: ["a", "b"] }); return new Response(r.names.join()); } };\n`;
+  writeFileSync(join(dir, "pkg.js"), worker("workerd.js"));
+  writeFileSync(join(dir, "base.js"), worker("baseline.mjs"));
+  for (const f of ["workerd.js", "tool_palette_bg.wasm"]) cpSync(new URL(`dist/${f}`, root), join(dir, f));
+  cpSync(new URL("bench/baseline.mjs", root), join(dir, "baseline.mjs"));
+  const start = async (modules) => {
+    const t0 = process.hrtime.bigint();
+    const mf = new Miniflare({ modulesRoot: dir, modules, compatibilityDate: "2026-04-01" });
+    try {
+      const text = await (await mf.dispatchFetch("http://localhost/")).text();
+      if (text !== "b") throw new Error(`workerd answered ${text}`);
+      return Number(process.hrtime.bigint() - t0) / 1e6;
+    } finally {
+      await mf.dispose();
+    }
+  };
+  const pkgModules = [
+    { type: "ESModule", path: join(dir, "pkg.js") },
+    { type: "ESModule", path: join(dir, "workerd.js") },
+    { type: "CompiledWasm", path: join(dir, "tool_palette_bg.wasm") },
+  ];
+  const baseModules = [
+    { type: "ESModule", path: join(dir, "base.js") },
+    { type: "ESModule", path: join(dir, "baseline.mjs") },
+  ];
+  const p = [];
+  const b = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      if (i % 2) (b.push(await start(baseModules)), p.push(await start(pkgModules)));
+      else (p.push(await start(pkgModules)), b.push(await start(baseModules)));
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+  return { packageMs: median(p), baselineMs: median(b), ratio: median(p) / median(b), runs };
+}
+
 // ------------------------------------------------------------------ memory
 
 async function memory(turns) {
@@ -175,12 +229,15 @@ for (const [what, w] of Object.entries(weights)) console.log(`  ${what.padEnd(42
 const cold = coldStart(quick ? 6 : 30);
 console.log(`\ncold start (fresh node, import + one resolvePalette), median of ${cold.runs}: package ${cold.packageMs.toFixed(1)} ms, baseline ${cold.baselineMs.toFixed(1)} ms, ratio ${cold.ratio.toFixed(2)}×`);
 
+const workerd = await workerdStart(quick ? 2 : 10);
+console.log(`workerd cold Worker (start, evaluate, first answer), median of ${workerd.runs}: package ${workerd.packageMs.toFixed(1)} ms, baseline ${workerd.baselineMs.toFixed(1)} ms, ratio ${workerd.ratio.toFixed(2)}×`);
+
 const mem = await memory(quick ? 10_000 : 100_000);
 console.log(
   `memory over ${mem.turns.toLocaleString("en")} turns: wasm ${mem.wasmBytesBefore} → ${mem.wasmBytesAfter} bytes; JS heap ${(mem.heapBefore / 1e6).toFixed(1)} → ${(mem.heapAfter / 1e6).toFixed(1)} MB${mem.gcExposed ? "" : " (run with --expose-gc for a settled heap)"}`,
 );
 
-const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, memory: mem };
+const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem };
 if (!quick) {
   writeFileSync(new URL("bench/results.json", root), JSON.stringify(results, null, 2) + "\n");
   const table = [
@@ -191,6 +248,7 @@ if (!quick) {
     ...turns.map((r) => `| ${r.name} | ${fmt(r.packageUs)} | ${fmt(r.baselineUs)} | ${r.ratio.toFixed(2)}× |`),
     ...series.map((r) => `| ${r.name} | ${fmt(r.packageUs)} | ${fmt(r.baselineUs)} | ${r.ratio.toFixed(2)}× |`),
     `| cold start (import + one turn, fresh process) | ${cold.packageMs.toFixed(1)} ms | ${cold.baselineMs.toFixed(1)} ms | ${cold.ratio.toFixed(2)}× |`,
+    `| cold Worker in workerd (start, evaluate, first answer) | ${workerd.packageMs.toFixed(1)} ms | ${workerd.baselineMs.toFixed(1)} ms | ${workerd.ratio.toFixed(2)}× |`,
     `| gzip bytes, \`.wasm\` + browser entry JS | ${weights["wasm + browser JS"].gzip} | | |`,
     `| brotli bytes, \`.wasm\` + browser entry JS | ${weights["wasm + browser JS"].brotli} | | |`,
     `| wasm memory over ${mem.turns.toLocaleString("en")} turns | ${mem.wasmBytesBefore} → ${mem.wasmBytesAfter} bytes | | |`,
