@@ -3,8 +3,8 @@
 // This layer owns what only JavaScript can do: check the caller's arguments, call the
 // procedural layer and the caller's predicates, race timeouts and aborts, and build
 // frozen result objects. Every decision (which refusal, which order, which policy, the
-// gate) is made by the Rust core in the wasm module; names cross as UTF-16 code units,
-// so they stay exact JavaScript strings.
+// gate) is made by the Rust core in the wasm module; names cross so that they stay
+// exact JavaScript strings (see "the boundary").
 import {
   wasm_memory,
   Buffers,
@@ -98,16 +98,18 @@ function put(groups, words = 0) {
     }
   }
   if (native) {
+    let to = at;
     if (text.isWellFormed?.()) {
       encoder ??= new TextEncoder();
       const b = buffers.bytes_at(total * 3);
       views();
       const { written } = encoder.encodeInto(text, u8.subarray(b, b + total * 3));
       if (buffers.decode_bytes(written, total)) return w;
-      buffers.units_at(total);
+      // Not expected (encodeInto writes UTF-8): write the code units themselves.
+      to = buffers.units_at(total) >>> 1;
       views();
     }
-    for (let j = 0; j < total; j++) u16[at + j] = text.charCodeAt(j);
+    for (let j = 0; j < total; j++) u16[to + j] = text.charCodeAt(j);
   }
   return w;
 }

@@ -21,8 +21,6 @@ if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknow
   rustup target add wasm32-unknown-unknown
 fi
 
-
-
 if ! wasm-bindgen --version 2>/dev/null | grep -q " ${WASM_BINDGEN_VERSION}"; then
   say "installing wasm-bindgen-cli ${WASM_BINDGEN_VERSION} (a few minutes, once)"
   # Not --locked: its lockfile pins a webpki-roots release that registry mirrors may lack.
