@@ -33,6 +33,18 @@ function resolveScenario(tools, rows) {
   return (lib) => () => lib.resolvePalette({ entries, registered: w.registered });
 }
 
+// The same, with a registered list that changes every turn: the package's index of the
+// last list cannot be reused, so this is the cost of indexing the names on each call.
+function freshRegistryScenario(tools, rows) {
+  const w = workload(tools, rows);
+  const other = [...w.registered.slice(0, -1), "tool_renamed"];
+  const entries = () => w.rows;
+  return (lib) => {
+    let flip = false;
+    return () => lib.resolvePalette({ entries, registered: (flip = !flip) ? w.registered : other });
+  };
+}
+
 function routerScenario(tools, rows) {
   const w = workload(tools, rows);
   const entries = () => w.rows;
@@ -72,6 +84,7 @@ const scenarios = [
   ["resolvePalette 20 tools × 8 rows", resolveScenario(20, 8)],
   ["resolvePalette 1,000 × 200", resolveScenario(1000, 200)],
   ["resolvePalette 50,000 × 20,000", resolveScenario(50_000, 20_000)],
+  ["resolvePalette 1,000 × 200, new registered list each turn (extra: no index reuse)", freshRegistryScenario(1000, 200)],
   ["ToolRouter.resolve 10,000 × 50", routerScenario(10_000, 50)],
   ["selectModel, 20 policies", selectScenario],
   ["dispatch, 20 policies", dispatchScenario],
@@ -223,8 +236,19 @@ for (const r of series) {
 }
 
 const weights = JSON.parse(readFileSync(new URL("target/weights.json", root), "utf8"));
+// What the baseline weighs shipped the same way (one minified module), for the ratio.
+{
+  const { build } = await import("esbuild");
+  const { gzipSync, brotliCompressSync } = await import("node:zlib");
+  const out = await build({ entryPoints: [new URL("bench/baseline.mjs", root).pathname], bundle: true, minify: true, format: "esm", write: false, logLevel: "silent" });
+  const bytes = out.outputFiles[0].contents;
+  weights["baseline JS (bench/baseline.mjs, minified)"] = { raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, brotli: brotliCompressSync(bytes).length };
+}
 console.log("\nweights (bytes):");
 for (const [what, w] of Object.entries(weights)) console.log(`  ${what.padEnd(42)} gzip ${String(w.gzip).padStart(7)}  brotli ${String(w.brotli).padStart(7)}  raw ${w.raw}`);
+
+const baselineWeight = weights["baseline JS (bench/baseline.mjs, minified)"];
+console.log(`package/baseline gzip bytes: ${weights["wasm + browser JS"].gzip} / ${baselineWeight.gzip} = ${(weights["wasm + browser JS"].gzip / baselineWeight.gzip).toFixed(2)}×`);
 
 const cold = coldStart(quick ? 6 : 30);
 console.log(`\ncold start (fresh node, import + one resolvePalette), median of ${cold.runs}: package ${cold.packageMs.toFixed(1)} ms, baseline ${cold.baselineMs.toFixed(1)} ms, ratio ${cold.ratio.toFixed(2)}×`);
@@ -249,7 +273,7 @@ if (!quick) {
     ...series.map((r) => `| ${r.name} | ${fmt(r.packageUs)} | ${fmt(r.baselineUs)} | ${r.ratio.toFixed(2)}× |`),
     `| cold start (import + one turn, fresh process) | ${cold.packageMs.toFixed(1)} ms | ${cold.baselineMs.toFixed(1)} ms | ${cold.ratio.toFixed(2)}× |`,
     `| cold Worker in workerd (start, evaluate, first answer) | ${workerd.packageMs.toFixed(1)} ms | ${workerd.baselineMs.toFixed(1)} ms | ${workerd.ratio.toFixed(2)}× |`,
-    `| gzip bytes, \`.wasm\` + browser entry JS | ${weights["wasm + browser JS"].gzip} | | |`,
+    `| gzip bytes, \`.wasm\` + browser entry JS (baseline: its module, minified) | ${weights["wasm + browser JS"].gzip} | ${baselineWeight.gzip} | ${(weights["wasm + browser JS"].gzip / baselineWeight.gzip).toFixed(2)}× |`,
     `| brotli bytes, \`.wasm\` + browser entry JS | ${weights["wasm + browser JS"].brotli} | | |`,
     `| wasm memory over ${mem.turns.toLocaleString("en")} turns | ${mem.wasmBytesBefore} → ${mem.wasmBytesAfter} bytes | | |`,
     `| JS heap over ${mem.turns.toLocaleString("en")} turns | ${(mem.heapBefore / 1e6).toFixed(1)} → ${(mem.heapAfter / 1e6).toFixed(1)} MB | | |`,
