@@ -14,9 +14,8 @@ export interface AiSdkStepInput {
   stepNumber?: number;
 }
 
-export interface AiSdkPaletteOptions<Ctx, Model> extends AdapterOptions<Ctx, Model, any> {
-  onRoute?: (report: RouteReport<Ctx, Model> & { stepNumber: number | undefined }) => void;
-}
+export interface AiSdkPaletteOptions<Ctx, Model>
+  extends AdapterOptions<Ctx, Model, any, RouteReport<Ctx, Model> & { stepNumber: number | undefined }> {}
 
 export interface AiSdkToolPalette<Model> {
   /** Pass as `generateText({ prepareStep })`/`streamText`/`ToolLoopAgent`: returns `activeTools` (routed) and `model` (the policy's). */

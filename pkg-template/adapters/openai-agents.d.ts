@@ -15,9 +15,8 @@ export type OpenAIAgentsContextInput =
   | { runContext: { context: any } | undefined; agent: unknown; request?: undefined }
   | { request: { input: unknown }; runContext?: undefined; agent?: undefined };
 
-export interface OpenAIAgentsPaletteOptions<Ctx, Model> extends AdapterOptions<Ctx, Model, OpenAIAgentsContextInput> {
-  onRoute?: (report: RouteReport<Ctx, Model> & { agent: unknown }) => void;
-}
+export interface OpenAIAgentsPaletteOptions<Ctx, Model>
+  extends AdapterOptions<Ctx, Model, OpenAIAgentsContextInput, RouteReport<Ctx, Model> & { agent: unknown }> {}
 
 /** The shape of the SDK's Model interface that the adapter delegates to. */
 export interface ModelLike {

@@ -1,9 +1,9 @@
 // Types shared by the framework adapters of tool-palette (internal module).
-import type { Dispatch, ModelSelection, RouterOutcome, ToolCall } from "../index.js";
+import type { AbortSignalLike, Dispatch, ModelSelection, RouterOutcome, ToolCall } from "../index.js";
 
 /** Anything with a ToolRouter's `resolve()`: a ToolRouter of the ESM or the CommonJS build. */
 export interface RouterLike {
-  resolve(options?: { signal?: AbortSignal }): Promise<RouterOutcome>;
+  resolve(options?: { signal?: AbortSignalLike }): Promise<RouterOutcome>;
 }
 
 /**
@@ -13,7 +13,7 @@ export interface RouterLike {
  */
 export type RouterOption<Ctx> =
   | RouterLike
-  | ((ctx: Ctx, options: { signal?: AbortSignal }) => RouterOutcome | PromiseLike<RouterOutcome>);
+  | ((ctx: Ctx, options: { signal?: AbortSignalLike }) => RouterOutcome | PromiseLike<RouterOutcome>);
 
 /** Anything with a ToolPolicies' two seams. */
 export interface PoliciesLike<Ctx, Model> {
@@ -32,7 +32,8 @@ export interface RouteReport<Ctx, Model> {
   selection?: ModelSelection<Model> | null;
 }
 
-export interface AdapterOptions<Ctx, Model, Input> {
+/** The options every adapter takes; each adapter adds to what `onRoute` receives. */
+export interface AdapterOptions<Ctx, Model, Input, Report = RouteReport<Ctx, Model>> {
   /** No router: no narrowing (every tool, every turn). */
   router?: RouterOption<Ctx> | null;
   /** No policies: the framework's model, and every call dispatched as emitted. */
@@ -40,7 +41,7 @@ export interface AdapterOptions<Ctx, Model, Input> {
   /** Derives the policies' and the router's context from the framework's step input. */
   context?: (input: Input) => Ctx;
   /** Called at the PRE seam with what was routed and selected (logging, metrics). */
-  onRoute?: (report: RouteReport<Ctx, Model>) => void;
+  onRoute?: (report: Report) => void;
   /** Called at the POST seam with the dispatch decision. */
   onDispatch?: (dispatch: Dispatch<ToolCall>, ctx: Ctx) => void;
 }
