@@ -222,11 +222,15 @@ export class ToolRouter {
   get registered() {
     return this.#registered;
   }
+  dispose() {
+    this.#known = null;
+  }
   async resolve(o = {}) {
     const where = "ToolRouter.resolve: options";
     if (!isObject(o)) throw fail(where, "an object", o);
     const signal = signalOf(read(o, "signal", where), `${where}.signal`);
     const context = read(o, "context", where);
+    if (!this.#known) throw new Error("ToolRouter: resolve() after dispose()");
     return this.unavailable ?? route(this.#known, this.#opts, signal, context);
   }
 }
@@ -303,6 +307,7 @@ const plainObject = (v) => isObject(v) && !Array.isArray(v) && [Object.prototype
 export class ToolPolicies {
   #o;
   #registered;
+  #disposed = false;
   constructor(policies, o = {}) {
     if (!isObject(policies) || !isFunction(policies[Symbol.iterator])) throw fail("ToolPolicies: policies", "an iterable of ToolCallPolicy", policies);
     const list = [...policies].map((p) => (p instanceof ToolCallPolicy ? p : new ToolCallPolicy(p)));
@@ -323,7 +328,11 @@ export class ToolPolicies {
     this.policies = Object.freeze(list);
     Object.freeze(this);
   }
+  dispose() {
+    this.#disposed = true;
+  }
   selectModel(ctx) {
+    if (this.#disposed) throw new Error("ToolPolicies: selectModel() after dispose()");
     for (const p of this.policies) {
       if (p.model !== null && ask(p, "match", PRE, [ctx])) return Object.freeze({ model: p.model, source: "policy", policy: p.name });
     }
@@ -331,6 +340,7 @@ export class ToolPolicies {
     return Object.freeze({ model: m, source: m === null ? "default" : "resolver", policy: null });
   }
   dispatch(call, ctx, palette) {
+    if (this.#disposed) throw new Error("ToolPolicies: dispatch() after dispose()");
     if (!isObject(call)) throw fail("ToolPolicies.dispatch: call", "an object { name, args, id? }", call);
     if (typeof call.name !== "string") throw fail("ToolPolicies.dispatch: call.name", "a string", call.name);
     let gate = this.#registered;
@@ -363,5 +373,11 @@ export class ToolPolicies {
       return Object.freeze({ call, original: call, redirectedBy: by?.name ?? null, dropped: Object.freeze({ target, reason }) });
     }
     return Object.freeze({ call: current, original: call, redirectedBy: by?.name ?? null, dropped: null });
+  }
+}
+
+if (typeof Symbol.dispose === "symbol") {
+  for (const Class of [ToolRouter, ToolPolicies]) {
+    Object.defineProperty(Class.prototype, Symbol.dispose, { value: Class.prototype.dispose, writable: true, configurable: true });
   }
 }

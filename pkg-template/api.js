@@ -485,12 +485,20 @@ export class ToolRouter {
     return this.#registered;
   }
 
+  // Frees the wasm index now instead of at garbage collection (hosts that build many
+  // routers); later resolve() calls reject. Calling it again does nothing.
+  dispose() {
+    this.#registry?.free();
+    this.#registry = null;
+  }
+
   async resolve(options = {}) {
     const where = "ToolRouter.resolve: options";
     if (!isObject(options)) throw fail(where, "an object", options);
     const signal = checkSignal(read(options, "signal", where), `${where}.signal`);
     // The turn's input for the procedural layer: entries(context) when given, else entries().
     const context = read(options, "context", where);
+    if (!this.#registry) throw new Error("ToolRouter: resolve() after dispose()");
     if (this.unavailable) return this.unavailable;
     return decide(this.#registry, this.#registered, await retrieve(this.#options, signal, context));
   }
@@ -736,7 +744,18 @@ export class ToolPolicies {
 
   // The seams run the plans the core compiled from its rules (the order, the
   // composition, what each answer leads to); this layer only asks the functions.
+  // Frees the wasm side now instead of at garbage collection; later seams throw.
+  dispose() {
+    this.#set?.free();
+    this.#set = null;
+  }
+
+  #live(seam) {
+    if (!this.#set) throw new Error(`ToolPolicies: ${seam}() after dispose()`);
+  }
+
   selectModel(ctx) {
+    this.#live("selectModel");
     const plan = this.#modelPlan;
     for (let k = 1; k < plan.length; k++) {
       const policy = this.policies[plan[k]];
@@ -758,6 +777,7 @@ export class ToolPolicies {
   }
 
   dispatch(call, ctx, palette) {
+    this.#live("dispatch");
     const originalName = checkCall(call, "ToolPolicies.dispatch: call");
     // A palette that does not narrow lets every registered tool pass: the registered
     // names when the host gave them, else every tool.
@@ -814,4 +834,11 @@ function redirect(policy, call, ctx) {
     next.args = out;
   }
   return next;
+}
+
+// `using router = new ToolRouter(…)` where the runtime has explicit resource management.
+if (typeof Symbol.dispose === "symbol") {
+  for (const Class of [ToolRouter, ToolPolicies]) {
+    Object.defineProperty(Class.prototype, Symbol.dispose, { value: Class.prototype.dispose, writable: true, configurable: true });
+  }
 }

@@ -110,6 +110,8 @@ export declare class ToolRouter {
    * the procedural layer, e.g. the user's message); without it `entries()` is called.
    */
   resolve(options?: { signal?: AbortSignalLike; context?: unknown }): Promise<RouterOutcome>;
+  /** Frees the router's wasm index now rather than at garbage collection; later `resolve()` calls reject. Also `[Symbol.dispose]`. */
+  dispose(): void;
 }
 
 /** The routed names, or `undefined` ("every tool", the AI SDK's own meaning). Never `[]`. */
@@ -199,4 +201,6 @@ export declare class ToolPolicies<Ctx = unknown, Model = unknown, Call extends T
   selectModel(ctx: Ctx): ModelSelection<Model>;
   /** POST-model seam: where the emitted call is dispatched. */
   dispatch(call: Call, ctx: Ctx, palette?: Iterable<string> | RouterOutcome | null): Dispatch<Call>;
+  /** Frees the wasm side now rather than at garbage collection; later seam calls throw. Also `[Symbol.dispose]`. */
+  dispose(): void;
 }

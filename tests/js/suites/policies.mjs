@@ -129,6 +129,16 @@ export function policies(tp) {
       assert.equal(seen[0], ctx);
     });
 
+    test("dispose() ends both seams; a second dispose() does nothing", () => {
+      const set = new ToolPolicies([{ name: "m", match: yes, model: 1, redirectTo: "t" }]);
+      assert.equal(set.selectModel({}).model, 1);
+      set.dispose();
+      set.dispose();
+      assert.throws(() => set.selectModel({}), /selectModel\(\) after dispose/);
+      assert.throws(() => set.dispatch({ name: "a" }, {}), /dispatch\(\) after dispose/);
+      if (typeof Symbol.dispose === "symbol") assert.equal(set[Symbol.dispose], set.dispose);
+    });
+
     test("a live model instance comes back as the same instance", () => {
       class LiveModel { doGenerate() {} }
       const live = new LiveModel();

@@ -62,6 +62,18 @@ export function router(tp, { entry, format }) {
       assert.equal(seen[1].length, 0);
     });
 
+    test("dispose() frees the router; later turns reject, a second dispose() does nothing", async () => {
+      const router = new ToolRouter({ entries: () => ["a"], registered: ["a"] });
+      assert.deepEqual((await router.resolve()).names, ["a"]);
+      router.dispose();
+      router.dispose();
+      await assert.rejects(router.resolve(), /after dispose/);
+      if (typeof Symbol.dispose === "symbol") assert.equal(router[Symbol.dispose], router.dispose);
+      // Other routers are untouched.
+      const other = new ToolRouter({ entries: () => ["b"], registered: ["b"] });
+      assert.deepEqual((await other.resolve()).names, ["b"]);
+    });
+
     test("registered is exposed frozen, as given", () => {
       const router = new ToolRouter({ entries: () => [], registered: new Set(["b", "a"]) });
       assert.deepEqual(router.registered, ["b", "a"]);
