@@ -3,11 +3,12 @@ import type { AbortSignalLike, Dispatch, ModelSelection, RouterOutcome, ToolCall
 
 /** Anything with a ToolRouter's `resolve()`: a ToolRouter of the ESM or the CommonJS build. */
 export interface RouterLike {
-  resolve(options?: { signal?: AbortSignalLike }): Promise<RouterOutcome>;
+  /** Asked every turn with the turn's context, which a ToolRouter hands to `entries(context)`. */
+  resolve(options?: { signal?: AbortSignalLike; context?: unknown }): Promise<RouterOutcome>;
 }
 
 /**
- * The router option: a `ToolRouter`, asked `resolve({ signal })` every turn, or a per-turn
+ * The router option: a `ToolRouter`, asked `resolve({ signal, context })` every turn, or a per-turn
  * resolver given this turn's context, e.g.
  * `(ctx) => resolvePalette({ entries: () => skills.search(ctx.message), registered })`.
  */

@@ -39,12 +39,13 @@ export function readOptions(options, where, defaultContext) {
   };
 }
 
-// This turn's outcome: a ToolRouter is asked `resolve({ signal })`; a function is a
+// This turn's outcome: a ToolRouter is asked `resolve({ signal, context })`; a function is a
 // per-turn resolver given the context (for stores that search on the user's message).
 // No router means no routing: `undefined`, which every seam reads as "every tool".
 export async function route(router, ctx, signal, where) {
   if (router == null) return undefined;
-  const outcome = isFunction(router) ? await router(ctx, { signal }) : await router.resolve(signal ? { signal } : {});
+  // A ToolRouter's procedural layer receives the turn's context: entries(ctx).
+  const outcome = isFunction(router) ? await router(ctx, { signal }) : await router.resolve(signal ? { signal, context: ctx } : { context: ctx });
   const kind = isObject(outcome) ? outcome.kind : undefined;
   if (kind !== "routed" && kind !== "refused" && kind !== "unavailable") {
     throw fail(`${where}: the router's outcome`, "a Routed, RoutingRefusal or RoutingUnavailable", outcome);

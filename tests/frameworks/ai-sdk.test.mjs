@@ -3,7 +3,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { consumer } from "./consumer.mjs";
-import { REGISTERED, SALES, SMALL_TALK, salesPolicies, router, messageRouter } from "./fixtures.mjs";
+import { REGISTERED, SALES, SMALL_TALK, salesPolicies, router, messageRouter, contextRouter } from "./fixtures.mjs";
 
 let ai, mock, z, flavors;
 before(async () => {
@@ -157,6 +157,19 @@ test("a per-turn resolver as the router, and RoutingUnavailable keeping the full
   await ai.generateText({ model: m2, tools: p2.wrapTools(tools([])), prepareStep: p2.prepareStep, prompt: SALES });
   assert.deepEqual(offered(m2), [REGISTERED]);
   assert.equal(warned.length, 1);
+});
+
+test("a ToolRouter built once routes on each turn's message: its entries receive the context", async () => {
+  const { core, adapter } = flavors.esm;
+  const calls = { n: 0 };
+  const palette = adapter.createToolPalette({ router: contextRouter(core, calls) });
+  const m1 = model("default", [text("hi")]);
+  await ai.generateText({ model: m1, tools: palette.wrapTools(tools([])), prepareStep: palette.prepareStep, prompt: SMALL_TALK });
+  const m2 = model("default", [text("hi")]);
+  await ai.generateText({ model: m2, tools: palette.wrapTools(tools([])), prepareStep: palette.prepareStep, prompt: SALES });
+  assert.deepEqual(offered(m1), [["calendar"]]);
+  assert.deepEqual(offered(m2), [["web_search", "sql_query"]]);
+  assert.equal(calls.n, 2);
 });
 
 test("a redirect whose arguments fail the target's schema is an error, not a silent call", async () => {

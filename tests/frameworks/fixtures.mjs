@@ -47,3 +47,14 @@ export function messageRouter(core, calls = { n: 0 }) {
       registered: REGISTERED,
     });
 }
+
+/** A ToolRouter built once whose store searches on the turn's message: entries(ctx). */
+export function contextRouter(core, calls = { n: 0 }) {
+  return new core.ToolRouter({
+    entries: async (ctx) => {
+      calls.n++;
+      return /sales/i.test(ctx.message) ? ["web_search", "sql_query"] : /calendar/i.test(ctx.message) ? ["calendar"] : [];
+    },
+    registered: REGISTERED,
+  });
+}
