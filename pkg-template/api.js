@@ -53,9 +53,11 @@ let u8 = new Uint8Array(0);
 let u16 = new Uint16Array(0);
 let u32 = new Uint32Array(0);
 
+// A grown memory detaches the old buffer, and views of a detached buffer have length 0:
+// a cheaper test than asking the memory for its buffer on every call.
 function views() {
-  wasmMemory ??= wasm_memory();
-  if (u16.buffer !== wasmMemory.buffer) {
+  if (u32.length === 0) {
+    wasmMemory ??= wasm_memory();
     u8 = new Uint8Array(wasmMemory.buffer);
     u16 = new Uint16Array(wasmMemory.buffer);
     u32 = new Uint32Array(wasmMemory.buffer);
@@ -654,10 +656,10 @@ function isThenable(value) {
 }
 
 // Runs one of a policy's functions; a throw or a promise is the seam's error.
-function run(policy, fn, seam, args) {
+function run(policy, fn, seam, first, second) {
   let result;
   try {
-    result = policy[fn](...args);
+    result = fn === "argsTransform" ? policy.argsTransform(first, second) : policy[fn](first);
   } catch (cause) {
     throw seamError(policy, fn, seam, "threw", cause);
   }
@@ -759,7 +761,7 @@ export class ToolPolicies {
     const plan = this.#modelPlan;
     for (let k = 1; k < plan.length; k++) {
       const policy = this.policies[plan[k]];
-      if (run(policy, "match", PRE, [ctx])) return Object.freeze({ model: policy.model, source: "policy", policy: policy.name });
+      if (run(policy, "match", PRE, ctx)) return Object.freeze({ model: policy.model, source: "policy", policy: policy.name });
     }
     const model = plan[0] ? (this.#resolver(ctx) ?? null) : null;
     return Object.freeze({ model, source: model === null ? "default" : "resolver", policy: null });
@@ -790,8 +792,8 @@ export class ToolPolicies {
     for (let k = 1; k < plan.length; k++) {
       const policy = this.policies[plan[k] >>> 2];
       const then = plan[k] & 3;
-      if (!run(policy, "match", POST, [ctx]) || !then) continue;
-      if (then === THEN_GUARD && !run(policy, "guard", POST, [ctx])) continue;
+      if (!run(policy, "match", POST, ctx) || !then) continue;
+      if (then === THEN_GUARD && !run(policy, "guard", POST, ctx)) continue;
       current = redirect(policy, call, ctx);
       target = policy.redirectTo;
       by = policy;
@@ -829,7 +831,7 @@ function redirect(policy, call, ctx) {
       const args = call.args;
       return isPlainObject(args) ? { ...args } : args;
     });
-    const out = run(policy, "argsTransform", POST, [copy, ctx]);
+    const out = run(policy, "argsTransform", POST, copy, ctx);
     if (!isPlainObject(out)) throw seamError(policy, "argsTransform", POST, `returned ${describe(out)}, not a plain object`, out);
     next.args = out;
   }
