@@ -696,13 +696,14 @@ pub fn plan_dispatch(
             target = t.clone();
         }
     }
+    // The binding hands the palette over as a list and the gate scans it.
     let routed = gate.map(|g| {
         let mut l = NameList::default();
         g.iter().for_each(|n| l.push(n));
-        NameSet::new(l)
+        l
     });
     let gate = match &routed {
-        Some(s) => Gate::Only(s),
+        Some(l) => Gate::Listed(l.names()),
         None => Gate::Every,
     };
     let dropped =
