@@ -1,8 +1,11 @@
 //! Per-intent policies and the two seams of one agent iteration.
 //!
 //! The predicates (`match`, `guard`, `argsTransform`, the adopter's resolver and
-//! dispatch callback) are the caller's code; the core reaches them through [`Hooks`]
-//! and decides the order, the composition and the palette gate.
+//! dispatch callback) are the caller's code; the core decides the order, the
+//! composition and the palette gate. The rules are a step machine ([`Step`]); the
+//! binding runs them as plans compiled from it ([`PolicySet::model_plan`],
+//! [`PolicySet::dispatch_plan`]) so that a seam crosses into wasm once, not once per
+//! step; [`Hooks`] and the drivers below run them natively (tests, fuzzing).
 
 use crate::names::{Name, NameList, NameSet, NameTable, Names};
 use alloc::{vec, vec::Vec};
@@ -151,10 +154,11 @@ pub struct Decision {
     pub dropped: Option<Vec<u16>>,
 }
 
-/// What a seam needs from the caller next. The binding drives a seam by answering
-/// steps: the core decides the order and the composition, the caller only runs the
-/// function it is asked for. Steps carry all their state, so seams may nest (a predicate
-/// may itself call a seam) without anything shared being overwritten.
+/// What a seam needs from the caller next: the rules of both seams as a machine that is
+/// driven by answering steps. The core decides the order and the composition; the
+/// caller only runs the function it is asked for. Steps carry all their state, so seams
+/// may nest (a predicate may itself call a seam) without anything shared being
+/// overwritten. The plans the binding runs are compiled from these steps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
     /// Run `policies[i].match(ctx)`; answer whether it was truthy.

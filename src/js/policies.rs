@@ -1,4 +1,4 @@
-//! `Rule` (one `ToolCallPolicy`) and `Policies` (a `ToolPolicies`): the seams as steps.
+//! `Rule` (one `ToolCallPolicy`) and `Policies` (a `ToolPolicies`): the seams' plans.
 
 use wasm_bindgen::prelude::*;
 
