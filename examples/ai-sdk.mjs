@@ -4,13 +4,13 @@
 //   npm install && npm run build && node examples/ai-sdk.mjs
 //
 // In your project, import from the package instead of ../dist:
-//   import { ToolRouter, ToolPolicies } from "tool-palette";
+//   import { ToolRouter, ToolPolicies } from "tool-palette";   (see scenario.mjs)
 //   import { createToolPalette } from "tool-palette/ai-sdk";
 // and use real models (e.g. openai("gpt-5") from @ai-sdk/openai) in place of the mocks.
 import { generateText, stepCountIs, tool } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { z } from "zod";
-import { ToolRouter, ToolPolicies } from "../dist/node.mjs";
+import { salesRouting } from "./scenario.mjs";
 import { createToolPalette } from "../dist/adapters/ai-sdk.js";
 
 // Mock models: each answers from a script (a tool call, then text).
@@ -35,18 +35,7 @@ for (const [name, t] of Object.entries(tools)) {
   t.execute = async (input, options) => (console.log(`  executed:   ${name} ${JSON.stringify(input)}`), run(input, options));
 }
 
-// The procedural layer: a skill store searched with this turn's message.
-let message = "";
-const skills = async () => (/sales|revenue/i.test(message) ? ["web_search", "sql_query"] : /calendar|free/i.test(message) ? ["calendar"] : []);
-const router = new ToolRouter({ entries: skills, registered: Object.keys(tools), timeoutMs: 250 });
-const policies = new ToolPolicies([{
-  name: "sales-questions-use-sql",
-  match: (ctx) => /sales|revenue/i.test(ctx.message),
-  whenTool: "web_search",
-  redirectTo: "sql_query",
-  argsTransform: (args) => ({ query: `SELECT SUM(units) FROM sales WHERE month = '${args.q}'` }),
-  model: analyticsModel,
-}]);
+const { router, policies } = salesRouting(Object.keys(tools), analyticsModel);
 
 const palette = createToolPalette({
   router,
@@ -59,7 +48,6 @@ const palette = createToolPalette({
 });
 
 for (const prompt of ["What were our sales in March?", "Am I free on Friday? Check my calendar."]) {
-  message = prompt;
   console.log(`user: ${prompt}`);
   const result = await generateText({
     model: generalModel,

@@ -5,13 +5,13 @@
 //   npm install && npm run build && node examples/langchain.mjs
 //
 // In your project, import from the package instead of ../dist:
-//   import { ToolRouter, ToolPolicies } from "tool-palette";
+//   import { ToolRouter, ToolPolicies } from "tool-palette";   (see scenario.mjs)
 //   import { toolPaletteMiddleware } from "tool-palette/langchain";
 // and use real chat models (e.g. new ChatOpenAI({ model: "gpt-5" })) in place of the fakes.
 import { AIMessage, HumanMessage, createAgent, tool } from "langchain";
 import { FakeBuiltModel } from "@langchain/core/testing";
 import { z } from "zod";
-import { ToolRouter, ToolPolicies } from "../dist/node.mjs";
+import { salesRouting } from "./scenario.mjs";
 import { toolPaletteMiddleware } from "../dist/adapters/langchain.js";
 
 // A fake chat model answering from a script, printing the tools bound to each call.
@@ -41,18 +41,7 @@ const tools = [
   logged("send_email", z.object({ to: z.string() }), ({ to }) => `sent to ${to}`),
 ];
 
-// The procedural layer: a skill store searched with this turn's message.
-let message = "";
-const skills = async () => (/sales|revenue/i.test(message) ? ["web_search", "sql_query"] : /calendar|free/i.test(message) ? ["calendar"] : []);
-const router = new ToolRouter({ entries: skills, registered: tools.map((t) => t.name), timeoutMs: 250 });
-const policies = new ToolPolicies([{
-  name: "sales-questions-use-sql",
-  match: (ctx) => /sales|revenue/i.test(ctx.message),
-  whenTool: "web_search",
-  redirectTo: "sql_query",
-  argsTransform: (args) => ({ query: `SELECT SUM(units) FROM sales WHERE month = '${args.q}'` }),
-  model: analyticsModel,
-}]);
+const { router, policies } = salesRouting(tools.map((t) => t.name), analyticsModel);
 
 const agent = createAgent({
   model: generalModel,
@@ -69,7 +58,6 @@ const agent = createAgent({
 });
 
 for (const prompt of ["What were our sales in March?", "Am I free on Friday? Check my calendar."]) {
-  message = prompt;
   console.log(`user: ${prompt}`);
   const result = await agent.invoke({ messages: [new HumanMessage(prompt)] });
   console.log(`  answer: ${result.messages.at(-1).content}\n`);

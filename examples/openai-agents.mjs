@@ -5,12 +5,12 @@
 //   npm install && npm run build && node examples/openai-agents.mjs
 //
 // In your project, import from the package instead of ../dist:
-//   import { ToolRouter, ToolPolicies } from "tool-palette";
+//   import { ToolRouter, ToolPolicies } from "tool-palette";   (see scenario.mjs)
 //   import { createToolPalette } from "tool-palette/openai-agents";
 // and wrap a real model, e.g. palette.model(new OpenAIResponsesModel(client, "gpt-5")).
 import { Agent, Runner, Usage, setTracingDisabled, tool } from "@openai/agents";
 import { z } from "zod";
-import { ToolRouter, ToolPolicies } from "../dist/node.mjs";
+import { salesRouting } from "./scenario.mjs";
 import { createToolPalette } from "../dist/adapters/openai-agents.js";
 
 setTracingDisabled(true); // offline: no trace export
@@ -40,18 +40,7 @@ const tools = [
   logged("send_email", z.object({ to: z.string() }), ({ to }) => `sent to ${to}`),
 ];
 
-// The procedural layer: a skill store searched with this turn's message.
-let message = "";
-const skills = async () => (/sales|revenue/i.test(message) ? ["web_search", "sql_query"] : /calendar|free/i.test(message) ? ["calendar"] : []);
-const router = new ToolRouter({ entries: skills, registered: tools.map((t) => t.name), timeoutMs: 250 });
-const policies = new ToolPolicies([{
-  name: "sales-questions-use-sql",
-  match: (ctx) => /sales|revenue/i.test(ctx.message),
-  whenTool: "web_search",
-  redirectTo: "sql_query",
-  argsTransform: (args) => ({ query: `SELECT SUM(units) FROM sales WHERE month = '${args.q}'` }),
-  model: analyticsModel,
-}]);
+const { router, policies } = salesRouting(tools.map((t) => t.name), analyticsModel);
 
 const palette = createToolPalette({
   router,
@@ -66,7 +55,6 @@ const runner = new Runner({ modelProvider: { getModel: () => palette.model(gener
 const agent = new Agent({ name: "assistant", instructions: "Help the user.", model: "house-model", tools: palette.tools(tools) });
 
 for (const prompt of ["What were our sales in March?", "Am I free on Friday? Check my calendar."]) {
-  message = prompt;
   console.log(`user: ${prompt}`);
   const result = await runner.run(agent, prompt, { context: { message: prompt } });
   console.log(`  answer: ${result.finalOutput}\n`);
