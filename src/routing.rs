@@ -88,7 +88,7 @@ impl Reason {
     }
 }
 
-/// Where an unresolved name lies: candidate number `candidate` (counting only rows that
+/// Where a trimmed candidate lies: candidate number `candidate` (counting only rows that
 /// have one), trimmed to `start..end`. The binding slices the caller's own string with
 /// it, so the name comes back exactly as given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -96,6 +96,39 @@ pub struct Span {
     pub candidate: u32,
     pub start: u32,
     pub end: u32,
+}
+
+/// What became of one row (SPEC section 5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fate {
+    /// The first active row naming a registered name.
+    Routed,
+    /// An active row whose candidate an earlier row already named.
+    Duplicate,
+    /// The first active row naming a candidate that is not registered.
+    Unresolved,
+    Inactive,
+    /// Active, but no candidate, or one that is empty once trimmed.
+    NoCandidate,
+}
+
+impl Fate {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fate::Routed => "routed",
+            Fate::Duplicate => "duplicate",
+            Fate::Unresolved => "unresolved",
+            Fate::Inactive => "inactive",
+            Fate::NoCandidate => "no-candidate",
+        }
+    }
+}
+
+/// One row's fate, with its trimmed candidate (none for inactive and no-candidate rows).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RowFate {
+    pub fate: Fate,
+    pub candidate: Option<Span>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -111,15 +144,36 @@ pub enum Outcome {
     },
 }
 
-fn refuse(reason: Reason) -> Outcome {
-    Outcome::Refused {
-        reason,
-        unresolved: Vec::new(),
+impl Outcome {
+    /// "routed", or the refusal's number.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            Outcome::Routed { .. } => "routed",
+            Outcome::Refused { reason, .. } => reason.rule(),
+        }
+    }
+}
+
+/// A decided turn: the outcome and, for the decision report, each row's fate in the
+/// store's order (empty when no rows were read).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Turn {
+    pub outcome: Outcome,
+    pub rows: Vec<RowFate>,
+}
+
+fn refuse(reason: Reason) -> Turn {
+    Turn {
+        outcome: Outcome::Refused {
+            reason,
+            unresolved: Vec::new(),
+        },
+        rows: Vec::new(),
     }
 }
 
 /// Decides the turn. Total: any input gives an answer, none panics.
-pub fn resolve(registry: &Registry, retrieval: Retrieval<'_>) -> Outcome {
+pub fn resolve(registry: &Registry, retrieval: Retrieval<'_>) -> Turn {
     let rows = match retrieval {
         Retrieval::NoLayer => return refuse(Reason::NoLayer),
         Retrieval::Failed(name) => return refuse(Reason::RetrievalFailed(name.to_vec())),
@@ -128,10 +182,8 @@ pub fn resolve(registry: &Registry, retrieval: Retrieval<'_>) -> Outcome {
         Retrieval::Rows(Some([])) => return refuse(Reason::NoSkills),
         Retrieval::Rows(Some(rows)) => rows,
     };
-    if rows.iter().all(|row| *row == Row::Inactive) {
-        return refuse(Reason::EveryInactive);
-    }
 
+    let mut fates = Vec::with_capacity(rows.len());
     let mut names = Vec::new();
     // Registry indices already named: one bit each, no hashing.
     let mut named = vec![0u64; registry.list().len().div_ceil(64)];
@@ -140,19 +192,46 @@ pub fn resolve(registry: &Registry, retrieval: Retrieval<'_>) -> Outcome {
     let mut seen_unresolved = NameTable::with_capacity(rows.len());
     let mut candidate = 0u32;
     for row in rows {
-        let Row::Candidate(text) = *row else { continue };
+        let text = match *row {
+            Row::Inactive => {
+                fates.push(RowFate {
+                    fate: Fate::Inactive,
+                    candidate: None,
+                });
+                continue;
+            }
+            Row::NoCandidate => {
+                fates.push(RowFate {
+                    fate: Fate::NoCandidate,
+                    candidate: None,
+                });
+                continue;
+            }
+            Row::Candidate(text) => text,
+        };
         let (start, end) = trim_bounds(text);
-        let this = candidate;
+        let span = Span {
+            candidate,
+            start: start as u32,
+            end: end as u32,
+        };
         candidate += 1;
         if start == end {
+            fates.push(RowFate {
+                fate: Fate::NoCandidate,
+                candidate: None,
+            });
             continue;
         }
         let trimmed = &text[start..end];
-        if let Some(index) = registry.position(trimmed) {
+        let fate = if let Some(index) = registry.position(trimmed) {
             let (word, bit) = (index as usize / 64, 1u64 << (index % 64));
             if named[word] & bit == 0 {
                 named[word] |= bit;
                 names.push(index);
+                Fate::Routed
+            } else {
+                Fate::Duplicate
             }
         } else {
             unresolved_text.push(trimmed);
@@ -160,30 +239,52 @@ pub fn resolve(registry: &Registry, retrieval: Retrieval<'_>) -> Outcome {
                 unresolved_text[j as usize]
             });
             if fresh {
-                unresolved.push(Span {
-                    candidate: this,
-                    start: start as u32,
-                    end: end as u32,
-                });
+                unresolved.push(span);
+                Fate::Unresolved
             } else {
                 unresolved_text.pop();
+                Fate::Duplicate
             }
-        }
+        };
+        fates.push(RowFate {
+            fate,
+            candidate: Some(span),
+        });
     }
 
-    if names.is_empty() {
+    let outcome = if fates.iter().all(|f| f.fate == Fate::Inactive) {
+        Outcome::Refused {
+            reason: Reason::EveryInactive,
+            unresolved: Vec::new(),
+        }
+    } else if names.is_empty() {
         Outcome::Refused {
             reason: Reason::NoneResolved,
             unresolved,
         }
     } else {
         Outcome::Routed { names, unresolved }
+    };
+    Turn {
+        outcome,
+        rows: fates,
     }
 }
 
-/// Builds a registry from names (for the binding and for tests).
-pub fn registry(names: NameList) -> Registry {
-    NameSet::new(names)
+/// The registered names a routed turn hides from the model: registry indices in
+/// registration order, each name once (its first registration).
+pub fn hidden(registry: &Registry, routed: &[u32]) -> Vec<u32> {
+    let list = registry.list();
+    let mut shown = vec![0u64; list.len().div_ceil(64)];
+    for &i in routed {
+        shown[i as usize / 64] |= 1u64 << (i % 64);
+    }
+    (0..list.len() as u32)
+        .filter(|&i| {
+            shown[i as usize / 64] & (1u64 << (i % 64)) == 0
+                && registry.position(list.get(i as usize)) == Some(i)
+        })
+        .collect()
 }
 
 /// Why a `ToolRouter` cannot route at all: a composition report, not a refusal.
@@ -234,194 +335,4 @@ pub fn unavailable_message(missing: &[Missing]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn reg(names: &[&str]) -> Registry {
-        registry(names.iter().collect())
-    }
-
-    fn text(o: &Outcome) -> String {
-        match o {
-            Outcome::Refused { reason, .. } => String::from_utf16(&reason.text()).unwrap(),
-            Outcome::Routed { .. } => "routed".into(),
-        }
-    }
-
-    /// Runs a turn over string rows (`None` = inactive row) and renders names.
-    fn run(registered: &[&str], rows: &[Option<&str>]) -> (String, Vec<String>, Vec<String>) {
-        let r = reg(registered);
-        let texts: Vec<Vec<u16>> = rows.iter().map(|c| units(c.unwrap_or(""))).collect();
-        let rows: Vec<Row> = rows
-            .iter()
-            .zip(&texts)
-            .map(|(c, t)| match c {
-                None => Row::Inactive,
-                Some(_) => Row::Candidate(t),
-            })
-            .collect();
-        let cands: Vec<&Vec<u16>> = rows
-            .iter()
-            .zip(&texts)
-            .filter(|(r, _)| matches!(r, Row::Candidate(_)))
-            .map(|(_, t)| t)
-            .collect();
-        let out = resolve(&r, Retrieval::Rows(Some(&rows)));
-        let span = |s: &Span| {
-            String::from_utf16(&cands[s.candidate as usize][s.start as usize..s.end as usize])
-                .unwrap()
-        };
-        match &out {
-            Outcome::Routed { names, unresolved } => (
-                "routed".into(),
-                names
-                    .iter()
-                    .map(|&i| String::from_utf16(r.list().get(i as usize)).unwrap())
-                    .collect(),
-                unresolved.iter().map(span).collect(),
-            ),
-            Outcome::Refused { unresolved, .. } => {
-                (text(&out), vec![], unresolved.iter().map(span).collect())
-            }
-        }
-    }
-
-    #[test]
-    fn the_five_refusals_have_their_exact_reasons() {
-        let r = reg(&["a"]);
-        assert_eq!(
-            text(&resolve(&r, Retrieval::NoLayer)),
-            "no procedural layer registered; allowing all tools"
-        );
-        assert_eq!(
-            text(&resolve(&r, Retrieval::Failed(&units("StoreDownError")))),
-            "procedural retrieval failed (StoreDownError); allowing all tools"
-        );
-        assert_eq!(
-            text(&resolve(&r, Retrieval::TimedOut(&units("250")))),
-            "procedural retrieval timed out after 250 ms; allowing all tools"
-        );
-        assert_eq!(
-            text(&resolve(&r, Retrieval::Rows(None))),
-            "no skills in the procedural layer; allowing all tools"
-        );
-        assert_eq!(
-            text(&resolve(&r, Retrieval::Rows(Some(&[])))),
-            "no skills in the procedural layer; allowing all tools"
-        );
-        assert_eq!(
-            text(&resolve(
-                &r,
-                Retrieval::Rows(Some(&[Row::Inactive, Row::Inactive]))
-            )),
-            "every skill is inactive; allowing all tools"
-        );
-        assert_eq!(
-            run(&["a"], &[Some("Use the calendar when asked"), Some("b")]),
-            (
-                "no skill resolved to a registered tool; allowing all tools".into(),
-                vec![],
-                vec!["Use the calendar when asked".into(), "b".into()]
-            )
-        );
-    }
-
-    #[test]
-    fn refusal_reasons_keep_exact_units() {
-        let r = reg(&["a"]);
-        let lone = [0x58, 0xD800];
-        match resolve(&r, Retrieval::Failed(&lone)) {
-            Outcome::Refused { reason, unresolved } => {
-                let t = reason.text();
-                assert_eq!(&t[29..31], &lone);
-                assert_eq!(reason.rule(), "2a");
-                assert!(unresolved.is_empty());
-            }
-            o => panic!("{o:?}"),
-        }
-    }
-
-    #[test]
-    fn rows_without_candidates_are_active_but_resolve_nothing() {
-        let r = reg(&["a"]);
-        let out = resolve(
-            &r,
-            Retrieval::Rows(Some(&[Row::NoCandidate, Row::Inactive])),
-        );
-        assert_eq!(
-            text(&out),
-            "no skill resolved to a registered tool; allowing all tools"
-        );
-    }
-
-    #[test]
-    fn names_and_unresolved_keep_first_seen_order_once_each() {
-        let (kind, names, unresolved) = run(
-            &["search", "calendar", "mail"],
-            &[
-                Some("mail"),
-                Some("prose one"),
-                Some(" calendar "),
-                None,
-                Some("mail"),
-                Some("prose one"),
-                Some("ghost"),
-                Some("search"),
-                Some("   "),
-                Some(""),
-            ],
-        );
-        assert_eq!(kind, "routed");
-        assert_eq!(names, ["mail", "calendar", "search"]);
-        assert_eq!(unresolved, ["prose one", "ghost"]);
-    }
-
-    #[test]
-    fn inactive_rows_are_ignored_even_when_they_name_tools() {
-        let (kind, names, _) = run(&["a", "b"], &[None, Some("b")]);
-        assert_eq!(kind, "routed");
-        assert_eq!(names, ["b"]);
-    }
-
-    #[test]
-    fn duplicate_registered_names_route_once() {
-        let (_, names, _) = run(&["a", "a", "b"], &[Some("a"), Some("b"), Some("a")]);
-        assert_eq!(names, ["a", "b"]);
-    }
-
-    #[test]
-    fn comparison_is_by_code_unit_without_folding() {
-        let (kind, _, unresolved) = run(
-            &["Calendar", "caf\u{e9}"],
-            &[Some("calendar"), Some("cafe\u{301}")],
-        );
-        assert_eq!(
-            kind,
-            "no skill resolved to a registered tool; allowing all tools"
-        );
-        assert_eq!(unresolved, ["calendar", "cafe\u{301}"]);
-    }
-
-    #[test]
-    fn missing_prerequisites_come_in_spec_order() {
-        assert_eq!(missing(true, 3), vec![]);
-        assert_eq!(missing(false, 3), vec![Missing::ProceduralLayer]);
-        assert_eq!(missing(true, 0), vec![Missing::NoRegisteredTools]);
-        assert_eq!(
-            missing(false, 0),
-            vec![Missing::ProceduralLayer, Missing::NoRegisteredTools]
-        );
-    }
-
-    #[test]
-    fn the_warning_advises_a_serving_router_only_when_tools_exist() {
-        let with_tools = unavailable_message(&missing(false, 2));
-        assert!(with_tools.contains("full palette is kept"));
-        assert!(with_tools.contains("compose a serving router"));
-        for m in [missing(true, 0), missing(false, 0)] {
-            let msg = unavailable_message(&m);
-            assert!(msg.contains("full palette is kept"));
-            assert!(!msg.contains("serving router"), "{msg}");
-        }
-    }
-}
+mod tests;

@@ -1,0 +1,171 @@
+// Tool-search benchmark: recall@1/5/10 on BFCL live (bfcl-live.json) of the rankers users
+// would otherwise pick, side by side, plus build and query times on synthetic tool sets.
+//
+//   node bench/tool-search/compare.mjs                 recall table
+//   node bench/tool-search/compare.mjs --timing        and build/query times at 500, 10,000, 50,000 tools
+//   node bench/tool-search/compare.mjs --ranker ./x.mjs   adds a ranker from a module exporting
+//                                                      `name` and `rank` (see below)
+//
+// A ranker is one function: rank(tools) => (query, k) => names[] (best first, at most k).
+// `tools` are { name, description, parameters } as in bfcl-live.json; build everything in
+// rank(tools), answer queries in the returned function. The package's ToolIndex plugs in as
+//   rank: (tools) => { const index = new ToolIndex(tools); return (q, k) => index.search(q, { limit: k }).map((h) => h.name); }
+
+import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import MiniSearch from 'minisearch';
+
+const here = new URL('.', import.meta.url);
+export const data = JSON.parse(readFileSync(new URL('bfcl-live.json', here), 'utf8'));
+
+// ---------------------------------------------------------------------------------------
+// Parameter text: what a ranker is given of a JSON schema. Property names, their
+// descriptions and string enum values, recursively through nested `properties` and `items`.
+export function paramParts(schema, out = { names: [], descriptions: [], enums: [] }) {
+  if (schema == null || typeof schema !== 'object') return out;
+  const props = schema.properties;
+  if (props && typeof props === 'object') {
+    for (const [key, p] of Object.entries(props)) {
+      out.names.push(key);
+      if (p && typeof p === 'object') {
+        if (typeof p.description === 'string') out.descriptions.push(p.description);
+        if (Array.isArray(p.enum)) for (const e of p.enum) if (typeof e === 'string') out.enums.push(e);
+        paramParts(p, out);
+      }
+    }
+  }
+  if (schema.items && typeof schema.items === 'object') paramParts(schema.items, out);
+  return out;
+}
+export const paramText = (schema) => {
+  const p = paramParts(schema);
+  return [...p.names, ...p.descriptions, ...p.enums].join(' ');
+};
+
+// ---------------------------------------------------------------------------------------
+// (a) The AI SDK 7 toolSearch default scorer, reproduced exactly from ai@7.0.173
+// (dist/index.js, createToolSearchState and tokenize; neither is exported): query terms are
+// deduplicated; a tool scores 2 per term found among its name's tokens and 1 per term found
+// among its description's tokens; score > 0, stable sort by score descending, first k.
+function aiTokenize(text) {
+  return text.replace(/([a-z\d])([A-Z])/g, '$1 $2').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+export const aiSdk = {
+  name: 'AI SDK 7 toolSearch (default scorer)',
+  rank(tools) {
+    const available = tools.map(({ name, description }) => ({ name, description }));
+    return (query, k) => {
+      const terms = [...new Set(aiTokenize(query))];
+      return available
+        .map(({ name, description }) => {
+          const nameTerms = aiTokenize(name);
+          const descriptionTerms = aiTokenize(description ?? '');
+          return {
+            name,
+            score: terms.reduce((s, t) => s + (nameTerms.includes(t) ? 2 : 0) + (descriptionTerms.includes(t) ? 1 : 0), 0),
+          };
+        })
+        .filter((m) => m.score > 0)
+        .sort((a, b) => b.score - a.score)
+        .map((m) => m.name)
+        .slice(0, k);
+    };
+  },
+};
+
+// (b) MiniSearch 7: BM25 (its defaults k=1.2, b=0.7, d=0.5), default tokenizer (splits on
+// spaces and punctuation, lowercases), fields name/description/parameters, name boosted 2x.
+// Default search options otherwise (OR, no prefix, no fuzzy): see --variants for others.
+export function miniSearchWith(searchOptions = {}) {
+  return (tools) => {
+    const ms = new MiniSearch({ idField: 'id', fields: ['name', 'description', 'parameters'], storeFields: [] });
+    ms.addAll(tools.map((t, id) => ({ id, name: t.name, description: t.description ?? '', parameters: paramText(t.parameters) })));
+    return (query, k) => ms.search(query, { boost: { name: 2 }, ...searchOptions }).slice(0, k).map((r) => tools[r.id].name);
+  };
+}
+export const miniSearch = { name: 'MiniSearch 7 (BM25, name x2)', rank: miniSearchWith() };
+
+// ---------------------------------------------------------------------------------------
+export function recall(ranker, tools = data.tools, questions = data.questions, ks = [1, 5, 10]) {
+  const search = ranker.rank(tools);
+  const kmax = Math.max(...ks);
+  const sums = ks.map(() => 0);
+  for (const q of questions) {
+    const got = search(q.query, kmax);
+    ks.forEach((k, i) => {
+      const top = new Set(got.slice(0, k));
+      sums[i] += q.expected.filter((n) => top.has(n)).length / q.expected.length;
+    });
+  }
+  return Object.fromEntries(ks.map((k, i) => [`r@${k}`, sums[i] / questions.length]));
+}
+
+// Synthetic tool sets: tool i of n is pool[i % pool.length]; copy c = floor(i / pool.length)
+// > 0 gets the name `${name}_${c}` and its description's words (split on ' ') shuffled by
+// Fisher-Yates with xorshift32 seeded from i (same generator as the Rust bench).
+export function synthetic(pool, n) {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const t = pool[i % pool.length];
+    const c = Math.floor(i / pool.length);
+    if (c === 0) { out.push(t); continue; }
+    let s = (Math.imul(i + 1, 0x9e3779b9) | 1) >>> 0;
+    const next = () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s; };
+    const words = (t.description ?? '').split(' ');
+    for (let j = words.length - 1; j > 0; j--) {
+      const r = next() % (j + 1);
+      [words[j], words[r]] = [words[r], words[j]];
+    }
+    out.push({ name: `${t.name}_${c}`, description: words.join(' '), parameters: t.parameters });
+  }
+  return out;
+}
+
+function time(ranker, n, queries) {
+  const tools = synthetic(data.tools, n);
+  let t0 = performance.now();
+  const search = ranker.rank(tools);
+  const build = performance.now() - t0;
+  for (const q of queries.slice(0, 20)) search(q, 5); // warm-up
+  t0 = performance.now();
+  for (const q of queries) search(q, 5);
+  const query = (performance.now() - t0) / queries.length;
+  return { build, query };
+}
+
+const fmt = (x) => x.toFixed(3);
+const ms = (x) => (x < 1 ? x.toFixed(3) : x < 100 ? x.toFixed(2) : x.toFixed(0));
+
+async function main(argv) {
+  const rankers = [aiSdk, miniSearch];
+  const at = argv.indexOf('--ranker');
+  if (at >= 0) {
+    const mod = await import(pathToFileURL(resolve(argv[at + 1])).href);
+    rankers.push({ name: mod.name ?? argv[at + 1], rank: mod.rank });
+  }
+  if (argv.includes('--variants')) {
+    rankers.push({ name: 'MiniSearch 7, prefix', rank: miniSearchWith({ prefix: true }) });
+    rankers.push({ name: 'MiniSearch 7, prefix + fuzzy 0.2', rank: miniSearchWith({ prefix: true, fuzzy: 0.2 }) });
+  }
+  console.log(`BFCL live: ${data.tools.length} tools, ${data.questions.length} questions\n`);
+  console.log('| ranker | recall@1 | recall@5 | recall@10 |\n|---|---|---|---|');
+  for (const r of rankers) {
+    const s = recall(r);
+    console.log(`| ${r.name} | ${fmt(s['r@1'])} | ${fmt(s['r@5'])} | ${fmt(s['r@10'])} |`);
+  }
+  if (argv.includes('--timing')) {
+    const queries = data.questions.map((q) => q.query);
+    console.log(`\nNode ${process.version}; build ms; query ms (mean over the ${queries.length} questions, limit 5; AI SDK: first 100)\n`);
+    console.log('| ranker | tools | build ms | query ms |\n|---|---|---|---|');
+    for (const r of rankers) {
+      for (const n of [500, 10000, 50000]) {
+        const qs = r === aiSdk ? queries.slice(0, 100) : queries;
+        const { build, query } = time(r, n, qs);
+        console.log(`| ${r.name} | ${n} | ${ms(build)} | ${ms(query)} |`);
+      }
+    }
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main(process.argv.slice(2));

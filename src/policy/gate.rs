@@ -1,0 +1,30 @@
+//! The palette gate: the last step of the POST-model seam.
+
+use crate::names::{units, Name};
+use alloc::vec::Vec;
+
+/// The gate's one rule. It is asked only when the call's target changed: a policy
+/// redirected it, or the adopter's callback moved it to another tool. Then the change is
+/// dropped (and the original call dispatches) unless `allows` admits the final target.
+/// A call nobody redirected is never the gate's business, even outside the palette.
+pub fn drops<E>(
+    original: &Name,
+    target: &Name,
+    by_policy: bool,
+    allows: impl FnOnce(&Name) -> Result<bool, E>,
+) -> Result<bool, E> {
+    if !by_policy && target == original {
+        return Ok(false);
+    }
+    Ok(!allows(target)?)
+}
+
+/// Why the gate dropped a redirect, in words for the `Dispatch` and the warning.
+pub fn dropped_reason(target: &Name, original: &Name) -> Vec<u16> {
+    let mut v = units("redirect target \"");
+    v.extend_from_slice(target);
+    v.extend("\" is not in the routed palette; dispatching the original call \"".encode_utf16());
+    v.extend_from_slice(original);
+    v.extend("\"".encode_utf16());
+    v
+}
