@@ -287,6 +287,13 @@ pub fn hidden(registry: &Registry, routed: &[u32]) -> Vec<u32> {
         .collect()
 }
 
+/// Binding a routed palette: the indices of the `tools` it keeps, in the caller's order.
+pub fn keep(palette: &NameSet, tools: &NameList) -> Vec<u32> {
+    (0..tools.len() as u32)
+        .filter(|&i| palette.contains(tools.get(i as usize)))
+        .collect()
+}
+
 /// Why a `ToolRouter` cannot route at all: a composition report, not a refusal.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Missing {

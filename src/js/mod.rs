@@ -1,1 +1,110 @@
+//! The wasm-bindgen binding: one file per exported class or function, plus what they
+//! share. It converts the caller's values for the core, calls the caller's functions when
+//! the core asks, and builds the results. It decides nothing the SPEC rules on.
+//!
+//! Two habits keep the module unbreakable: every call into JavaScript that can run the
+//! caller's code returns its exception as a value (`catch` imports, `js_sys::Function`),
+//! and no `RefCell` borrow is held across such a call, so a caller that throws or calls
+//! back into the package never finds anything half-done.
 
+mod batch;
+mod host;
+mod options;
+mod outcome;
+mod palette;
+mod policies;
+mod policy;
+mod resolve_palette;
+mod router;
+mod turn;
+
+use js_sys::JsString;
+use wasm_bindgen::prelude::*;
+
+pub(crate) type JsResult<T> = Result<T, JsValue>;
+
+/// An error message made of Rust text and the caller's own strings, which stay exact
+/// (a policy name may hold an unpaired surrogate).
+pub(crate) struct Message(JsString);
+
+impl Message {
+    pub fn new(text: &str) -> Message {
+        Message(JsString::from(text))
+    }
+    pub fn add(self, text: &str) -> Message {
+        Message(self.0.concat(&JsValue::from_str(text)))
+    }
+    /// Appends a string of the caller's (or anything, as `String(value)` would).
+    pub fn add_js(self, value: &JsValue) -> Message {
+        Message(self.0.concat(value))
+    }
+    pub fn error(self) -> JsValue {
+        host::error(&self.0)
+    }
+    pub fn type_error(self) -> JsValue {
+        host::type_error(&self.0)
+    }
+    pub fn type_error_caused(self, cause: &JsValue) -> JsValue {
+        host::type_error_caused(&self.0, cause)
+    }
+    pub fn range_error(self) -> JsValue {
+        host::range_error(&self.0)
+    }
+    pub fn error_caused(self, cause: &JsValue) -> JsValue {
+        host::error_caused(&self.0, cause)
+    }
+    pub fn into_js(self) -> JsValue {
+        self.0.into()
+    }
+}
+
+/// How error messages name what the caller gave.
+pub(crate) fn describe(value: &JsValue) -> &'static str {
+    if value.is_null() {
+        "null"
+    } else if host::is_array(value) {
+        "an array"
+    } else if value.is_object() {
+        "an object"
+    } else if value.is_function() {
+        "function"
+    } else if value.is_undefined() {
+        "undefined"
+    } else if value.is_string() {
+        "string"
+    } else if value.as_bool().is_some() {
+        "boolean"
+    } else if value.as_f64().is_some() {
+        "number"
+    } else if value.is_bigint() {
+        "bigint"
+    } else {
+        "symbol"
+    }
+}
+
+/// `<where> must be <what>, got <what it is>`.
+pub(crate) fn must_be(place: Message, what: &str, value: &JsValue) -> JsValue {
+    place
+        .add(" must be ")
+        .add(what)
+        .add(", got ")
+        .add(describe(value))
+        .type_error()
+}
+
+/// `<where> could not be read`, with what the read threw as the cause.
+pub(crate) fn unreadable(place: Message, cause: &JsValue) -> JsValue {
+    place.add(" could not be read").type_error_caused(cause)
+}
+
+/// Whether `value` can be called.
+pub(crate) fn function(value: &JsValue) -> Option<js_sys::Function> {
+    value.is_function().then(|| value.clone().unchecked_into())
+}
+
+/// Freezes an object the binding built itself (nothing of the caller's can object).
+pub(crate) fn frozen<T: JsCast>(value: T) -> T {
+    js_sys::Object::freeze(value.unchecked_ref::<js_sys::Object>());
+    value
+}

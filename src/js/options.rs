@@ -1,0 +1,193 @@
+//! The caller's options objects and policy specs as typed Rust structs.
+//!
+//! `host.js` reads an object's fields once each, in a fixed order (a getter or proxy
+//! trap that throws is caught there and named here), in one call; each field is then
+//! checked into a typed struct, with the message naming it. Functions, the model and
+//! the caller's objects stay `JsValue`s.
+//!
+//! serde-wasm-bindgen builds the structured answers (see `outcome.rs`, `policies.rs`) but
+//! does not read these: its deserializer alone weighs 41 KB of wasm (18 KB gzip, measured
+//! with one preserved `Vec`), more than half the package's whole size budget, and it
+//! reads fields with no way to catch a throwing getter.
+
+use super::{function, host, must_be, unreadable, JsResult, Message};
+use alloc::vec::Vec;
+use core::cell::RefCell;
+use js_sys::{Array, Function};
+use wasm_bindgen::prelude::*;
+
+/// A field whose read threw: its key, what it threw, and the values read before it.
+pub(crate) struct Unread {
+    pub key: &'static str,
+    pub cause: JsValue,
+    pub before: Array,
+}
+
+/// The values of an object's fields, in the order of the keys they were read by.
+pub(crate) struct Fields(Array);
+
+impl Fields {
+    pub fn get(&self, i: u32) -> JsValue {
+        self.0.get(i)
+    }
+}
+
+/// Reads `keys` of `source`, once each, in order.
+pub(crate) fn fields_of(source: &JsValue, keys: &'static [&'static str]) -> Result<Fields, Unread> {
+    let values = host::fields(source, &key_array(keys));
+    match values.dyn_into::<host::Unreadable>() {
+        Ok(u) => Err(Unread {
+            key: keys.get(u.index() as usize).copied().unwrap_or(""),
+            cause: u.cause(),
+            before: u.values(),
+        }),
+        Err(values) => Ok(Fields(values.unchecked_into())),
+    }
+}
+
+/// [`fields_of`], with a failed read as the TypeError naming `<place>.<key>`.
+pub(crate) fn read(
+    source: &JsValue,
+    keys: &'static [&'static str],
+    place: &dyn Fn() -> Message,
+) -> JsResult<Fields> {
+    fields_of(source, keys).map_err(|u| unreadable(place().add(".").add(u.key), &u.cause))
+}
+
+// The keys as JavaScript strings, made once per list.
+fn key_array(keys: &'static [&'static str]) -> Array {
+    thread_local! {
+        static MADE: RefCell<Vec<(usize, Array)>> = const { RefCell::new(Vec::new()) };
+    }
+    let id = keys.as_ptr() as usize;
+    if let Some(found) = MADE.with(|m| m.borrow().iter().find(|(k, _)| *k == id).map(|(_, a)| a.clone())) {
+        return found;
+    }
+    let made: Array = keys.iter().map(|k| JsValue::from_str(k)).collect();
+    MADE.with(|m| m.borrow_mut().push((id, made.clone())));
+    made
+}
+
+/// `place` must be an object (not `null`, not a function).
+pub(crate) fn object(value: &JsValue, place: &dyn Fn() -> Message, what: &str) -> JsResult<()> {
+    if value.is_object() {
+        Ok(())
+    } else {
+        Err(must_be(place(), what, value))
+    }
+}
+
+/// An optional function: absent (`undefined`) or callable; `null` is a mistake.
+pub(crate) fn optional_function(value: JsValue, place: &dyn Fn() -> Message) -> JsResult<Option<Function>> {
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    function(&value).map(Some).ok_or_else(|| must_be(place(), "a function", &value))
+}
+
+/// A function that `null` and `undefined` both leave out.
+pub(crate) fn nullable_function(value: JsValue, place: &dyn Fn() -> Message) -> JsResult<Option<Function>> {
+    if value.is_null() || value.is_undefined() {
+        return Ok(None);
+    }
+    function(&value).map(Some).ok_or_else(|| must_be(place(), "a function", &value))
+}
+
+// ------------------------------------------------------------------ routing
+
+pub(crate) const ROUTING: &[&str] = &[
+    "entries",
+    "timeoutMs",
+    "candidateOf",
+    "isActive",
+    "onDecision",
+    "registered",
+    "signal",
+];
+
+pub(crate) const ROUTER: &[&str] = &[
+    "entries",
+    "timeoutMs",
+    "candidateOf",
+    "isActive",
+    "onDecision",
+    "registered",
+    "onWarning",
+];
+
+/// The procedural layer and how its rows are read: what `resolvePalette` and a
+/// `ToolRouter` share.
+pub(crate) struct Layer {
+    pub entries: Option<Function>,
+    pub timeout_ms: Option<f64>,
+    /// The caller's readers, or `undefined` for the SPEC's.
+    pub candidate_of: JsValue,
+    pub is_active: JsValue,
+    pub on_decision: Option<Function>,
+}
+
+impl Layer {
+    /// Checks the first five fields of [`ROUTING`] or [`ROUTER`].
+    pub fn check(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Layer> {
+        let at = |key: &str| place().add(".").add(key);
+        let entries = fields.get(0);
+        let entries = nullable_function(entries.clone(), &|| at("entries"))
+            .map_err(|_| must_be(at("entries"), "a function, null or undefined", &entries))?;
+        let timeout_ms = match fields.get(1) {
+            v if v.is_undefined() => None,
+            v => match v.as_f64() {
+                Some(ms) if ms.is_finite() && ms >= 0.0 => Some(ms),
+                _ => return Err(must_be(at("timeoutMs"), "a finite number >= 0", &v)),
+            },
+        };
+        let candidate_of = optional_function(fields.get(2), &|| at("candidateOf"))?;
+        let is_active = optional_function(fields.get(3), &|| at("isActive"))?;
+        let on_decision = optional_function(fields.get(4), &|| at("onDecision"))?;
+        Ok(Layer {
+            entries,
+            timeout_ms,
+            candidate_of: candidate_of.map_or(JsValue::UNDEFINED, JsValue::from),
+            is_active: is_active.map_or(JsValue::UNDEFINED, JsValue::from),
+            on_decision,
+        })
+    }
+}
+
+pub(crate) const RESOLVE: &[&str] = &["signal", "context", "onDecision"];
+
+const SIGNAL: &[&str] = &["aborted", "addEventListener", "removeEventListener"];
+
+/// A signal checked as the platform would use it: an `AbortSignal`, or an object that
+/// behaves like one completely (`aborted`, `addEventListener`, `removeEventListener`).
+pub(crate) fn signal(value: JsValue, place: &dyn Fn() -> Message) -> JsResult<Option<JsValue>> {
+    const WHAT: &str = "an AbortSignal";
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    if !value.is_object() {
+        return Err(must_be(place(), WHAT, &value));
+    }
+    // A throwing getter, a revoked proxy, or a proxy failing the platform's brand check.
+    let fields = fields_of(&value, SIGNAL).map_err(|u| {
+        place().add(" could not be read as an AbortSignal").type_error_caused(&u.cause)
+    })?;
+    if fields.get(0).as_bool().is_none() || !fields.get(1).is_function() || !fields.get(2).is_function() {
+        return Err(must_be(place(), WHAT, &value));
+    }
+    Ok(Some(value))
+}
+
+// ------------------------------------------------------------------ policies
+
+pub(crate) const POLICY: &[&str] = &[
+    "name",
+    "match",
+    "whenTool",
+    "redirectTo",
+    "model",
+    "argsTransform",
+    "guard",
+];
+
+
+pub(crate) const POLICIES: &[&str] = &["modelResolver", "onToolCallDispatch", "onWarning", "registered"];

@@ -1,0 +1,110 @@
+//! The answers of routing as the caller sees them: `Routed` and `RoutingRefusal` built
+//! from what the core decided, with the caller's own strings, and the decision report
+//! (SPEC section 5) built from the same decision.
+
+use super::{frozen, host, JsResult};
+use crate::names::NameSet;
+use crate::routing::{self, Outcome, Span, Turn};
+use alloc::vec::Vec;
+use js_sys::Array;
+use serde::Serialize;
+use serde_wasm_bindgen::preserve;
+use wasm_bindgen::prelude::*;
+
+fn spans(spans: impl Iterator<Item = Span>) -> Vec<u32> {
+    spans.flat_map(|s| [s.candidate, s.start, s.end]).collect()
+}
+
+/// The frozen `Routed` or `RoutingRefusal`: names picked from `registered` by index,
+/// unresolved names sliced out of the turn's `candidates`.
+pub(crate) fn of_turn(outcome: &Outcome, registered: &Array, candidates: &Array) -> JsValue {
+    match outcome {
+        Outcome::Routed { names, unresolved } => host::routed(
+            &frozen(host::pick(registered, names)),
+            &frozen(host::cut(candidates, &spans(unresolved.iter().copied()))),
+        ),
+        Outcome::Refused { reason, unresolved } => host::refused(
+            &host::text(&reason.text()),
+            &frozen(host::cut(candidates, &spans(unresolved.iter().copied()))),
+        ),
+    }
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    #[serde(with = "preserve")]
+    outcome: JsValue,
+    rule: &'a str,
+    #[serde(with = "preserve")]
+    rows: JsValue,
+    #[serde(with = "preserve")]
+    hidden: JsValue,
+    #[serde(rename = "retrievalMs")]
+    retrieval_ms: f64,
+}
+
+#[derive(Serialize)]
+struct RowReport {
+    index: u32,
+    fate: &'static str,
+    #[serde(with = "preserve")]
+    candidate: JsValue,
+}
+
+fn to_js<T: Serialize>(value: &T) -> JsResult<JsValue> {
+    serde_wasm_bindgen::to_value(value).map_err(JsValue::from)
+}
+
+/// The decision report of a decided turn: the very outcome, the rule, each row's fate
+/// with its trimmed candidate, the hidden names and the retrieval time.
+pub(crate) fn report(
+    turn: &Turn,
+    outcome: &JsValue,
+    registry: &NameSet,
+    registered: &Array,
+    candidates: &Array,
+    retrieval_ms: f64,
+) -> JsResult<JsValue> {
+    let trimmed = host::cut(candidates, &spans(turn.rows.iter().filter_map(|r| r.candidate)));
+    let mut next = 0;
+    let rows: Vec<RowReport> = turn
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(index, row)| RowReport {
+            index: index as u32,
+            fate: row.fate.as_str(),
+            candidate: match row.candidate {
+                Some(_) => {
+                    next += 1;
+                    trimmed.get(next - 1)
+                }
+                None => JsValue::NULL,
+            },
+        })
+        .collect();
+    let hidden = match &turn.outcome {
+        Outcome::Routed { names, .. } => host::pick(registered, &routing::hidden(registry, names)),
+        Outcome::Refused { .. } => Array::new(),
+    };
+    let report = Report {
+        outcome: outcome.clone(),
+        rule: turn.outcome.rule(),
+        rows: to_js(&rows)?,
+        hidden: hidden.into(),
+        retrieval_ms,
+    };
+    Ok(host::freeze_report(&to_js(&report)?))
+}
+
+/// The report of a router that cannot route: nothing was read, nothing is hidden.
+pub(crate) fn unavailable_report(unavailable: &JsValue) -> JsResult<JsValue> {
+    let report = Report {
+        outcome: unavailable.clone(),
+        rule: "unavailable",
+        rows: Array::new().into(),
+        hidden: Array::new().into(),
+        retrieval_ms: 0.0,
+    };
+    Ok(host::freeze_report(&to_js(&report)?))
+}

@@ -1,0 +1,494 @@
+//! `ToolPolicies`: policies composed in declaration order, applied at the two seams by
+//! the core's seam code. The caller's functions are held as `js_sys::Function`s behind
+//! the core's `Hooks`; an exception they throw passes through unchanged, as the `cause`
+//! of the seam's error (or as itself for the adopter's own callbacks).
+
+use super::options::{self, POLICIES};
+use super::policy::{is_policy, Spec, ToolCallPolicy};
+use super::{batch, describe, frozen, host, must_be, unreadable, JsResult, Message};
+use crate::names::Name;
+use crate::policy::gate::dropped_reason;
+use crate::policy::seams::{Failure, Hooks, Selection};
+use crate::policy::PolicySet;
+use alloc::rc::Rc;
+use alloc::vec::Vec;
+use core::cell::RefCell;
+use js_sys::{Array, Function, Reflect};
+use serde::Serialize;
+use serde_wasm_bindgen::preserve;
+use wasm_bindgen::prelude::*;
+
+struct Composed {
+    core: PolicySet,
+    specs: Vec<Rc<Spec>>,
+    resolver: Option<Function>,
+    callback: Option<Function>,
+    on_warning: JsValue,
+    /// The registered names (frozen) and their length: what passes the gate when the
+    /// palette does not narrow. `None`: every tool.
+    registered: Option<(Array, usize)>,
+}
+
+#[wasm_bindgen(skip_typescript)]
+pub struct ToolPolicies {
+    /// `None` once disposed; a seam in progress keeps what it needs.
+    composed: RefCell<Option<Rc<Composed>>>,
+    policies: Array,
+}
+
+#[wasm_bindgen]
+impl ToolPolicies {
+    #[wasm_bindgen(constructor)]
+    pub fn new(policies: JsValue, options: JsValue) -> JsResult<JsValue> {
+        let given = || Message::new("ToolPolicies: policies");
+        const WHAT: &str = "an iterable of ToolCallPolicy";
+        if !policies.is_object() {
+            return Err(must_be(given(), WHAT, &policies));
+        }
+        let is_iterable = host::iterable(&policies);
+        if let Some(u) = is_iterable.dyn_ref::<host::Unreadable>() {
+            return Err(unreadable(given(), &u.cause()));
+        }
+        if !is_iterable.is_truthy() {
+            return Err(must_be(given(), WHAT, &policies));
+        }
+        let items = host::list(&policies).map_err(|cause| unreadable(given(), &cause))?;
+        let list = Array::new();
+        let mut specs = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            // A policy is kept as it is; a spec becomes one. Either way the fields are read
+            // and checked here.
+            let spec = Spec::read(&item).map_err(|cause| {
+                let message = Reflect::get(&cause, &JsValue::from_str("message")).unwrap_or_default();
+                given()
+                    .add("[")
+                    .add_js(&JsValue::from(i as u32))
+                    .add("]: ")
+                    .add_js(&message)
+                    .type_error_caused(&cause)
+            })?;
+            let spec = Rc::new(spec);
+            list.push(&if is_policy(&item) {
+                item
+            } else {
+                ToolCallPolicy::build(spec.clone())
+            });
+            specs.push(spec);
+        }
+
+        let place = || Message::new("ToolPolicies: options");
+        let options = if options.is_undefined() {
+            js_sys::Object::new().into()
+        } else {
+            options
+        };
+        options::object(&options, &place, "an object")?;
+        let fields = options::read(&options, POLICIES, &place)?;
+        let resolver = options::optional_function(fields.get(0), &|| place().add(".modelResolver"))?;
+        let callback = options::optional_function(fields.get(1), &|| place().add(".onToolCallDispatch"))?;
+        let on_warning = options::optional_function(fields.get(2), &|| place().add(".onWarning"))?;
+        let registered = fields.get(3);
+        let registered = if registered.is_undefined() {
+            None
+        } else {
+            let (names, units) = batch::strings(&registered, &|| place().add(".registered"))?;
+            Some((frozen(names), units))
+        };
+
+        let core = PolicySet::new(
+            specs.iter().map(|s| s.policy()).collect(),
+            resolver.is_some(),
+            callback.is_some(),
+        )
+        .map_err(|i| {
+            given()
+                .add("[")
+                .add_js(&JsValue::from(i as u32))
+                .add("] reuses the name \"")
+                .add_js(&specs[i].name)
+                .add("\"; policy names must be unique")
+                .type_error()
+        })?;
+        let set = ToolPolicies {
+            composed: RefCell::new(Some(Rc::new(Composed {
+                core,
+                specs,
+                resolver,
+                callback,
+                on_warning: on_warning.map_or(JsValue::UNDEFINED, JsValue::from),
+                registered,
+            }))),
+            policies: frozen(list),
+        };
+        Ok(frozen(JsValue::from(set)))
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn policies(&self) -> Array {
+        self.policies.clone()
+    }
+
+    /// PRE-model seam: which model reasons this iteration.
+    #[wasm_bindgen(js_name = selectModel)]
+    pub fn select_model(&self, ctx: JsValue) -> JsResult<JsValue> {
+        let composed = self.live("selectModel")?;
+        let no_call = JsValue::UNDEFINED;
+        let mut hooks = Seam::new(&composed, &ctx, &no_call, Gate::Every);
+        let selection = composed
+            .core
+            .select_model(&mut hooks)
+            .map_err(|f| seam_error(&composed, f))?;
+        let (model, policy) = match selection {
+            Selection::Policy(i) => (composed.specs[i].model.clone(), composed.specs[i].name.clone()),
+            Selection::Resolver => (hooks.model, JsValue::NULL),
+            Selection::Default => (JsValue::NULL, JsValue::NULL),
+        };
+        let record = SelectionRecord {
+            model,
+            source: selection.source(),
+            policy,
+        };
+        Ok(frozen(to_js(&record)?))
+    }
+
+    /// POST-model seam: where the emitted call is dispatched.
+    pub fn dispatch(&self, call: JsValue, ctx: JsValue, palette: JsValue) -> JsResult<JsValue> {
+        let composed = self.live("dispatch")?;
+        let name = call_name(&call, &|| Message::new("ToolPolicies.dispatch: call"))?;
+        let gate = Gate::of(&palette, &composed)?;
+        let tool = batch::units_of(&name);
+        let mut hooks = Seam::new(&composed, &ctx, &call, gate);
+        hooks.target = name.clone();
+        let dispatched = composed
+            .core
+            .dispatch(&tool, &mut hooks)
+            .map_err(|f| seam_error(&composed, f))?;
+        let by = dispatched
+            .redirected_by
+            .map_or(JsValue::NULL, |i| composed.specs[i].name.clone());
+        let Some(target) = dispatched.dropped else {
+            let record = DispatchRecord {
+                call: hooks.current,
+                original: call,
+                redirected_by: by,
+                dropped: JsValue::NULL,
+            };
+            return Ok(frozen(to_js(&record)?));
+        };
+        let reason: JsValue = host::text(&dropped_reason(&target, &tool)).into();
+        let who = match dispatched.redirected_by {
+            Some(_) => Message::new("ToolCallPolicy \"").add_js(&by).add("\""),
+            None => Message::new("onToolCallDispatch"),
+        };
+        let details = DroppedDetails {
+            policy: by.clone(),
+            target: hooks.target.clone(),
+            original: name,
+        };
+        let warning = host::DroppedWarning::new(&who.add(": ").add_js(&reason).into_js(), &to_js(&details)?);
+        host::deliver(&warning, &composed.on_warning)?;
+        let dropped = Dropped {
+            target: hooks.target,
+            reason,
+        };
+        let record = DispatchRecord {
+            call: call.clone(),
+            original: call,
+            redirected_by: by,
+            dropped: frozen(to_js(&dropped)?),
+        };
+        Ok(frozen(to_js(&record)?))
+    }
+
+    /// Frees the composed set now rather than at garbage collection; later seam calls
+    /// throw, a seam in progress finishes. Calling it again does nothing.
+    pub fn dispose(&self) {
+        let composed = self.composed.borrow_mut().take();
+        drop(composed);
+    }
+}
+
+impl ToolPolicies {
+    fn live(&self, seam: &str) -> JsResult<Rc<Composed>> {
+        let composed = self.composed.borrow().clone();
+        composed.ok_or_else(|| {
+            Message::new("ToolPolicies: ")
+                .add(seam)
+                .add("() after dispose()")
+                .error()
+        })
+    }
+}
+
+#[derive(Serialize)]
+struct SelectionRecord {
+    #[serde(with = "preserve")]
+    model: JsValue,
+    source: &'static str,
+    #[serde(with = "preserve")]
+    policy: JsValue,
+}
+
+#[derive(Serialize)]
+struct DispatchRecord {
+    #[serde(with = "preserve")]
+    call: JsValue,
+    #[serde(with = "preserve")]
+    original: JsValue,
+    #[serde(rename = "redirectedBy", with = "preserve")]
+    redirected_by: JsValue,
+    #[serde(with = "preserve")]
+    dropped: JsValue,
+}
+
+#[derive(Serialize)]
+struct Dropped {
+    #[serde(with = "preserve")]
+    target: JsValue,
+    #[serde(with = "preserve")]
+    reason: JsValue,
+}
+
+#[derive(Serialize)]
+struct DroppedDetails {
+    #[serde(with = "preserve")]
+    policy: JsValue,
+    #[serde(with = "preserve")]
+    target: JsValue,
+    #[serde(with = "preserve")]
+    original: JsValue,
+}
+
+fn to_js<T: Serialize>(value: &T) -> JsResult<JsValue> {
+    serde_wasm_bindgen::to_value(value).map_err(JsValue::from)
+}
+
+/// A call's `name`: the call must be an object whose `name` is a string.
+fn call_name(call: &JsValue, place: &dyn Fn() -> Message) -> JsResult<JsValue> {
+    if !call.is_object() {
+        return Err(must_be(place(), "an object { name, args, id? }", call));
+    }
+    let name = Reflect::get(call, &JsValue::from_str("name"))
+        .map_err(|cause| unreadable(place().add(".name"), &cause))?;
+    if !name.is_string() {
+        return Err(must_be(place().add(".name"), "a string", &name));
+    }
+    Ok(name)
+}
+
+/// What the gate admits: every tool, or the names of a palette (read and checked up
+/// front, written into the module only if the gate is asked).
+enum Gate {
+    Every,
+    Names(Array, usize),
+}
+
+impl Gate {
+    /// A `Routed` narrows to its names; a refusal, `RoutingUnavailable` or no palette lets
+    /// every registered tool pass (the registered names when the host gave them, else
+    /// every tool); anything else is an iterable of names.
+    fn of(palette: &JsValue, composed: &Composed) -> JsResult<Gate> {
+        let place = || Message::new("ToolPolicies.dispatch: palette");
+        let every = || match &composed.registered {
+            Some((names, units)) => Gate::Names(names.clone(), *units),
+            None => Gate::Every,
+        };
+        if palette.is_null() || palette.is_undefined() {
+            return Ok(every());
+        }
+        let kind = if palette.is_object() {
+            Reflect::get(palette, &JsValue::from_str("kind")).map_err(|cause| unreadable(place(), &cause))?
+        } else {
+            JsValue::UNDEFINED
+        };
+        match kind.as_string().as_deref() {
+            Some("refused") | Some("unavailable") => Ok(every()),
+            Some("routed") => {
+                let names = Reflect::get(palette, &JsValue::from_str("names"))
+                    .map_err(|cause| unreadable(place().add(".names"), &cause))?;
+                let (names, units) = batch::strings(&names, &|| place().add(".names"))?;
+                Ok(Gate::Names(names, units))
+            }
+            _ => {
+                let (names, units) = batch::strings(palette, &place)?;
+                Ok(Gate::Names(names, units))
+            }
+        }
+    }
+
+    fn allows(&self, tool: &Name) -> bool {
+        match self {
+            Gate::Every => true,
+            // A palette handed over for one dispatch: one scan costs less than an index.
+            Gate::Names(names, units) => batch::write(names, *units).iter().any(|n| n == tool),
+        }
+    }
+}
+
+/// What went wrong in one of the caller's functions.
+enum Fault {
+    Threw(JsValue),
+    /// It returned a promise or thenable (predicates and transforms are synchronous).
+    Thenable(JsValue),
+    /// It returned an object whose `then` could not be read.
+    UnreadableThen(JsValue),
+    /// `argsTransform` returned something other than a plain object.
+    NotPlain(JsValue),
+    /// The caller's own mistake or the adopter's callback: thrown as it is.
+    Raw(JsValue),
+}
+
+/// The hooks of one seam call.
+struct Seam<'a> {
+    composed: &'a Composed,
+    ctx: &'a JsValue,
+    /// The caller's call.
+    original: &'a JsValue,
+    /// The call as it stands, and its tool.
+    current: JsValue,
+    target: JsValue,
+    /// What the resolver answered.
+    model: JsValue,
+    gate: Gate,
+}
+
+impl<'a> Seam<'a> {
+    fn new(composed: &'a Composed, ctx: &'a JsValue, call: &'a JsValue, gate: Gate) -> Self {
+        Seam {
+            composed,
+            ctx,
+            original: call,
+            current: call.clone(),
+            target: JsValue::UNDEFINED,
+            model: JsValue::NULL,
+            gate,
+        }
+    }
+
+    fn spec(&self, i: usize) -> &Spec {
+        &self.composed.specs[i]
+    }
+}
+
+/// A predicate's or transform's answer: a synchronous value.
+fn answer(result: Result<JsValue, JsValue>) -> Result<JsValue, Fault> {
+    let value = result.map_err(Fault::Threw)?;
+    if value.is_object() || value.is_function() {
+        match Reflect::get(&value, &JsValue::from_str("then")) {
+            Err(cause) => return Err(Fault::UnreadableThen(cause)),
+            Ok(then) if then.is_function() => return Err(Fault::Thenable(value)),
+            Ok(_) => {}
+        }
+    }
+    Ok(value)
+}
+
+impl Hooks for Seam<'_> {
+    type Error = Fault;
+
+    fn matches(&mut self, i: usize) -> Result<bool, Fault> {
+        let result = self.spec(i).matcher.call1(&JsValue::UNDEFINED, self.ctx);
+        Ok(answer(result)?.is_truthy())
+    }
+
+    fn guard(&mut self, i: usize) -> Result<bool, Fault> {
+        let Some(guard) = &self.spec(i).guard else {
+            return Ok(true);
+        };
+        Ok(answer(guard.call1(&JsValue::UNDEFINED, self.ctx))?.is_truthy())
+    }
+
+    fn redirect(&mut self, i: usize) -> Result<(), Fault> {
+        let place = || Message::new("ToolPolicies.dispatch: call");
+        let spec = &self.composed.specs[i];
+        let next = host::rewrite(self.original, &spec.redirect_to)
+            .map_err(|cause| Fault::Raw(unreadable(place(), &cause)))?;
+        if let Some(transform) = &spec.args_transform {
+            // A copy of the args, so that the caller's object is never handed out.
+            let args = Reflect::get(self.original, &JsValue::from_str("args"))
+                .and_then(|args| host::copy_args(&args))
+                .map_err(|cause| Fault::Raw(unreadable(place().add(".args"), &cause)))?;
+            let out = answer(transform.call2(&JsValue::UNDEFINED, &args, self.ctx))?;
+            if !host::is_plain_object(&out) {
+                return Err(Fault::NotPlain(out));
+            }
+            // `next` is a plain object of ours: setting `args` cannot fail.
+            let _ = Reflect::set(&next, &JsValue::from_str("args"), &out);
+        }
+        self.current = next;
+        self.target = spec.redirect_to.clone();
+        Ok(())
+    }
+
+    fn resolve_model(&mut self) -> Result<bool, Fault> {
+        let Some(resolver) = &self.composed.resolver else {
+            return Ok(false);
+        };
+        self.model = resolver.call1(&JsValue::UNDEFINED, self.ctx).map_err(Fault::Raw)?;
+        if self.model.is_undefined() {
+            self.model = JsValue::NULL;
+        }
+        Ok(!self.model.is_null())
+    }
+
+    fn on_dispatch(&mut self) -> Result<Option<Vec<u16>>, Fault> {
+        let Some(callback) = &self.composed.callback else {
+            return Ok(None);
+        };
+        let next = callback
+            .call2(&JsValue::UNDEFINED, &self.current, self.ctx)
+            .map_err(Fault::Raw)?;
+        if next.is_null() || next.is_undefined() {
+            return Ok(None);
+        }
+        let place = || Message::new("ToolPolicies: onToolCallDispatch's returned call");
+        let name = call_name(&next, &place).map_err(Fault::Raw)?;
+        let units = batch::units_of(&name);
+        self.current = next;
+        self.target = name;
+        Ok(Some(units))
+    }
+
+    fn allows(&mut self, tool: &Name) -> Result<bool, Fault> {
+        Ok(self.gate.allows(tool))
+    }
+}
+
+/// A seam's failure as the caller sees it: a policy's function failing is an `Error`
+/// naming the policy, the function and the seam, with what it threw (or returned) as the
+/// `cause`; anything else is thrown as it is.
+fn seam_error(composed: &Composed, failure: Failure<Fault>) -> JsValue {
+    let (policy, function, seam, fault) = match failure {
+        Failure::Adopter(Fault::Raw(e) | Fault::Threw(e))
+        | Failure::Policy {
+            cause: Fault::Raw(e), ..
+        } => return e,
+        Failure::Adopter(fault) => return fault_value(fault),
+        Failure::Policy {
+            policy,
+            function,
+            seam,
+            cause,
+        } => (policy, function, seam, cause),
+    };
+    let message = Message::new("ToolCallPolicy \"")
+        .add_js(&composed.specs[policy].name)
+        .add("\": ")
+        .add(function.as_str())
+        .add(" ");
+    let (message, cause) = match fault {
+        Fault::Threw(e) => (message.add("threw"), e),
+        Fault::Thenable(v) => (message.add("returned a promise or thenable (it must be synchronous)"), v),
+        Fault::UnreadableThen(e) => (message.add("returned a value whose `then` could not be read"), e),
+        Fault::NotPlain(v) => (message.add("returned ").add(describe(&v)).add(", not a plain object"), v),
+        Fault::Raw(e) => return e,
+    };
+    message.add(" at the ").add(seam.as_str()).error_caused(&cause)
+}
+
+fn fault_value(fault: Fault) -> JsValue {
+    match fault {
+        Fault::Threw(v) | Fault::Thenable(v) | Fault::UnreadableThen(v) | Fault::NotPlain(v) | Fault::Raw(v) => v,
+    }
+}
+

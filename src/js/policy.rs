@@ -1,0 +1,215 @@
+//! `ToolCallPolicy`: one declarative per-intent rule. It holds the caller's values; the
+//! core's form of it (names as code units, the `whenTool` set) is built by the
+//! `ToolPolicies` that composes it, and, for `matchesTool`, on first use.
+
+use super::options::{self, fields_of, POLICY};
+use super::{batch, frozen, must_be, unreadable, JsResult, Message};
+use crate::policy::{Policy, WhenTool};
+use crate::names::NameSet;
+use alloc::rc::Rc;
+use core::cell::RefCell;
+use js_sys::{Array, Function, JsString, WeakSet};
+use wasm_bindgen::prelude::*;
+
+/// A policy's fields, checked.
+pub(crate) struct Spec {
+    /// The caller's own string, non-empty.
+    pub name: JsValue,
+    pub matcher: Function,
+    /// `null` (any tool), a string, or a frozen array of strings.
+    pub when_tool: JsValue,
+    /// `null` or a non-empty string.
+    pub redirect_to: JsValue,
+    /// `null` or anything; handed back by identity.
+    pub model: JsValue,
+    pub args_transform: Option<Function>,
+    pub guard: Option<Function>,
+}
+
+fn named(name: &JsValue) -> Message {
+    Message::new("ToolCallPolicy \"").add_js(name).add("\"")
+}
+
+impl Spec {
+    /// Reads and checks a spec (or a policy, through its getters), with TypeErrors that
+    /// name the policy and the field.
+    pub fn read(value: &JsValue) -> JsResult<Spec> {
+        if !value.is_object() {
+            return Err(must_be(Message::new("ToolCallPolicy: spec"), "an object", value));
+        }
+        let check_name = |name: &JsValue| -> JsResult<()> {
+            match name.dyn_ref::<JsString>() {
+                Some(s) if s.length() > 0 => Ok(()),
+                _ => Err(must_be(Message::new("ToolCallPolicy: name"), "a non-empty string", name)),
+            }
+        };
+        let fields = fields_of(value, POLICY).map_err(|u| {
+            if u.key == "name" {
+                return unreadable(Message::new("ToolCallPolicy: spec.name"), &u.cause);
+            }
+            let name = u.before.get(0);
+            if let Err(e) = check_name(&name) {
+                return e;
+            }
+            unreadable(named(&name).add(": spec.").add(u.key), &u.cause)
+        })?;
+        let [name, matcher, when_tool, redirect_to, model, args_transform, guard] =
+            core::array::from_fn(|i| fields.get(i as u32));
+        check_name(&name)?;
+        let at = |field: &str| named(&name).add(": ").add(field);
+        let matcher = super::function(&matcher).ok_or_else(|| must_be(at("match"), "a function", &matcher))?;
+        let when_tool = if when_tool.is_string() || when_tool.is_null() {
+            when_tool
+        } else if when_tool.is_undefined() {
+            JsValue::NULL
+        } else {
+            frozen(batch::strings(&when_tool, &|| at("whenTool"))?.0).into()
+        };
+        let redirect_to = match redirect_to {
+            v if v.is_null() || v.is_undefined() => JsValue::NULL,
+            v if v.dyn_ref::<JsString>().is_some_and(|s| s.length() > 0) => v,
+            v => return Err(must_be(at("redirectTo"), "a non-empty string, null or undefined", &v)),
+        };
+        let args_transform = options::nullable_function(args_transform, &|| at("argsTransform"))?;
+        let guard = options::nullable_function(guard, &|| at("guard"))?;
+        let model = if model.is_undefined() { JsValue::NULL } else { model };
+        Ok(Spec {
+            name,
+            matcher,
+            when_tool,
+            redirect_to,
+            model,
+            args_transform,
+            guard,
+        })
+    }
+
+    /// The tools the redirect applies to, in the core's form.
+    pub fn when(&self) -> WhenTool {
+        if self.when_tool.is_null() {
+            WhenTool::Any
+        } else if self.when_tool.is_string() {
+            WhenTool::One(batch::units_of(&self.when_tool))
+        } else {
+            let list: Array = self.when_tool.clone().unchecked_into();
+            let units = super::host::measure(&list).max(0.0) as usize;
+            WhenTool::Set(NameSet::new(batch::write(&list, units)))
+        }
+    }
+
+    /// The declarative part, in the core's form.
+    pub fn policy(&self) -> Policy {
+        Policy {
+            name: batch::units_of(&self.name),
+            when_tool: self.when(),
+            redirect_to: (!self.redirect_to.is_null()).then(|| batch::units_of(&self.redirect_to)),
+            has_model: !self.model.is_null(),
+            has_guard: self.guard.is_some(),
+        }
+    }
+}
+
+thread_local! {
+    /// Every policy this module built: `ToolPolicies` keeps these as they are and turns
+    /// anything else into one (a proxy of a policy is read as a spec).
+    static BUILT: WeakSet = WeakSet::new();
+}
+
+/// Whether `value` is a policy this module built.
+pub(crate) fn is_policy(value: &JsValue) -> bool {
+    value.is_object() && BUILT.with(|b| b.has(value.unchecked_ref()))
+}
+
+#[wasm_bindgen(skip_typescript)]
+pub struct ToolCallPolicy {
+    spec: Rc<Spec>,
+    /// `whenTool` in the core's form, built on the first `matchesTool`; `dispose()` frees it.
+    when: RefCell<Option<Rc<WhenTool>>>,
+    disposed: core::cell::Cell<bool>,
+}
+
+#[wasm_bindgen]
+impl ToolCallPolicy {
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec: JsValue) -> JsResult<JsValue> {
+        Ok(ToolCallPolicy::build(Rc::new(Spec::read(&spec)?)))
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn name(&self) -> JsValue {
+        self.spec.name.clone()
+    }
+
+    #[wasm_bindgen(getter, js_name = match)]
+    pub fn matcher(&self) -> Function {
+        self.spec.matcher.clone()
+    }
+
+    #[wasm_bindgen(getter, js_name = whenTool)]
+    pub fn when_tool(&self) -> JsValue {
+        self.spec.when_tool.clone()
+    }
+
+    #[wasm_bindgen(getter, js_name = redirectTo)]
+    pub fn redirect_to(&self) -> JsValue {
+        self.spec.redirect_to.clone()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn model(&self) -> JsValue {
+        self.spec.model.clone()
+    }
+
+    #[wasm_bindgen(getter, js_name = argsTransform)]
+    pub fn args_transform(&self) -> JsValue {
+        self.spec.args_transform.clone().map_or(JsValue::NULL, JsValue::from)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn guard(&self) -> JsValue {
+        self.spec.guard.clone().map_or(JsValue::NULL, JsValue::from)
+    }
+
+    /// Whether `toolName` satisfies `whenTool`.
+    #[wasm_bindgen(js_name = matchesTool)]
+    pub fn matches_tool(&self, tool_name: JsValue) -> JsResult<bool> {
+        let place = || named(&self.spec.name).add(".matchesTool: toolName");
+        if !tool_name.is_string() {
+            return Err(must_be(place(), "a string", &tool_name));
+        }
+        if self.disposed.get() {
+            return Err(named(&self.spec.name).add(": matchesTool() after dispose()").error());
+        }
+        let cached = self.when.borrow().clone();
+        let when = match cached {
+            Some(when) => when,
+            None => {
+                let built = Rc::new(self.spec.when());
+                *self.when.borrow_mut() = Some(built.clone());
+                built
+            }
+        };
+        Ok(when.matches(&batch::units_of(&tool_name)))
+    }
+
+    /// Frees what `matchesTool` built now rather than at garbage collection; later
+    /// `matchesTool` calls throw. The policy's fields stay readable.
+    pub fn dispose(&self) {
+        self.disposed.set(true);
+        let when = self.when.borrow_mut().take();
+        drop(when);
+    }
+}
+
+impl ToolCallPolicy {
+    /// The frozen policy for a checked spec.
+    pub(crate) fn build(spec: Rc<Spec>) -> JsValue {
+        let policy = JsValue::from(ToolCallPolicy {
+            spec,
+            when: RefCell::new(None),
+            disposed: core::cell::Cell::new(false),
+        });
+        BUILT.with(|b| b.add(policy.unchecked_ref()));
+        frozen(policy)
+    }
+}

@@ -1,0 +1,136 @@
+//! `ToolRouter`: the routing capability a host builds once and asks every turn.
+
+use super::options::{self, Layer, RESOLVE, ROUTER};
+use super::resolve_palette::registry_of;
+use super::turn::{self, Ask, Registered};
+use super::{batch, frozen, host, JsResult, Message};
+use crate::routing;
+use alloc::rc::Rc;
+use alloc::vec::Vec;
+use core::cell::RefCell;
+use js_sys::{Array, Function, Promise};
+use wasm_bindgen::prelude::*;
+
+struct Serving {
+    layer: Rc<Layer>,
+    registered: Registered,
+}
+
+#[wasm_bindgen(skip_typescript)]
+pub struct ToolRouter {
+    /// `None` once disposed; a turn in flight keeps what it needs.
+    serving: RefCell<Option<Rc<Serving>>>,
+    /// The registered names as given, frozen.
+    registered: Array,
+    /// The `RoutingUnavailable` every turn returns, or `null`.
+    unavailable: JsValue,
+}
+
+#[wasm_bindgen]
+impl ToolRouter {
+    /// Validates and indexes the registered names once; a router missing a prerequisite
+    /// still builds (it reports `unavailable` and warns once).
+    #[wasm_bindgen(constructor)]
+    pub fn new(options: JsValue) -> JsResult<JsValue> {
+        let place = || Message::new("ToolRouter: options");
+        let options = if options.is_undefined() {
+            js_sys::Object::new().into()
+        } else {
+            options
+        };
+        options::object(&options, &place, "an object")?;
+        let fields = options::read(&options, ROUTER, &place)?;
+        let layer = Layer::check(&fields, &place)?;
+        let registered = fields.get(5);
+        let (list, units) = if registered.is_null() || registered.is_undefined() {
+            (Array::new(), 0)
+        } else {
+            batch::strings(&registered, &|| place().add(".registered"))?
+        };
+        let on_warning = options::optional_function(fields.get(6), &|| place().add(".onWarning"))?;
+        let list = frozen(list);
+        let set = registry_of(&list, units);
+        let missing = routing::missing(layer.entries.is_some(), set.distinct());
+        let unavailable = if missing.is_empty() {
+            JsValue::NULL
+        } else {
+            let names: Array = missing.iter().map(|m| JsValue::from_str(m.as_str())).collect();
+            let report = host::unavailable(&frozen(names.clone()));
+            let warning = host::UnavailableWarning::new(&routing::unavailable_message(&missing), &names);
+            host::deliver(&warning, &on_warning.map_or(JsValue::UNDEFINED, JsValue::from))?;
+            report
+        };
+        let router = ToolRouter {
+            serving: RefCell::new(Some(Rc::new(Serving {
+                layer: Rc::new(layer),
+                registered: Registered {
+                    list: list.clone(),
+                    set,
+                },
+            }))),
+            registered: list,
+            unavailable,
+        };
+        Ok(frozen(JsValue::from(router)))
+    }
+
+    /// Set when a prerequisite is missing; then every `resolve()` returns it.
+    #[wasm_bindgen(getter)]
+    pub fn unavailable(&self) -> JsValue {
+        self.unavailable.clone()
+    }
+
+    /// The registered names, as given.
+    #[wasm_bindgen(getter)]
+    pub fn registered(&self) -> Array {
+        self.registered.clone()
+    }
+
+    /// One turn: `{ signal?, context?, onDecision? }`; `context` goes to `entries(context)`.
+    pub fn resolve(&self, options: JsValue) -> Promise {
+        match self.ask(options) {
+            Ok(Some((ask, registered))) => turn::run(ask, move || registered),
+            Ok(None) => Promise::resolve(&self.unavailable),
+            Err(error) => Promise::reject(&error),
+        }
+    }
+
+    /// Frees the router's index now rather than at garbage collection; later `resolve()`
+    /// calls reject, a turn in flight finishes. Calling it again does nothing.
+    pub fn dispose(&self) {
+        let serving = self.serving.borrow_mut().take();
+        drop(serving);
+    }
+}
+
+impl ToolRouter {
+    fn ask(&self, options: JsValue) -> JsResult<Option<(Ask, Registered)>> {
+        let place = || Message::new("ToolRouter.resolve: options");
+        let options = if options.is_undefined() {
+            js_sys::Object::new().into()
+        } else {
+            options
+        };
+        options::object(&options, &place, "an object")?;
+        let fields = options::read(&options, RESOLVE, &place)?;
+        let signal = options::signal(fields.get(0), &|| place().add(".signal"))?;
+        let call_decision = options::optional_function(fields.get(2), &|| place().add(".onDecision"))?;
+        let serving = self.serving.borrow().clone();
+        let Some(serving) = serving else {
+            return Err(Message::new("ToolRouter: resolve() after dispose()").error());
+        };
+        let on_decision: Vec<Function> = serving.layer.on_decision.iter().cloned().chain(call_decision).collect();
+        if !self.unavailable.is_null() {
+            turn::report_unavailable(&on_decision, &self.unavailable)?;
+            return Ok(None);
+        }
+        let ask = Ask {
+            layer: serving.layer.clone(),
+            signal,
+            context: fields.get(1),
+            on_decision,
+            signal_place: "ToolRouter.resolve: options.signal",
+        };
+        Ok(Some((ask, serving.registered.clone())))
+    }
+}
