@@ -1,10 +1,15 @@
 // The JavaScript the wasm binding imports (src/js/host.rs declares every export here).
 //
 // What only JavaScript can do, and nothing that decides: the result classes and the
-// warnings (the binding builds their instances), reading a caller's object, iterable or
-// rows in one pass, writing names into wasm memory in one batch, one turn's wait (the
-// store's answer, the budget's timer, the abort listener), and warning delivery. Which
-// refusal, which order, which policy and the gate are decided by the Rust core.
+// warnings (the binding builds their instances), calling the caller's functions and
+// reading the caller's objects, iterables and rows, writing names into wasm memory in one
+// batch, one turn's wait (the store's answer, the budget's timer, the abort listener),
+// and warning delivery. Which refusal, which order, which policy and the gate are decided
+// by the Rust core.
+//
+// Nothing here throws into the wasm: whatever the caller's code throws comes back as a
+// `Thrown` value, so no exception unwinds through the module, and none costs a slot of
+// wasm-bindgen's reference table (a `catch` import that throws loses one, measured here).
 
 // ---------------------------------------------------------------- result classes
 
@@ -103,6 +108,47 @@ export const typeErrorCaused = (message, cause) => new TypeError(message, { caus
 export const rangeError = (message) => new RangeError(message);
 export const errorCaused = (message, cause) => new Error(message, { cause });
 
+// ---------------------------------------------------------------- the caller's code
+
+export class Thrown {
+  constructor(value) {
+    this.value = value;
+  }
+}
+
+// The caller's functions, with the arity the SPEC gives them and `this` undefined.
+export function call0(f) {
+  try {
+    return f();
+  } catch (e) {
+    return new Thrown(e);
+  }
+}
+
+export function call1(f, a) {
+  try {
+    return f(a);
+  } catch (e) {
+    return new Thrown(e);
+  }
+}
+
+export function call2(f, a, b) {
+  try {
+    return f(a, b);
+  } catch (e) {
+    return new Thrown(e);
+  }
+}
+
+export function get(value, key) {
+  try {
+    return value[key];
+  } catch (e) {
+    return new Thrown(e);
+  }
+}
+
 // ---------------------------------------------------------------- reading the caller's values
 
 // A read that threw: which key, and what it threw.
@@ -137,9 +183,23 @@ export function iterable(value) {
   }
 }
 
-// An iterable as a fresh array (the binding checked that it is one); throws what the
-// iteration throws.
-export const list = (value) => Array.from(value);
+// Whether `Symbol.iterator in value` (Unreadable when a proxy trap throws).
+export function hasIterator(value) {
+  try {
+    return Symbol.iterator in value;
+  } catch (cause) {
+    return new Unreadable(0, cause);
+  }
+}
+
+// An iterable as a fresh array (the binding checked that it is one).
+export function list(value) {
+  try {
+    return Array.from(value);
+  } catch (e) {
+    return new Thrown(e);
+  }
+}
 
 // The total length of `strings` in code units, or -(i + 1) when strings[i] is no string.
 export function measure(strings) {
@@ -205,6 +265,14 @@ function defaultCandidate(row) {
 }
 
 export function readRows(rows, candidateOf, isActive) {
+  try {
+    return batch(rows, candidateOf, isActive);
+  } catch (e) {
+    return new Thrown(e);
+  }
+}
+
+function batch(rows, candidateOf, isActive) {
   const all = Array.isArray(rows) ? rows : Array.from(rows);
   const n = all.length;
   const flags = new Uint8Array(n);
@@ -299,7 +367,13 @@ export function namesOf(items) {
   return out;
 }
 
-export const keys = (value) => Object.keys(value);
+export function keys(value) {
+  try {
+    return Object.keys(value);
+  } catch (e) {
+    return new Thrown(e);
+  }
+}
 
 // Code units (from the core) as a string.
 export function text(units) {
@@ -310,25 +384,47 @@ export function text(units) {
 
 // A record of the caller's `tools` keeping `keys[i]` for each i in `indices`, with the
 // caller's prototype family; defineProperty, so "__proto__" stays an ordinary key.
+// `indices` views wasm memory, and the caller's getters may call into the package (and
+// grow that memory): it is copied before any of them runs.
 export function record(tools, keys, indices) {
-  const out = Object.create(Object.getPrototypeOf(tools) === null ? null : Object.prototype);
-  for (const i of indices) {
-    Object.defineProperty(out, keys[i], { value: tools[keys[i]], enumerable: true, writable: true, configurable: true });
+  const kept = Array.from(indices);
+  try {
+    const out = Object.create(Object.getPrototypeOf(tools) === null ? null : Object.prototype);
+    for (const i of kept) {
+      Object.defineProperty(out, keys[i], { value: tools[keys[i]], enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  } catch (e) {
+    return new Thrown(e);
   }
-  return out;
 }
 
 // ---------------------------------------------------------------- calls
 
 // The rewritten call: a new object with every field of the original and the target's name.
-export const rewrite = (call, name) => ({ ...call, name });
+export function rewrite(call, name) {
+  try {
+    return { ...call, name };
+  } catch (e) {
+    return new Thrown(e);
+  }
+}
 
-// A shallow copy of `args` for argsTransform, of the same shape (array, plain or
-// null-prototype object, class instance), so the caller's object is never handed out.
-export function copyArgs(args) {
-  if (!isObject(args)) return args;
-  if (Array.isArray(args)) return Array.prototype.slice.call(args);
-  return Object.defineProperties(Object.create(Object.getPrototypeOf(args)), Object.getOwnPropertyDescriptors(args));
+// `call.args`, as a shallow copy of the same shape (array, plain or null-prototype object,
+// class instance), so that argsTransform never gets the caller's object.
+export function copyArgs(call) {
+  try {
+    const args = call.args;
+    if (!isObject(args)) return args;
+    if (Array.isArray(args)) return Array.prototype.slice.call(args);
+    return Object.defineProperties(Object.create(Object.getPrototypeOf(args)), Object.getOwnPropertyDescriptors(args));
+  } catch (e) {
+    return new Thrown(e);
+  }
+}
+
+export function setArgs(call, args) {
+  call.args = args;
 }
 
 // ---------------------------------------------------------------- one turn's wait

@@ -1,9 +1,15 @@
 //! What the binding imports from the package's `host.js` (pkg-template/host.js): the
-//! result classes, readers of the caller's values, the name batch, one turn's wait and
-//! warning delivery. Every import that runs the caller's code is `catch`, so a caller's
-//! exception comes back here as a value and never unwinds through the wasm.
+//! result classes, the caller's functions and readers of the caller's values, the name
+//! batch, one turn's wait and warning delivery.
+//!
+//! An import that runs the caller's code never throws: `host.js` returns what the
+//! caller's code threw as a `Thrown`, which the wrappers at the end of this file turn
+//! into an `Err` with the very value thrown. No exception unwinds through the wasm, and
+//! none loses a slot of the reference table, as a value-returning `catch` import does
+//! when it throws (measured here: one slot per exception, for good).
 
-use js_sys::{Array, JsString, Promise};
+use super::JsResult;
+use js_sys::{Array, Function, JsString, Promise};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(raw_module = "./host.js")]
@@ -38,6 +44,21 @@ extern "C" {
     #[wasm_bindgen(js_name = errorCaused)]
     pub fn error_caused(message: &JsValue, cause: &JsValue) -> JsValue;
 
+    // ------------------------------------------------------------ the caller's code
+
+    pub type Thrown;
+    #[wasm_bindgen(method, getter)]
+    fn value(this: &Thrown) -> JsValue;
+
+    #[wasm_bindgen(js_name = call0)]
+    fn call0_(f: &Function) -> JsValue;
+    #[wasm_bindgen(js_name = call1)]
+    fn call1_(f: &Function, a: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = call2)]
+    fn call2_(f: &Function, a: &JsValue, b: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = get)]
+    fn get_(value: &JsValue, key: &JsValue) -> JsValue;
+
     // ------------------------------------------------------------ the caller's values
 
     pub type Unreadable;
@@ -53,9 +74,11 @@ extern "C" {
     pub fn fields(source: &JsValue, keys: &Array) -> JsValue;
     /// Whether `value[Symbol.iterator]` is a function; an `Unreadable` when it throws.
     pub fn iterable(value: &JsValue) -> JsValue;
-    /// An iterable as a fresh array.
-    #[wasm_bindgen(catch)]
-    pub fn list(value: &JsValue) -> Result<Array, JsValue>;
+    /// Whether `Symbol.iterator in value`; an `Unreadable` when it throws.
+    #[wasm_bindgen(js_name = hasIterator)]
+    pub fn has_iterator(value: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = list)]
+    fn list_(value: &JsValue) -> JsValue;
     /// Total code units of `strings`, or -(i + 1) when `strings[i]` is not a string.
     pub fn measure(strings: &Array) -> f64;
     #[wasm_bindgen(js_name = isArray)]
@@ -65,8 +88,8 @@ extern "C" {
     /// Each tool's `name`; an `Unreadable` when one throws.
     #[wasm_bindgen(js_name = namesOf)]
     pub fn names_of(items: &Array) -> JsValue;
-    #[wasm_bindgen(catch)]
-    pub fn keys(value: &JsValue) -> Result<Array, JsValue>;
+    #[wasm_bindgen(js_name = keys)]
+    fn keys_(value: &JsValue) -> JsValue;
 
     // ------------------------------------------------------------ rows and names
 
@@ -80,9 +103,8 @@ extern "C" {
     #[wasm_bindgen(method, getter)]
     pub fn units(this: &Batch) -> f64;
 
-    /// Reads a turn's rows with the SPEC's readers or the caller's own.
-    #[wasm_bindgen(catch, js_name = readRows)]
-    pub fn read_rows(rows: &JsValue, candidate_of: &JsValue, is_active: &JsValue) -> Result<Batch, JsValue>;
+    #[wasm_bindgen(js_name = readRows)]
+    fn read_rows_(rows: &JsValue, candidate_of: &JsValue, is_active: &JsValue) -> JsValue;
 
     #[wasm_bindgen(js_name = writeNames)]
     pub fn write_names(strings: &Array, ends: &mut [u32], units: &mut [u16]);
@@ -99,15 +121,18 @@ extern "C" {
     /// Slices of `strings` by (string, start, end) triples, as a new array.
     pub fn cut(strings: &Array, spans: &[u32]) -> Array;
     pub fn text(units: &[u16]) -> JsString;
-    #[wasm_bindgen(catch)]
-    pub fn record(tools: &JsValue, keys: &Array, indices: &[u32]) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = record)]
+    fn record_(tools: &JsValue, keys: &Array, indices: &[u32]) -> JsValue;
 
     // ------------------------------------------------------------ calls
 
-    #[wasm_bindgen(catch)]
-    pub fn rewrite(call: &JsValue, name: &JsValue) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(catch, js_name = copyArgs)]
-    pub fn copy_args(args: &JsValue) -> Result<JsValue, JsValue>;
+    #[wasm_bindgen(js_name = rewrite)]
+    fn rewrite_(call: &JsValue, name: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = copyArgs)]
+    fn copy_args_(call: &JsValue) -> JsValue;
+    /// Sets `args` on a call the binding built.
+    #[wasm_bindgen(js_name = setArgs)]
+    pub fn set_args(call: &JsValue, args: &JsValue);
 
     // ------------------------------------------------------------ one turn's wait
 
@@ -128,4 +153,82 @@ extern "C" {
     pub fn unlisten(this: &Wait, signal: &JsValue) -> Result<(), JsValue>;
 
     pub fn now() -> f64;
+}
+
+/// What the caller's code returned, or (`Err`) the very value it threw.
+fn caught(value: JsValue) -> JsResult<JsValue> {
+    match value.dyn_into::<Thrown>() {
+        Ok(thrown) => Err(thrown.value()),
+        Err(value) => Ok(value),
+    }
+}
+
+pub fn call0(f: &Function) -> JsResult<JsValue> {
+    caught(call0_(f))
+}
+
+pub fn call1(f: &Function, a: &JsValue) -> JsResult<JsValue> {
+    caught(call1_(f, a))
+}
+
+pub fn call2(f: &Function, a: &JsValue, b: &JsValue) -> JsResult<JsValue> {
+    caught(call2_(f, a, b))
+}
+
+/// The property names the binding reads, made once.
+pub struct Keys {
+    pub then: JsValue,
+    pub aborted: JsValue,
+    pub reason: JsValue,
+    pub name: JsValue,
+    pub constructor: JsValue,
+    pub kind: JsValue,
+    pub names: JsValue,
+    pub message: JsValue,
+}
+
+thread_local! {
+    static KEYS: Keys = Keys {
+        then: JsValue::from_str("then"),
+        aborted: JsValue::from_str("aborted"),
+        reason: JsValue::from_str("reason"),
+        name: JsValue::from_str("name"),
+        constructor: JsValue::from_str("constructor"),
+        kind: JsValue::from_str("kind"),
+        names: JsValue::from_str("names"),
+        message: JsValue::from_str("message"),
+    };
+}
+
+/// `value[key]`, run by JavaScript's own rules (getters, proxies, primitives).
+pub fn get(value: &JsValue, key: fn(&Keys) -> &JsValue) -> JsResult<JsValue> {
+    KEYS.with(|keys| caught(get_(value, key(keys))))
+}
+
+/// An iterable as a fresh array (its iterability checked first).
+pub fn list(value: &JsValue) -> JsResult<Array> {
+    caught(list_(value)).map(JsCast::unchecked_into)
+}
+
+pub fn keys(value: &JsValue) -> JsResult<Array> {
+    caught(keys_(value)).map(JsCast::unchecked_into)
+}
+
+/// Reads a turn's rows with the SPEC's readers or the caller's own.
+pub fn read_rows(rows: &JsValue, candidate_of: &JsValue, is_active: &JsValue) -> JsResult<Batch> {
+    caught(read_rows_(rows, candidate_of, is_active)).map(JsCast::unchecked_into)
+}
+
+pub fn record(tools: &JsValue, keys: &Array, indices: &[u32]) -> JsResult<JsValue> {
+    caught(record_(tools, keys, indices))
+}
+
+/// A new call with every field of `call` and the given tool name.
+pub fn rewrite(call: &JsValue, name: &JsValue) -> JsResult<JsValue> {
+    caught(rewrite_(call, name))
+}
+
+/// A shallow copy of `call.args`, of the same shape.
+pub fn copy_args(call: &JsValue) -> JsResult<JsValue> {
+    caught(copy_args_(call))
 }

@@ -3,7 +3,7 @@
 use super::{batch, host, must_be, unreadable, JsResult, Message};
 use crate::names::NameSet;
 use crate::routing;
-use js_sys::{Array, Reflect};
+use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 /// Whether an outcome narrows: `Some(names)` for a `Routed` (ours, or one of another
@@ -14,10 +14,10 @@ fn routed_names(outcome: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Opti
     if !outcome.is_object() {
         return Err(must_be(place(), WHAT, outcome));
     }
-    let kind = Reflect::get(outcome, &JsValue::from_str("kind")).map_err(|cause| unreadable(place(), &cause))?;
+    let kind = host::get(outcome, |k| &k.kind).map_err(|cause| unreadable(place(), &cause))?;
     match kind.as_string().as_deref() {
         Some("routed") => {
-            let names = Reflect::get(outcome, &JsValue::from_str("names"))
+            let names = host::get(outcome, |k| &k.names)
                 .map_err(|cause| unreadable(place().add(".names"), &cause))?;
             Ok(Some(batch::strings(&names, &|| place().add(".names"))?))
         }
@@ -47,7 +47,7 @@ pub fn bind_palette(tools: JsValue, outcome: JsValue) -> JsResult<JsValue> {
     let is_array = host::is_array(&tools);
     if !is_array {
         // A Map or a Set is no record: filtering its (absent) own keys would drop every tool.
-        let is_iterable = host::iterable(&tools);
+        let is_iterable = host::has_iterator(&tools);
         if let Some(u) = is_iterable.dyn_ref::<host::Unreadable>() {
             return Err(unreadable(place(), &u.cause()));
         }

@@ -13,7 +13,7 @@ use crate::policy::PolicySet;
 use alloc::rc::Rc;
 use alloc::vec::Vec;
 use core::cell::RefCell;
-use js_sys::{Array, Function, Reflect};
+use js_sys::{Array, Function};
 use serde::Serialize;
 use serde_wasm_bindgen::preserve;
 use wasm_bindgen::prelude::*;
@@ -59,7 +59,7 @@ impl ToolPolicies {
             // A policy is kept as it is; a spec becomes one. Either way the fields are read
             // and checked here.
             let spec = Spec::read(&item).map_err(|cause| {
-                let message = Reflect::get(&cause, &JsValue::from_str("message")).unwrap_or_default();
+                let message = host::get(&cause, |k| &k.message).unwrap_or_default();
                 given()
                     .add("[")
                     .add_js(&JsValue::from(i as u32))
@@ -268,7 +268,7 @@ fn call_name(call: &JsValue, place: &dyn Fn() -> Message) -> JsResult<JsValue> {
     if !call.is_object() {
         return Err(must_be(place(), "an object { name, args, id? }", call));
     }
-    let name = Reflect::get(call, &JsValue::from_str("name"))
+    let name = host::get(call, |k| &k.name)
         .map_err(|cause| unreadable(place().add(".name"), &cause))?;
     if !name.is_string() {
         return Err(must_be(place().add(".name"), "a string", &name));
@@ -297,14 +297,14 @@ impl Gate {
             return Ok(every());
         }
         let kind = if palette.is_object() {
-            Reflect::get(palette, &JsValue::from_str("kind")).map_err(|cause| unreadable(place(), &cause))?
+            host::get(palette, |k| &k.kind).map_err(|cause| unreadable(place(), &cause))?
         } else {
             JsValue::UNDEFINED
         };
         match kind.as_string().as_deref() {
             Some("refused") | Some("unavailable") => Ok(every()),
             Some("routed") => {
-                let names = Reflect::get(palette, &JsValue::from_str("names"))
+                let names = host::get(palette, |k| &k.names)
                     .map_err(|cause| unreadable(place().add(".names"), &cause))?;
                 let (names, units) = batch::strings(&names, &|| place().add(".names"))?;
                 Ok(Gate::Names(names, units))
@@ -374,7 +374,7 @@ impl<'a> Seam<'a> {
 fn answer(result: Result<JsValue, JsValue>) -> Result<JsValue, Fault> {
     let value = result.map_err(Fault::Threw)?;
     if value.is_object() || value.is_function() {
-        match Reflect::get(&value, &JsValue::from_str("then")) {
+        match host::get(&value, |k| &k.then) {
             Err(cause) => return Err(Fault::UnreadableThen(cause)),
             Ok(then) if then.is_function() => return Err(Fault::Thenable(value)),
             Ok(_) => {}
@@ -387,7 +387,7 @@ impl Hooks for Seam<'_> {
     type Error = Fault;
 
     fn matches(&mut self, i: usize) -> Result<bool, Fault> {
-        let result = self.spec(i).matcher.call1(&JsValue::UNDEFINED, self.ctx);
+        let result = host::call1(&self.spec(i).matcher, self.ctx);
         Ok(answer(result)?.is_truthy())
     }
 
@@ -395,7 +395,7 @@ impl Hooks for Seam<'_> {
         let Some(guard) = &self.spec(i).guard else {
             return Ok(true);
         };
-        Ok(answer(guard.call1(&JsValue::UNDEFINED, self.ctx))?.is_truthy())
+        Ok(answer(host::call1(guard, self.ctx))?.is_truthy())
     }
 
     fn redirect(&mut self, i: usize) -> Result<(), Fault> {
@@ -405,15 +405,13 @@ impl Hooks for Seam<'_> {
             .map_err(|cause| Fault::Raw(unreadable(place(), &cause)))?;
         if let Some(transform) = &spec.args_transform {
             // A copy of the args, so that the caller's object is never handed out.
-            let args = Reflect::get(self.original, &JsValue::from_str("args"))
-                .and_then(|args| host::copy_args(&args))
+            let args = host::copy_args(self.original)
                 .map_err(|cause| Fault::Raw(unreadable(place().add(".args"), &cause)))?;
-            let out = answer(transform.call2(&JsValue::UNDEFINED, &args, self.ctx))?;
+            let out = answer(host::call2(transform, &args, self.ctx))?;
             if !host::is_plain_object(&out) {
                 return Err(Fault::NotPlain(out));
             }
-            // `next` is a plain object of ours: setting `args` cannot fail.
-            let _ = Reflect::set(&next, &JsValue::from_str("args"), &out);
+            host::set_args(&next, &out);
         }
         self.current = next;
         self.target = spec.redirect_to.clone();
@@ -424,7 +422,7 @@ impl Hooks for Seam<'_> {
         let Some(resolver) = &self.composed.resolver else {
             return Ok(false);
         };
-        self.model = resolver.call1(&JsValue::UNDEFINED, self.ctx).map_err(Fault::Raw)?;
+        self.model = host::call1(resolver, self.ctx).map_err(Fault::Raw)?;
         if self.model.is_undefined() {
             self.model = JsValue::NULL;
         }
@@ -435,9 +433,7 @@ impl Hooks for Seam<'_> {
         let Some(callback) = &self.composed.callback else {
             return Ok(None);
         };
-        let next = callback
-            .call2(&JsValue::UNDEFINED, &self.current, self.ctx)
-            .map_err(Fault::Raw)?;
+        let next = host::call2(callback, &self.current, self.ctx).map_err(Fault::Raw)?;
         if next.is_null() || next.is_undefined() {
             return Ok(None);
         }

@@ -16,7 +16,7 @@ use crate::names::{NameList, NameSet};
 use crate::routing::{self, Retrieval, Row};
 use alloc::rc::Rc;
 use alloc::vec::Vec;
-use js_sys::{Array, Function, JsString, Promise, Reflect};
+use js_sys::{Array, Function, JsString, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
@@ -62,14 +62,17 @@ pub(crate) fn run(ask: Ask, registered: impl FnOnce() -> Registered + 'static) -
             let clock = Clock { started, called };
             settled(finish(retrieved, &registered(), &ask, clock))
         }
-        Ok(Begun::Waiting(value)) => future_to_promise(async move {
-            let retrieved = wait(&ask, &value).await?;
-            let clock = Clock {
-                started,
-                called: true,
-            };
-            finish(retrieved, &registered(), &ask, clock)
-        }),
+        Ok(Begun::Waiting(value)) => match start_wait(&ask, &value) {
+            Err(error) => Promise::reject(&error),
+            Ok(wait) => future_to_promise(async move {
+                let retrieved = end_wait(&ask, wait).await?;
+                let clock = Clock {
+                    started,
+                    called: true,
+                };
+                finish(retrieved, &registered(), &ask, clock)
+            }),
+        },
     }
 }
 
@@ -93,9 +96,9 @@ fn begin(ask: &Ask) -> JsResult<Begun> {
         return Ok(Begun::Ready(Retrieved::NoLayer, false));
     };
     let called = if ask.context.is_undefined() {
-        entries.call0(&JsValue::UNDEFINED)
+        host::call0(entries)
     } else {
-        entries.call1(&JsValue::UNDEFINED, &ask.context)
+        host::call1(entries, &ask.context)
     };
     let value = match called {
         Ok(value) => value,
@@ -106,7 +109,7 @@ fn begin(ask: &Ask) -> JsResult<Begun> {
     if !(value.is_object() || value.is_function()) {
         return Ok(Begun::Ready(read(&value, &ask.layer), true));
     }
-    match Reflect::get(&value, &JsValue::from_str("then")) {
+    match host::get(&value, |k| &k.then) {
         Ok(then) if then.is_function() => Ok(Begun::Waiting(value)),
         Ok(_) => Ok(Begun::Ready(read(&value, &ask.layer), true)),
         Err(thrown) => Ok(Begun::Ready(Retrieved::Failed(thrown), true)),
@@ -118,7 +121,7 @@ fn check_abort(ask: &Ask) -> JsResult<()> {
     let Some(signal) = &ask.signal else {
         return Ok(());
     };
-    let aborted = Reflect::get(signal, &JsValue::from_str("aborted"))
+    let aborted = host::get(signal, |k| &k.aborted)
         .map_err(|cause| broken_signal(ask, &cause))?;
     if aborted.is_truthy() {
         return Err(reason(ask, signal)?);
@@ -127,7 +130,7 @@ fn check_abort(ask: &Ask) -> JsResult<()> {
 }
 
 fn reason(ask: &Ask, signal: &JsValue) -> JsResult<JsValue> {
-    Reflect::get(signal, &JsValue::from_str("reason")).map_err(|cause| broken_signal(ask, &cause))
+    host::get(signal, |k| &k.reason).map_err(|cause| broken_signal(ask, &cause))
 }
 
 /// Whatever a signal-like object throws after the check, the turn settles with this.
@@ -137,7 +140,9 @@ fn broken_signal(ask: &Ask, cause: &JsValue) -> JsValue {
         .type_error_caused(cause)
 }
 
-async fn wait(ask: &Ask, value: &JsValue) -> JsResult<Retrieved> {
+/// Starts waiting, synchronously (an abort right after the call must be heard): the
+/// store's answer, the budget's timer, the abort listener.
+fn start_wait(ask: &Ask, value: &JsValue) -> JsResult<host::Wait> {
     let wait = host::Wait::new();
     wait.follow(value);
     let budget = ask.layer.timeout_ms.filter(|&ms| ms <= LONGEST_TIMER);
@@ -150,6 +155,11 @@ async fn wait(ask: &Ask, value: &JsValue) -> JsResult<Retrieved> {
             return Err(broken_signal(ask, &cause));
         }
     }
+    Ok(wait)
+}
+
+/// What the first event means; the timer and the listener are stopped first.
+async fn end_wait(ask: &Ask, wait: host::Wait) -> JsResult<Retrieved> {
     // The wait's promise never rejects: every event settles it with a tag.
     let event: Array = JsFuture::from(wait.promise())
         .await
@@ -198,7 +208,7 @@ fn read(value: &JsValue, layer: &Layer) -> Retrieved {
 /// a non-empty string, else its constructor's name, else `typeof`.
 fn error_name(value: &JsValue) -> JsValue {
     let named = |v: &JsValue| {
-        Reflect::get(v, &JsValue::from_str("name"))
+        host::get(v, |k| &k.name)
             .ok()
             .filter(|n| n.dyn_ref::<JsString>().is_some_and(|s| s.length() > 0))
     };
@@ -206,7 +216,7 @@ fn error_name(value: &JsValue) -> JsValue {
         if let Some(name) = named(value) {
             return name;
         }
-        let constructor = Reflect::get(value, &JsValue::from_str("constructor"));
+        let constructor = host::get(value, |k| &k.constructor);
         if let Some(name) = constructor
             .ok()
             .filter(|c| c.is_object() || c.is_function())
@@ -272,7 +282,7 @@ fn finish(retrieved: Retrieved, registered: &Registered, ask: &Ask, clock: Clock
     if !ask.on_decision.is_empty() {
         let report = outcome::report(&turn, &result, &registered.set, &registered.list, &names, retrieval_ms)?;
         for receiver in &ask.on_decision {
-            receiver.call1(&JsValue::UNDEFINED, &report)?;
+            host::call1(receiver, &report)?;
         }
     }
     Ok(result)
@@ -283,7 +293,7 @@ pub(crate) fn report_unavailable(on_decision: &[Function], unavailable: &JsValue
     if !on_decision.is_empty() {
         let report = outcome::unavailable_report(unavailable)?;
         for receiver in on_decision {
-            receiver.call1(&JsValue::UNDEFINED, &report)?;
+            host::call1(receiver, &report)?;
         }
     }
     Ok(())
