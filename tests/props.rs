@@ -1,133 +1,83 @@
 //! Property tests: the core against the naive model of the SPEC in tests/model/.
 //!
-//! Names are drawn from a small alphabet full of traps (JS whitespace that Rust's trim
-//! disagrees with, unpaired surrogates, NUL, `__proto__`) so that collisions, trims and
-//! duplicates happen often; a share of arbitrary code units keeps the rest honest.
+//! The generators are in `model::strategies` (shared with tests/spec_cases.rs): names
+//! from a small alphabet of traps, most of a case's names picked from a small pool.
 
 mod model;
 
-use model::{PolicySpec, RetrievalSpec, RowSpec, Script, Units, WhenSpec};
+use model::strategies::{name, policy_case, routing_case, unit};
+use model::{Answer, RetrievalSpec, RowFateSpec, RowSpec, SeamAnswer};
 use proptest::prelude::*;
 use tool_palette::names::{trim_bounds, NameList, NameSet};
-use tool_palette::policy::Step;
-
-const TRAPS: &[u16] = &[
-    0x61, 0x62, 0x20, 0x09, 0xFEFF, 0x85, 0xA0, 0x3000, 0x2028, 0x180E, 0x200B, 0xD800, 0xDC00,
-    0xD83D, 0xDE00, 0x00, 0x301, 0xFFFD,
-];
-
-fn unit() -> impl Strategy<Value = u16> {
-    prop_oneof![
-        8 => proptest::sample::select(TRAPS),
-        1 => any::<u16>(),
-    ]
-}
-
-fn name() -> impl Strategy<Value = Units> {
-    prop_oneof![
-        6 => proptest::collection::vec(unit(), 0..5),
-        1 => Just("__proto__".encode_utf16().collect()),
-        1 => Just("constructor".encode_utf16().collect()),
-    ]
-}
-
-fn row() -> impl Strategy<Value = RowSpec> {
-    prop_oneof![
-        1 => Just(RowSpec::Inactive),
-        1 => Just(RowSpec::NoCandidate),
-        6 => name().prop_map(RowSpec::Candidate),
-    ]
-}
-
-fn retrieval() -> impl Strategy<Value = RetrievalSpec> {
-    prop_oneof![
-        1 => Just(RetrievalSpec::NoLayer),
-        1 => name().prop_map(RetrievalSpec::Failed),
-        1 => name().prop_map(RetrievalSpec::TimedOut),
-        1 => Just(RetrievalSpec::RowsNull),
-        12 => proptest::collection::vec(row(), 0..24).prop_map(RetrievalSpec::Rows),
-    ]
-}
-
-fn when() -> impl Strategy<Value = WhenSpec> {
-    prop_oneof![
-        2 => Just(WhenSpec::Any),
-        2 => name().prop_map(WhenSpec::One),
-        2 => proptest::collection::vec(name(), 0..4).prop_map(WhenSpec::Set),
-    ]
-}
-
-fn policy() -> impl Strategy<Value = PolicySpec> {
-    (
-        name(),
-        when(),
-        proptest::option::of(name()),
-        any::<bool>(),
-        any::<bool>(),
-        any::<bool>(),
-    )
-        .prop_map(
-            |(name, when, redirect_to, has_model, has_transform, has_guard)| PolicySpec {
-                name,
-                when,
-                redirect_to,
-                has_model,
-                has_transform,
-                has_guard,
-            },
-        )
-}
-
-fn script(n: usize) -> impl Strategy<Value = Script> {
-    (
-        proptest::collection::vec(any::<bool>(), n),
-        proptest::collection::vec(any::<bool>(), n),
-        any::<bool>(),
-        proptest::option::of(name()),
-        proptest::option::of(0..(2 * n + 3)),
-    )
-        .prop_map(|(matches, guards, resolver, rewrite, throw_at)| Script {
-            matches,
-            guards,
-            resolver,
-            rewrite,
-            throw_at,
-        })
-}
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
     #[test]
-    fn routing_matches_the_model(
-        registered in proptest::collection::vec(name(), 0..12),
-        retrieval in retrieval(),
-    ) {
-        prop_assert_eq!(model::core_resolve(&registered, &retrieval), model::resolve(&registered, &retrieval));
+    fn routing_matches_the_model((registered, retrieval) in routing_case(false, 24)) {
+        prop_assert_eq!(
+            model::core_resolve(&registered, &retrieval),
+            model::resolve(&registered, &retrieval)
+        );
     }
 
     #[test]
-    fn routing_matches_the_model_when_rows_name_registered_tools(
-        registered in proptest::collection::vec(name(), 1..12),
-        picks in proptest::collection::vec((any::<prop::sample::Index>(), 0..3usize, 0..3usize, any::<bool>()), 1..24),
+    fn routing_matches_the_model_for_store_answers_a_caller_can_give(
+        (registered, retrieval) in routing_case(true, 12),
     ) {
-        // Rows built from the registered names, padded with JS whitespace, so that the
-        // routed branch (not only refusal 5) is exercised on most cases.
-        let pad = [0x20u16, 0xFEFF, 0x3000];
-        let rows = picks
-            .iter()
-            .map(|(i, before, after, active)| {
-                if !active {
-                    return RowSpec::Inactive;
+        prop_assert_eq!(
+            model::core_resolve(&registered, &retrieval),
+            model::resolve(&registered, &retrieval)
+        );
+    }
+
+    /// The model's own invariants of SPEC 5, so that a shared mistake of model and core
+    /// in one place still shows up in another.
+    #[test]
+    fn decision_reports_hold_together((registered, retrieval) in routing_case(false, 24)) {
+        let d = model::resolve(&registered, &retrieval);
+        let read = match &retrieval {
+            RetrievalSpec::Rows(rows) => rows.len(),
+            _ => 0,
+        };
+        prop_assert_eq!(d.rows.len(), read);
+        for (r, spec) in d.rows.iter().zip(match &retrieval {
+            RetrievalSpec::Rows(rows) => rows.as_slice(),
+            _ => &[],
+        }) {
+            match r.fate {
+                RowFateSpec::Inactive => prop_assert_eq!(spec, &RowSpec::Inactive),
+                RowFateSpec::NoCandidate => prop_assert!(r.candidate.is_none()),
+                _ => prop_assert!(r.candidate.as_ref().is_some_and(|c| !c.is_empty())),
+            }
+        }
+        let of = |fate| -> Vec<Vec<u16>> {
+            d.rows.iter().filter(|r| r.fate == fate).filter_map(|r| r.candidate.clone()).collect()
+        };
+        match &d.answer {
+            Answer::Routed { names, unresolved } => {
+                prop_assert_eq!(d.rule, "routed");
+                prop_assert_eq!(names, &of(RowFateSpec::Routed));
+                prop_assert_eq!(unresolved, &of(RowFateSpec::Unresolved));
+                // Shown and hidden split the distinct registered names.
+                let mut distinct: Vec<&Vec<u16>> = vec![];
+                for n in &registered {
+                    if !distinct.contains(&n) {
+                        distinct.push(n);
+                    }
                 }
-                let mut t = vec![pad[*before]; *before];
-                t.extend_from_slice(&registered[i.index(registered.len())]);
-                t.extend(std::iter::repeat(pad[*after]).take(*after));
-                RowSpec::Candidate(t)
-            })
-            .collect();
-        let retrieval = RetrievalSpec::Rows(rows);
-        prop_assert_eq!(model::core_resolve(&registered, &retrieval), model::resolve(&registered, &retrieval));
+                prop_assert_eq!(names.len() + d.hidden.len(), distinct.len());
+                prop_assert!(d.hidden.iter().all(|h| !names.contains(h)));
+            }
+            Answer::Refused { unresolved, .. } => {
+                prop_assert!(d.hidden.is_empty());
+                if d.rule == "5" {
+                    prop_assert_eq!(unresolved, &of(RowFateSpec::Unresolved));
+                } else {
+                    prop_assert!(unresolved.is_empty());
+                }
+            }
+        }
     }
 
     #[test]
@@ -161,49 +111,111 @@ proptest! {
     }
 
     #[test]
-    fn composition_rejects_the_first_duplicate_name(policies in proptest::collection::vec(policy(), 0..8)) {
-        prop_assert_eq!(model::core_set(&policies, false, false).map(|_| ()), model::compose(&policies));
+    fn composition_rejects_the_first_duplicate_name(c in policy_case(false)) {
+        prop_assert_eq!(
+            model::core_set(&c.policies, c.has_resolver, c.has_callback).map(|_| ()),
+            model::compose(&c.policies)
+        );
     }
 
     #[test]
-    fn seams_match_the_model(
-        (policies, script) in proptest::collection::vec(policy(), 0..8)
-            .prop_flat_map(|ps| { let n = ps.len(); (Just(ps), script(n)) }),
-        has_resolver in any::<bool>(),
-        has_callback in any::<bool>(),
-        original in name(),
-        gate in proptest::option::of(proptest::collection::vec(name(), 0..4)),
-    ) {
-        let Ok(set) = model::core_set(&policies, has_resolver, has_callback) else {
+    fn seams_match_the_model(c in policy_case(false)) {
+        let Ok(set) = model::core_set(&c.policies, c.has_resolver, c.has_callback) else {
             return Ok(());
         };
-        let want = model::select(&policies, has_resolver, &script);
-        prop_assert_eq!(model::core_select(&set, &script), want.clone());
-        prop_assert_eq!(model::wire_select(&set, &script), want.clone());
-        prop_assert_eq!(model::plan_select(&set, &script), want);
-        let gate = gate.as_deref();
-        let want = model::dispatch(&policies, has_callback, &original, gate, &script);
-        prop_assert_eq!(model::core_dispatch(&set, &original, gate, &script), want.clone());
-        prop_assert_eq!(model::plan_dispatch(&set, &original, gate, &script), want);
+        let palette = c.palette.as_deref();
+        prop_assert_eq!(
+            model::core_select(&set, &c.policies, c.has_resolver, c.has_callback, &c.script),
+            model::select(&c.policies, c.has_resolver, &c.script)
+        );
+        prop_assert_eq!(
+            model::core_dispatch(&set, &c.policies, c.has_resolver, c.has_callback, &c.tool, palette, &c.script),
+            model::dispatch(&c.policies, c.has_callback, &c.tool, palette, &c.script)
+        );
     }
 
+    /// The gate on its own: asked only when the target changed, and then it drops a
+    /// target outside the palette.
     #[test]
-    fn any_step_code_gets_an_answer_not_a_panic(
-        policies in proptest::collection::vec(policy(), 0..6),
-        code in any::<u32>(),
-        yes in any::<bool>(),
-        tool in any::<u32>(),
+    fn the_gate_matches_the_model(
+        original in name(),
+        target in name(),
+        same in any::<bool>(),
+        by_policy in any::<bool>(),
+        palette in proptest::option::of(proptest::collection::vec(name(), 0..4)),
     ) {
-        let Ok(set) = model::core_set(&policies, true, true) else { return Ok(()); };
-        for next in [set.model_answer(Step::decode(code), yes), set.post_answer(Step::decode(code), yes, tool)] {
-            // Either the seam goes on to a step about a real policy, or it says Invalid.
-            let index = next.encode() >> 4;
-            match next {
-                Step::Match(_) | Step::Guard(_) | Step::Redirect(_) | Step::Selected(tool_palette::policy::Selection::Policy(_)) => {
-                    prop_assert!((index as usize) < policies.len())
+        let target = if same { original.clone() } else { target };
+        let palette = palette.as_deref();
+        prop_assert_eq!(
+            model::core_gate_drops(&original, &target, by_policy, palette),
+            model::gate_drops(&original, &target, by_policy, palette)
+        );
+    }
+
+    /// A thrown error carries the number of the call that threw, and the log ends there.
+    #[test]
+    fn a_throw_ends_the_seam_at_that_call(c in policy_case(false)) {
+        let palette = c.palette.as_deref();
+        for (answer, log) in [
+            model::select(&c.policies, c.has_resolver, &c.script),
+            model::dispatch(&c.policies, c.has_callback, &c.tool, palette, &c.script),
+        ] {
+            match answer {
+                SeamAnswer::PolicyError { thrown, .. } | SeamAnswer::AdopterError { thrown } => {
+                    prop_assert_eq!(Some(thrown), c.script.throw_at);
+                    prop_assert_eq!(log.len(), thrown + 1);
                 }
-                _ => {}
+                _ => prop_assert!(c.script.throw_at.map_or(true, |k| k >= log.len())),
             }
         }
+    }
+}
+
+/// The generators reach every branch they are meant to: a property over inputs that
+/// never route, never drop or never throw would prove little.
+#[test]
+fn the_generators_cover_every_answer() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let mut rules = std::collections::BTreeSet::new();
+    let mut fates = std::collections::BTreeSet::new();
+    for _ in 0..2000 {
+        let (registered, retrieval) = routing_case(true, 12)
+            .new_tree(&mut runner)
+            .unwrap()
+            .current();
+        let d = model::resolve(&registered, &retrieval);
+        rules.insert(d.rule);
+        fates.extend(d.rows.iter().map(|r| r.fate.as_str()));
+    }
+    assert_eq!(rules.len(), 7, "{rules:?}");
+    assert_eq!(fates.len(), 5, "{fates:?}");
+
+    let mut seen = std::collections::BTreeSet::new();
+    for _ in 0..2000 {
+        let c = policy_case(true).new_tree(&mut runner).unwrap().current();
+        if model::compose(&c.policies).is_err() {
+            seen.insert("duplicate".to_string());
+            continue;
+        }
+        let (s, _) = model::select(&c.policies, c.has_resolver, &c.script);
+        let (d, _) = model::dispatch(&c.policies, c.has_callback, &c.tool, c.palette.as_deref(), &c.script);
+        for a in [s, d] {
+            seen.insert(match a {
+                SeamAnswer::Model(p) => format!("{p:?}").split('(').next().unwrap().to_string(),
+                SeamAnswer::Dispatch { redirected_by: Some(_), dropped: None, .. } => "redirected".into(),
+                SeamAnswer::Dispatch { redirected_by: None, dropped: None, .. } => "passed".into(),
+                SeamAnswer::Dispatch { dropped: Some(_), .. } => "dropped".into(),
+                SeamAnswer::PolicyError { function, seam, .. } => format!("{function:?} {seam:?}"),
+                SeamAnswer::AdopterError { .. } => "adopter".into(),
+            });
+        }
+    }
+    for want in [
+        "duplicate", "Policy", "Resolver", "Default", "redirected", "passed", "dropped",
+        "Match Pre", "Match Post", "Guard Post", "ArgsTransform Post", "adopter",
+    ] {
+        assert!(seen.contains(want), "no case gives {want}: {seen:?}");
     }
 }

@@ -79,7 +79,7 @@ pub(crate) fn strings(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<
     let measured = host::measure(&list);
     if measured < 0.0 {
         let i = (-measured - 1.0) as u32;
-        let place = place().add("[").add_js(&JsValue::from(i)).add("]");
+        let place = place().index(i);
         return Err(must_be(place, "a string", &list.get(i)));
     }
     let units = measured as usize;

@@ -156,7 +156,7 @@ extern "C" {
 }
 
 /// What the caller's code returned, or (`Err`) the very value it threw.
-fn caught(value: JsValue) -> JsResult<JsValue> {
+pub fn caught(value: JsValue) -> JsResult<JsValue> {
     match value.dyn_into::<Thrown>() {
         Ok(thrown) => Err(thrown.value()),
         Err(value) => Ok(value),
@@ -169,6 +169,11 @@ pub fn call0(f: &Function) -> JsResult<JsValue> {
 
 pub fn call1(f: &Function, a: &JsValue) -> JsResult<JsValue> {
     caught(call1_(f, a))
+}
+
+/// [`call1`] before [`caught`]: for a caller that reads a boolean answer first.
+pub fn call1_raw(f: &Function, a: &JsValue) -> JsValue {
+    call1_(f, a)
 }
 
 pub fn call2(f: &Function, a: &JsValue, b: &JsValue) -> JsResult<JsValue> {

@@ -34,7 +34,11 @@ impl Message {
     pub fn add(self, text: &str) -> Message {
         Message(self.0.concat(&JsValue::from_str(text)))
     }
-    /// Appends a string of the caller's (or anything, as `String(value)` would).
+    /// Appends `[i]`.
+    pub fn index(self, i: u32) -> Message {
+        self.add("[").add_js(&JsValue::from(i)).add("]")
+    }
+    /// Appends a string of the caller's, exactly.
     pub fn add_js(self, value: &JsValue) -> Message {
         Message(self.0.concat(value))
     }

@@ -62,7 +62,7 @@ pub fn bind_palette(tools: JsValue, outcome: JsValue) -> JsResult<JsValue> {
         let items = host::list(&tools).map_err(|cause| unreadable(place(), &cause))?;
         let names = host::names_of(&items);
         if let Some(u) = names.dyn_ref::<host::Unreadable>() {
-            let at = place().add("[").add_js(&JsValue::from(u.index())).add("].name");
+            let at = place().index(u.index()).add(".name");
             return Err(unreadable(at, &u.cause()));
         }
         (items.into(), names.unchecked_into::<Array>())
@@ -73,7 +73,7 @@ pub fn bind_palette(tools: JsValue, outcome: JsValue) -> JsResult<JsValue> {
     let measured = host::measure(&keys);
     if measured < 0.0 {
         let i = (-measured - 1.0) as u32;
-        let at = place().add("[").add_js(&JsValue::from(i)).add("].name");
+        let at = place().index(i).add(".name");
         return Err(must_be(at, "a string", &keys.get(i)));
     }
     if !batch::fits(keys.length() as usize, measured as usize) {

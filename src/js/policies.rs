@@ -61,9 +61,7 @@ impl ToolPolicies {
             let spec = Spec::read(&item).map_err(|cause| {
                 let message = host::get(&cause, |k| &k.message).unwrap_or_default();
                 given()
-                    .add("[")
-                    .add_js(&JsValue::from(i as u32))
-                    .add("]: ")
+                    .index(i as u32).add(": ")
                     .add_js(&message)
                     .type_error_caused(&cause)
             })?;
@@ -102,9 +100,7 @@ impl ToolPolicies {
         )
         .map_err(|i| {
             given()
-                .add("[")
-                .add_js(&JsValue::from(i as u32))
-                .add("] reuses the name \"")
+                .index(i as u32).add(" reuses the name \"")
                 .add_js(&specs[i].name)
                 .add("\"; policy names must be unique")
                 .type_error()
@@ -383,19 +379,28 @@ fn answer(result: Result<JsValue, JsValue>) -> Result<JsValue, Fault> {
     Ok(value)
 }
 
+/// A predicate's answer, read as truthy or falsy (a boolean, the usual answer, in one
+/// look; anything else is checked for being a thenable first).
+fn verdict(predicate: &Function, ctx: &JsValue) -> Result<bool, Fault> {
+    let value = host::call1_raw(predicate, ctx);
+    if let Some(yes) = value.as_bool() {
+        return Ok(yes);
+    }
+    Ok(answer(host::caught(value))?.is_truthy())
+}
+
 impl Hooks for Seam<'_> {
     type Error = Fault;
 
     fn matches(&mut self, i: usize) -> Result<bool, Fault> {
-        let result = host::call1(&self.spec(i).matcher, self.ctx);
-        Ok(answer(result)?.is_truthy())
+        verdict(&self.spec(i).matcher, self.ctx)
     }
 
     fn guard(&mut self, i: usize) -> Result<bool, Fault> {
-        let Some(guard) = &self.spec(i).guard else {
-            return Ok(true);
-        };
-        Ok(answer(host::call1(guard, self.ctx))?.is_truthy())
+        match &self.spec(i).guard {
+            Some(guard) => verdict(guard, self.ctx),
+            None => Ok(true),
+        }
     }
 
     fn redirect(&mut self, i: usize) -> Result<(), Fault> {

@@ -1,8 +1,7 @@
 //! `ToolRouter`: the routing capability a host builds once and asks every turn.
 
 use super::options::{self, Layer, RESOLVE, ROUTER};
-use super::resolve_palette::registry_of;
-use super::turn::{self, Ask, Registered};
+use super::turn::{self, registry_of, Ask, Palette, Registered};
 use super::{batch, frozen, host, JsResult, Message};
 use crate::routing;
 use alloc::rc::Rc;
@@ -89,7 +88,7 @@ impl ToolRouter {
     /// One turn: `{ signal?, context?, onDecision? }`; `context` goes to `entries(context)`.
     pub fn resolve(&self, options: JsValue) -> Promise {
         match self.ask(options) {
-            Ok(Some((ask, registered))) => turn::run(ask, move || registered),
+            Ok(Some((ask, registered))) => turn::run(ask, Palette::Indexed(registered)),
             Ok(None) => Promise::resolve(&self.unavailable),
             Err(error) => Promise::reject(&error),
         }

@@ -16,6 +16,7 @@ use crate::names::{NameList, NameSet};
 use crate::routing::{self, Retrieval, Row};
 use alloc::rc::Rc;
 use alloc::vec::Vec;
+use core::cell::RefCell;
 use js_sys::{Array, Function, JsString, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -51,16 +52,55 @@ pub(crate) struct Ask {
     pub signal_place: &'static str,
 }
 
-/// Runs a turn; `registered` is asked for the palette once the rows are in (so that a
-/// turn in flight holds no index it may not need). The promise rejects only for an
-/// abort, a broken signal, or an `onDecision` that throws.
-pub(crate) fn run(ask: Ask, registered: impl FnOnce() -> Registered + 'static) -> Promise {
+/// The registered palette of a turn: indexed already (a router's), or names to index
+/// once the rows are in (`resolvePalette`'s), so that a turn in flight holds no index.
+pub(crate) enum Palette {
+    Indexed(Registered),
+    Names(Array, usize),
+}
+
+impl Palette {
+    fn registered(self) -> Registered {
+        match self {
+            Palette::Indexed(registered) => registered,
+            Palette::Names(list, units) => Registered {
+                set: registry_of(&list, units),
+                list,
+            },
+        }
+    }
+}
+
+thread_local! {
+    /// The last registered list indexed, kept for the next call: agents pass the same
+    /// names turn after turn (and hosts build a router per request with them).
+    static LAST: RefCell<Option<(Array, Rc<NameSet>)>> = const { RefCell::new(None) };
+}
+
+/// The index of `list` (`units` code units of names, checked against the limits): the
+/// last one built when the names are the same strings in the same order, compared name
+/// by name on every call, else a new one, which then replaces it.
+pub(crate) fn registry_of(list: &Array, units: usize) -> Rc<NameSet> {
+    let last = LAST.with(|l| l.borrow().clone());
+    if let Some((names, set)) = last {
+        if host::same(&names, list) {
+            return set;
+        }
+    }
+    let set = Rc::new(NameSet::new(batch::write(list, units)));
+    LAST.with(|l| *l.borrow_mut() = Some((list.clone(), set.clone())));
+    set
+}
+
+/// Runs a turn. The promise rejects only for an abort, a broken signal, or an
+/// `onDecision` that throws.
+pub(crate) fn run(ask: Ask, palette: Palette) -> Promise {
     let started = (!ask.on_decision.is_empty()).then(host::now);
     match begin(&ask) {
         Err(error) => Promise::reject(&error),
         Ok(Begun::Ready(retrieved, called)) => {
             let clock = Clock { started, called };
-            settled(finish(retrieved, &registered(), &ask, clock))
+            settled(finish(retrieved, &palette.registered(), &ask, clock))
         }
         Ok(Begun::Waiting(value)) => match start_wait(&ask, &value) {
             Err(error) => Promise::reject(&error),
@@ -70,7 +110,7 @@ pub(crate) fn run(ask: Ask, registered: impl FnOnce() -> Registered + 'static) -
                     started,
                     called: true,
                 };
-                finish(retrieved, &registered(), &ask, clock)
+                finish(retrieved, &palette.registered(), &ask, clock)
             }),
         },
     }
