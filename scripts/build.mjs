@@ -16,7 +16,7 @@ const bin = (name) => join(root, "node_modules", ".bin", name);
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: "inherit" });
 
 run("wasm-pack", [
-  "build", "--target", "web", "--release", "--no-pack", "--no-typescript",
+  "build", "--target", "web", "--release", "--no-pack",
   "--out-dir", stage, "--out-name", "tool_palette",
 ]);
 
@@ -33,9 +33,16 @@ run(bin("wasm-opt"), [
 cpSync(join(stage, "tool_palette.js"), join(dist, "tool_palette.js"));
 
 const template = join(root, "pkg-template");
-for (const file of ["package.json", "README.md", "LICENSE", "index.d.ts", "api.js", "host.js", "node.mjs", "browser.js", "workerd.js"]) {
+for (const file of ["package.json", "README.md", "LICENSE", "api.js", "host.js", "node.mjs", "browser.js", "workerd.js"]) {
   cpSync(join(template, file), join(dist, file));
 }
+// The types are declared next to the Rust they describe (typescript_custom_section in
+// src/js/); wasm-bindgen gathers them ahead of its own init declarations, which the
+// package does not export.
+const declared = readFileSync(join(stage, "tool_palette.d.ts"), "utf8");
+const own = declared.slice(0, declared.indexOf("export type InitInput")).replace(/^\/\* (tslint|eslint)[^\n]*\n/gm, "").trim();
+if (!own.includes("export declare class ToolRouter")) throw new Error("build: the types were not found in wasm-bindgen's output");
+writeFileSync(join(dist, "index.d.ts"), `// Types of tool-palette, gathered by scripts/build.mjs from src/js/*.rs. The behaviour they describe is in the README.\n\n${own}\n`);
 // Framework adapters (subpath exports such as tool-palette/ai-sdk), when there are any.
 if (existsSync(join(template, "adapters"))) {
   const adapters = join(dist, "adapters");
@@ -53,7 +60,7 @@ if (existsSync(join(template, "adapters"))) {
   }
 }
 // require() gets the same declarations, as a CommonJS module for moduleResolution node16.
-cpSync(join(template, "index.d.ts"), join(dist, "index.d.cts"));
+cpSync(join(dist, "index.d.ts"), join(dist, "index.d.cts"));
 // browser.js falls back to these bytes when a bundler did not emit the wasm beside its
 // output (esbuild has no `new URL(…, import.meta.url)` asset support); see browser.js.
 writeFileSync(

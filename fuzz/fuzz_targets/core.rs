@@ -2,9 +2,9 @@
 //! model of the SPEC (tests/model/, shared with the property tests).
 //!
 //! The first byte picks the part: routing (`resolve` over arbitrary registries, rows and
-//! retrievals), the policy seams (composition, both seams driven with arbitrary answers
-//! and throws), the step machine fed arbitrary step codes and tool ids, or
-//! `NameList::from_parts` with arbitrary ends (the binding's only way in for names).
+//! retrievals: the outcome, each row's fate and the hidden names), the policy seams
+//! (composition, both seams driven with arbitrary answers and throws, the palette gate),
+//! or `NameList::from_parts` with arbitrary ends (the binding's only way in for names).
 #![no_main]
 
 #[path = "../../tests/model/mod.rs"]
@@ -14,7 +14,6 @@ use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use model::{PolicySpec, RetrievalSpec, RowSpec, Script, Units, WhenSpec};
 use tool_palette::names::{trim_bounds, NameList, NameSet};
-use tool_palette::policy::{Selection, Step, UNMENTIONED};
 
 /// Code units that make trims, collisions and lookalikes likely.
 const TRAPS: &[u16] = &[
@@ -47,7 +46,7 @@ fn names(u: &mut Unstructured, max: usize) -> Result<Vec<Units>> {
 }
 
 fn routing(u: &mut Unstructured) -> Result<()> {
-    let registered = names(u, 16)?;
+    let registered = names(u, 80)?;
     let retrieval = match u.int_in_range(0u8..=7)? {
         0 => RetrievalSpec::NoLayer,
         1 => RetrievalSpec::Failed(name(u)?),
@@ -85,28 +84,48 @@ fn routing(u: &mut Unstructured) -> Result<()> {
     Ok(())
 }
 
-fn policy(u: &mut Unstructured) -> Result<PolicySpec> {
+/// Mostly a name of the case's pool (so that whenTool, targets, the emitted tool and the
+/// palette meet), else a fresh one.
+fn pick(u: &mut Unstructured, pool: &[Units]) -> Result<Units> {
+    if !pool.is_empty() && u.int_in_range(0u8..=3)? > 0 {
+        Ok(pool[u.choose_index(pool.len())?].clone())
+    } else {
+        name(u)
+    }
+}
+
+fn picks(u: &mut Unstructured, pool: &[Units], max: usize) -> Result<Vec<Units>> {
+    let n = u.int_in_range(0..=max)?;
+    (0..n).map(|_| pick(u, pool)).collect()
+}
+
+fn policy(u: &mut Unstructured, pool: &[Units]) -> Result<PolicySpec> {
     Ok(PolicySpec {
         name: name(u)?,
         when: match u.int_in_range(0u8..=2)? {
             0 => WhenSpec::Any,
-            1 => WhenSpec::One(name(u)?),
-            _ => WhenSpec::Set(names(u, 4)?),
+            1 => WhenSpec::One(pick(u, pool)?),
+            _ => WhenSpec::Set(picks(u, pool, 4)?),
         },
-        redirect_to: if u.arbitrary()? { Some(name(u)?) } else { None },
+        redirect_to: if u.arbitrary()? {
+            Some(pick(u, pool)?)
+        } else {
+            None
+        },
         has_model: u.arbitrary()?,
         has_transform: u.arbitrary()?,
         has_guard: u.arbitrary()?,
     })
 }
 
-fn policies(u: &mut Unstructured) -> Result<Vec<PolicySpec>> {
+fn policies(u: &mut Unstructured, pool: &[Units]) -> Result<Vec<PolicySpec>> {
     let n = u.int_in_range(0usize..=10)?;
-    (0..n).map(|_| policy(u)).collect()
+    (0..n).map(|_| policy(u, pool)).collect()
 }
 
 fn seams(u: &mut Unstructured) -> Result<()> {
-    let ps = policies(u)?;
+    let pool = names(u, 4)?;
+    let ps = policies(u, &pool)?;
     let (has_resolver, has_callback) = (u.arbitrary()?, u.arbitrary()?);
     let set = model::core_set(&ps, has_resolver, has_callback);
     assert_eq!(
@@ -119,7 +138,11 @@ fn seams(u: &mut Unstructured) -> Result<()> {
         matches: (0..n).map(|_| u.arbitrary()).collect::<Result<_>>()?,
         guards: (0..n).map(|_| u.arbitrary()).collect::<Result<_>>()?,
         resolver: u.arbitrary()?,
-        rewrite: if u.arbitrary()? { Some(name(u)?) } else { None },
+        rewrite: if u.arbitrary()? {
+            Some(pick(u, &pool)?)
+        } else {
+            None
+        },
         throw_at: if u.arbitrary()? {
             Some(u.int_in_range(0..=2 * n + 2)?)
         } else {
@@ -128,72 +151,42 @@ fn seams(u: &mut Unstructured) -> Result<()> {
     };
     let want = model::select(&ps, has_resolver, &script);
     assert_eq!(
-        model::core_select(&set, &script),
+        model::core_select(&set, &ps, has_resolver, has_callback, &script),
         want,
         "PRE seam: {ps:?} {script:?}"
     );
-    assert_eq!(
-        model::wire_select(&set, &script),
-        want,
-        "PRE seam over the wire"
-    );
-    assert_eq!(
-        model::plan_select(&set, &script),
-        want,
-        "PRE seam as a plan"
-    );
-    let original = name(u)?;
-    let gate = if u.arbitrary()? {
-        Some(names(u, 4)?)
+    let original = pick(u, &pool)?;
+    let palette = if u.arbitrary()? {
+        Some(picks(u, &pool, 4)?)
     } else {
         None
     };
-    let want = model::dispatch(&ps, has_callback, &original, gate.as_deref(), &script);
+    let want = model::dispatch(&ps, has_callback, &original, palette.as_deref(), &script);
     assert_eq!(
-        model::core_dispatch(&set, &original, gate.as_deref(), &script),
+        model::core_dispatch(
+            &set,
+            &ps,
+            has_resolver,
+            has_callback,
+            &original,
+            palette.as_deref(),
+            &script
+        ),
         want,
-        "POST seam: {ps:?} {script:?} {original:?} {gate:?}"
+        "POST seam: {ps:?} {script:?} {original:?} {palette:?}"
     );
+    // The gate on its own, with a target that is often the original.
+    let target = if u.arbitrary()? {
+        original.clone()
+    } else {
+        pick(u, &pool)?
+    };
+    let by_policy = u.arbitrary()?;
     assert_eq!(
-        model::plan_dispatch(&set, &original, gate.as_deref(), &script),
-        want,
-        "POST seam as a plan: {ps:?} {script:?} {original:?} {gate:?}"
+        model::core_gate_drops(&original, &target, by_policy, palette.as_deref()),
+        model::gate_drops(&original, &target, by_policy, palette.as_deref()),
+        "gate: {original:?} {target:?} {by_policy} {palette:?}"
     );
-    Ok(())
-}
-
-/// The binding forwards whatever step code and tool id JavaScript hands it: any of them
-/// must get an answer (possibly `Invalid`), never a panic or an out-of-range policy.
-fn steps(u: &mut Unstructured) -> Result<()> {
-    let ps = policies(u)?;
-    let Ok(set) = model::core_set(&ps, u.arbitrary()?, u.arbitrary()?) else {
-        return Ok(());
-    };
-    let in_range = |s: Step| match s {
-        Step::Match(i)
-        | Step::Guard(i)
-        | Step::Redirect(i)
-        | Step::Selected(Selection::Policy(i)) => i < ps.len(),
-        _ => true,
-    };
-    assert!(in_range(set.model_begin()) && in_range(set.post_begin()));
-    while !u.is_empty() {
-        let code: u32 = u.arbitrary()?;
-        let yes: bool = u.arbitrary()?;
-        let tool = if u.arbitrary()? {
-            UNMENTIONED
-        } else {
-            u.arbitrary()?
-        };
-        let step = Step::decode(code);
-        if step != Step::Invalid && (code >> 4) < (1 << 24) {
-            assert_eq!(Step::decode(step.encode()), step);
-        }
-        assert!(in_range(set.model_answer(step, yes)));
-        assert!(in_range(set.post_answer(step, yes, tool)));
-        let t = name(u)?;
-        let _ = set.tool_id(&t);
-    }
     Ok(())
 }
 
@@ -233,13 +226,12 @@ fn name_lists(u: &mut Unstructured) -> Result<()> {
 
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
-    let Ok(part) = u.int_in_range(0u8..=3) else {
+    let Ok(part) = u.int_in_range(0u8..=2) else {
         return;
     };
     let _ = match part {
         0 => routing(&mut u),
         1 => seams(&mut u),
-        2 => steps(&mut u),
         _ => name_lists(&mut u),
     };
 });

@@ -11,6 +11,85 @@ use serde::Serialize;
 use serde_wasm_bindgen::preserve;
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+/** One hit of the procedural layer: a string, or an object with `tool`/`toolName`/`content` and `active`. */
+export type Row = unknown;
+
+/** The procedural layer: called at most once per resolution, usually `async`. */
+export type EntriesThunk = () =>
+  | Iterable<Row>
+  | null
+  | undefined
+  | PromiseLike<Iterable<Row> | null | undefined>;
+
+/** The palette a turn resolved to, and what it dropped getting there. Frozen. */
+export declare class Routed {
+  /** Never empty: at least one name. */
+  constructor(names: Iterable<string>, unresolved?: Iterable<string>);
+  readonly kind: "routed";
+  /** Registered names the active rows named, once each, in order of first appearance. */
+  readonly names: readonly string[];
+  /** Active candidates that are not registered, once each, in order of first appearance. */
+  readonly unresolved: readonly string[];
+}
+
+/** Why a turn was not narrowed: every refusal means "allow every tool". Frozen. */
+export declare class RoutingRefusal {
+  constructor(reason: string, unresolved?: Iterable<string>);
+  readonly kind: "refused";
+  /** One of the exact reason strings of the refusal table. */
+  readonly reason: string;
+  readonly unresolved: readonly string[];
+}
+
+/** A router missing its prerequisites: a composition report, not a refusal. Frozen. */
+export declare class RoutingUnavailable {
+  constructor(missing: Iterable<RoutingPrerequisite>);
+  readonly kind: "unavailable";
+  readonly missing: readonly RoutingPrerequisite[];
+}
+
+export type RoutingPrerequisite = "procedural-layer" | "no-registered-tools";
+export type RoutingOutcome = Routed | RoutingRefusal;
+export type RouterOutcome = Routed | RoutingRefusal | RoutingUnavailable;
+
+/** Why the model sees what it sees: one report per resolution (SPEC section 5). Frozen, JSON-serialisable. */
+export interface RoutingDecision {
+  /** The very object the call resolves to. */
+  readonly outcome: RouterOutcome;
+  readonly rule: "routed" | "1" | "2a" | "2b" | "3" | "4" | "5" | "unavailable";
+  /** One per row the store returned, in its order; `[]` when no rows were read. */
+  readonly rows: readonly RowFate[];
+  /** Registered names the model will not see (routed turns only), registration order, each once. */
+  readonly hidden: readonly string[];
+  /** From calling `entries` to its settling; 0 when `entries` was not called. */
+  readonly retrievalMs: number;
+}
+
+export interface RowFate {
+  readonly index: number;
+  readonly fate: "routed" | "duplicate" | "unresolved" | "inactive" | "no-candidate";
+  /** The trimmed candidate; `null` for inactive and no-candidate rows. */
+  readonly candidate: string | null;
+}
+
+/** What the package needs of an `AbortSignal` (declared here so that no DOM or Node typings are required). */
+export interface AbortSignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+declare global {
+  // `using x = new ToolRouter(…)`: the symbol ES2022's lib does not declare yet.
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+}
+"#;
+
 fn spans(spans: impl Iterator<Item = Span>) -> Vec<u32> {
     spans.flat_map(|s| [s.candidate, s.start, s.end]).collect()
 }

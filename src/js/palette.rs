@@ -6,6 +6,18 @@ use crate::routing;
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+/** The routed names, or `undefined` ("every tool", the AI SDK's own meaning). Never `[]`. */
+export declare function activeTools(outcome: RouterOutcome): string[] | undefined;
+
+/** Keeps the routed tools of an array of `{ name }` or a record keyed by name; unchanged unless routed. */
+export declare function bindPalette<T extends readonly { readonly name: string }[] | Record<string, unknown>>(
+  tools: T,
+  outcome: RouterOutcome,
+): T;
+"#;
+
 /// Whether an outcome narrows: `Some(names)` for a `Routed` (ours, or one of another
 /// build of this package, which reads the same), `None` for a refusal or
 /// `RoutingUnavailable`.

@@ -18,6 +18,64 @@ use serde::Serialize;
 use serde_wasm_bindgen::preserve;
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+export interface ToolPoliciesOptions<Ctx = unknown, Model = unknown, Call extends ToolCall = ToolCall> {
+  /** Asked only when no policy supplies a model; `null`/`undefined` means the default. */
+  modelResolver?: (ctx: Ctx) => Model | null | undefined;
+  /** Runs after the policies, before the gate; may return a rewritten call. */
+  onToolCallDispatch?: (call: Call, ctx: Ctx) => Call | null | undefined | void;
+  /** Receives `ToolRedirectDroppedWarning`s instead of `process.emitWarning`/`console.warn`. */
+  onWarning?: (warning: Error) => void;
+  /**
+   * The registered tool names. When given, a palette that does not narrow (a refusal,
+   * `RoutingUnavailable`, none) lets exactly these pass the gate; without it, every tool.
+   */
+  registered?: Iterable<string>;
+}
+
+export interface ModelSelection<Model = unknown> {
+  readonly model: Model | null;
+  readonly source: "policy" | "resolver" | "default";
+  readonly policy: string | null;
+}
+
+export interface Dispatch<Call extends ToolCall = ToolCall> {
+  /** What to dispatch: the original, or a new object with the redirect applied. */
+  readonly call: Call;
+  /** The caller's call object itself. */
+  readonly original: Call;
+  readonly redirectedBy: string | null;
+  readonly dropped: null | { readonly target: string; readonly reason: string };
+}
+
+/** Policies composed in declaration order, applied at the two seams. Frozen. */
+export declare class ToolPolicies<Ctx = unknown, Model = unknown, Call extends ToolCall = ToolCall> {
+  constructor(
+    policies: Iterable<ToolCallPolicy<Ctx, Model> | ToolCallPolicySpec<Ctx, Model>>,
+    options?: ToolPoliciesOptions<Ctx, Model, Call>,
+  );
+  readonly policies: readonly ToolCallPolicy<Ctx, Model>[];
+  /** PRE-model seam: which model reasons this iteration. */
+  selectModel(ctx: Ctx): ModelSelection<Model>;
+  /** POST-model seam: where the emitted call is dispatched. */
+  dispatch(call: Call, ctx: Ctx, palette?: Iterable<string> | RouterOutcome | null): Dispatch<Call>;
+  /** Frees the wasm side now rather than at garbage collection; later seam calls throw. */
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Issued when the palette gate drops a redirect whose target is not routed. */
+export declare class ToolRedirectDroppedWarning extends Error {
+  constructor(message: string, details: { policy: string | null; target: string; original: string });
+  readonly name: "ToolRedirectDroppedWarning";
+  /** The policy that redirected, or `null` when `onToolCallDispatch` did. */
+  readonly policy: string | null;
+  readonly target: string;
+  readonly original: string;
+}
+"#;
+
 struct Composed {
     core: PolicySet,
     specs: Vec<Rc<Spec>>,

@@ -11,6 +11,50 @@ use core::cell::RefCell;
 use js_sys::{Array, Function, JsString, WeakSet};
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+export interface ToolCall {
+  name: string;
+  args?: unknown;
+  id?: string;
+  [field: string]: unknown;
+}
+
+export interface ToolCallPolicySpec<Ctx = unknown, Model = unknown> {
+  /** Required, non-empty, unique within a `ToolPolicies`. */
+  name: string;
+  /** The intent gate, asked at both seams. Must be synchronous. */
+  match: (ctx: Ctx) => unknown;
+  /** POST filter on the emitted tool; `null`/absent matches any tool. */
+  whenTool?: string | Iterable<string> | null;
+  /** Makes it a redirect policy (POST seam). */
+  redirectTo?: string | null;
+  /** PRE seam model override, handed back by identity. */
+  model?: Model | null;
+  /** Rewrites the arguments of a redirected call (it receives a copy); must return a plain object. */
+  argsTransform?: ((args: any, ctx: Ctx) => Record<string, unknown>) | null;
+  /** Precondition of the redirect only (never asked for model selection). */
+  guard?: ((ctx: Ctx) => unknown) | null;
+}
+
+/** A declarative per-intent rule. Frozen. */
+export declare class ToolCallPolicy<Ctx = unknown, Model = unknown> {
+  constructor(spec: ToolCallPolicySpec<Ctx, Model>);
+  readonly name: string;
+  readonly match: (ctx: Ctx) => unknown;
+  readonly whenTool: string | readonly string[] | null;
+  readonly redirectTo: string | null;
+  readonly model: Model | null;
+  readonly argsTransform: ((args: any, ctx: Ctx) => Record<string, unknown>) | null;
+  readonly guard: ((ctx: Ctx) => unknown) | null;
+  /** Whether `toolName` satisfies `whenTool`. */
+  matchesTool(toolName: string): boolean;
+  /** Frees what `matchesTool` built; later `matchesTool` calls throw. */
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+"#;
+
 /// A policy's fields, checked.
 pub(crate) struct Spec {
     /// The caller's own string, non-empty.

@@ -8,6 +8,29 @@ use alloc::rc::Rc;
 use js_sys::{Array, Promise};
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+export interface ResolvePaletteOptions {
+  /** The procedural layer; `null`/`undefined` means none is registered (refusal 1). */
+  entries: EntriesThunk | null | undefined;
+  /** The registered palette: the only names a turn can route to. */
+  registered: Iterable<string>;
+  /** Store budget for this turn, in milliseconds (refusal 2b when it elapses). */
+  timeoutMs?: number;
+  /** Cancels the turn: the promise rejects with `signal.reason`. */
+  signal?: AbortSignalLike;
+  /** Replaces the candidate reader (a string result is the candidate). */
+  candidateOf?: (row: unknown) => unknown;
+  /** Replaces the activity reader (a truthy result is active). */
+  isActive?: (row: unknown) => unknown;
+  /** Receives the decision report, synchronously, just before the promise settles. */
+  onDecision?: (decision: RoutingDecision) => void;
+}
+
+/** Narrows `registered` to the tools this turn's skills name. Store faults resolve to refusals. */
+export declare function resolvePalette(options: ResolvePaletteOptions): Promise<Routed | RoutingRefusal>;
+"#;
+
 const PLACE: &str = "resolvePalette: options";
 
 /// Narrows `registered` to the tools this turn's skills name. Store faults resolve to

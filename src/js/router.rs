@@ -10,6 +10,53 @@ use core::cell::RefCell;
 use js_sys::{Array, Function, Promise};
 use wasm_bindgen::prelude::*;
 
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r#"
+/** A router's procedural layer: it receives the `context` given to `resolve()`, if any. */
+export type RouterEntries<Context = any> = (context: Context) => ReturnType<EntriesThunk>;
+
+export interface ToolRouterOptions<Context = any> {
+  entries?: RouterEntries<Context> | null;
+  registered?: Iterable<string> | null;
+  timeoutMs?: number;
+  candidateOf?: (row: unknown) => unknown;
+  isActive?: (row: unknown) => unknown;
+  /** Receives every turn's decision report (`RoutingUnavailable` turns included). */
+  onDecision?: (decision: RoutingDecision) => void;
+  /** Receives the one `ToolRoutingUnavailableWarning` instead of `process.emitWarning`/`console.warn`. */
+  onWarning?: (warning: Error) => void;
+}
+
+export interface ResolveOptions<Context = any> {
+  signal?: AbortSignalLike;
+  /** The turn's input for the procedural layer: `entries(context)` (without it, `entries()`). */
+  context?: Context;
+  /** Receives this turn's decision report (after the router's own `onDecision`). */
+  onDecision?: (decision: RoutingDecision) => void;
+}
+
+/** The routing capability an agent host constructs once and asks every turn. Frozen. */
+export declare class ToolRouter<Context = any> {
+  constructor(options?: ToolRouterOptions<Context>);
+  /** Set when a prerequisite is missing; then every `resolve()` returns it. */
+  readonly unavailable: RoutingUnavailable | null;
+  /** The registered names, as given. */
+  readonly registered: readonly string[];
+  /** One turn. */
+  resolve(options?: ResolveOptions<Context>): Promise<RouterOutcome>;
+  /** Frees the router's wasm index now rather than at garbage collection; later `resolve()` calls reject, a turn in flight finishes. */
+  dispose(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Issued once per `ToolRouter` construction when routing is unavailable. */
+export declare class ToolRoutingUnavailableWarning extends Error {
+  constructor(message: string, missing: Iterable<RoutingPrerequisite>);
+  readonly name: "ToolRoutingUnavailableWarning";
+  readonly missing: readonly RoutingPrerequisite[];
+}
+"#;
+
 struct Serving {
     layer: Rc<Layer>,
     registered: Registered,

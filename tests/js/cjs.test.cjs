@@ -15,7 +15,9 @@ module.exports = (async () => {
   const { routing } = await import("./suites/routing.mjs");
   const { router } = await import("./suites/router.mjs");
   const { policies } = await import("./suites/policies.mjs");
+  const { decisions } = await import("./suites/decisions.mjs");
   routing(tp);
   router(tp, { entry, format: "cjs" });
   policies(tp);
+  decisions(tp);
 })();

@@ -3,8 +3,10 @@ import * as tp from "../../dist/node.mjs";
 import { routing } from "./suites/routing.mjs";
 import { router } from "./suites/router.mjs";
 import { policies } from "./suites/policies.mjs";
+import { decisions } from "./suites/decisions.mjs";
 
 const entry = new URL("../../dist/node.mjs", import.meta.url).pathname;
 routing(tp);
 router(tp, { entry, format: "esm" });
 policies(tp);
+decisions(tp);
