@@ -200,21 +200,47 @@ fn the_generators_cover_every_answer() {
             continue;
         }
         let (s, _) = model::select(&c.policies, c.has_resolver, &c.script);
-        let (d, _) = model::dispatch(&c.policies, c.has_callback, &c.tool, c.palette.as_deref(), &c.script);
+        let (d, _) = model::dispatch(
+            &c.policies,
+            c.has_callback,
+            &c.tool,
+            c.palette.as_deref(),
+            &c.script,
+        );
         for a in [s, d] {
             seen.insert(match a {
                 SeamAnswer::Model(p) => format!("{p:?}").split('(').next().unwrap().to_string(),
-                SeamAnswer::Dispatch { redirected_by: Some(_), dropped: None, .. } => "redirected".into(),
-                SeamAnswer::Dispatch { redirected_by: None, dropped: None, .. } => "passed".into(),
-                SeamAnswer::Dispatch { dropped: Some(_), .. } => "dropped".into(),
+                SeamAnswer::Dispatch {
+                    redirected_by: Some(_),
+                    dropped: None,
+                    ..
+                } => "redirected".into(),
+                SeamAnswer::Dispatch {
+                    redirected_by: None,
+                    dropped: None,
+                    ..
+                } => "passed".into(),
+                SeamAnswer::Dispatch {
+                    dropped: Some(_), ..
+                } => "dropped".into(),
                 SeamAnswer::PolicyError { function, seam, .. } => format!("{function:?} {seam:?}"),
                 SeamAnswer::AdopterError { .. } => "adopter".into(),
             });
         }
     }
     for want in [
-        "duplicate", "Policy", "Resolver", "Default", "redirected", "passed", "dropped",
-        "Match Pre", "Match Post", "Guard Post", "ArgsTransform Post", "adopter",
+        "duplicate",
+        "Policy",
+        "Resolver",
+        "Default",
+        "redirected",
+        "passed",
+        "dropped",
+        "Match Pre",
+        "Match Post",
+        "Guard Post",
+        "ArgsTransform Post",
+        "adopter",
     ] {
         assert!(seen.contains(want), "no case gives {want}: {seen:?}");
     }

@@ -366,7 +366,8 @@ fn writes_the_spec_cases_fixture() {
         let seams = core.ok().map(|set| {
             let palette = c.palette.as_deref();
             let select = model::select(&c.policies, c.has_resolver, &c.script);
-            let dispatch = model::dispatch(&c.policies, c.has_callback, &c.tool, palette, &c.script);
+            let dispatch =
+                model::dispatch(&c.policies, c.has_callback, &c.tool, palette, &c.script);
             let (h, k) = (c.has_resolver, c.has_callback);
             assert_eq!(
                 model::core_select(&set, &c.policies, h, k, &c.script),

@@ -2,8 +2,8 @@
 //
 // Nothing here decides anything the package decides: routing goes through
 // resolvePalette / ToolRouter, policies through ToolPolicies. The page only builds the
-// inputs, measures time, and explains the package's answers (for a refusal, which
-// rule of the SPEC table its reason string belongs to).
+// inputs, measures time, and shows the package's answers: the outcome, and the decision
+// report (onDecision) that says which rule fired and what became of each row.
 import {
   DEFAULT,
   PRESETS,
@@ -37,16 +37,25 @@ function h(tag, attrs = {}, ...children) {
 
 // ------------------------------------------------------------------ the SPEC's refusal table
 
-const RULES = [
-  { id: "1", test: (r) => r === "no procedural layer registered; allowing all tools", why: "entries is null or undefined: there is no procedural layer to ask." },
-  { id: "2a", test: (r) => /^procedural retrieval failed \(.*\); allowing all tools$/s.test(r), why: "entries threw, rejected, returned a non-iterable, or a row could not be read." },
-  { id: "2b", test: (r) => /^procedural retrieval timed out after .* ms; allowing all tools$/s.test(r), why: "timeoutMs elapsed before entries settled." },
-  { id: "3", test: (r) => r === "no skills in the procedural layer; allowing all tools", why: "the rows are null, undefined or empty." },
-  { id: "4", test: (r) => r === "every skill is inactive; allowing all tools", why: "every row is inactive." },
-  { id: "5", test: (r) => r === "no skill resolved to a registered tool; allowing all tools", why: "no active row's candidate is a registered name." },
-];
+// What each rule the package reports means, in words (the rule itself comes from the
+// decision report).
+const WHY = {
+  1: "entries is null or undefined: there is no procedural layer to ask.",
+  "2a": "entries threw, rejected, returned a non-iterable, or a row could not be read.",
+  "2b": "timeoutMs elapsed before entries settled.",
+  3: "the rows are null, undefined or empty.",
+  4: "every row is inactive.",
+  5: "no active row's candidate is a registered name.",
+};
 
-const ruleOf = (reason) => RULES.find((r) => r.test(reason)) ?? null;
+// How the page shows each row's fate: the badge's style and its label.
+const FATES = {
+  routed: ["routed", "routed"],
+  duplicate: ["duplicate", "duplicate"],
+  unresolved: ["unresolved", "unresolved"],
+  inactive: ["inactive", "inactive"],
+  "no-candidate": ["skipped", "no candidate"],
+};
 
 // ------------------------------------------------------------------ state
 
@@ -194,30 +203,20 @@ function renderRows() {
   renderFates();
 }
 
-// What became of each row, read off the outcome the package returned.
-let shownOutcome = null;
+// What became of each row, as the decision report of the shown outcome says.
+let shownDecision = null;
 let shownRows = null; // the rows the shown outcome was resolved from
 
-function rowFate(r, outcome) {
-  if (!outcome || outcome.kind === "unavailable") return ["", "not read"];
-  if (outcome.kind === "refused") {
-    const rule = ruleOf(outcome.reason)?.id;
-    if (rule === "1" || rule === "2a" || rule === "2b") return ["", "not read"];
-  }
-  if (r.kind !== "string" && !r.active) return ["inactive", "inactive"];
-  const candidate = r.value.trim();
-  if (candidate === "") return ["skipped", "no candidate"];
-  if (outcome.kind === "routed" && outcome.names.includes(candidate)) return ["routed", "routed"];
-  if (outcome.unresolved.includes(candidate)) return ["unresolved", "unresolved"];
-  return ["", "—"];
+function rowFate(i, decision) {
+  const row = decision?.rows[i];
+  return row ? FATES[row.fate] : ["", "not read"];
 }
 
 function renderFates() {
   const stale = shownRows !== JSON.stringify(state.rows);
   document.querySelectorAll("#rows tr[data-row]").forEach((tr) => {
-    const r = state.rows[Number(tr.dataset.row)];
     const badge = tr.querySelector(".badge");
-    const [fate, label] = stale ? ["", "…"] : rowFate(r, shownOutcome);
+    const [fate, label] = stale ? ["", "…"] : rowFate(Number(tr.dataset.row), shownDecision);
     badge.dataset.fate = fate;
     badge.textContent = label;
   });
@@ -517,15 +516,17 @@ async function resolveNow() {
   const timeoutMs = s.timeoutOn ? s.timeoutMs : undefined;
   const warnings = [];
   let outcome = null;
+  let decision = null;
   let error = null;
+  const onDecision = (d) => (decision = d);
   const t0 = performance.now();
   try {
     const entries = entriesOf(s);
     if (s.api === "ToolRouter") {
-      const router = new tp.ToolRouter({ entries, registered: s.registered, timeoutMs, onWarning: (w) => warnings.push(w) });
+      const router = new tp.ToolRouter({ entries, registered: s.registered, timeoutMs, onDecision, onWarning: (w) => warnings.push(w) });
       outcome = await router.resolve({ signal: controller.signal });
     } else {
-      outcome = await tp.resolvePalette({ entries, registered: s.registered, timeoutMs, signal: controller.signal });
+      outcome = await tp.resolvePalette({ entries, registered: s.registered, timeoutMs, onDecision, signal: controller.signal });
     }
   } catch (e) {
     error = e;
@@ -537,9 +538,9 @@ async function resolveNow() {
     return;
   }
   inflight = null;
-  shownOutcome = outcome;
+  shownDecision = decision;
   shownRows = JSON.stringify(s.rows);
-  renderOutcome(s, { outcome, error, ms, warnings, seq: my });
+  renderOutcome(s, { outcome, decision, error, ms, warnings, seq: my });
   renderFates();
   runPolicies();
 }
@@ -563,11 +564,12 @@ function group(label, field, names, cls, note) {
   );
 }
 
-function inactiveNames(s) {
-  return s.rows.filter((r) => r.kind !== "string" && !r.active).map((r) => r.value.trim() || "(empty)");
+// The rows the report says were inactive, by the text the page gave them.
+function inactiveNames(s, decision) {
+  return decision.rows.filter((r) => r.fate === "inactive").map((r) => s.rows[r.index].value.trim() || "(empty)");
 }
 
-function renderOutcome(s, { outcome, error, ms, warnings, seq: my }) {
+function renderOutcome(s, { outcome, decision, error, ms, warnings, seq: my }) {
   const el = $("#outcome");
   el.classList.remove("pending");
   const api = s.api === "ToolRouter" ? "router.resolve()" : "resolvePalette()";
@@ -583,8 +585,6 @@ function renderOutcome(s, { outcome, error, ms, warnings, seq: my }) {
     );
   } else if (outcome.kind === "routed") {
     el.dataset.kind = "routed";
-    const held = s.registered.filter((n) => !outcome.names.includes(n));
-    const rowsRead = true;
     parts.push(
       h("div", { class: "verdict routed" }, h("span", { class: "kind", dataset: { field: "kind" } }, "Routed"), time),
       h(
@@ -595,12 +595,12 @@ function renderOutcome(s, { outcome, error, ms, warnings, seq: my }) {
       group("Routed names", "names", [...outcome.names], "ok"),
       h("h4", { class: "dropped-title" }, "Dropped out"),
       group("Unresolved", "unresolved", [...outcome.unresolved], "warn", "active candidates that are not registered tools"),
-      rowsRead ? group("Inactive", "inactive", inactiveNames(s), "off", "rows with active: false, skipped") : null,
-      group("Not routed", "held", [...new Set(held)], "muted", "registered, but no active row named them"),
+      group("Inactive", "inactive", inactiveNames(s, decision), "off", "rows with active: false, skipped"),
+      group("Not routed", "held", [...decision.hidden], "muted", "registered, but no active row named them"),
     );
   } else if (outcome.kind === "refused") {
     el.dataset.kind = "refused";
-    const rule = ruleOf(outcome.reason);
+    const rule = decision.rule;
     parts.push(
       h("div", { class: "verdict refused" }, h("span", { class: "kind", dataset: { field: "kind" } }, "RoutingRefusal"), time),
       h("p", { class: "summary", dataset: { field: "summary" } }, `Every registered tool is allowed (${new Set(s.registered).size}): a refusal never means “none”.`),
@@ -610,15 +610,15 @@ function renderOutcome(s, { outcome, error, ms, warnings, seq: my }) {
         "p",
         { class: "rule" },
         "SPEC rule ",
-        h("strong", { dataset: { field: "rule" } }, rule ? rule.id : "?"),
+        h("strong", { dataset: { field: "rule" } }, rule),
         ": ",
-        rule ? rule.why : "this reason is not in the SPEC's refusal table.",
+        WHY[rule],
       ),
     );
-    if (rule && (rule.id === "4" || rule.id === "5")) {
+    if (rule === "4" || rule === "5") {
       parts.push(h("h4", { class: "dropped-title" }, "Dropped out"));
       parts.push(group("Unresolved", "unresolved", [...outcome.unresolved], "warn", "active candidates that are not registered tools"));
-      parts.push(group("Inactive", "inactive", inactiveNames(s), "off", "rows with active: false, skipped"));
+      parts.push(group("Inactive", "inactive", inactiveNames(s, decision), "off", "rows with active: false, skipped"));
     } else if (outcome.unresolved.length) {
       parts.push(group("Unresolved", "unresolved", [...outcome.unresolved], "warn"));
     }
@@ -662,6 +662,14 @@ function renderOutcome(s, { outcome, error, ms, warnings, seq: my }) {
   }
   if (!error) {
     parts.push(h("details", { class: "json" }, h("summary", {}, "JSON.stringify(outcome)"), h("pre", { dataset: { field: "json" } }, JSON.stringify(outcome, null, 2))));
+    parts.push(
+      h(
+        "details",
+        { class: "json", open: true },
+        h("summary", {}, "the decision report (onDecision)"),
+        h("pre", { dataset: { field: "decision" } }, JSON.stringify(decision, null, 2)),
+      ),
+    );
   }
   parts.push(h("p", { class: "muted small seq" }, `resolution #${my}`, stale ? ` · ${stale} stale answer${stale === 1 ? "" : "s"} discarded` : ""));
 
@@ -707,6 +715,8 @@ function runPolicies() {
     policies = new tp.ToolPolicies(state.policies.map(specOf), {
       modelResolver: () => state.resolverModel.trim() || null,
       onWarning: (w) => dropWarnings.push(w),
+      // A turn that did not narrow lets exactly the registered tools pass the gate.
+      registered: state.registered,
     });
   } catch (e) {
     const msg = h("p", { class: "error-text", dataset: { field: "policy-error" } }, `${e.name}: ${e.message}`);
@@ -752,10 +762,11 @@ function runPolicies() {
   const call = { name: state.call.name, args };
   if (state.call.id !== "") call.id = state.call.id;
 
-  // The gate's palette: the routed names; when routing did not narrow (refusal,
-  // unavailable, not resolved yet) every registered tool passes.
+  // The gate's palette: this turn's outcome (the package lets every registered tool
+  // pass when it did not narrow, or before a turn resolved).
+  const shownOutcome = shownDecision?.outcome;
   const routed = shownOutcome?.kind === "routed";
-  const palette = routed ? shownOutcome : state.registered;
+  const palette = shownOutcome;
   const paletteNote = routed
     ? `the routed palette above (${shownOutcome.names.join(", ")})`
     : `every registered tool (${state.registered.length}): routing did not narrow this turn`;

@@ -140,10 +140,7 @@ pub fn resolve(registered: &[Units], retrieval: &RetrievalSpec) -> Decision {
     };
     let rows = match retrieval {
         RetrievalSpec::NoLayer => {
-            return refuse(
-                "1",
-                u("no procedural layer registered; allowing all tools"),
-            )
+            return refuse("1", u("no procedural layer registered; allowing all tools"))
         }
         RetrievalSpec::Failed(name) => {
             return refuse(
@@ -444,7 +441,9 @@ pub enum SeamAnswer {
         thrown: usize,
     },
     /// The adopter's resolver or callback threw: it propagates as it is.
-    AdopterError { thrown: usize },
+    AdopterError {
+        thrown: usize,
+    },
 }
 
 /// `ToolPolicies` construction: the index of the first policy reusing a name.
@@ -628,7 +627,10 @@ pub fn gate_drops(
     if !by_policy && target == original {
         return (false, false);
     }
-    (palette.is_some_and(|p| !p.iter().any(|n| n == target)), true)
+    (
+        palette.is_some_and(|p| !p.iter().any(|n| n == target)),
+        true,
+    )
 }
 
 /// The core's gate, with the palette as the binding hands it (a scan of the names).
@@ -641,7 +643,10 @@ pub fn core_gate_drops(
     let mut asked = 0;
     let drops = gate::drops::<()>(original, target, by_policy, |t| {
         asked += 1;
-        Ok(palette.map_or(true, |p| p.iter().any(|n| n.as_slice() == t)))
+        Ok(match palette {
+            None => true,
+            Some(p) => p.iter().any(|n| n.as_slice() == t),
+        })
     })
     .expect("the palette never fails here");
     (drops, asked > 0)
@@ -715,7 +720,10 @@ impl Hooks for CoreHooks<'_> {
         Ok(Caller::flag(&self.caller.script.matches, i))
     }
     fn guard(&mut self, i: usize) -> Result<bool, usize> {
-        assert!(self.specs[i].has_guard, "guard asked of a policy without one");
+        assert!(
+            self.specs[i].has_guard,
+            "guard asked of a policy without one"
+        );
         self.caller.call(log_guard(i))?;
         Ok(Caller::flag(&self.caller.script.guards, i))
     }
@@ -746,10 +754,15 @@ impl Hooks for CoreHooks<'_> {
     }
     fn allows(&mut self, tool: &[u16]) -> Result<bool, usize> {
         self.gate_asked += 1;
-        assert_eq!(tool, self.current.as_slice(), "the gate is asked about the final target");
-        Ok(self
-            .palette
-            .map_or(true, |names| names.iter().any(|n| n.as_slice() == tool)))
+        assert_eq!(
+            tool,
+            self.current.as_slice(),
+            "the gate is asked about the final target"
+        );
+        Ok(match self.palette {
+            None => true,
+            Some(names) => names.iter().any(|n| n.as_slice() == tool),
+        })
     }
 }
 
@@ -865,8 +878,8 @@ pub mod strategies {
     use proptest::prelude::*;
 
     pub const TRAPS: &[u16] = &[
-        0x61, 0x62, 0x20, 0x09, 0xFEFF, 0x85, 0xA0, 0x3000, 0x2028, 0x180E, 0x200B, 0xD800,
-        0xDC00, 0xD83D, 0xDE00, 0x00, 0x301, 0xFFFD,
+        0x61, 0x62, 0x20, 0x09, 0xFEFF, 0x85, 0xA0, 0x3000, 0x2028, 0x180E, 0x200B, 0xD800, 0xDC00,
+        0xD83D, 0xDE00, 0x00, 0x301, 0xFFFD,
     ];
 
     /// Whitespace to JavaScript, to pad candidates with.
@@ -991,15 +1004,13 @@ pub mod strategies {
             any::<bool>(),
         )
             .prop_map(
-                move |(name, when, redirect_to, has_model, has_transform, has_guard)| {
-                    PolicySpec {
-                        name: if js { nonempty(name) } else { name },
-                        when,
-                        redirect_to,
-                        has_model,
-                        has_transform,
-                        has_guard,
-                    }
+                move |(name, when, redirect_to, has_model, has_transform, has_guard)| PolicySpec {
+                    name: if js { nonempty(name) } else { name },
+                    when,
+                    redirect_to,
+                    has_model,
+                    has_transform,
+                    has_guard,
                 },
             )
             .boxed()
