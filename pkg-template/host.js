@@ -306,6 +306,10 @@ export function writeNames(strings, ends, units) {
   }
 }
 
+export function writeName(name, units) {
+  for (let j = 0; j < name.length; j++) units[j] = name.charCodeAt(j);
+}
+
 let encoder;
 
 // The same as UTF-8 in one native call (the binding decodes it back into the same code
@@ -417,7 +421,8 @@ export function copyArgs(call) {
     const args = call.args;
     if (!isObject(args)) return args;
     if (Array.isArray(args)) return Array.prototype.slice.call(args);
-    return Object.defineProperties(Object.create(Object.getPrototypeOf(args)), Object.getOwnPropertyDescriptors(args));
+    const proto = Object.getPrototypeOf(args);
+    return proto === Object.prototype ? { ...args } : Object.assign(Object.create(proto), args);
   } catch (e) {
     return new Thrown(e);
   }

@@ -75,6 +75,8 @@ pub struct NameTable {
     len: usize,
 }
 
+// `len` counts names for callers that need a count; nothing asks whether a table is empty.
+#[allow(clippy::len_without_is_empty)]
 impl NameTable {
     pub fn with_capacity(n: usize) -> Self {
         let size = (n.max(4) * 2).next_power_of_two();
@@ -86,10 +88,6 @@ impl NameTable {
 
     pub fn len(&self) -> usize {
         self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
     }
 
     /// The index stored for a name equal to `name`, if any.
@@ -155,43 +153,6 @@ fn ends_fit(units: &[u16], ends: &[u32]) -> bool {
     })
 }
 
-/// Names back to back, borrowed: `units[ends[i-1]..ends[i]]` is name `i`.
-#[derive(Debug, Clone, Copy)]
-pub struct Names<'a> {
-    units: &'a [u16],
-    ends: &'a [u32],
-}
-
-impl<'a> Names<'a> {
-    pub fn new(units: &'a [u16], ends: &'a [u32]) -> Option<Self> {
-        ends_fit(units, ends).then_some(Names { units, ends })
-    }
-
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
-    pub fn get(&self, i: usize) -> &'a Name {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.units[start..self.ends[i] as usize]
-    }
-
-    pub fn iter(self) -> impl Iterator<Item = &'a Name> {
-        (0..self.len()).map(move |i| self.get(i))
-    }
-
-    pub fn to_list(self) -> NameList {
-        NameList {
-            units: self.units[..self.ends.last().map_or(0, |&e| e as usize)].to_vec(),
-            ends: self.ends.to_vec(),
-        }
-    }
-}
-
 /// Many names stored back to back, owned (a registry, a policy's `whenTool`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NameList {
@@ -199,28 +160,19 @@ pub struct NameList {
     ends: Vec<u32>,
 }
 
+#[allow(clippy::len_without_is_empty)]
 impl NameList {
     pub fn from_parts(units: Vec<u16>, ends: Vec<u32>) -> Option<Self> {
         ends_fit(&units, &ends).then_some(NameList { units, ends })
-    }
-
-    pub fn names(&self) -> Names<'_> {
-        Names {
-            units: &self.units,
-            ends: &self.ends,
-        }
     }
 
     pub fn len(&self) -> usize {
         self.ends.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
     pub fn get(&self, i: usize) -> &Name {
-        self.names().get(i)
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.units[start..self.ends[i] as usize]
     }
 
     pub fn push(&mut self, name: &Name) {
@@ -229,7 +181,7 @@ impl NameList {
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &Name> {
-        self.names().iter()
+        (0..self.len()).map(move |i| self.get(i))
     }
 }
 

@@ -11,7 +11,7 @@
 use super::{host, must_be, unreadable, JsResult, Message};
 use crate::names::NameList;
 use alloc::{vec, vec::Vec};
-use js_sys::Array;
+use js_sys::{Array, JsString};
 use wasm_bindgen::prelude::*;
 
 /// The most code units of names one batch may hold (16 MiB as UTF-16): every turn's
@@ -51,13 +51,12 @@ pub(crate) fn write(strings: &Array, units: usize) -> NameList {
     NameList::from_parts(out, ends).unwrap_or_default()
 }
 
-/// The code units of one string.
+/// The code units of one string (a checked string of the caller's).
 pub(crate) fn units_of(value: &JsValue) -> Vec<u16> {
-    let one = Array::of1(value);
-    let units = host::measure(&one).max(0.0) as usize;
-    let list = write(&one, units);
-    let name = list.iter().next().map(<[u16]>::to_vec);
-    name.unwrap_or_default()
+    let name: &JsString = value.unchecked_ref();
+    let mut out = vec![0u16; name.length() as usize];
+    host::write_name(name, &mut out);
+    out
 }
 
 /// The caller's iterable of strings, as a fresh array and its total length in code
@@ -74,8 +73,11 @@ pub(crate) fn strings(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<
     if !is_iterable.is_truthy() {
         return Err(must_be(place(), WHAT, value));
     }
-    let list = host::list(value)
-        .map_err(|cause| place().add(" could not be iterated").type_error_caused(&cause))?;
+    let list = host::list(value).map_err(|cause| {
+        place()
+            .add(" could not be iterated")
+            .type_error_caused(&cause)
+    })?;
     let measured = host::measure(&list);
     if measured < 0.0 {
         let i = (-measured - 1.0) as u32;
@@ -92,7 +94,9 @@ pub(crate) fn strings(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<
 /// The RangeError for a caller's argument beyond the limits.
 pub(crate) fn too_big(place: Message) -> JsValue {
     place
-        .add(" is too large: a call takes at most 1,048,576 names and 8,388,608 code units of names")
+        .add(
+            " is too large: a call takes at most 1,048,576 names and 8,388,608 code units of names",
+        )
         .range_error()
 }
 

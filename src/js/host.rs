@@ -108,6 +108,9 @@ extern "C" {
 
     #[wasm_bindgen(js_name = writeNames)]
     pub fn write_names(strings: &Array, ends: &mut [u32], units: &mut [u16]);
+    /// One string's code units, into memory allocated for exactly them.
+    #[wasm_bindgen(js_name = writeName)]
+    pub fn write_name(name: &JsString, units: &mut [u16]);
     #[wasm_bindgen(js_name = encodeNames)]
     pub fn encode_names(strings: &Array, ends: &mut [u32], bytes: &mut [u8]) -> i32;
 

@@ -60,7 +60,12 @@ fn key_array(keys: &'static [&'static str]) -> Array {
         static MADE: RefCell<Vec<(usize, Array)>> = const { RefCell::new(Vec::new()) };
     }
     let id = keys.as_ptr() as usize;
-    if let Some(found) = MADE.with(|m| m.borrow().iter().find(|(k, _)| *k == id).map(|(_, a)| a.clone())) {
+    if let Some(found) = MADE.with(|m| {
+        m.borrow()
+            .iter()
+            .find(|(k, _)| *k == id)
+            .map(|(_, a)| a.clone())
+    }) {
         return found;
     }
     let made: Array = keys.iter().map(|k| JsValue::from_str(k)).collect();
@@ -78,19 +83,29 @@ pub(crate) fn object(value: &JsValue, place: &dyn Fn() -> Message, what: &str) -
 }
 
 /// An optional function: absent (`undefined`) or callable; `null` is a mistake.
-pub(crate) fn optional_function(value: JsValue, place: &dyn Fn() -> Message) -> JsResult<Option<Function>> {
+pub(crate) fn optional_function(
+    value: JsValue,
+    place: &dyn Fn() -> Message,
+) -> JsResult<Option<Function>> {
     if value.is_undefined() {
         return Ok(None);
     }
-    function(&value).map(Some).ok_or_else(|| must_be(place(), "a function", &value))
+    function(&value)
+        .map(Some)
+        .ok_or_else(|| must_be(place(), "a function", &value))
 }
 
 /// A function that `null` and `undefined` both leave out.
-pub(crate) fn nullable_function(value: JsValue, place: &dyn Fn() -> Message) -> JsResult<Option<Function>> {
+pub(crate) fn nullable_function(
+    value: JsValue,
+    place: &dyn Fn() -> Message,
+) -> JsResult<Option<Function>> {
     if value.is_null() || value.is_undefined() {
         return Ok(None);
     }
-    function(&value).map(Some).ok_or_else(|| must_be(place(), "a function", &value))
+    function(&value)
+        .map(Some)
+        .ok_or_else(|| must_be(place(), "a function", &value))
 }
 
 // ------------------------------------------------------------------ routing
@@ -169,9 +184,14 @@ pub(crate) fn signal(value: JsValue, place: &dyn Fn() -> Message) -> JsResult<Op
     }
     // A throwing getter, a revoked proxy, or a proxy failing the platform's brand check.
     let fields = fields_of(&value, SIGNAL).map_err(|u| {
-        place().add(" could not be read as an AbortSignal").type_error_caused(&u.cause)
+        place()
+            .add(" could not be read as an AbortSignal")
+            .type_error_caused(&u.cause)
     })?;
-    if fields.get(0).as_bool().is_none() || !fields.get(1).is_function() || !fields.get(2).is_function() {
+    if fields.get(0).as_bool().is_none()
+        || !fields.get(1).is_function()
+        || !fields.get(2).is_function()
+    {
         return Err(must_be(place(), WHAT, &value));
     }
     Ok(Some(value))
@@ -189,5 +209,9 @@ pub(crate) const POLICY: &[&str] = &[
     "guard",
 ];
 
-
-pub(crate) const POLICIES: &[&str] = &["modelResolver", "onToolCallDispatch", "onWarning", "registered"];
+pub(crate) const POLICIES: &[&str] = &[
+    "modelResolver",
+    "onToolCallDispatch",
+    "onWarning",
+    "registered",
+];

@@ -144,7 +144,10 @@ pub(crate) fn report(
     candidates: &Array,
     retrieval_ms: f64,
 ) -> JsResult<JsValue> {
-    let trimmed = host::cut(candidates, &spans(turn.rows.iter().filter_map(|r| r.candidate)));
+    let trimmed = host::cut(
+        candidates,
+        &spans(turn.rows.iter().filter_map(|r| r.candidate)),
+    );
     let mut next = 0;
     let rows: Vec<RowReport> = turn
         .rows

@@ -21,7 +21,10 @@ export declare function bindPalette<T extends readonly { readonly name: string }
 /// Whether an outcome narrows: `Some(names)` for a `Routed` (ours, or one of another
 /// build of this package, which reads the same), `None` for a refusal or
 /// `RoutingUnavailable`.
-fn routed_names(outcome: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Option<(Array, usize)>> {
+fn routed_names(
+    outcome: &JsValue,
+    place: &dyn Fn() -> Message,
+) -> JsResult<Option<(Array, usize)>> {
     const WHAT: &str = "a Routed, RoutingRefusal or RoutingUnavailable";
     if !outcome.is_object() {
         return Err(must_be(place(), WHAT, outcome));

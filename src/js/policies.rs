@@ -97,7 +97,7 @@ pub struct ToolPolicies {
 #[wasm_bindgen]
 impl ToolPolicies {
     #[wasm_bindgen(constructor)]
-    pub fn new(policies: JsValue, options: JsValue) -> JsResult<JsValue> {
+    pub fn construct(policies: JsValue, options: JsValue) -> JsResult<JsValue> {
         let given = || Message::new("ToolPolicies: policies");
         const WHAT: &str = "an iterable of ToolCallPolicy";
         if !policies.is_object() {
@@ -119,7 +119,8 @@ impl ToolPolicies {
             let spec = Spec::read(&item).map_err(|cause| {
                 let message = host::get(&cause, |k| &k.message).unwrap_or_default();
                 given()
-                    .index(i as u32).add(": ")
+                    .index(i as u32)
+                    .add(": ")
                     .add_js(&message)
                     .type_error_caused(&cause)
             })?;
@@ -140,8 +141,10 @@ impl ToolPolicies {
         };
         options::object(&options, &place, "an object")?;
         let fields = options::read(&options, POLICIES, &place)?;
-        let resolver = options::optional_function(fields.get(0), &|| place().add(".modelResolver"))?;
-        let callback = options::optional_function(fields.get(1), &|| place().add(".onToolCallDispatch"))?;
+        let resolver =
+            options::optional_function(fields.get(0), &|| place().add(".modelResolver"))?;
+        let callback =
+            options::optional_function(fields.get(1), &|| place().add(".onToolCallDispatch"))?;
         let on_warning = options::optional_function(fields.get(2), &|| place().add(".onWarning"))?;
         let registered = fields.get(3);
         let registered = if registered.is_undefined() {
@@ -158,7 +161,8 @@ impl ToolPolicies {
         )
         .map_err(|i| {
             given()
-                .index(i as u32).add(" reuses the name \"")
+                .index(i as u32)
+                .add(" reuses the name \"")
                 .add_js(&specs[i].name)
                 .add("\"; policy names must be unique")
                 .type_error()
@@ -193,7 +197,10 @@ impl ToolPolicies {
             .select_model(&mut hooks)
             .map_err(|f| seam_error(&composed, f))?;
         let (model, policy) = match selection {
-            Selection::Policy(i) => (composed.specs[i].model.clone(), composed.specs[i].name.clone()),
+            Selection::Policy(i) => (
+                composed.specs[i].model.clone(),
+                composed.specs[i].name.clone(),
+            ),
             Selection::Resolver => (hooks.model, JsValue::NULL),
             Selection::Default => (JsValue::NULL, JsValue::NULL),
         };
@@ -239,7 +246,8 @@ impl ToolPolicies {
             target: hooks.target.clone(),
             original: name,
         };
-        let warning = host::DroppedWarning::new(&who.add(": ").add_js(&reason).into_js(), &to_js(&details)?);
+        let warning =
+            host::DroppedWarning::new(&who.add(": ").add_js(&reason).into_js(), &to_js(&details)?);
         host::deliver(&warning, &composed.on_warning)?;
         let dropped = Dropped {
             target: hooks.target,
@@ -322,8 +330,8 @@ fn call_name(call: &JsValue, place: &dyn Fn() -> Message) -> JsResult<JsValue> {
     if !call.is_object() {
         return Err(must_be(place(), "an object { name, args, id? }", call));
     }
-    let name = host::get(call, |k| &k.name)
-        .map_err(|cause| unreadable(place().add(".name"), &cause))?;
+    let name =
+        host::get(call, |k| &k.name).map_err(|cause| unreadable(place().add(".name"), &cause))?;
     if !name.is_string() {
         return Err(must_be(place().add(".name"), "a string", &name));
     }
@@ -520,7 +528,8 @@ fn seam_error(composed: &Composed, failure: Failure<Fault>) -> JsValue {
     let (policy, function, seam, fault) = match failure {
         Failure::Adopter(Fault::Raw(e) | Fault::Threw(e))
         | Failure::Policy {
-            cause: Fault::Raw(e), ..
+            cause: Fault::Raw(e),
+            ..
         } => return e,
         Failure::Adopter(fault) => return fault_value(fault),
         Failure::Policy {
@@ -537,17 +546,35 @@ fn seam_error(composed: &Composed, failure: Failure<Fault>) -> JsValue {
         .add(" ");
     let (message, cause) = match fault {
         Fault::Threw(e) => (message.add("threw"), e),
-        Fault::Thenable(v) => (message.add("returned a promise or thenable (it must be synchronous)"), v),
-        Fault::UnreadableThen(e) => (message.add("returned a value whose `then` could not be read"), e),
-        Fault::NotPlain(v) => (message.add("returned ").add(describe(&v)).add(", not a plain object"), v),
+        Fault::Thenable(v) => (
+            message.add("returned a promise or thenable (it must be synchronous)"),
+            v,
+        ),
+        Fault::UnreadableThen(e) => (
+            message.add("returned a value whose `then` could not be read"),
+            e,
+        ),
+        Fault::NotPlain(v) => (
+            message
+                .add("returned ")
+                .add(describe(&v))
+                .add(", not a plain object"),
+            v,
+        ),
         Fault::Raw(e) => return e,
     };
-    message.add(" at the ").add(seam.as_str()).error_caused(&cause)
+    message
+        .add(" at the ")
+        .add(seam.as_str())
+        .error_caused(&cause)
 }
 
 fn fault_value(fault: Fault) -> JsValue {
     match fault {
-        Fault::Threw(v) | Fault::Thenable(v) | Fault::UnreadableThen(v) | Fault::NotPlain(v) | Fault::Raw(v) => v,
+        Fault::Threw(v)
+        | Fault::Thenable(v)
+        | Fault::UnreadableThen(v)
+        | Fault::NotPlain(v)
+        | Fault::Raw(v) => v,
     }
 }
-

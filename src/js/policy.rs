@@ -4,8 +4,8 @@
 
 use super::options::{self, fields_of, POLICY};
 use super::{batch, frozen, must_be, unreadable, JsResult, Message};
-use crate::policy::{Policy, WhenTool};
 use crate::names::NameSet;
+use crate::policy::{Policy, WhenTool};
 use alloc::rc::Rc;
 use core::cell::RefCell;
 use js_sys::{Array, Function, JsString, WeakSet};
@@ -79,12 +79,20 @@ impl Spec {
     /// name the policy and the field.
     pub fn read(value: &JsValue) -> JsResult<Spec> {
         if !value.is_object() {
-            return Err(must_be(Message::new("ToolCallPolicy: spec"), "an object", value));
+            return Err(must_be(
+                Message::new("ToolCallPolicy: spec"),
+                "an object",
+                value,
+            ));
         }
         let check_name = |name: &JsValue| -> JsResult<()> {
             match name.dyn_ref::<JsString>() {
                 Some(s) if s.length() > 0 => Ok(()),
-                _ => Err(must_be(Message::new("ToolCallPolicy: name"), "a non-empty string", name)),
+                _ => Err(must_be(
+                    Message::new("ToolCallPolicy: name"),
+                    "a non-empty string",
+                    name,
+                )),
             }
         };
         let fields = fields_of(value, POLICY).map_err(|u| {
@@ -101,7 +109,8 @@ impl Spec {
             core::array::from_fn(|i| fields.get(i as u32));
         check_name(&name)?;
         let at = |field: &str| named(&name).add(": ").add(field);
-        let matcher = super::function(&matcher).ok_or_else(|| must_be(at("match"), "a function", &matcher))?;
+        let matcher = super::function(&matcher)
+            .ok_or_else(|| must_be(at("match"), "a function", &matcher))?;
         let when_tool = if when_tool.is_string() || when_tool.is_null() {
             when_tool
         } else if when_tool.is_undefined() {
@@ -112,11 +121,21 @@ impl Spec {
         let redirect_to = match redirect_to {
             v if v.is_null() || v.is_undefined() => JsValue::NULL,
             v if v.dyn_ref::<JsString>().is_some_and(|s| s.length() > 0) => v,
-            v => return Err(must_be(at("redirectTo"), "a non-empty string, null or undefined", &v)),
+            v => {
+                return Err(must_be(
+                    at("redirectTo"),
+                    "a non-empty string, null or undefined",
+                    &v,
+                ))
+            }
         };
         let args_transform = options::nullable_function(args_transform, &|| at("argsTransform"))?;
         let guard = options::nullable_function(guard, &|| at("guard"))?;
-        let model = if model.is_undefined() { JsValue::NULL } else { model };
+        let model = if model.is_undefined() {
+            JsValue::NULL
+        } else {
+            model
+        };
         Ok(Spec {
             name,
             matcher,
@@ -175,7 +194,7 @@ pub struct ToolCallPolicy {
 #[wasm_bindgen]
 impl ToolCallPolicy {
     #[wasm_bindgen(constructor)]
-    pub fn new(spec: JsValue) -> JsResult<JsValue> {
+    pub fn construct(spec: JsValue) -> JsResult<JsValue> {
         Ok(ToolCallPolicy::build(Rc::new(Spec::read(&spec)?)))
     }
 
@@ -206,7 +225,10 @@ impl ToolCallPolicy {
 
     #[wasm_bindgen(getter, js_name = argsTransform)]
     pub fn args_transform(&self) -> JsValue {
-        self.spec.args_transform.clone().map_or(JsValue::NULL, JsValue::from)
+        self.spec
+            .args_transform
+            .clone()
+            .map_or(JsValue::NULL, JsValue::from)
     }
 
     #[wasm_bindgen(getter)]
@@ -222,7 +244,9 @@ impl ToolCallPolicy {
             return Err(must_be(place(), "a string", &tool_name));
         }
         if self.disposed.get() {
-            return Err(named(&self.spec.name).add(": matchesTool() after dispose()").error());
+            return Err(named(&self.spec.name)
+                .add(": matchesTool() after dispose()")
+                .error());
         }
         let cached = self.when.borrow().clone();
         let when = match cached {

@@ -60,4 +60,3 @@ fn ask(options: &JsValue) -> JsResult<(Ask, Array, usize)> {
     };
     Ok((ask, list, units))
 }
-

@@ -77,7 +77,7 @@ impl ToolRouter {
     /// Validates and indexes the registered names once; a router missing a prerequisite
     /// still builds (it reports `unavailable` and warns once).
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> JsResult<JsValue> {
+    pub fn construct(options: JsValue) -> JsResult<JsValue> {
         let place = || Message::new("ToolRouter: options");
         let options = if options.is_undefined() {
             js_sys::Object::new().into()
@@ -100,10 +100,17 @@ impl ToolRouter {
         let unavailable = if missing.is_empty() {
             JsValue::NULL
         } else {
-            let names: Array = missing.iter().map(|m| JsValue::from_str(m.as_str())).collect();
+            let names: Array = missing
+                .iter()
+                .map(|m| JsValue::from_str(m.as_str()))
+                .collect();
             let report = host::unavailable(&frozen(names.clone()));
-            let warning = host::UnavailableWarning::new(&routing::unavailable_message(&missing), &names);
-            host::deliver(&warning, &on_warning.map_or(JsValue::UNDEFINED, JsValue::from))?;
+            let warning =
+                host::UnavailableWarning::new(&routing::unavailable_message(&missing), &names);
+            host::deliver(
+                &warning,
+                &on_warning.map_or(JsValue::UNDEFINED, JsValue::from),
+            )?;
             report
         };
         let router = ToolRouter {
@@ -160,12 +167,19 @@ impl ToolRouter {
         options::object(&options, &place, "an object")?;
         let fields = options::read(&options, RESOLVE, &place)?;
         let signal = options::signal(fields.get(0), &|| place().add(".signal"))?;
-        let call_decision = options::optional_function(fields.get(2), &|| place().add(".onDecision"))?;
+        let call_decision =
+            options::optional_function(fields.get(2), &|| place().add(".onDecision"))?;
         let serving = self.serving.borrow().clone();
         let Some(serving) = serving else {
             return Err(Message::new("ToolRouter: resolve() after dispose()").error());
         };
-        let on_decision: Vec<Function> = serving.layer.on_decision.iter().cloned().chain(call_decision).collect();
+        let on_decision: Vec<Function> = serving
+            .layer
+            .on_decision
+            .iter()
+            .cloned()
+            .chain(call_decision)
+            .collect();
         if !self.unavailable.is_null() {
             turn::report_unavailable(&on_decision, &self.unavailable)?;
             return Ok(None);

@@ -161,8 +161,7 @@ fn check_abort(ask: &Ask) -> JsResult<()> {
     let Some(signal) = &ask.signal else {
         return Ok(());
     };
-    let aborted = host::get(signal, |k| &k.aborted)
-        .map_err(|cause| broken_signal(ask, &cause))?;
+    let aborted = host::get(signal, |k| &k.aborted).map_err(|cause| broken_signal(ask, &cause))?;
     if aborted.is_truthy() {
         return Err(reason(ask, signal)?);
     }
@@ -276,7 +275,12 @@ struct Clock {
     called: bool,
 }
 
-fn finish(retrieved: Retrieved, registered: &Registered, ask: &Ask, clock: Clock) -> JsResult<JsValue> {
+fn finish(
+    retrieved: Retrieved,
+    registered: &Registered,
+    ask: &Ask,
+    clock: Clock,
+) -> JsResult<JsValue> {
     let retrieval_ms = match (clock.started, clock.called) {
         (Some(t0), true) => host::now() - t0,
         _ => 0.0,
@@ -293,7 +297,9 @@ fn finish(retrieved: Retrieved, registered: &Registered, ask: &Ask, clock: Clock
         }
         Retrieved::TimedOut(ms) => {
             // N as JavaScript prints the number.
-            let printed = js_sys::Number::from(*ms).to_string_with_radix(10).unwrap_or_default();
+            let printed = js_sys::Number::from(*ms)
+                .to_string_with_radix(10)
+                .unwrap_or_default();
             detail = batch::units_of(&printed.into());
             Retrieval::TimedOut(&detail)
         }
@@ -320,7 +326,14 @@ fn finish(retrieved: Retrieved, registered: &Registered, ask: &Ask, clock: Clock
     let turn = routing::resolve(&registered.set, retrieval);
     let result = outcome::of_turn(&turn.outcome, &registered.list, &names);
     if !ask.on_decision.is_empty() {
-        let report = outcome::report(&turn, &result, &registered.set, &registered.list, &names, retrieval_ms)?;
+        let report = outcome::report(
+            &turn,
+            &result,
+            &registered.set,
+            &registered.list,
+            &names,
+            retrieval_ms,
+        )?;
         for receiver in &ask.on_decision {
             host::call1(receiver, &report)?;
         }
@@ -338,4 +351,3 @@ pub(crate) fn report_unavailable(on_decision: &[Function], unavailable: &JsValue
     }
     Ok(())
 }
-

@@ -96,7 +96,12 @@ pub struct Dispatched {
     pub dropped: Option<Vec<u16>>,
 }
 
-fn asking<T, E>(r: Result<T, E>, policy: usize, function: Function, seam: Seam) -> Result<T, Failure<E>> {
+fn asking<T, E>(
+    r: Result<T, E>,
+    policy: usize,
+    function: Function,
+    seam: Seam,
+) -> Result<T, Failure<E>> {
     r.map_err(|cause| Failure::Policy {
         policy,
         function,

@@ -75,7 +75,8 @@ impl Hooks for Script {
         Ok(self.callback_returns.map(units))
     }
     fn allows(&mut self, tool: &Name) -> Result<bool, &'static str> {
-        self.log.push(format!("gate {}", String::from_utf16_lossy(tool)));
+        self.log
+            .push(format!("gate {}", String::from_utf16_lossy(tool)));
         Ok(match &self.palette {
             None => true,
             Some(names) => names.iter().any(|n| units(n) == tool),
@@ -139,7 +140,10 @@ fn first_matching_model_policy_wins_before_the_resolver() {
         matches: vec![false],
         ..Default::default()
     };
-    assert_eq!(no_resolver.select_model(&mut s).unwrap(), Selection::Default);
+    assert_eq!(
+        no_resolver.select_model(&mut s).unwrap(),
+        Selection::Default
+    );
     assert_eq!(s.log, ["match 0"]);
 }
 
@@ -231,7 +235,10 @@ fn the_adopter_callback_runs_after_the_policy_and_the_gate_runs_last() {
         callback_returns: Some("shell"),
         ..Default::default()
     };
-    assert_eq!(ps.dispatch(&units("web_search"), &mut s).unwrap().dropped, None);
+    assert_eq!(
+        ps.dispatch(&units("web_search"), &mut s).unwrap().dropped,
+        None
+    );
 }
 
 #[test]
@@ -269,7 +276,10 @@ fn the_gate_is_asked_only_when_the_target_changed() {
         palette: Some(vec![]),
         ..Default::default()
     };
-    assert_eq!(ps.dispatch(&units("web_search"), &mut s).unwrap().dropped, None);
+    assert_eq!(
+        ps.dispatch(&units("web_search"), &mut s).unwrap().dropped,
+        None
+    );
     assert!(!s.log.iter().any(|l| l.starts_with("gate")));
 }
 

@@ -38,8 +38,7 @@ fn run(registered: &[&str], rows: &[Option<&str>]) -> (String, Vec<String>, Vec<
         .collect();
     let out = decide(&r, Retrieval::Rows(Some(&rows)));
     let span = |s: &Span| {
-        String::from_utf16(&cands[s.candidate as usize][s.start as usize..s.end as usize])
-            .unwrap()
+        String::from_utf16(&cands[s.candidate as usize][s.start as usize..s.end as usize]).unwrap()
     };
     match &out {
         Outcome::Routed { names, unresolved } => (
@@ -265,7 +264,10 @@ fn refusals_carry_their_rule_and_rows_only_when_rows_were_read() {
     assert_eq!(turn.outcome.rule(), "4");
     assert_eq!(turn.rows.len(), 2);
     let b = units("b");
-    let turn = resolve(&r, Retrieval::Rows(Some(&[Row::Inactive, Row::Candidate(&b)])));
+    let turn = resolve(
+        &r,
+        Retrieval::Rows(Some(&[Row::Inactive, Row::Candidate(&b)])),
+    );
     assert_eq!(turn.outcome.rule(), "5");
     assert_eq!(turn.rows[1].fate, Fate::Unresolved);
 }
