@@ -1,15 +1,54 @@
 // The public API of tool-palette, the same behind every runtime entry: the exports of the
 // wasm binding (src/js/, where every SPEC rule is decided by the Rust core) and the
 // result classes that JavaScript holds (host.js).
-import { ToolCallPolicy, ToolPolicies, ToolRouter } from "./tool_palette.js";
+import * as wasm from "./tool_palette.js";
 
-export { resolvePalette, activeTools, bindPalette, ToolRouter, ToolPolicies, ToolCallPolicy } from "./tool_palette.js";
 export { Routed, RoutingRefusal, RoutingUnavailable, ToolRoutingUnavailableWarning, ToolRedirectDroppedWarning } from "./host.js";
 
-// Instances are frozen, so the glue's own free() (which clears a field) cannot run on
-// them; dispose() is the package's, and `using` calls it where the runtime has
-// explicit resource management.
-for (const Class of [ToolRouter, ToolPolicies, ToolCallPolicy]) {
+// A trap (a WebAssembly RuntimeError: the module ran out of memory, or a bug) fails the
+// call that hit it with an Error that says so, and a promise-returning call rejects
+// rather than throws. The module holds no state that a trap could leave half-done (see
+// src/js/mod.rs), so the next call runs normally.
+function trapped(error) {
+  if (!(error instanceof WebAssembly.RuntimeError)) return error;
+  return new Error(`tool-palette: the WebAssembly module trapped (${error.message}); this call failed, the next one runs normally`, { cause: error });
+}
+
+const guarded = (f) =>
+  function (...args) {
+    try {
+      return f.apply(this, args);
+    } catch (error) {
+      throw trapped(error);
+    }
+  };
+
+const guardedAsync = (f) =>
+  function (...args) {
+    try {
+      return f.apply(this, args);
+    } catch (error) {
+      return Promise.reject(trapped(error));
+    }
+  };
+
+export const resolvePalette = guardedAsync(wasm.resolvePalette);
+export const activeTools = guarded(wasm.activeTools);
+export const bindPalette = guarded(wasm.bindPalette);
+export const { ToolRouter, ToolPolicies, ToolCallPolicy } = wasm;
+
+const methods = [
+  [ToolRouter, ["resolve"], guardedAsync],
+  [ToolPolicies, ["selectModel", "dispatch"], guarded],
+  [ToolCallPolicy, ["matchesTool"], guarded],
+];
+for (const [Class, names, guard] of methods) {
+  for (const name of names) {
+    Object.defineProperty(Class.prototype, name, { value: guard(Class.prototype[name]), writable: true, configurable: true });
+  }
+  // Instances are frozen, so the glue's own free() (which clears a field) cannot run on
+  // them; dispose() is the package's, and `using` calls it where the runtime has
+  // explicit resource management.
   delete Class.prototype.free;
   if (typeof Symbol.dispose === "symbol") {
     Object.defineProperty(Class.prototype, Symbol.dispose, { value: Class.prototype.dispose, writable: true, configurable: true });

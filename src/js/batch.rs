@@ -24,9 +24,18 @@ pub(crate) const MAX_NAMES: usize = 1 << 20;
 /// Below this many code units a JavaScript loop beats a native call and a decode.
 const UTF8_FROM: usize = 48;
 
-/// Whether `count` names of `units` code units in all fit one batch.
+/// Whether `count` names of `units` code units in all fit one batch: within the limits,
+/// and with room for them (and what is built from them: an index, a turn's rows) in the
+/// module's memory as it can grow now. Asked before anything is copied in, so that input
+/// too large for the memory at hand is answered up front (a RangeError, or refusal 2a
+/// for a store's answer) instead of trapping half-way through a call.
 pub(crate) fn fits(count: usize, units: usize) -> bool {
-    count <= MAX_NAMES && units <= MAX_UNITS
+    count <= MAX_NAMES && units <= MAX_UNITS && room_for(units * 6 + count * 96)
+}
+
+fn room_for(bytes: usize) -> bool {
+    let mut probe: Vec<u8> = Vec::new();
+    probe.try_reserve_exact(bytes).is_ok()
 }
 
 /// Writes `strings` (`units` code units in all, as measured) into a name list.
@@ -51,12 +60,29 @@ pub(crate) fn write(strings: &Array, units: usize) -> NameList {
     NameList::from_parts(out, ends).unwrap_or_default()
 }
 
-/// The code units of one string (a checked string of the caller's).
-pub(crate) fn units_of(value: &JsValue) -> Vec<u16> {
+/// The code units of one string (a checked string of the caller's), or the RangeError
+/// naming it (`place`) when it does not fit a batch.
+pub(crate) fn name_units(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Vec<u16>> {
+    check_fits(value, place)?;
     let name: &JsString = value.unchecked_ref();
     let mut out = vec![0u16; name.length() as usize];
     host::write_name(name, &mut out);
-    out
+    Ok(out)
+}
+
+/// Checks that one string of the caller's fits a batch (the RangeError naming it if not).
+pub(crate) fn check_fits(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<()> {
+    let len = value.unchecked_ref::<JsString>().length() as usize;
+    if fits(1, len) {
+        Ok(())
+    } else {
+        Err(too_big(place()))
+    }
+}
+
+/// [`name_units`] of a string known to fit (checked when it was given).
+pub(crate) fn units_of(value: &JsValue) -> Vec<u16> {
+    name_units(value, &|| Message::new("")).unwrap_or_default()
 }
 
 /// The caller's iterable of strings, as a fresh array and its total length in code

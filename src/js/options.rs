@@ -12,7 +12,7 @@
 
 use super::{function, host, must_be, unreadable, JsResult, Message};
 use alloc::vec::Vec;
-use core::cell::RefCell;
+use core::cell::Cell;
 use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 
@@ -54,23 +54,24 @@ pub(crate) fn read(
     fields_of(source, keys).map_err(|u| unreadable(place().add(".").add(u.key), &u.cause))
 }
 
-// The keys as JavaScript strings, made once per list.
+// The keys as JavaScript strings, made once per list. (A `Cell` taken and put back, not
+// a `RefCell`: should the module ever trap in between, the cache is merely empty.)
 fn key_array(keys: &'static [&'static str]) -> Array {
     thread_local! {
-        static MADE: RefCell<Vec<(usize, Array)>> = const { RefCell::new(Vec::new()) };
+        static MADE: Cell<Vec<(usize, Array)>> = const { Cell::new(Vec::new()) };
     }
     let id = keys.as_ptr() as usize;
-    if let Some(found) = MADE.with(|m| {
-        m.borrow()
-            .iter()
-            .find(|(k, _)| *k == id)
-            .map(|(_, a)| a.clone())
-    }) {
-        return found;
-    }
-    let made: Array = keys.iter().map(|k| JsValue::from_str(k)).collect();
-    MADE.with(|m| m.borrow_mut().push((id, made.clone())));
-    made
+    let mut made = MADE.take();
+    let found = match made.iter().find(|(k, _)| *k == id) {
+        Some((_, array)) => array.clone(),
+        None => {
+            let array: Array = keys.iter().map(|k| JsValue::from_str(k)).collect();
+            made.push((id, array.clone()));
+            array
+        }
+    };
+    MADE.set(made);
+    found
 }
 
 /// `place` must be an object (not `null`, not a function).

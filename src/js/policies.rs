@@ -217,7 +217,7 @@ impl ToolPolicies {
         let composed = self.live("dispatch")?;
         let name = call_name(&call, &|| Message::new("ToolPolicies.dispatch: call"))?;
         let gate = Gate::of(&palette, &composed)?;
-        let tool = batch::units_of(&name);
+        let tool = batch::name_units(&name, &|| Message::new("ToolPolicies.dispatch: call.name"))?;
         let mut hooks = Seam::new(&composed, &ctx, &call, gate);
         hooks.target = name.clone();
         let dispatched = composed
@@ -510,7 +510,7 @@ impl Hooks for Seam<'_> {
         }
         let place = || Message::new("ToolPolicies: onToolCallDispatch's returned call");
         let name = call_name(&next, &place).map_err(Fault::Raw)?;
-        let units = batch::units_of(&name);
+        let units = batch::name_units(&name, &|| place().add(".name")).map_err(Fault::Raw)?;
         self.current = next;
         self.target = name;
         Ok(Some(units))

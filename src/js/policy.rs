@@ -108,10 +108,14 @@ impl Spec {
         let [name, matcher, when_tool, redirect_to, model, args_transform, guard] =
             core::array::from_fn(|i| fields.get(i as u32));
         check_name(&name)?;
+        batch::check_fits(&name, &|| Message::new("ToolCallPolicy: name"))?;
         let at = |field: &str| named(&name).add(": ").add(field);
         let matcher = super::function(&matcher)
             .ok_or_else(|| must_be(at("match"), "a function", &matcher))?;
-        let when_tool = if when_tool.is_string() || when_tool.is_null() {
+        let when_tool = if when_tool.is_string() {
+            batch::check_fits(&when_tool, &|| at("whenTool"))?;
+            when_tool
+        } else if when_tool.is_null() {
             when_tool
         } else if when_tool.is_undefined() {
             JsValue::NULL
@@ -120,7 +124,10 @@ impl Spec {
         };
         let redirect_to = match redirect_to {
             v if v.is_null() || v.is_undefined() => JsValue::NULL,
-            v if v.dyn_ref::<JsString>().is_some_and(|s| s.length() > 0) => v,
+            v if v.dyn_ref::<JsString>().is_some_and(|s| s.length() > 0) => {
+                batch::check_fits(&v, &|| at("redirectTo"))?;
+                v
+            }
             v => {
                 return Err(must_be(
                     at("redirectTo"),
@@ -257,7 +264,7 @@ impl ToolCallPolicy {
                 built
             }
         };
-        Ok(when.matches(&batch::units_of(&tool_name)))
+        Ok(when.matches(&batch::name_units(&tool_name, &place)?))
     }
 
     /// Frees what `matchesTool` built now rather than at garbage collection; later

@@ -16,7 +16,7 @@ use crate::names::{NameList, NameSet};
 use crate::routing::{self, Retrieval, Row};
 use alloc::rc::Rc;
 use alloc::vec::Vec;
-use core::cell::RefCell;
+use core::cell::Cell;
 use js_sys::{Array, Function, JsString, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -74,21 +74,23 @@ impl Palette {
 thread_local! {
     /// The last registered list indexed, kept for the next call: agents pass the same
     /// names turn after turn (and hosts build a router per request with them).
-    static LAST: RefCell<Option<(Array, Rc<NameSet>)>> = const { RefCell::new(None) };
+    /// (A `Cell` taken and put back: should the module ever trap in between, the cache is
+    /// merely empty.)
+    static LAST: Cell<Option<(Array, Rc<NameSet>)>> = const { Cell::new(None) };
 }
 
 /// The index of `list` (`units` code units of names, checked against the limits): the
 /// last one built when the names are the same strings in the same order, compared name
 /// by name on every call, else a new one, which then replaces it.
 pub(crate) fn registry_of(list: &Array, units: usize) -> Rc<NameSet> {
-    let last = LAST.with(|l| l.borrow().clone());
-    if let Some((names, set)) = last {
+    if let Some((names, set)) = LAST.take() {
         if host::same(&names, list) {
+            LAST.set(Some((names, set.clone())));
             return set;
         }
     }
     let set = Rc::new(NameSet::new(batch::write(list, units)));
-    LAST.with(|l| *l.borrow_mut() = Some((list.clone(), set.clone())));
+    LAST.set(Some((list.clone(), set.clone())));
     set
 }
 
@@ -292,7 +294,9 @@ fn finish(
     let retrieval = match &retrieved {
         Retrieved::NoLayer => Retrieval::NoLayer,
         Retrieved::Failed(thrown) => {
-            detail = batch::units_of(&error_name(thrown));
+            // A name too large to carry is a store answer beyond the limits.
+            detail = batch::name_units(&error_name(thrown), &|| Message::new(""))
+                .unwrap_or_else(|_| crate::names::units("RangeError"));
             Retrieval::Failed(&detail)
         }
         Retrieved::TimedOut(ms) => {
