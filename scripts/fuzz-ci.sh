@@ -4,8 +4,8 @@
 #   bash scripts/fuzz-ci.sh            # ~45 s of fuzzing after the build
 #   FUZZ_SECONDS=600 bash scripts/fuzz-ci.sh
 #
-# The target (fuzz/fuzz_targets/core.rs) drives routing, both policy seams, the step
-# machine and NameList::from_parts with arbitrary input and checks every answer against
+# The target (fuzz/fuzz_targets/core.rs) drives routing, both policy seams, the gate
+# and NameList::from_parts with arbitrary input and checks every answer against
 # the naive model in tests/model/. Any panic or mismatch fails the run; libFuzzer leaves
 # the input in fuzz/artifacts/core/ (reproduce with `cargo fuzz run core <file>`).
 #
