@@ -32,10 +32,25 @@ const guardedAsync = (f) =>
     }
   };
 
+// The classes themselves, through a proxy that only guards construction (`instanceof`,
+// the prototype and subclassing are the class's own).
+const guardedClass = (Class) =>
+  new Proxy(Class, {
+    construct(target, args, newTarget) {
+      try {
+        return Reflect.construct(target, args, newTarget);
+      } catch (error) {
+        throw trapped(error);
+      }
+    },
+  });
+
 export const resolvePalette = guardedAsync(wasm.resolvePalette);
 export const activeTools = guarded(wasm.activeTools);
 export const bindPalette = guarded(wasm.bindPalette);
-export const { ToolRouter, ToolPolicies, ToolCallPolicy } = wasm;
+export const ToolRouter = guardedClass(wasm.ToolRouter);
+export const ToolPolicies = guardedClass(wasm.ToolPolicies);
+export const ToolCallPolicy = guardedClass(wasm.ToolCallPolicy);
 
 const methods = [
   [ToolRouter, ["resolve"], guardedAsync],

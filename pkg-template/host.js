@@ -106,6 +106,7 @@ export const error = (message) => new Error(message);
 export const typeError = (message) => new TypeError(message);
 export const typeErrorCaused = (message, cause) => new TypeError(message, { cause });
 export const rangeError = (message) => new RangeError(message);
+export const rangeErrorCaused = (message, cause) => new RangeError(message, { cause });
 export const errorCaused = (message, cause) => new Error(message, { cause });
 
 // ---------------------------------------------------------------- the caller's code

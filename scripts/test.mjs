@@ -26,6 +26,7 @@ const layers = [
   { name: "rust core (cargo test)", plan: () => ({ cmd: "cargo", args: ["test", "--quiet"] }), parse: "cargo" },
   { name: "JS, ESM (dist/node.mjs)", plan: nodeTest("tests/js", /\.test\.mjs$/), parse: "node" },
   { name: "JS, CommonJS (dist/node.cjs)", plan: nodeTest("tests/js", /\.test\.cjs$/), parse: "node" },
+  { name: "resources (heavy scenarios, each in a child process)", plan: nodeTest("tests/resources", /\.test\.mjs$/), parse: "node" },
   { name: "types (tsc --noEmit, with DOM)", plan: () => ({ cmd: join(root, "node_modules/.bin/tsc"), args: ["-p", "tests/types"] }), parse: "tsc" },
   { name: "types (tsc --noEmit, ES2022 only, adapters)", plan: () => ({ cmd: join(root, "node_modules/.bin/tsc"), args: ["-p", "tests/types/tsconfig.nodom.json"] }), parse: "tsc" },
   { name: "packaging (packed tarball in each runtime)", plan: nodeTest("tests/packaging", /\.test\.mjs$/), parse: "node" },

@@ -1,25 +1,41 @@
 // Types of tool-palette/ai-sdk, the Vercel AI SDK (`ai` 7) adapter. Structural: no import of `ai`.
 import type { AdapterOptions, RouteReport } from "./shared.js";
-export type { AdapterOptions, RouteReport, RouterOption, RouterLike, PoliciesLike } from "./shared.js";
+export type {
+  AdapterOptions,
+  RouteReport,
+  RouterOption,
+  RouterCallOptions,
+  RouterLike,
+  PoliciesLike,
+  StepReport,
+  OutsideCall,
+  ToolPaletteAdapterWarning,
+} from "./shared.js";
 
-/** The default context: the text of the last user message, and the messages. */
+/** The default context: the step's message, its messages, and the runtime context of the call. */
 export interface AiSdkContext {
+  /** `runtimeContext.message` when your runtime context has a string one, else the last user message's text. */
   message: string;
   messages: readonly unknown[];
+  runtimeContext: unknown;
 }
 
 /** What `context` receives: the options of `prepareStep` (or of a tool's `execute`). */
 export interface AiSdkStepInput {
   messages?: readonly unknown[];
   stepNumber?: number;
+  runtimeContext?: unknown;
 }
 
 export interface AiSdkPaletteOptions<Ctx, Model>
   extends AdapterOptions<Ctx, Model, any, RouteReport<Ctx, Model> & { stepNumber: number | undefined }> {}
 
 export interface AiSdkToolPalette<Model> {
-  /** Pass as `generateText({ prepareStep })`/`streamText`/`ToolLoopAgent`: returns `activeTools` (routed) and `model` (the policy's). */
-  prepareStep(options: AiSdkStepInput): Promise<{ activeTools?: any[]; model?: Model }>;
+  /**
+   * Pass as `generateText({ prepareStep })`/`streamText`/`ToolLoopAgent`: returns the offered names as `activeTools`,
+   * the step's model (the policy's, watched), and, with tracing, `runtimeContext.toolPalette`.
+   */
+  prepareStep(options: AiSdkStepInput): Promise<{ activeTools?: any[]; model?: any; runtimeContext?: any }>;
   /** The same tools, each `execute` dispatched through the policies (a redirect runs the target's `execute`). */
   wrapTools<Tools extends Record<string, any>>(tools: Tools): Tools;
 }

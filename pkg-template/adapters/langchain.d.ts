@@ -1,9 +1,20 @@
 // Types of tool-palette/langchain, the LangChain.js v1 `createAgent` middleware. Structural: no import of langchain.
 import type { AdapterOptions } from "./shared.js";
-export type { AdapterOptions, RouteReport, RouterOption, RouterLike, PoliciesLike } from "./shared.js";
+export type {
+  AdapterOptions,
+  RouteReport,
+  RouterOption,
+  RouterCallOptions,
+  RouterLike,
+  PoliciesLike,
+  StepReport,
+  OutsideCall,
+  ToolPaletteAdapterWarning,
+} from "./shared.js";
 
-/** The default context: the last human message's text, the messages, the agent's runtime context. */
+/** The default context: the step's message, the messages, the agent's runtime context. */
 export interface LangChainContext {
+  /** The runtime context's `message` when it has a string one, else the last human message's text. */
   message: string;
   messages: readonly unknown[];
   runtimeContext: unknown;
@@ -20,6 +31,9 @@ export interface ToolPaletteMiddleware {
   wrapModelCall(request: any, handler: (request: any) => any): Promise<any>;
   wrapToolCall(request: any, handler: (request: any) => any): Promise<any>;
 }
+
+/** The name of the custom event each step's attributes are dispatched as, to the run's callbacks (`handleCustomEvent`). */
+export declare const CUSTOM_EVENT: "tool_palette_step";
 
 /** `request` is the request of `wrapModelCall` or of `wrapToolCall`. */
 export declare function defaultContext(request: unknown): LangChainContext;

@@ -1,19 +1,33 @@
 // Types of tool-palette/openai-agents, the OpenAI Agents SDK adapter. Structural: no import of the SDK.
 import type { AdapterOptions, RouteReport } from "./shared.js";
-export type { AdapterOptions, RouteReport, RouterOption, RouterLike, PoliciesLike } from "./shared.js";
+export type {
+  AdapterOptions,
+  RouteReport,
+  RouterOption,
+  RouterCallOptions,
+  RouterLike,
+  PoliciesLike,
+  StepReport,
+  OutsideCall,
+  ToolPaletteAdapterWarning,
+} from "./shared.js";
 
-/** The default context when `run(agent, input, { context })` was given a string or nothing. */
+/** The default context when your run context has no `message` of its own. */
 export interface OpenAIAgentsContext {
   message: string;
 }
 
 /**
- * What `context` receives: `{ runContext, agent }` at the tool seams (`isEnabled`,
- * `invoke`), `{ request }` (a ModelRequest) at the model seam.
+ * What `context` receives: `{ request, runContext, agent, message }` at the model seam (a ModelRequest, and the run
+ * context and agent the SDK showed this run's tools; `message` the turn's last user text), `{ runContext, agent }`
+ * at a tool seam the model seam did not serve.
  */
-export type OpenAIAgentsContextInput =
-  | { runContext: { context: any } | undefined; agent: unknown; request?: undefined }
-  | { request: { input: unknown }; runContext?: undefined; agent?: undefined };
+export interface OpenAIAgentsContextInput {
+  request?: { input: unknown };
+  runContext: { context: any } | undefined;
+  agent: unknown;
+  message?: string;
+}
 
 export interface OpenAIAgentsPaletteOptions<Ctx, Model>
   extends AdapterOptions<Ctx, Model, OpenAIAgentsContextInput, RouteReport<Ctx, Model> & { agent: unknown }> {}
@@ -25,10 +39,17 @@ export interface ModelLike {
 }
 
 export interface OpenAIAgentsToolPalette {
-  /** Copies of the function tools: `isEnabled` gated by this turn's palette, `invoke` dispatched through the policies. */
+  /** Copies of the function tools: `invoke` dispatched through the policies, `isEnabled` showing the run context to the model seam. */
   tools<Tools extends readonly any[]>(tools: Tools): Tools;
-  /** A Model that serves every turn with the policy's model (a Model instance), else with `fallback`. */
+  /** A Model that routes every turn, offers the model only the palette, and answers with the policy's model (a Model instance), else `fallback`. */
   model(fallback?: ModelLike): ModelLike;
+}
+
+/** What a run rejects with when the model calls a function tool the turn did not offer: `name` is "ModelBehaviorError", as the SDK's own. */
+export declare class ToolOutsidePaletteError extends Error {
+  readonly name: "ModelBehaviorError";
+  readonly toolName: string;
+  readonly offered: readonly string[] | null;
 }
 
 export declare function defaultContext(input: OpenAIAgentsContextInput): any;

@@ -1,105 +1,136 @@
 // tool-palette/openai-agents: the OpenAI Agents SDK (`@openai/agents`) adapter.
 //
 //   const palette = createToolPalette({ router, policies });
-//   const agent = new Agent({ name, instructions, tools: palette.tools([search, sql]) });
-//   await run(agent, message, { context: { message } });
+//   const agent = new Agent({ name, tools: palette.tools(tools), model: palette.model(defaultModel) });
+//   await run(agent, message);
 //
-// `tools(list)` returns copies of the function tools whose `isEnabled` is gated by the
-// routed palette (resolved once per turn and run, when the SDK asks the first tool of
-// the turn) and whose `invoke` runs the POST seam: a redirect invokes the target tool
-// with the rewritten arguments. `model(fallback)` is a Model whose every turn is served
-// by the policy's model, or by `fallback`. No import of the SDK: only its documented
-// shapes (FunctionTool, RunContext, Model).
-import { readOptions, route, routedNames, selectModel, lastText, isObject, isFunction, fail } from "./shared.js";
+// Each turn is decided where the turn's input is: `palette.model(fallback)` is the
+// agent's Model, and before every model call it routes on the turn's context (by default
+// the last user item of the request's input; a run context you pass as
+// `run(agent, input, { context })` is used too, and its own `message` wins), sends the
+// model only the offered function tools, and lets the policy's model (a Model instance)
+// answer, else `fallback`. A call the model makes to a function tool it was not offered is
+// refused as the SDK refuses a tool it does not know: the run rejects with an error named
+// "ModelBehaviorError" ("Tool … not found in agent …"), before any tool of that answer runs.
+// `palette.tools(list)` returns copies of the function tools whose `invoke` runs the policies
+// (a redirect invokes the target; the SDK attributes the output to the emitted call, its id
+// and name) and whose `isEnabled` lets the model seam see the run context.
+//
+// Each turn is reported to `onDecision` once its calls are dispatched (see shared.js), and,
+// with `tracing` (default), as a custom span "tool-palette" in the run's trace. No import of
+// the SDK: only its documented shapes (FunctionTool, RunContext, Model) and the registered
+// symbols under which it shares its trace context and trace provider across copies.
+import { createCore, attributes, lastText, Recent, isObject, isFunction, fail } from "./shared.js";
 
 const WHERE = "tool-palette/openai-agents";
+const SDK_ALS = Symbol.for("openai.agents.core.asyncLocalStorage");
+const SDK_TRACE_PROVIDER = Symbol.for("openai.agents.core.traceProvider");
+
+// The SDK's current trace context: `{ trace, span }` of the run being served, if any.
+function traceContext() {
+  try {
+    const store = globalThis[SDK_ALS]?.getStore?.();
+    return isObject(store) && store.active !== false && isObject(store.trace) ? store : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Raised for a call to a function tool the turn did not offer; named as the SDK's error. */
+export class ToolOutsidePaletteError extends Error {
+  constructor(message, { toolName, offered }) {
+    super(message);
+    this.name = "ModelBehaviorError";
+    this.toolName = toolName;
+    this.offered = offered;
+  }
+}
+
+const userText = (items) => (typeof items === "string" ? items : lastText(items, (item) => item.role === "user"));
 
 /**
- * The default context. At the tool seams (`isEnabled`, `invoke`) the SDK gives the
- * adapter `{ runContext, agent }`: the context is the object you passed as
- * `run(agent, input, { context })` (so pass `{ message }` there), or `{ message }` when you
- * passed a string. At the model seam the SDK gives `{ request }` (a ModelRequest and no
- * run context): the context is `{ message }`, the text of the last user item of
- * `request.input`.
+ * The default context. `input` is `{ request, runContext, agent, message }` at the model
+ * seam (the run context and agent as the SDK last showed them to the tools of this run;
+ * `message` the last user text of the request's input, or of an earlier turn of the run
+ * when a server-managed conversation sends only new items) and `{ runContext, agent }` at a
+ * tool seam the model seam did not serve.
+ * - your run context, when it has a string `message`, is the context (you win);
+ * - a string run context is the message: `{ message }`;
+ * - otherwise `message` is the text of the last user item of the request's input, added
+ *   to a copy of your run context object (the SDK's default run context is `{}`).
  */
 export function defaultContext(input) {
-  if (isObject(input) && input.runContext !== undefined) {
-    const given = isObject(input.runContext) ? input.runContext.context : undefined;
-    if (isObject(given)) return given;
-    return { message: typeof given === "string" ? given : "" };
-  }
+  const given = isObject(input) && isObject(input.runContext) ? input.runContext.context : undefined;
+  if (isObject(given) && typeof given.message === "string") return given;
+  if (typeof given === "string") return { message: given };
   const request = isObject(input) ? input.request : undefined;
-  const items = isObject(request) ? request.input : undefined;
-  if (typeof items === "string") return { message: items };
-  return { message: lastText(items, (item) => item.role === "user") };
+  const message = isObject(input) && typeof input.message === "string" ? input.message : isObject(request) ? userText(request.input) : "";
+  return isObject(given) ? { ...given, message } : { message };
 }
 
 export function createToolPalette(options) {
-  const { router, policies, context, onRoute, onDispatch } = readOptions(options, WHERE, defaultContext);
-  // Per run (its RunContext) and agent: the current turn. The SDK asks every function
-  // tool's isEnabled once per turn, so a tool asked a second time means a new turn.
-  const runs = new WeakMap();
-  const fallbackRun = {};
-
-  function turnOf(runContext, agent, toolName) {
-    const key = isObject(runContext) ? runContext : fallbackRun;
-    let run = runs.get(key);
-    if (!run) runs.set(key, (run = { agents: new Map(), last: null }));
-    let turn = run.agents.get(agent);
-    if (!turn || turn.asked.has(toolName)) {
-      const ctx = context({ runContext, agent });
-      turn = { ctx, asked: new Set(), outcome: undefined, ready: null };
-      turn.ready = route(router, ctx, undefined, WHERE).then((outcome) => {
-        turn.outcome = outcome;
-        const active = routedNames(outcome);
-        turn.names = active === undefined ? null : new Set(active);
-        if (onRoute) onRoute({ ctx, outcome, activeTools: active, agent });
-        return turn;
-      });
-      run.agents.set(agent, turn);
-    }
-    turn.asked.add(toolName);
-    run.last = turn;
-    return turn.ready;
-  }
+  const core = createCore(options, WHERE, defaultContext, {
+    // A custom span in the run's trace, under the span that was current at the model seam.
+    trace(report, step) {
+      const provider = globalThis[SDK_TRACE_PROVIDER];
+      if (!isObject(provider) || !isFunction(provider.createSpan)) return;
+      try {
+        const span = provider.createSpan({ data: { type: "custom", name: "tool-palette", data: attributes(report) } }, step.traceParent);
+        span.start();
+        span.end();
+      } catch {
+        // tracing never fails a turn
+      }
+    },
+  });
+  const { o } = core;
+  const seen = new WeakMap(); // a run (its trace) → { runContext, agent } as isEnabled saw them
+  let lastSeen = null; // the same, for a runtime without the SDK's trace context
+  const runs = new WeakMap(); // a run (its trace) → { steps, message, open }
+  const fallbackRun = { steps: 0, message: "", open: null };
+  const byCall = new Recent(); // callId → step
+  const wrapped = new Set(); // names of the function tools palette.tools() wrapped
 
   function tools(list) {
     if (!Array.isArray(list)) throw fail(`${WHERE}: tools(list)`, "an array of tools", list);
     const byName = new Map();
     for (const tool of list) if (isObject(tool) && tool.type === "function") byName.set(tool.name, tool);
-    return list.map((tool) => (isObject(tool) && tool.type === "function" ? gated(tool) : tool));
+    for (const name of byName.keys()) wrapped.add(name);
+    return list.map((tool) => (isObject(tool) && tool.type === "function" ? copy(tool) : tool));
 
-    function gated(tool) {
+    function copy(tool) {
       const name = tool.name;
       const own = tool.isEnabled;
       async function isEnabled(runContext, agent) {
-        if (isFunction(own) && !(await own(runContext, agent))) return false;
+        const sight = { runContext, agent };
+        const context = traceContext();
+        if (context) seen.set(context.trace, sight);
+        lastSeen = sight;
         if (own === false) return false;
-        const turn = await turnOf(runContext, agent, name);
-        return turn.names === null || turn.names.has(name);
+        return isFunction(own) ? Boolean(await own(runContext, agent)) : true;
       }
       async function invoke(runContext, input, details) {
-        if (!policies) return tool.invoke(runContext, input, details);
-        const run = runs.get(isObject(runContext) ? runContext : fallbackRun);
-        let ctx, outcome;
-        if (run && run.last) {
-          ({ ctx, outcome } = await run.last.ready);
-        } else {
-          ctx = context({ runContext, agent: undefined });
-          outcome = await route(router, ctx, undefined, WHERE);
+        const callId = isObject(details) && isObject(details.toolCall) ? details.toolCall.callId : undefined;
+        let step = typeof callId === "string" ? byCall.take(callId) : undefined;
+        if (!step) {
+          if (o.router || o.policies) {
+            core.warnOnce("NO_MODEL_SEAM", "a tool ran in a turn that palette.model() did not serve: routing and model selection happen in the agent's model, so use model: palette.model(yourModel) (or a model provider returning it).");
+          }
+          step = await core.begin({ index: -1, ctx: o.context({ runContext, agent: undefined }), silent: true });
         }
         let args;
         try {
           args = JSON.parse(input);
         } catch {
+          step.dispatched(null);
           return tool.invoke(runContext, input, details); // the tool reports its own parse error
         }
         const call = { name, args };
-        const callId = isObject(details) && isObject(details.toolCall) ? details.toolCall.callId : undefined;
         if (typeof callId === "string") call.id = callId;
-        const dispatch = policies.dispatch(call, ctx, outcome);
-        if (onDispatch) onDispatch(dispatch, ctx);
-        if (dispatch.call === dispatch.original) return tool.invoke(runContext, input, details);
+        const dispatch = o.policies ? o.policies.dispatch(call, step.ctx, step.palette) : null;
+        step.dispatched(dispatch);
+        if (dispatch && o.onDispatch) o.onDispatch(dispatch, step.ctx);
+        if (!dispatch || !core.enforce || dispatch.call === dispatch.original) return tool.invoke(runContext, input, details);
         const target = byName.get(dispatch.call.name);
         if (!target) {
           throw new Error(
@@ -107,33 +138,81 @@ export function createToolPalette(options) {
               "which is not a function tool among the tools given to palette.tools()",
           );
         }
-        // The target parses and validates the arguments with its own schema.
+        // The target parses and validates the arguments with its own schema; the SDK
+        // attributes its output to the emitted call (its callId and name).
         return target.invoke(runContext, JSON.stringify(dispatch.call.args ?? {}), details);
       }
       return { ...tool, isEnabled, invoke };
     }
   }
 
+  // Routes the turn of `request` and picks its model.
+  async function turn(request, fallback) {
+    const context = traceContext();
+    const run = context ? runs.get(context.trace) ?? runs.set(context.trace, { steps: 0, message: "", open: null }).get(context.trace) : fallbackRun;
+    if (run.open) run.open.finish(); // the previous turn of this run is over
+    const sight = (context ? seen.get(context.trace) : lastSeen) ?? {};
+    // A server-managed conversation (previousResponseId, conversationId) sends only the
+    // new items: the run's message is then the one of its earlier turn.
+    const req = isObject(request) ? request : {};
+    const found = userText(req.input);
+    if (!context && found && found !== run.message) run.steps = 0; // no run identity: a new message is a new run
+    if (found) run.message = found;
+    const ctx = o.context({ request, runContext: sight.runContext, agent: sight.agent, message: found || run.message });
+    const functions = Array.isArray(req.tools) ? req.tools.filter((t) => isObject(t) && t.type === "function") : [];
+    const step = await core.begin({ index: run.steps++, ctx, signal: req.signal, tools: functions.map((t) => t.name) });
+    step.agent = sight.agent;
+    step.traceParent = context ? context.span ?? context.trace : undefined;
+    run.open = step;
+    if (o.onRoute) o.onRoute({ ctx, outcome: step.outcome, activeTools: step.offered ? [...step.offered] : undefined, selection: step.selection, agent: sight.agent });
+    const policyModel = core.enforce && step.selection && step.selection.model != null ? step.selection.model : undefined;
+    const chosen = policyModel ?? fallback;
+    if (!isObject(chosen) || !isFunction(chosen.getResponse)) {
+      throw fail(
+        `${WHERE}: the model for this turn${policyModel !== undefined && step.selection.policy ? ` (policy "${step.selection.policy}")` : ""}`,
+        "a Model instance (with getResponse); model names are not resolved by the adapter",
+        chosen,
+      );
+    }
+    const sent = core.enforce && step.offered ? { ...request, tools: step.narrow(request.tools) } : request;
+    return { step, chosen, sent, functions: new Set(functions.map((t) => t.name)) };
+  }
+
+  // The calls of the model's answer: recorded, and a call outside the palette refused.
+  function answered({ step, functions }, output) {
+    const calls = Array.isArray(output) ? output.filter((item) => isObject(item) && item.type === "function_call") : [];
+    let refused = null;
+    for (const item of calls) {
+      if (typeof item.callId === "string") byCall.set(item.callId, step);
+      const outside = step.isOutside(item.name);
+      if (outside && step.refuses && !refused) refused = item;
+      step.call({ id: item.callId, name: item.name }, functions.has(item.name) && wrapped.has(item.name) && !(outside && step.refuses));
+    }
+    if (refused) {
+      step.finish();
+      const agent = isObject(step.agent) && typeof step.agent.name === "string" ? step.agent.name : "(unknown)";
+      throw new ToolOutsidePaletteError(
+        `Tool ${refused.name} not found in agent ${agent}: tool-palette did not offer it this turn (offered: ${(step.offered ?? []).join(", ")}).`,
+        { toolName: refused.name, offered: step.offered },
+      );
+    }
+    step.sealed();
+  }
+
   function model(fallback) {
-    const pick = (request) => {
-      const ctx = context({ request });
-      const selection = selectModel(policies, ctx);
-      const chosen = selection && selection.model != null ? selection.model : fallback;
-      if (!isObject(chosen) || !isFunction(chosen.getResponse)) {
-        throw fail(
-          `${WHERE}: the model for this turn${selection && selection.policy ? ` (policy "${selection.policy}")` : ""}`,
-          "a Model instance (with getResponse); model names are not resolved by the adapter",
-          chosen,
-        );
-      }
-      return chosen;
-    };
     return {
-      getResponse(request) {
-        return pick(request).getResponse(request);
+      async getResponse(request) {
+        const t = await turn(request, fallback);
+        const response = await t.chosen.getResponse(t.sent);
+        answered(t, isObject(response) ? response.output : undefined);
+        return response;
       },
-      getStreamedResponse(request) {
-        return pick(request).getStreamedResponse(request);
+      async *getStreamedResponse(request) {
+        const t = await turn(request, fallback);
+        for await (const event of t.chosen.getStreamedResponse(t.sent)) {
+          if (isObject(event) && event.type === "response_done") answered(t, isObject(event.response) ? event.response.output : undefined);
+          yield event;
+        }
       },
     };
   }

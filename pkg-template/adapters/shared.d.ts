@@ -1,20 +1,26 @@
 // Types shared by the framework adapters of tool-palette (internal module).
-import type { AbortSignalLike, Dispatch, ModelSelection, RouterOutcome, ToolCall } from "../index.js";
+import type { AbortSignalLike, Dispatch, ModelSelection, RouterOutcome, RoutingDecision, ToolCall } from "../index.js";
 
 /** Anything with a ToolRouter's `resolve()`: a ToolRouter of the ESM or the CommonJS build. */
 export interface RouterLike {
-  /** Asked every turn with the turn's context, which a ToolRouter hands to `entries(context)`. */
-  resolve(options?: { signal?: AbortSignalLike; context?: unknown }): Promise<RouterOutcome>;
+  /** Asked every step with the step's context, which a ToolRouter hands to `entries(context)`. */
+  resolve(options?: { signal?: AbortSignalLike; context?: unknown; onDecision?: (decision: RoutingDecision) => void }): Promise<RouterOutcome>;
+}
+
+/** What a function router receives besides the context: pass both on to `resolvePalette` to get the step's decision report. */
+export interface RouterCallOptions {
+  signal?: AbortSignalLike;
+  onDecision: (decision: RoutingDecision) => void;
 }
 
 /**
- * The router option: a `ToolRouter`, asked `resolve({ signal, context })` every turn, or a per-turn
- * resolver given this turn's context, e.g.
- * `(ctx) => resolvePalette({ entries: () => skills.search(ctx.message), registered })`.
+ * The router option: a `ToolRouter`, asked `resolve({ signal, context, onDecision })` every step, or a per-step
+ * resolver given the step's context, e.g.
+ * `(ctx, { signal, onDecision }) => resolvePalette({ entries: () => skills.search(ctx.message), registered, signal, onDecision })`.
  */
 export type RouterOption<Ctx> =
   | RouterLike
-  | ((ctx: Ctx, options: { signal?: AbortSignalLike }) => RouterOutcome | PromiseLike<RouterOutcome>);
+  | ((ctx: Ctx, options: RouterCallOptions) => RouterOutcome | PromiseLike<RouterOutcome>);
 
 /** Anything with a ToolPolicies' two seams. */
 export interface PoliciesLike<Ctx, Model> {
@@ -22,26 +28,75 @@ export interface PoliciesLike<Ctx, Model> {
   dispatch(call: any, ctx: Ctx, palette?: Iterable<string> | RouterOutcome | null): Dispatch<any>;
 }
 
+/** A call the model emitted to a tool the step did not offer. */
+export interface OutsideCall {
+  readonly id: string | null;
+  readonly name: string;
+  /** Refused by the adapter (`mode: "enforce"`, `outsidePalette: "refuse"`); `false` when it ran (shadow mode, or allowed). */
+  readonly refused: boolean;
+}
+
+/**
+ * What `onDecision` receives once per model step, when the step's calls are dispatched:
+ * frozen, JSON-serialisable (log it with `JSON.stringify(report)`).
+ */
+export interface StepReport {
+  /** The model step within the run (the AI SDK's stepNumber; the turn of an Agents run; the model call since the last human message in LangChain), from 0. */
+  readonly step: number;
+  readonly mode: "enforce" | "shadow";
+  /** The router's decision report (SPEC section 5); `null` without a router, or when a function router did not pass `onDecision` on. */
+  readonly routing: RoutingDecision | null;
+  /** The names offered (in shadow mode: that would have been): the routed names and `alwaysInclude`; `null` = every tool. */
+  readonly offered: readonly string[] | null;
+  /** The framework's tools the model did not see (in shadow mode: would not have seen). */
+  readonly hidden: readonly string[];
+  /** `selectModel`'s answer, the model as a label (its id or name); `null` without policies. In shadow mode it was not applied. */
+  readonly selection: { readonly model: string | null; readonly source: "policy" | "resolver" | "default"; readonly policy: string | null } | null;
+  /** Every dispatch of the step's calls, in the order they were dispatched. In shadow mode none was applied. */
+  readonly dispatches: readonly Dispatch<ToolCall>[];
+  /** The calls to tools the step did not offer (in shadow mode: would not have offered). */
+  readonly outside: readonly OutsideCall[];
+}
+
 /** What `onRoute` receives at the PRE seam of every step or turn. */
 export interface RouteReport<Ctx, Model> {
   ctx: Ctx;
   /** `undefined` when no router was given. */
   outcome: RouterOutcome | undefined;
-  /** The routed names, or `undefined` for "every tool". */
+  /** The offered names (routed and pinned), or `undefined` for "every tool". */
   activeTools: string[] | undefined;
-  /** `null` when no policies were given (and at the OpenAI Agents tool gate, which selects no model). */
+  /** `null` when no policies were given. */
   selection?: ModelSelection<Model> | null;
+}
+
+/** A warning of an adapter, delivered once per adapter instance and code. */
+export interface ToolPaletteAdapterWarning extends Error {
+  readonly name: "ToolPaletteAdapterWarning";
+  /** "NO_MESSAGE": no user message for a step; "NO_PREPARE_STEP" / "NO_MODEL_SEAM": a tool ran in a step the adapter's model seam did not serve. */
+  readonly code: string;
 }
 
 /** The options every adapter takes; each adapter adds to what `onRoute` receives. */
 export interface AdapterOptions<Ctx, Model, Input, Report = RouteReport<Ctx, Model>> {
-  /** No router: no narrowing (every tool, every turn). */
+  /** No router: no narrowing (every tool, every step). */
   router?: RouterOption<Ctx> | null;
   /** No policies: the framework's model, and every call dispatched as emitted. */
   policies?: PoliciesLike<Ctx, Model> | null;
-  /** Derives the policies' and the router's context from the framework's step input. */
+  /** Derives the policies' and the router's context from the framework's step input (default: the adapter's defaultContext). */
   context?: (input: Input) => Ctx;
-  /** Called at the PRE seam with what was routed and selected (logging, metrics). */
+  /** Every model step's report, once its calls are dispatched. */
+  onDecision?: (report: StepReport) => void;
+  /** "enforce" (default) narrows, swaps the model and redirects; "shadow" computes and reports all of it and changes nothing. */
+  mode?: "enforce" | "shadow";
+  /** Tool names offered on every step besides the routed ones (when routing narrows). The outcome itself is unchanged. */
+  alwaysInclude?: Iterable<string>;
+  /** A call to a tool the step did not offer: "refuse" (default), each framework's way, or "allow" it to run. */
+  outsidePalette?: "refuse" | "allow";
+  /** Put each report's facts into the framework's tracing (default true). */
+  tracing?: boolean;
+  /** Receives the adapter's warnings instead of process.emitWarning / console.warn. */
+  onWarning?: (warning: ToolPaletteAdapterWarning) => void;
+  /** Called at the PRE seam with what was routed and selected. */
   onRoute?: (report: Report) => void;
   /** Called at the POST seam with the dispatch decision. */
   onDispatch?: (dispatch: Dispatch<ToolCall>, ctx: Ctx) => void;

@@ -1,11 +1,16 @@
-// Helpers shared by the framework adapters (tool-palette/ai-sdk, /openai-agents,
-// /langchain). Internal: not a subpath export.
+// What the framework adapters (tool-palette/ai-sdk, /openai-agents, /langchain) share.
+// Internal: not a subpath export.
 //
-// The adapters never import tool-palette itself nor any framework. They read the
-// documented shapes only: an outcome's `kind` and `names`, a router's `resolve()`, a
-// policy set's `selectModel()` and `dispatch()`. So they work with the ESM and the
-// CommonJS instances of the package alike, and with any framework version that keeps
-// those shapes.
+// The adapters import no framework: they read and produce the frameworks' documented
+// shapes. What the package decides they take from the package itself (a self-reference,
+// resolved through its own exports map): `activeTools` names a step's palette and
+// `bindPalette` narrows a tool list, so an adapter never re-derives a rule.
+//
+// One model step of any framework is a `Step` here: its context, the router's outcome and
+// decision report, the model selection, the names offered, and then the calls the model
+// emitted and their dispatches. When every call of the step is accounted for, the step
+// is reported once: `onDecision(report)`, and the framework's tracing when it has one.
+import { activeTools, bindPalette } from "./core-dev.js";
 
 const isObject = (v) => typeof v === "object" && v !== null;
 const isFunction = (v) => typeof v === "function";
@@ -16,64 +21,69 @@ export function fail(where, what, value) {
   return new TypeError(`${where} must be ${what}, got ${describe(value)}`);
 }
 
-// The options every adapter takes: router, policies, context, onRoute, onDispatch.
+/** A warning of an adapter (name "ToolPaletteAdapterWarning", with a `code`). */
+export class ToolPaletteAdapterWarning extends Error {
+  constructor(message, code) {
+    super(message);
+    this.name = "ToolPaletteAdapterWarning";
+    this.code = code;
+  }
+}
+
+// As the core delivers its warnings: `onWarning`, else Node's process.emitWarning (so
+// --no-warnings and process.on("warning") apply), else console.warn.
+function deliver(warning, onWarning) {
+  if (onWarning) return void onWarning(warning);
+  const proc = globalThis.process;
+  if (proc && typeof proc.emitWarning === "function") return void proc.emitWarning(warning);
+  globalThis.console?.warn?.(`${warning.name}: ${warning.message}`);
+}
+
+const MODES = ["enforce", "shadow"];
+const OUTSIDE = ["refuse", "allow"];
+
+// The options every adapter takes.
 export function readOptions(options, where, defaultContext) {
   if (options === undefined) options = {};
   if (!isObject(options)) throw fail(`${where}: options`, "an object", options);
-  const { router, policies, context, onRoute, onDispatch } = options;
+  const { router, policies, context, onRoute, onDispatch, onDecision, onWarning } = options;
+  const { mode = "enforce", outsidePalette = "refuse", alwaysInclude, tracing = true } = options;
   if (router != null && !isFunction(router) && !(isObject(router) && isFunction(router.resolve))) {
-    throw fail(`${where}: options.router`, "a ToolRouter or a function (ctx, { signal }) => outcome", router);
+    throw fail(`${where}: options.router`, "a ToolRouter or a function (ctx, { signal, onDecision }) => outcome", router);
   }
   if (policies != null && !(isObject(policies) && isFunction(policies.selectModel) && isFunction(policies.dispatch))) {
     throw fail(`${where}: options.policies`, "a ToolPolicies", policies);
   }
-  for (const [key, value] of [["context", context], ["onRoute", onRoute], ["onDispatch", onDispatch]]) {
+  for (const [key, value] of [["context", context], ["onRoute", onRoute], ["onDispatch", onDispatch], ["onDecision", onDecision], ["onWarning", onWarning]]) {
     if (value != null && !isFunction(value)) throw fail(`${where}: options.${key}`, "a function", value);
+  }
+  if (!MODES.includes(mode)) throw fail(`${where}: options.mode`, '"enforce" or "shadow"', mode);
+  if (!OUTSIDE.includes(outsidePalette)) throw fail(`${where}: options.outsidePalette`, '"refuse" or "allow"', outsidePalette);
+  if (typeof tracing !== "boolean") throw fail(`${where}: options.tracing`, "a boolean", tracing);
+  const pins = [];
+  if (alwaysInclude != null) {
+    if (typeof alwaysInclude === "string" || !isFunction(alwaysInclude[Symbol.iterator])) {
+      throw fail(`${where}: options.alwaysInclude`, "an iterable of tool names", alwaysInclude);
+    }
+    for (const name of alwaysInclude) {
+      if (typeof name !== "string") throw fail(`${where}: options.alwaysInclude[${pins.length}]`, "a string", name);
+      if (!pins.includes(name)) pins.push(name);
+    }
   }
   return {
     router: router ?? null,
     policies: policies ?? null,
     context: context ?? defaultContext,
+    ownContext: context != null,
     onRoute: onRoute ?? null,
     onDispatch: onDispatch ?? null,
+    onDecision: onDecision ?? null,
+    onWarning: onWarning ?? null,
+    mode,
+    outsidePalette,
+    pins,
+    tracing,
   };
-}
-
-// This turn's outcome: a ToolRouter is asked `resolve({ signal, context })`; a function is a
-// per-turn resolver given the context (for stores that search on the user's message).
-// No router means no routing: `undefined`, which every seam reads as "every tool".
-export async function route(router, ctx, signal, where) {
-  if (router == null) return undefined;
-  // A ToolRouter's procedural layer receives the turn's context: entries(ctx).
-  const outcome = isFunction(router) ? await router(ctx, { signal }) : await router.resolve(signal ? { signal, context: ctx } : { context: ctx });
-  const kind = isObject(outcome) ? outcome.kind : undefined;
-  if (kind !== "routed" && kind !== "refused" && kind !== "unavailable") {
-    throw fail(`${where}: the router's outcome`, "a Routed, RoutingRefusal or RoutingUnavailable", outcome);
-  }
-  return outcome;
-}
-
-// The routed names (a new array), or `undefined` for "every tool", as activeTools() does.
-export function routedNames(outcome) {
-  return outcome !== undefined && outcome.kind === "routed" ? [...outcome.names] : undefined;
-}
-
-// The PRE seam: { model, source, policy }, or null without policies.
-export function selectModel(policies, ctx) {
-  return policies ? policies.selectModel(ctx) : null;
-}
-
-// Validates redirected arguments against a Standard Schema (zod 3.25+/4, valibot, arktype…)
-// when the target tool's schema is one; otherwise they pass as they are.
-export async function validateArgs(schema, args, toolName, where) {
-  const standard = isObject(schema) || isFunction(schema) ? schema["~standard"] : undefined;
-  if (!isObject(standard) || !isFunction(standard.validate)) return args;
-  const result = await standard.validate(args);
-  if (result && result.issues) {
-    const detail = result.issues.map((i) => i && i.message).filter(Boolean).join("; ");
-    throw new TypeError(`${where}: the redirected arguments do not match the input schema of "${toolName}"${detail ? `: ${detail}` : ""}`);
-  }
-  return result ? result.value : args;
 }
 
 // The text of a message whose content is a string or an array of text parts.
@@ -98,7 +108,20 @@ export function lastText(messages, isUser, contentOf = (m) => m.content) {
   return "";
 }
 
-// A small bounded map: remembers the turn of the last `limit` tool calls by their id.
+// Validates redirected arguments against a Standard Schema (zod 3.25+/4, valibot, arktype…)
+// when the target tool's schema is one; otherwise they pass as they are.
+export async function validateArgs(schema, args, toolName, where) {
+  const standard = isObject(schema) || isFunction(schema) ? schema["~standard"] : undefined;
+  if (!isObject(standard) || !isFunction(standard.validate)) return args;
+  const result = await standard.validate(args);
+  if (result && result.issues) {
+    const detail = result.issues.map((i) => i && i.message).filter(Boolean).join("; ");
+    throw new TypeError(`${where}: the redirected arguments do not match the input schema of "${toolName}"${detail ? `: ${detail}` : ""}`);
+  }
+  return result ? result.value : args;
+}
+
+// A small bounded map: remembers the step of the last `limit` tool calls by their id.
 export class Recent {
   #map = new Map();
   #limit;
@@ -117,4 +140,229 @@ export class Recent {
   }
 }
 
-export { isObject, isFunction };
+/** A label for a model in a report: a string model, or the model's id or name. */
+export function modelLabel(model) {
+  if (model == null) return null;
+  if (typeof model === "string") return model;
+  if (!isObject(model) && !isFunction(model)) return null;
+  for (const key of ["modelId", "model", "modelName", "name"]) {
+    try {
+      const value = model[key];
+      if (typeof value === "string" && value !== "") return value;
+    } catch {
+      // a getter that throws names nothing
+    }
+  }
+  return null;
+}
+
+const freeze = (list) => Object.freeze([...list]);
+
+/**
+ * The report's facts as flat attributes for a tracing backend (OpenTelemetry attribute
+ * values: strings, numbers, booleans and arrays of strings).
+ */
+export function attributes(report) {
+  const a = { "tool_palette.step": report.step, "tool_palette.mode": report.mode };
+  if (report.routing) {
+    a["tool_palette.rule"] = report.routing.rule;
+    a["tool_palette.outcome"] = report.routing.outcome.kind;
+    a["tool_palette.retrieval_ms"] = report.routing.retrievalMs;
+  }
+  if (report.offered) a["tool_palette.offered"] = [...report.offered];
+  a["tool_palette.hidden"] = [...report.hidden];
+  if (report.selection) {
+    a["tool_palette.model.source"] = report.selection.source;
+    if (report.selection.policy != null) a["tool_palette.model.policy"] = report.selection.policy;
+    if (report.selection.model != null) a["tool_palette.model.id"] = report.selection.model;
+  }
+  a["tool_palette.dispatches"] = report.dispatches.map(
+    (d) =>
+      `${d.original.name} -> ${d.call.name}` +
+      (d.redirectedBy ? ` (${d.redirectedBy})` : "") +
+      (d.dropped ? ` [dropped: ${d.dropped.reason}]` : ""),
+  );
+  a["tool_palette.outside"] = report.outside.map((c) => c.name);
+  a["tool_palette.outside_refused"] = report.outside.some((c) => c.refused);
+  return a;
+}
+
+/**
+ * The machinery of one adapter instance: its options, its warnings (each once), routing
+ * with the router's decision report, and the steps it reports.
+ *
+ * `trace(report, step)`, when given, puts the report's facts into the framework's tracing.
+ */
+export function createCore(options, where, defaultContext, { trace } = {}) {
+  const o = readOptions(options, where, defaultContext);
+  const warned = new Set();
+
+  function warnOnce(code, message) {
+    if (warned.has(code)) return;
+    warned.add(code);
+    deliver(new ToolPaletteAdapterWarning(`${where}: ${message}`, code), o.onWarning);
+  }
+
+  // This step's outcome, and the router's report of it. A ToolRouter is asked
+  // `resolve({ signal, context, onDecision })`; a function router gets `(ctx, { signal,
+  // onDecision })` and may pass `onDecision` on to resolvePalette. No router: `undefined`
+  // ("every tool") and no report.
+  async function route(ctx, signal) {
+    if (o.router == null) return { outcome: undefined, decision: null };
+    let decision = null;
+    const onDecision = (d) => {
+      decision = d;
+    };
+    const outcome = isFunction(o.router)
+      ? await o.router(ctx, { signal, onDecision })
+      : await o.router.resolve(signal ? { signal, context: ctx, onDecision } : { context: ctx, onDecision });
+    const kind = isObject(outcome) ? outcome.kind : undefined;
+    if (kind !== "routed" && kind !== "refused" && kind !== "unavailable") {
+      throw fail(`${where}: the router's outcome`, "a Routed, RoutingRefusal or RoutingUnavailable", outcome);
+    }
+    return { outcome, decision: isObject(decision) && decision.outcome === outcome ? decision : null };
+  }
+
+  // The default context must carry the turn's message; a context the host builds
+  // (`context(input)`) is the host's business.
+  function checkMessage(ctx) {
+    if (o.ownContext) return;
+    if (isObject(ctx) && typeof ctx.message === "string" && ctx.message.trim() !== "") return;
+    warnOnce(
+      "NO_MESSAGE",
+      "no user message was found for this step, so the router and the policies see an empty message " +
+        "(every tool may be offered). Give the run a user message, or derive the context yourself with options.context(input).",
+    );
+  }
+
+  /** Routes one model step: `{ index, ctx, signal, tools }` (`tools`: the framework's tool names this step, if known). */
+  async function begin({ index, ctx, signal, tools = null, silent = false }) {
+    if (!silent) checkMessage(ctx);
+    const { outcome, decision } = await route(ctx, signal);
+    const selection = o.policies ? o.policies.selectModel(ctx) : null;
+    return new Step(core, { index, ctx, outcome, decision, selection, tools, silent });
+  }
+
+  function emit(step) {
+    if (step.silent) return;
+    const report = step.report();
+    if (o.tracing && trace) trace(report, step);
+    if (o.onDecision) o.onDecision(report);
+  }
+
+  const core = { o, where, warnOnce, begin, emit, enforce: o.mode === "enforce" };
+  return core;
+}
+
+const nameOf = (tool) => {
+  try {
+    return isObject(tool) || isFunction(tool) ? tool.name : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+/** One model step of one run. */
+export class Step {
+  constructor(core, { index, ctx, outcome, decision, selection, tools, silent }) {
+    const o = core.o;
+    this.core = core;
+    this.index = index;
+    this.ctx = ctx;
+    this.outcome = outcome;
+    this.decision = decision;
+    this.selection = selection;
+    this.silent = silent;
+    this.tools = tools ? new Set(tools) : null;
+    // The names offered: the routed names (the package's activeTools) and the pinned
+    // names; `null` is "every tool" (no router, a refusal, RoutingUnavailable).
+    const routed = outcome === undefined ? undefined : activeTools(outcome);
+    if (routed === undefined) {
+      this.offered = null;
+      this.palette = outcome ?? null;
+    } else {
+      for (const pin of o.pins) if (!routed.includes(pin)) routed.push(pin);
+      this.offered = routed;
+      // What bindPalette and the policies' gate read: the routed outcome, or the routed
+      // names with the pins (still a routed palette; the outcome itself is unchanged).
+      this.palette = o.pins.length ? { kind: "routed", names: routed, unresolved: [] } : outcome;
+    }
+    this.offeredSet = this.offered ? new Set(this.offered) : null;
+    const known = tools ?? (decision ? decision.hidden.concat(this.offered ?? []) : []);
+    this.hidden = this.offeredSet ? [...new Set(known)].filter((n) => !this.offeredSet.has(n)) : [];
+    this.dispatches = [];
+    this.outside = [];
+    this.expected = 0;
+    this.received = 0;
+    this.seen = false; // the model's calls are known
+    this.done = false;
+    // Live tracing attributes (the AI SDK carries them in runtimeContext).
+    this.attributes = attributes(this.report());
+  }
+
+  /** Whether a call names one of the framework's tools that this step did not offer. */
+  isOutside(name) {
+    if (!this.offeredSet || this.offeredSet.has(name)) return false;
+    return this.tools ? this.tools.has(name) : true;
+  }
+
+  /** Whether the adapter refuses the calls outside the palette in this step. */
+  get refuses() {
+    return this.core.enforce && this.core.o.outsidePalette === "refuse" && this.offeredSet !== null;
+  }
+
+  /** The tools to hand the model: `tools` narrowed by bindPalette (entries without a string name kept). */
+  narrow(tools) {
+    if (!this.offeredSet || !Array.isArray(tools)) return tools;
+    const named = tools.filter((t) => typeof nameOf(t) === "string");
+    const kept = new Set(bindPalette(named, this.palette));
+    return tools.filter((t) => typeof nameOf(t) !== "string" || kept.has(t));
+  }
+
+  /** One call the model emitted: recorded if outside the palette; `dispatches` tells whether a dispatch will follow. */
+  call({ id, name }, dispatches) {
+    if (this.isOutside(name)) this.outside.push(Object.freeze({ id: id ?? null, name, refused: this.refuses }));
+    if (dispatches) this.expected++;
+  }
+
+  /** Every call of the model's answer is known: the step is over once they are dispatched. */
+  sealed() {
+    this.seen = true;
+    this.settle();
+  }
+
+  /** One call was dispatched (`dispatch`, or `null` when nothing was asked of the policies). */
+  dispatched(dispatch) {
+    if (dispatch) this.dispatches.push(dispatch);
+    this.received++;
+    this.settle();
+  }
+
+  settle() {
+    if (this.seen && this.received >= this.expected) this.finish();
+  }
+
+  /** Reports the step now (once), whatever is still outstanding. */
+  finish() {
+    if (this.done) return;
+    this.done = true;
+    this.core.emit(this);
+  }
+
+  report() {
+    const s = this.selection;
+    const report = {
+      step: this.index,
+      mode: this.core.o.mode,
+      routing: this.decision,
+      offered: this.offered ? freeze(this.offered) : null,
+      hidden: freeze(this.hidden),
+      selection: s ? Object.freeze({ model: modelLabel(s.model), source: s.source, policy: s.policy ?? null }) : null,
+      dispatches: freeze(this.dispatches),
+      outside: freeze(this.outside),
+    };
+    return Object.freeze(report);
+  }
+}
+
+export { isObject, isFunction, nameOf };

@@ -41,6 +41,8 @@ extern "C" {
     pub fn type_error_caused(message: &JsValue, cause: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = rangeError)]
     pub fn range_error(message: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = rangeErrorCaused)]
+    pub fn range_error_caused(message: &JsValue, cause: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = errorCaused)]
     pub fn error_caused(message: &JsValue, cause: &JsValue) -> JsValue;
 

@@ -54,6 +54,9 @@ impl Message {
     pub fn range_error(self) -> JsValue {
         host::range_error(&self.0)
     }
+    pub fn range_error_caused(self, cause: &JsValue) -> JsValue {
+        host::range_error_caused(&self.0, cause)
+    }
     pub fn error_caused(self, cause: &JsValue) -> JsValue {
         host::error_caused(&self.0, cause)
     }

@@ -4,7 +4,7 @@
 //! of the seam's error (or as itself for the adopter's own callbacks).
 
 use super::options::{self, POLICIES};
-use super::policy::{is_policy, Spec, ToolCallPolicy};
+use super::policy::{is_policy, Held, Spec, ToolCallPolicy};
 use super::{batch, describe, frozen, host, must_be, unreadable, JsResult, Message};
 use crate::names::Name;
 use crate::policy::gate::dropped_reason;
@@ -85,6 +85,8 @@ struct Composed {
     /// The registered names (frozen) and their length: what passes the gate when the
     /// palette does not narrow. `None`: every tool.
     registered: Option<(Array, usize)>,
+    /// What the policies this set made from specs hold: disposed with the set.
+    made: Vec<Rc<Held>>,
 }
 
 #[wasm_bindgen(skip_typescript)]
@@ -113,22 +115,28 @@ impl ToolPolicies {
         let items = host::list(&policies).map_err(|cause| unreadable(given(), &cause))?;
         let list = Array::new();
         let mut specs = Vec::new();
+        let mut made = Vec::new();
         for (i, item) in items.iter().enumerate() {
             // A policy is kept as it is; a spec becomes one. Either way the fields are read
             // and checked here.
+            // The policy's own error, prefixed with where it is in the list; of the same
+            // class (a RangeError stays one).
             let spec = Spec::read(&item).map_err(|cause| {
                 let message = host::get(&cause, |k| &k.message).unwrap_or_default();
-                given()
-                    .index(i as u32)
-                    .add(": ")
-                    .add_js(&message)
-                    .type_error_caused(&cause)
+                let message = given().index(i as u32).add(": ").add_js(&message);
+                if cause.has_type::<js_sys::RangeError>() {
+                    message.range_error_caused(&cause)
+                } else {
+                    message.type_error_caused(&cause)
+                }
             })?;
             let spec = Rc::new(spec);
             list.push(&if is_policy(&item) {
                 item
             } else {
-                ToolCallPolicy::build(spec.clone())
+                let held = Rc::new(Held::default());
+                made.push(held.clone());
+                ToolCallPolicy::build(spec.clone(), held)
             });
             specs.push(spec);
         }
@@ -175,6 +183,7 @@ impl ToolPolicies {
                 callback,
                 on_warning: on_warning.map_or(JsValue::UNDEFINED, JsValue::from),
                 registered,
+                made,
             }))),
             policies: frozen(list),
         };
@@ -262,10 +271,14 @@ impl ToolPolicies {
         Ok(frozen(to_js(&record)?))
     }
 
-    /// Frees the composed set now rather than at garbage collection; later seam calls
-    /// throw, a seam in progress finishes. Calling it again does nothing.
+    /// Frees the composed set now rather than at garbage collection, and disposes the
+    /// policies it made from specs (policies the caller built stay the caller's); later
+    /// seam calls throw, a seam in progress finishes. Calling it again does nothing.
     pub fn dispose(&self) {
         let composed = self.composed.borrow_mut().take();
+        if let Some(composed) = &composed {
+            composed.made.iter().for_each(|held| held.dispose());
+        }
         drop(composed);
     }
 }

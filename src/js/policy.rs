@@ -7,7 +7,7 @@ use super::{batch, frozen, must_be, unreadable, JsResult, Message};
 use crate::names::NameSet;
 use crate::policy::{Policy, WhenTool};
 use alloc::rc::Rc;
-use core::cell::RefCell;
+use core::cell::{Cell, RefCell};
 use js_sys::{Array, Function, JsString, WeakSet};
 use wasm_bindgen::prelude::*;
 
@@ -190,19 +190,38 @@ pub(crate) fn is_policy(value: &JsValue) -> bool {
     value.is_object() && BUILT.with(|b| b.has(value.unchecked_ref()))
 }
 
+/// What a policy builds and holds: `whenTool` in the core's form, built on the first
+/// `matchesTool`, and whether it was disposed. Shared with the `ToolPolicies` that made
+/// the policy from a spec, whose `dispose()` disposes it too.
+#[derive(Default)]
+pub(crate) struct Held {
+    when: RefCell<Option<Rc<WhenTool>>>,
+    disposed: Cell<bool>,
+}
+
+impl Held {
+    /// Frees what `matchesTool` built; later `matchesTool` calls throw.
+    pub fn dispose(&self) {
+        self.disposed.set(true);
+        let when = self.when.borrow_mut().take();
+        drop(when);
+    }
+}
+
 #[wasm_bindgen(skip_typescript)]
 pub struct ToolCallPolicy {
     spec: Rc<Spec>,
-    /// `whenTool` in the core's form, built on the first `matchesTool`; `dispose()` frees it.
-    when: RefCell<Option<Rc<WhenTool>>>,
-    disposed: core::cell::Cell<bool>,
+    held: Rc<Held>,
 }
 
 #[wasm_bindgen]
 impl ToolCallPolicy {
     #[wasm_bindgen(constructor)]
     pub fn construct(spec: JsValue) -> JsResult<JsValue> {
-        Ok(ToolCallPolicy::build(Rc::new(Spec::read(&spec)?)))
+        Ok(ToolCallPolicy::build(
+            Rc::new(Spec::read(&spec)?),
+            Rc::default(),
+        ))
     }
 
     #[wasm_bindgen(getter)]
@@ -250,17 +269,17 @@ impl ToolCallPolicy {
         if !tool_name.is_string() {
             return Err(must_be(place(), "a string", &tool_name));
         }
-        if self.disposed.get() {
+        if self.held.disposed.get() {
             return Err(named(&self.spec.name)
                 .add(": matchesTool() after dispose()")
                 .error());
         }
-        let cached = self.when.borrow().clone();
+        let cached = self.held.when.borrow().clone();
         let when = match cached {
             Some(when) => when,
             None => {
                 let built = Rc::new(self.spec.when());
-                *self.when.borrow_mut() = Some(built.clone());
+                *self.held.when.borrow_mut() = Some(built.clone());
                 built
             }
         };
@@ -270,20 +289,14 @@ impl ToolCallPolicy {
     /// Frees what `matchesTool` built now rather than at garbage collection; later
     /// `matchesTool` calls throw. The policy's fields stay readable.
     pub fn dispose(&self) {
-        self.disposed.set(true);
-        let when = self.when.borrow_mut().take();
-        drop(when);
+        self.held.dispose();
     }
 }
 
 impl ToolCallPolicy {
     /// The frozen policy for a checked spec.
-    pub(crate) fn build(spec: Rc<Spec>) -> JsValue {
-        let policy = JsValue::from(ToolCallPolicy {
-            spec,
-            when: RefCell::new(None),
-            disposed: core::cell::Cell::new(false),
-        });
+    pub(crate) fn build(spec: Rc<Spec>, held: Rc<Held>) -> JsValue {
+        let policy = JsValue::from(ToolCallPolicy { spec, held });
         BUILT.with(|b| b.add(policy.unchecked_ref()));
         frozen(policy)
     }
