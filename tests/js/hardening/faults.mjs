@@ -66,6 +66,23 @@ export function faults(tp, label) {
       assert.equal(named.reason, REASONS.failed("RangeError"));
     });
 
+    test("property: around the limits, a turn is refused (2a) exactly when it is over one", async () => {
+      // A seeded walk over row counts and name lengths on both sides of both limits.
+      let seed = 12345;
+      const rand = (n) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0), (seed >>> 8) % n);
+      for (let k = 0; k < 16; k++) {
+        const count = MAX_NAMES - 3 + rand(7);
+        const long = k % 2 === 0; // half the cases probe the units limit instead
+        const rows = long ? ["a", "b".repeat(MAX_UNITS - 4 + rand(7))] : Array(count).fill("a");
+        const units = long ? 1 + rows[1].length : count;
+        const over = (long ? 2 : count) > MAX_NAMES || units > MAX_UNITS;
+        const r = await resolvePalette({ entries: () => rows, registered: ["a"] });
+        if (over) assert.equal(r.reason, REASONS.failed("RangeError"), `count ${rows.length}, units ${units}`);
+        else assert.equal(r.kind, "routed", `count ${rows.length}, units ${units}`);
+      }
+      await ok();
+    });
+
     test("a caller's argument beyond the limits is a RangeError naming it", async () => {
       const tooMany = Array(MAX_NAMES + 1).fill("t");
       await assert.rejects(resolvePalette({ entries: () => [], registered: tooMany }), (e) => e instanceof RangeError && /resolvePalette: options\.registered is too large/.test(e.message));
