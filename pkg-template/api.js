@@ -51,11 +51,13 @@ export const bindPalette = guarded(wasm.bindPalette);
 export const ToolRouter = guardedClass(wasm.ToolRouter);
 export const ToolPolicies = guardedClass(wasm.ToolPolicies);
 export const ToolCallPolicy = guardedClass(wasm.ToolCallPolicy);
+export const ToolIndex = guardedClass(wasm.ToolIndex);
 
 const methods = [
   [ToolRouter, ["resolve"], guardedAsync],
   [ToolPolicies, ["selectModel", "dispatch"], guarded],
   [ToolCallPolicy, ["matchesTool"], guarded],
+  [ToolIndex, ["search"], guarded],
 ];
 for (const [Class, names, guard] of methods) {
   for (const name of names) {

@@ -469,3 +469,116 @@ export class Wait {
 }
 
 export const now = () => (globalThis.performance ?? Date).now();
+
+// ---------------------------------------------------------------- tools for ToolIndex
+
+// The texts of a tool set, read once: each tool's name (as given, checked by the binding)
+// and description, and the property names, descriptions and string `enum` values of its
+// parameter schema (nested properties, `items` and `anyOf`/`oneOf`/`allOf` too), each list
+// with the index of the tool it belongs to. Which texts weigh what is the ranking's
+// business (src/search/).
+export class ToolTexts {
+  constructor() {
+    this.names = [];
+    this.descriptions = [];
+    this.paramNames = [];
+    this.paramNameOwners = [];
+    this.paramDescriptions = [];
+    this.paramDescriptionOwners = [];
+    this.paramEnums = [];
+    this.paramEnumOwners = [];
+  }
+}
+
+// The JSON schema a tool's parameters are described by: a plain JSON schema
+// (`parameters`, `inputSchema`, `schema`), an AI SDK `jsonSchema()`/`zodSchema()` wrapper,
+// or a Standard Schema that can give its JSON schema (zod 4 and others), all without
+// importing any of them.
+function jsonSchemaOf(schema) {
+  if (!isObject(schema) && typeof schema !== "function") return undefined;
+  const standard = schema["~standard"];
+  if (isObject(standard) && isObject(standard.jsonSchema) && typeof standard.jsonSchema.input === "function") {
+    return standard.jsonSchema.input({ target: "draft-07" });
+  }
+  if ("jsonSchema" in schema && typeof schema.validate !== "undefined") return schema.jsonSchema;
+  return schema;
+}
+
+function readSchema(schema, owner, out, depth, seen) {
+  if (!isObject(schema) || depth > 8 || seen.has(schema)) return;
+  seen.add(schema);
+  const properties = schema.properties;
+  if (isObject(properties)) {
+    for (const key of Object.keys(properties)) {
+      out.paramNames.push(key);
+      out.paramNameOwners.push(owner);
+      const property = properties[key];
+      if (!isObject(property)) continue;
+      if (typeof property.description === "string") {
+        out.paramDescriptions.push(property.description);
+        out.paramDescriptionOwners.push(owner);
+      }
+      if (Array.isArray(property.enum)) {
+        for (const value of property.enum) {
+          if (typeof value !== "string") continue;
+          out.paramEnums.push(value);
+          out.paramEnumOwners.push(owner);
+        }
+      }
+      readSchema(property, owner, out, depth + 1, seen);
+    }
+  }
+  readSchema(schema.items, owner, out, depth + 1, seen);
+  for (const key of ["anyOf", "oneOf", "allOf"]) {
+    if (Array.isArray(schema[key])) for (const part of schema[key]) readSchema(part, owner, out, depth + 1, seen);
+  }
+}
+
+function readTool(tool, name, out) {
+  const owner = out.names.length;
+  out.names.push(name);
+  const description = isObject(tool) ? tool.description : undefined;
+  out.descriptions.push(typeof description === "string" ? description : "");
+  if (!isObject(tool)) return;
+  const schema = tool.parameters ?? tool.inputSchema ?? tool.schema;
+  readSchema(jsonSchemaOf(schema), owner, out, 0, new Set());
+}
+
+// An array (or any iterable) of tools: `{ name, description, parameters | inputSchema |
+// schema }`, or the Chat Completions shape `{ type: "function", function: { … } }`.
+export function readToolList(tools) {
+  try {
+    const out = new ToolTexts();
+    for (const item of Array.from(tools)) {
+      const tool = isObject(item) && !("name" in item) && isObject(item.function) ? item.function : item;
+      readTool(tool, isObject(tool) ? tool.name : undefined, out);
+    }
+    return out;
+  } catch (e) {
+    return new Thrown(e);
+  }
+}
+
+// A record of tools keyed by name (an AI SDK `tools` object, an MCP list mapped by name).
+export function readToolRecord(tools) {
+  try {
+    const out = new ToolTexts();
+    for (const key of Object.keys(tools)) readTool(tools[key], key, out);
+    return out;
+  } catch (e) {
+    return new Thrown(e);
+  }
+}
+
+// Search hits as frozen `{ name, score }` objects, and the rows `{ tool }` of a procedural layer.
+export function hits(names, indices, scores) {
+  const out = new Array(indices.length);
+  for (let i = 0; i < indices.length; i++) out[i] = Object.freeze({ name: names[indices[i]], score: scores[i] });
+  return Object.freeze(out);
+}
+
+export function rows(names, indices) {
+  const out = new Array(indices.length);
+  for (let i = 0; i < indices.length; i++) out[i] = Object.freeze({ tool: names[indices[i]] });
+  return Object.freeze(out);
+}

@@ -1,7 +1,8 @@
 //! tool-palette: lazy tool routing and per-intent tool-call policies.
 //!
 //! The pure core, with no wasm imports and tested natively: [`names`] (names as
-//! JavaScript strings), [`routing`] (SPEC sections 2, 3 and 5) and [`policy`] (section 4).
+//! JavaScript strings), [`routing`] (SPEC sections 2, 3 and 5), [`policy`] (section 4) and
+//! [`search`] (section 6, the ranking behind `ToolIndex`).
 //! `js` is the wasm-bindgen binding: it converts JavaScript values, calls the caller's
 //! functions for the core, and builds the results; it decides nothing.
 #![forbid(unsafe_code)]
@@ -11,6 +12,7 @@ extern crate alloc;
 pub mod names;
 pub mod policy;
 pub mod routing;
+pub mod search;
 
 mod js;
 

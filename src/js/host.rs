@@ -158,6 +158,35 @@ extern "C" {
     pub fn unlisten(this: &Wait, signal: &JsValue) -> Result<(), JsValue>;
 
     pub fn now() -> f64;
+
+    // ------------------------------------------------------------ tools for ToolIndex
+
+    pub type ToolTexts;
+    #[wasm_bindgen(method, getter)]
+    pub fn names(this: &ToolTexts) -> Array;
+    #[wasm_bindgen(method, getter)]
+    pub fn descriptions(this: &ToolTexts) -> Array;
+    #[wasm_bindgen(method, getter, js_name = paramNames)]
+    pub fn param_names(this: &ToolTexts) -> Array;
+    #[wasm_bindgen(method, getter, js_name = paramNameOwners)]
+    pub fn param_name_owners(this: &ToolTexts) -> Vec<u32>;
+    #[wasm_bindgen(method, getter, js_name = paramDescriptions)]
+    pub fn param_descriptions(this: &ToolTexts) -> Array;
+    #[wasm_bindgen(method, getter, js_name = paramDescriptionOwners)]
+    pub fn param_description_owners(this: &ToolTexts) -> Vec<u32>;
+    #[wasm_bindgen(method, getter, js_name = paramEnums)]
+    pub fn param_enums(this: &ToolTexts) -> Array;
+    #[wasm_bindgen(method, getter, js_name = paramEnumOwners)]
+    pub fn param_enum_owners(this: &ToolTexts) -> Vec<u32>;
+
+    #[wasm_bindgen(js_name = readToolList)]
+    fn read_tool_list_(tools: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = readToolRecord)]
+    fn read_tool_record_(tools: &JsValue) -> JsValue;
+
+    /// Frozen `{ name, score }` hits and `{ tool }` rows, by index into `names`.
+    pub fn hits(names: &Array, indices: &[u32], scores: &[f64]) -> JsValue;
+    pub fn rows(names: &Array, indices: &[u32]) -> JsValue;
 }
 
 /// What the caller's code returned, or (`Err`) the very value it threw.
@@ -241,4 +270,14 @@ pub fn rewrite(call: &JsValue, name: &JsValue) -> JsResult<JsValue> {
 /// A shallow copy of `call.args`, of the same shape.
 pub fn copy_args(call: &JsValue) -> JsResult<JsValue> {
     caught(copy_args_(call))
+}
+
+/// The texts of an iterable of tools (`asRecord` false) or of a record keyed by name.
+pub fn read_tools(tools: &JsValue, as_record: bool) -> JsResult<ToolTexts> {
+    let read = if as_record {
+        read_tool_record_(tools)
+    } else {
+        read_tool_list_(tools)
+    };
+    caught(read).map(JsCast::unchecked_into)
 }

@@ -9,6 +9,7 @@
 
 mod batch;
 mod host;
+mod index;
 mod options;
 mod outcome;
 mod palette;

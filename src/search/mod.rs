@@ -1,0 +1,384 @@
+//! Tool search: ranks tools against a query with BM25F over identifier-aware tokens.
+//!
+//! Pure computation: no I/O, no bindings. Texts are UTF-16 code units, as JavaScript
+//! strings are (unpaired surrogates included). The index is built once; a query
+//! accumulates scores over the postings of its terms only, in scratch kept by the index.
+//! See `bench/tool-search/DESIGN.md` for the design and what each part measured.
+
+mod math;
+mod stem;
+mod terms;
+mod tokenize;
+
+use alloc::{vec, vec::Vec};
+use core::cell::RefCell;
+use terms::Terms;
+
+/// Where a text comes from in a tool's definition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    /// The tool's name (`ToolDoc::name` is indexed as this field; more name texts may be added).
+    Name = 0,
+    Description = 1,
+    /// A property name of the parameter schema (nested ones too).
+    ParamName = 2,
+    /// A property's description.
+    ParamDescription = 3,
+    /// A property's string `enum` values.
+    ParamEnum = 4,
+}
+
+pub const FIELDS: usize = 5;
+
+/// One tool as the index reads it. A field may come in several texts (one per parameter,
+/// say): they count as one text of the summed length.
+#[derive(Debug, Clone, Copy)]
+pub struct ToolDoc<'a> {
+    pub name: &'a [u16],
+    pub texts: &'a [(Field, &'a [u16])],
+}
+
+/// A ranked tool: its index in the slice given to `Index::build`, and its score (> 0).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hit {
+    pub tool: u32,
+    pub score: f64,
+}
+
+/// The ranking's parameters. `Params::default()` is the measured choice (DESIGN.md).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Params {
+    /// BM25F field weights, by `Field as usize`.
+    pub weight: [f32; FIELDS],
+    /// BM25F length normalisation per field (0 = none, 1 = full).
+    pub b: [f32; FIELDS],
+    /// BM25 term-frequency saturation.
+    pub k1: f32,
+    /// Porter-stem ASCII tokens.
+    pub stem: bool,
+    /// Drop English function words.
+    pub stop: bool,
+    /// Split camelCase.
+    pub camel: bool,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            // name, description, parameter names, parameter descriptions, enum values
+            weight: [2.0, 1.0, 1.0, 0.5, 1.0],
+            b: [0.75; FIELDS],
+            k1: 1.2,
+            stem: true,
+            stop: true,
+            camel: true,
+        }
+    }
+}
+
+/// The term id of surface tokens that are stop words (or, in a query, unknown).
+const NONE: u32 = u32::MAX;
+
+/// Field term frequencies, packed 6 bits each (saturating at 63) in a u32.
+const TF_BITS: u32 = 6;
+const TF_MAX: u32 = (1 << TF_BITS) - 1;
+
+pub struct Index {
+    tools: u32,
+    params: Params,
+    /// Every distinct folded token of the tools, and its term id (or `NONE`): a token is
+    /// normalised (stop word, stem) once, not at each occurrence.
+    surface: Terms,
+    surface_term: Vec<u32>,
+    /// The terms (stems); a term's id is its index here.
+    terms: Terms,
+    /// The postings of term `t` are `[offsets[t], offsets[t+1])` of `post_tool` and
+    /// `post_score`, in tool order.
+    offsets: Vec<u32>,
+    post_tool: Vec<u32>,
+    /// The term's whole BM25F contribution to the tool's score, idf included; > 0.
+    post_score: Vec<f32>,
+    scratch: RefCell<Scratch>,
+}
+
+#[derive(Default)]
+struct Scratch {
+    tokens: tokenize::Tokens,
+    /// Score per tool; 0 outside a query.
+    acc: Vec<f32>,
+    /// The tools with a score in the current query, then a heap of (score, tool).
+    touched: Vec<u32>,
+    heap: Vec<(f32, u32)>,
+    /// Per term: the last query that used it (`stamp`), to count each term once.
+    seen: Vec<u32>,
+    stamp: u32,
+}
+
+/// The index under construction.
+struct Builder {
+    p: Params,
+    surface: Terms,
+    surface_term: Vec<u32>,
+    terms: Terms,
+    /// (term, packed field frequencies) per tool and term, tool after tool: tool i's are
+    /// `entries[starts[i]..starts[i+1]]`.
+    entries: Vec<(u32, u32)>,
+    starts: Vec<u32>,
+    /// Per term: its latest entry + 1 (one of the current tool if > the tool's start),
+    /// and its document frequency.
+    last: Vec<u32>,
+    df: Vec<u32>,
+    /// Tokens per tool and field, and their sum over the tools.
+    lens: Vec<[u32; FIELDS]>,
+    total: [f32; FIELDS],
+    tokens: tokenize::Tokens,
+}
+
+impl Builder {
+    /// Adds a text of the current tool (the last in `lens`).
+    #[inline(never)]
+    fn text(&mut self, field: Field, text: &[u16]) {
+        let f = field as usize;
+        if !(self.p.weight[f] > 0.0) {
+            return;
+        }
+        let first = self.starts[self.starts.len() - 1] as usize;
+        let shift = TF_BITS * f as u32;
+        tokenize::tokenize(text, self.p.camel, &mut self.tokens);
+        let mut start = 0;
+        for (&end, &h) in self.tokens.ends.iter().zip(&self.tokens.hashes) {
+            let tok = &mut self.tokens.units[start..end as usize];
+            start = end as usize;
+            let s = self.surface.intern(tok, h) as usize;
+            if s == self.surface_term.len() {
+                let t = match tokenize::normalize(tok, self.p.stop, self.p.stem) {
+                    None => NONE,
+                    Some(n) => self.terms.intern(&tok[..n], terms::hash(&tok[..n])),
+                };
+                self.surface_term.push(t);
+                if t as usize == self.last.len() {
+                    self.last.push(0);
+                    self.df.push(0);
+                }
+            }
+            let t = self.surface_term[s] as usize;
+            if t == NONE as usize {
+                continue;
+            }
+            if let Some(len) = self.lens.last_mut() {
+                len[f] += 1;
+            }
+            let e = self.last[t] as usize;
+            if e > first {
+                let tf = &mut self.entries[e - 1].1;
+                if (*tf >> shift) & TF_MAX < TF_MAX {
+                    *tf += 1 << shift;
+                }
+            } else {
+                self.entries.push((t as u32, 1 << shift));
+                self.last[t] = self.entries.len() as u32;
+                self.df[t] += 1;
+            }
+        }
+    }
+
+    #[inline(never)]
+    fn finish(mut self) -> Index {
+        let n = self.lens.len();
+        self.starts.push(self.entries.len() as u32);
+        let p = &self.p;
+        let mut offsets = Vec::with_capacity(self.df.len() + 1);
+        let mut sum = 0u32;
+        offsets.push(0);
+        for (t, &d) in self.df.iter().enumerate() {
+            // From here on `last` is where the term's next posting goes.
+            self.last[t] = sum;
+            sum += d;
+            offsets.push(sum);
+        }
+        // From here on `df` holds the terms' idf (as f32 bits).
+        for d in &mut self.df {
+            let df = f64::from(*d);
+            *d = (math::ln(1.0 + (n as f64 - df + 0.5) / (df + 0.5)) as f32).to_bits();
+        }
+        let mut post_tool = vec![0u32; self.entries.len()];
+        let mut post_score = vec![0f32; self.entries.len()];
+        let mut avg = self.total;
+        for a in &mut avg {
+            *a = if *a > 0.0 { *a / n as f32 } else { 1.0 };
+        }
+        for (tool, len) in self.lens.iter().enumerate() {
+            // weight / (1 - b + b * length / average length), per field.
+            let mut norm = [0f32; FIELDS];
+            for f in 0..FIELDS {
+                norm[f] = p.weight[f] / (1.0 - p.b[f] + p.b[f] * len[f] as f32 / avg[f]);
+            }
+            let (a, b) = (self.starts[tool] as usize, self.starts[tool + 1] as usize);
+            for &(t, tfs) in &self.entries[a..b] {
+                let mut tf = 0f32;
+                for (f, nf) in norm.iter().enumerate() {
+                    tf += ((tfs >> (TF_BITS * f as u32)) & TF_MAX) as f32 * nf;
+                }
+                let at = self.last[t as usize] as usize;
+                self.last[t as usize] += 1;
+                post_tool[at] = tool as u32;
+                // Positive whatever the parameters: a query counts on it (`acc == 0`).
+                let idf = f32::from_bits(self.df[t as usize]);
+                post_score[at] = (idf * tf / (p.k1 + tf)).max(f32::MIN_POSITIVE);
+            }
+        }
+        Index {
+            tools: n as u32,
+            params: self.p,
+            scratch: RefCell::new(Scratch {
+                acc: vec![0.0; n],
+                seen: vec![0; self.terms.len()],
+                ..Scratch::default()
+            }),
+            surface: self.surface,
+            surface_term: self.surface_term,
+            terms: self.terms,
+            offsets,
+            post_tool,
+            post_score,
+        }
+    }
+}
+
+impl Index {
+    pub fn build(docs: &[ToolDoc<'_>]) -> Index {
+        Self::build_with(docs, Params::default())
+    }
+
+    pub fn build_with(docs: &[ToolDoc<'_>], params: Params) -> Index {
+        let mut b = Builder {
+            p: params,
+            surface: Terms::default(),
+            surface_term: Vec::new(),
+            terms: Terms::default(),
+            entries: Vec::new(),
+            starts: Vec::with_capacity(docs.len() + 1),
+            last: Vec::new(),
+            df: Vec::new(),
+            lens: Vec::with_capacity(docs.len()),
+            total: [0.0; FIELDS],
+            tokens: tokenize::Tokens::default(),
+        };
+        for doc in docs {
+            b.starts.push(b.entries.len() as u32);
+            b.lens.push([0; FIELDS]);
+            b.text(Field::Name, doc.name);
+            for &(field, text) in doc.texts {
+                b.text(field, text);
+            }
+            if let Some(len) = b.lens.last() {
+                for f in 0..FIELDS {
+                    b.total[f] += len[f] as f32;
+                }
+            }
+        }
+        b.finish()
+    }
+
+    /// How many tools were indexed.
+    pub fn len(&self) -> usize {
+        self.tools as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tools == 0
+    }
+
+    /// Puts into `out` (cleared first) at most `limit` hits with score > 0, best first;
+    /// equal scores keep registration (index) order. A blank query, or one no tool
+    /// matches, gives none. Allocates nothing per tool: the scratch lives in the index.
+    pub fn search(&self, query: &[u16], limit: usize, out: &mut Vec<Hit>) {
+        out.clear();
+        // Only a re-entrant call could find the scratch borrowed; there is none.
+        let Ok(mut guard) = self.scratch.try_borrow_mut() else {
+            return;
+        };
+        let s = &mut *guard;
+        s.stamp = s.stamp.wrapping_add(1);
+        if s.stamp == 0 {
+            s.seen.fill(0);
+            s.stamp = 1;
+        }
+        tokenize::tokenize(query, self.params.camel, &mut s.tokens);
+        s.touched.clear();
+        let mut start = 0;
+        for (&end, &h) in s.tokens.ends.iter().zip(&s.tokens.hashes) {
+            let tok = &mut s.tokens.units[start..end as usize];
+            start = end as usize;
+            let t = match self.surface.find(tok, h) {
+                Some(id) => self.surface_term[id as usize],
+                None => match tokenize::normalize(tok, self.params.stop, self.params.stem) {
+                    Some(n) => self
+                        .terms
+                        .find(&tok[..n], terms::hash(&tok[..n]))
+                        .unwrap_or(NONE),
+                    None => NONE,
+                },
+            } as usize;
+            if t == NONE as usize || s.seen[t] == s.stamp {
+                continue;
+            }
+            s.seen[t] = s.stamp;
+            let (a, b) = (self.offsets[t] as usize, self.offsets[t + 1] as usize);
+            for (&tool, &score) in self.post_tool[a..b].iter().zip(&self.post_score[a..b]) {
+                let acc = &mut s.acc[tool as usize];
+                if *acc == 0.0 {
+                    s.touched.push(tool);
+                }
+                *acc += score;
+            }
+        }
+        // A heap of the touched tools, the best at the root; then the best `limit` out.
+        s.heap.clear();
+        for &tool in &s.touched {
+            s.heap.push((s.acc[tool as usize], tool));
+            s.acc[tool as usize] = 0.0;
+        }
+        let h = &mut s.heap[..];
+        for i in (0..h.len() / 2).rev() {
+            sift_down(h, i);
+        }
+        let mut end = h.len();
+        while end > 0 && out.len() < limit {
+            let (score, tool) = h[0];
+            out.push(Hit {
+                tool,
+                score: f64::from(score),
+            });
+            end -= 1;
+            h.swap(0, end);
+            sift_down(&mut h[..end], 0);
+        }
+    }
+}
+
+/// Whether hit `a` ranks above hit `b`: a higher score, or an equal one and an earlier tool.
+fn better(a: (f32, u32), b: (f32, u32)) -> bool {
+    a.0 > b.0 || (a.0 == b.0 && a.1 < b.1)
+}
+
+#[inline(never)]
+/// Moves `h[i]` down until no child is better: `h` is a heap again if it was one below `i`.
+fn sift_down(h: &mut [(f32, u32)], mut i: usize) {
+    loop {
+        let mut best = i;
+        for child in [2 * i + 1, 2 * i + 2] {
+            if child < h.len() && better(h[child], h[best]) {
+                best = child;
+            }
+        }
+        if best == i {
+            return;
+        }
+        h.swap(i, best);
+        i = best;
+    }
+}
+
+#[cfg(test)]
+mod tests;

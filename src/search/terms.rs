@@ -1,0 +1,89 @@
+//! The term dictionary: an open-addressing table from a token (UTF-16 code units) to its
+//! term id, ids given in order of first insertion. Like `names::NameTable`, but it owns
+//! the terms, stored back to back.
+
+use alloc::{vec, vec::Vec};
+
+/// FxHash-style hashing four code units at a time: small and fast; terms come from the
+/// caller's own tool texts, and a collision only costs a probe.
+#[inline(never)]
+pub(crate) fn hash(t: &[u16]) -> u32 {
+    let mut h = t.len() as u64;
+    for chunk in t.chunks(4) {
+        let w = chunk
+            .iter()
+            .rev()
+            .fold(0u64, |w, &u| w << 16 | u64::from(u));
+        h = (h.rotate_left(26) ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    (h ^ h >> 32) as u32
+}
+
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Terms {
+    units: Vec<u16>,
+    /// Term `i` is `units[ends[i-1]..ends[i]]`.
+    ends: Vec<u32>,
+    /// (`id + 1`, hash), id 0 = empty; a power of two in length, at most half full.
+    slots: Vec<(u32, u32)>,
+}
+
+impl Terms {
+    pub(crate) fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub(crate) fn get(&self, id: u32) -> &[u16] {
+        let i = id as usize;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.units[start..self.ends[i] as usize]
+    }
+
+    /// The slot holding `t`, or the empty slot where it would go.
+    fn probe(&self, t: &[u16], h: u32) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut at = h as usize & mask;
+        loop {
+            match self.slots[at] {
+                (0, _) => return at,
+                (s, sh) if sh == h && self.get(s - 1) == t => return at,
+                _ => at = (at + 1) & mask,
+            }
+        }
+    }
+
+    /// The id of `t`, whose `hash` is `h`.
+    pub(crate) fn find(&self, t: &[u16], h: u32) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        self.slots[self.probe(t, h)].0.checked_sub(1)
+    }
+
+    /// The id of `t`, whose `hash` is `h`, added if new.
+    pub(crate) fn intern(&mut self, t: &[u16], h: u32) -> u32 {
+        if (self.len() + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        let at = self.probe(t, h);
+        if self.slots[at].0 == 0 {
+            self.units.extend_from_slice(t);
+            self.ends.push(self.units.len() as u32);
+            self.slots[at] = (self.ends.len() as u32, h);
+        }
+        self.slots[at].0 - 1
+    }
+
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(1024);
+        let old = core::mem::replace(&mut self.slots, vec![(0, 0); size]);
+        let mask = self.slots.len() - 1;
+        for slot in old.into_iter().filter(|s| s.0 != 0) {
+            let mut at = slot.1 as usize & mask;
+            while self.slots[at].0 != 0 {
+                at = (at + 1) & mask;
+            }
+            self.slots[at] = slot;
+        }
+    }
+}

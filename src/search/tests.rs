@@ -1,0 +1,545 @@
+use super::*;
+use alloc::{string::String, vec, vec::Vec};
+
+fn u(s: &str) -> Vec<u16> {
+    s.encode_utf16().collect()
+}
+
+fn raw_tokens(text: &[u16], camel: bool) -> Vec<Vec<u16>> {
+    let mut t = tokenize::Tokens::default();
+    tokenize::tokenize(text, camel, &mut t);
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (i, &e) in t.ends.iter().enumerate() {
+        let tok = t.units[start..e as usize].to_vec();
+        assert_eq!(t.hashes[i], terms::hash(&tok));
+        out.push(tok);
+        start = e as usize;
+    }
+    out
+}
+
+fn toks(s: &str) -> Vec<String> {
+    raw_tokens(&u(s), true)
+        .iter()
+        .map(|t| String::from_utf16_lossy(t))
+        .collect()
+}
+
+fn stem(s: &str) -> String {
+    let mut w = u(s);
+    let n = stem::stem(&mut w);
+    String::from_utf16_lossy(&w[..n])
+}
+
+#[test]
+fn identifiers_split() {
+    assert_eq!(toks("getUserID"), ["get", "user", "id"]);
+    assert_eq!(
+        toks("HTMLParser v2.0 base64"),
+        ["html", "parser", "v2", "base64"]
+    );
+    assert_eq!(toks("list_IDs URLs"), ["list", "ids", "urls"]);
+    assert_eq!(
+        toks("ChaDri.change_drink/x-y z"),
+        ["cha", "dri", "change", "drink", "x", "y", "z"]
+    );
+    assert_eq!(
+        toks("getV2Users 2FA S3Bucket"),
+        ["get", "v2", "users", "2fa", "s3", "bucket"]
+    );
+    assert_eq!(
+        toks("Events_3_BuyEventTickets 10 2024"),
+        ["events", "buy", "event", "tickets"]
+    );
+    assert_eq!(toks("camelCase"), ["camel", "case"]);
+    assert_eq!(raw_tokens(&u("camelCase"), false), [u("camelcase")]);
+}
+
+#[test]
+fn non_ascii_letters_are_tokens() {
+    assert_eq!(toks("Käärijä ÄRGER"), ["käärijä", "ärger"]);
+    assert_eq!(toks("ПРИВЕТ мир, Ωμέγα"), ["привет", "мир", "ωμέγα"]);
+    // Han and kana one by one; CJK and general punctuation separate.
+    assert_eq!(toks("上海天气，カナ"), ["上", "海", "天", "气", "カ", "ナ"]);
+    assert_eq!(
+        toks("a\u{3000}b\u{2014}c\u{FEFF}d\u{A0}e"),
+        ["a", "b", "c", "d", "e"]
+    );
+    assert_eq!(toks("Tôi cần"), ["tôi", "cần"]);
+}
+
+#[test]
+fn surrogates_stay_exact() {
+    // Unpaired surrogates are letters of their word, kept as they are.
+    assert_eq!(
+        raw_tokens(&[0x61, 0xD800, 0x62], true),
+        [vec![0x61, 0xD800, 0x62]]
+    );
+    assert_eq!(
+        raw_tokens(&[0xDC00, 0x20, 0xD800], true),
+        [vec![0xDC00], vec![0xD800]]
+    );
+    // A pair stays a pair.
+    assert_eq!(raw_tokens(&u("x\u{1F600}y"), true), [u("x\u{1F600}y")]);
+}
+
+#[test]
+fn porter_matches_the_paper() {
+    if !stem::PORTER {
+        return;
+    }
+    for (w, s) in [
+        ("caresses", "caress"),
+        ("ponies", "poni"),
+        ("ties", "ti"),
+        ("cats", "cat"),
+        ("feed", "feed"),
+        ("agreed", "agre"),
+        ("plastered", "plaster"),
+        ("motoring", "motor"),
+        ("sing", "sing"),
+        ("conflated", "conflat"),
+        ("troubled", "troubl"),
+        ("sized", "size"),
+        ("hopping", "hop"),
+        ("falling", "fall"),
+        ("hissing", "hiss"),
+        ("filing", "file"),
+        ("happy", "happi"),
+        ("sky", "sky"),
+        ("relational", "relat"),
+        ("conditional", "condit"),
+        ("generalization", "gener"),
+        ("oscillators", "oscil"),
+        ("hopefulness", "hope"),
+        ("goodness", "good"),
+        ("allowance", "allow"),
+        ("adoption", "adopt"),
+        ("controlling", "control"),
+        ("rolling", "roll"),
+        ("weather", "weather"),
+        ("connections", "connect"),
+        ("connecting", "connect"),
+    ] {
+        assert_eq!(stem(w), s, "{w}");
+    }
+}
+
+/// Compares with NLTK's PorterStemmer(mode=MARTIN_EXTENSIONS) over a word list, when
+/// asked: `SEARCH_STEM_WORDS=words.txt SEARCH_STEM_EXPECTED=stems.txt cargo test -- --ignored`.
+#[test]
+#[ignore]
+fn porter_matches_nltk() {
+    assert!(stem::PORTER);
+    let words = std::fs::read_to_string(std::env::var("SEARCH_STEM_WORDS").unwrap()).unwrap();
+    let expected = std::fs::read_to_string(std::env::var("SEARCH_STEM_EXPECTED").unwrap()).unwrap();
+    let mut bad = Vec::new();
+    for (w, e) in words.lines().zip(expected.lines()) {
+        if stem(w) != e {
+            bad.push(std::format!("{w}: {} != {e}", stem(w)));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} differ: {:?}",
+        bad.len(),
+        &bad[..bad.len().min(20)]
+    );
+}
+
+#[test]
+fn stop_words_and_stems_are_terms() {
+    let mut w = u("the");
+    assert_eq!(tokenize::normalize(&mut w, true, true), None);
+    assert_eq!(tokenize::normalize(&mut w, false, true), Some(3));
+    let mut w = u("running");
+    assert_eq!(tokenize::normalize(&mut w, true, true), Some(3));
+    assert_eq!(&w[..3], &u("run")[..]);
+    // Non-ASCII tokens are neither stop words nor stemmed.
+    let mut w = u("héllos");
+    assert_eq!(tokenize::normalize(&mut w, true, true), Some(6));
+}
+
+#[test]
+fn ln_is_accurate() {
+    for x in [1.0, 1.5, 2.0, 2.718281828459045, 10.0, 1234.5, 1e9, 0.001] {
+        let want = std::primitive::f64::ln(x);
+        assert!(
+            (math::ln(x) - want).abs() < 1e-12 * want.abs().max(1.0),
+            "{x}"
+        );
+    }
+}
+
+// ---- the index --------------------------------------------------------------------------
+
+struct Tool {
+    name: Vec<u16>,
+    texts: Vec<(Field, Vec<u16>)>,
+}
+
+fn tool(name: &str, description: &str) -> Tool {
+    Tool {
+        name: u(name),
+        texts: vec![(Field::Description, u(description))],
+    }
+}
+
+fn index(tools: &[Tool]) -> Index {
+    let texts: Vec<Vec<(Field, &[u16])>> = tools
+        .iter()
+        .map(|t| t.texts.iter().map(|(f, s)| (*f, s.as_slice())).collect())
+        .collect();
+    let docs: Vec<ToolDoc> = tools
+        .iter()
+        .zip(&texts)
+        .map(|(t, x)| ToolDoc {
+            name: &t.name,
+            texts: x,
+        })
+        .collect();
+    Index::build(&docs)
+}
+
+fn ranked(ix: &Index, q: &str, limit: usize) -> Vec<u32> {
+    let mut out = Vec::new();
+    ix.search(&u(q), limit, &mut out);
+    out.iter().map(|h| h.tool).collect()
+}
+
+fn weather_tools() -> Vec<Tool> {
+    vec![
+        tool(
+            "get_current_weather",
+            "Retrieves the current weather conditions for a location.",
+        ),
+        tool("send_email", "Sends an email message to a recipient."),
+        tool("forecast", "Weather forecast for the next days."),
+        tool("uber.ride", "Books an Uber ride to a destination."),
+    ]
+}
+
+#[test]
+fn finds_and_ranks() {
+    let ix = index(&weather_tools());
+    assert_eq!(ix.len(), 4);
+    assert_eq!(ranked(&ix, "What's the weather like in Hanoi?", 5), [0, 2]);
+    assert_eq!(ranked(&ix, "please email my boss", 5), [1]);
+    assert_eq!(ranked(&ix, "I need an UBER RIDES", 5), [3]);
+    // A form only the query has still meets its stem.
+    assert_eq!(ranked(&ix, "emailing", 5), [1]);
+    // The name weighs more than the description.
+    assert_eq!(ranked(&ix, "forecast", 5), [2]);
+}
+
+#[test]
+fn blank_or_unmatched_queries_give_nothing() {
+    let ix = index(&weather_tools());
+    for q in [
+        "",
+        "   \t\n",
+        "?!.,;",
+        "the of and to",
+        "xylophone zebra",
+        "2024 10",
+    ] {
+        assert_eq!(ranked(&ix, q, 5), Vec::<u32>::new(), "{q:?}");
+    }
+    let empty = index(&[]);
+    assert!(empty.is_empty());
+    assert_eq!(ranked(&empty, "weather", 5), Vec::<u32>::new());
+}
+
+#[test]
+fn limit_and_ties() {
+    // Identical tools tie: registration order.
+    let tools: Vec<Tool> = (0..7).map(|_| tool("lookup", "Looks a word up.")).collect();
+    let ix = index(&tools);
+    assert_eq!(ranked(&ix, "lookup", 3), [0, 1, 2]);
+    assert_eq!(ranked(&ix, "lookup", 100), [0, 1, 2, 3, 4, 5, 6]);
+    assert_eq!(ranked(&ix, "lookup", 0), Vec::<u32>::new());
+    let mut out = Vec::new();
+    ix.search(&u("lookup"), 7, &mut out);
+    assert!(out.iter().all(|h| h.score == out[0].score && h.score > 0.0));
+    // The output vector is cleared first.
+    ix.search(&u("nothing"), 7, &mut out);
+    assert!(out.is_empty());
+}
+
+#[test]
+fn results_are_distinct_whatever_the_query_repeats() {
+    let ix = index(&weather_tools());
+    let got = ranked(
+        &ix,
+        "weather Weather WEATHER weathers current currently getCurrentWeather",
+        10,
+    );
+    let mut sorted = got.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(sorted.len(), got.len());
+    assert_eq!(got[0], 0);
+}
+
+#[test]
+fn names_are_exact_utf16() {
+    let tools = vec![
+        Tool {
+            name: vec![0x61, 0xD800],
+            texts: Vec::new(),
+        },
+        Tool {
+            name: vec![0x61, 0xDC00],
+            texts: Vec::new(),
+        },
+        Tool {
+            name: vec![0x61, 0xFFFD],
+            texts: Vec::new(),
+        },
+    ];
+    let ix = index(&tools);
+    let search = |q: &[u16]| {
+        let mut out = Vec::new();
+        ix.search(q, 5, &mut out);
+        out.iter().map(|h| h.tool).collect::<Vec<_>>()
+    };
+    assert_eq!(search(&[0x61, 0xD800]), [0]);
+    assert_eq!(search(&[0x41, 0xDC00]), [1]);
+    assert_eq!(search(&[0x61, 0xFFFD]), [2]);
+    assert_eq!(search(&[0x61]), Vec::<u32>::new());
+}
+
+#[test]
+fn stamps_wrap() {
+    let ix = index(&weather_tools());
+    ix.scratch.borrow_mut().stamp = u32::MAX - 1;
+    for _ in 0..4 {
+        assert_eq!(ranked(&ix, "weather weather", 5), [0, 2]);
+    }
+}
+
+#[test]
+fn zero_weight_fields_and_odd_params_stay_sane() {
+    let tools = weather_tools();
+    let texts: Vec<Vec<(Field, &[u16])>> = tools
+        .iter()
+        .map(|t| t.texts.iter().map(|(f, s)| (*f, s.as_slice())).collect())
+        .collect();
+    let docs: Vec<ToolDoc> = tools
+        .iter()
+        .zip(&texts)
+        .map(|(t, x)| ToolDoc {
+            name: &t.name,
+            texts: x,
+        })
+        .collect();
+    for p in [
+        Params {
+            weight: [0.0, 1.0, 1.0, 1.0, 1.0],
+            ..Params::default()
+        },
+        Params {
+            weight: [f32::NAN, f32::INFINITY, -1.0, 0.0, 1e30],
+            ..Params::default()
+        },
+        Params {
+            b: [2.0; FIELDS],
+            k1: -5.0,
+            ..Params::default()
+        },
+        Params {
+            k1: f32::NAN,
+            ..Params::default()
+        },
+    ] {
+        let ix = Index::build_with(&docs, p);
+        let mut out = Vec::new();
+        ix.search(&u("weather uber email current ride"), 10, &mut out);
+        let mut seen: Vec<u32> = out.iter().map(|h| h.tool).collect();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen.len(), out.len());
+        assert!(out.iter().all(|h| h.score > 0.0));
+    }
+}
+
+// ---- random inputs, and a naive model of the ranking -----------------------------------
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    /// A text biased towards what matters: a small alphabet of letters (so words repeat),
+    /// case, digits, separators, surrogates, CJK, and now and then any code unit.
+    fn text(&mut self, max: usize) -> Vec<u16> {
+        const PIECES: &[&str] = &[
+            "a", "b", "ab", "ing", "s", "ed", "the", "x", "A", "B", "1", "_", " ", "-", ".", "é",
+            "É", "上", "\u{3000}",
+        ];
+        let n = self.below(max + 1);
+        let mut t = Vec::new();
+        while t.len() < n {
+            match self.below(10) {
+                0 => t.push(self.next() as u16),
+                1 => t.push(0xD800 + self.below(0x800) as u16),
+                _ => t.extend(u(PIECES[self.below(PIECES.len())])),
+            }
+        }
+        t
+    }
+}
+
+/// The ranking computed the obvious way: per tool and field, count the query's terms
+/// (normalised by the same tokenizer) and apply BM25F.
+fn naive(tools: &[Tool], query: &[u16], p: &Params) -> Vec<(u32, f32)> {
+    let terms_of = |text: &[u16]| -> Vec<Vec<u16>> {
+        raw_tokens(text, p.camel)
+            .into_iter()
+            .filter_map(|mut t| {
+                tokenize::normalize(&mut t, p.stop, p.stem).map(|n| t[..n].to_vec())
+            })
+            .collect()
+    };
+    let fields: Vec<[Vec<Vec<u16>>; FIELDS]> = tools
+        .iter()
+        .map(|t| {
+            let mut f: [Vec<Vec<u16>>; FIELDS] = Default::default();
+            f[0] = terms_of(&t.name);
+            for (field, text) in &t.texts {
+                f[*field as usize].extend(terms_of(text));
+            }
+            f
+        })
+        .collect();
+    let n = tools.len() as f32;
+    let avg: Vec<f32> = (0..FIELDS)
+        .map(|f| {
+            let total: usize = fields.iter().map(|x| x[f].len()).sum();
+            if total > 0 {
+                total as f32 / n
+            } else {
+                1.0
+            }
+        })
+        .collect();
+    let mut q = terms_of(query);
+    q.sort();
+    q.dedup();
+    let mut out = Vec::new();
+    for (i, f) in fields.iter().enumerate() {
+        let mut score = 0f32;
+        for term in &q {
+            let df = fields
+                .iter()
+                .filter(|x| x.iter().any(|v| v.contains(term)))
+                .count();
+            if df == 0 || !f.iter().any(|v| v.contains(term)) {
+                continue;
+            }
+            let idf = math::ln(1.0 + (n as f64 - df as f64 + 0.5) / (df as f64 + 0.5)) as f32;
+            let mut tf = 0f32;
+            for k in 0..FIELDS {
+                let c = f[k].iter().filter(|v| *v == term).count().min(63) as f32;
+                tf += c * p.weight[k] / (1.0 - p.b[k] + p.b[k] * f[k].len() as f32 / avg[k]);
+            }
+            score += idf * tf / (p.k1 + tf);
+        }
+        if score > 0.0 {
+            out.push((i as u32, score));
+        }
+    }
+    out.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap().then(a.0.cmp(&b.0)));
+    out
+}
+
+#[test]
+fn random_inputs_match_the_naive_model() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let fields = [
+        Field::Name,
+        Field::Description,
+        Field::ParamName,
+        Field::ParamDescription,
+        Field::ParamEnum,
+    ];
+    let mut hits = 0;
+    for round in 0..300 {
+        let tools: Vec<Tool> = (0..rng.below(12))
+            .map(|_| Tool {
+                name: rng.text(8),
+                texts: (0..rng.below(4))
+                    .map(|_| (fields[rng.below(FIELDS)], rng.text(30)))
+                    .collect(),
+            })
+            .collect();
+        let ix = index(&tools);
+        let p = Params::default();
+        for _ in 0..10 {
+            let q = rng.text(20);
+            let limit = rng.below(6);
+            let mut out = Vec::new();
+            ix.search(&q, limit, &mut out);
+            let want = naive(&tools, &q, &p);
+            assert_eq!(out.len(), want.len().min(limit), "round {round}");
+            hits += out.len();
+            for (h, w) in out.iter().zip(&want) {
+                // Scores agree to float rounding; where two are that close, either order is right.
+                let close = |a: f32, b: f32| (a - b).abs() <= 1e-4 * a.abs().max(b.abs()).max(1.0);
+                assert!(
+                    close(h.score as f32, w.1),
+                    "round {round}: {:?} vs {:?}",
+                    out,
+                    want
+                );
+                if h.tool != w.0 {
+                    let other = want
+                        .iter()
+                        .find(|x| x.0 == h.tool)
+                        .expect("a tool the model ranks");
+                    assert!(
+                        close(other.1, w.1),
+                        "round {round}: {:?} vs {:?}",
+                        out,
+                        want
+                    );
+                }
+            }
+            assert!(out.windows(2).all(|w| w[0].score >= w[1].score));
+        }
+    }
+    assert!(hits > 1000, "the random texts should match often: {hits}");
+}
+
+#[test]
+fn no_panic_on_any_input() {
+    let mut rng = Rng(42);
+    for _ in 0..200 {
+        let tools: Vec<Tool> = (0..rng.below(20))
+            .map(|_| Tool {
+                name: (0..rng.below(10)).map(|_| rng.next() as u16).collect(),
+                texts: vec![(
+                    Field::Description,
+                    (0..rng.below(50)).map(|_| rng.next() as u16).collect(),
+                )],
+            })
+            .collect();
+        let ix = index(&tools);
+        for _ in 0..20 {
+            let q: Vec<u16> = (0..rng.below(40)).map(|_| rng.next() as u16).collect();
+            let mut out = Vec::new();
+            ix.search(&q, rng.below(30), &mut out);
+            assert!(out
+                .iter()
+                .all(|h| (h.tool as usize) < tools.len() && h.score > 0.0));
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! Identifier-aware tokenisation of UTF-16 text, and the normalisation of a token into a
+//! term (stop words, stemming).
+//!
+//! A token is a run of letters and digits. Runs split on everything else (ASCII
+//! punctuation and spaces, so `_ . - /` too, JavaScript whitespace, general and CJK
+//! punctuation) and on camelCase: `getUser` -> get|user, `HTMLParser` -> html|parser,
+//! `getV2Users` -> get|v2|users, but `IDs` -> ids and `2FA` -> 2fa. Letters and digits stay together
+//! (`s3`, `mp3`, `base64`), and tokens of digits only (`10`, `2024`) are dropped: they
+//! are values, not what a tool is for (both measured, see DESIGN.md). Han ideographs and
+//! kana are one token each (those scripts do not separate words). Letters are
+//! case-folded (ASCII, Latin-1, Greek, Cyrillic); every other code unit, unpaired
+//! surrogates included, is kept as it is.
+
+use super::{stem, terms};
+use alloc::vec::Vec;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Sep,
+    Lower,
+    Upper,
+    Digit,
+    /// A non-ASCII letter (or anything not known to separate): part of a word.
+    Other,
+    /// One token on its own (Han, kana).
+    Solo,
+}
+
+fn class(u: u16) -> Class {
+    if u < 0x80 {
+        ASCII[u as usize]
+    } else {
+        class_other(u)
+    }
+}
+
+#[inline(never)]
+fn class_other(u: u16) -> Class {
+    match u {
+        0x80..=0xBF
+        | 0xD7
+        | 0xF7
+        | 0x1680
+        | 0x2000..=0x206F
+        | 0x2E00..=0x2E7F
+        | 0x3000..=0x303F
+        | 0xFEFF
+        | 0xFF00..=0xFF0F
+        | 0xFF1A..=0xFF20
+        | 0xFF3B..=0xFF40
+        | 0xFF5B..=0xFF65 => Class::Sep,
+        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF => Class::Solo,
+        _ => Class::Other,
+    }
+}
+
+/// The classes of ASCII, built at compile time (128 bytes).
+const ASCII: [Class; 128] = {
+    let mut t = [Class::Sep; 128];
+    let mut u = 0;
+    while u < 128 {
+        t[u] = match u as u8 {
+            b'a'..=b'z' => Class::Lower,
+            b'A'..=b'Z' => Class::Upper,
+            b'0'..=b'9' => Class::Digit,
+            _ => Class::Sep,
+        };
+        u += 1;
+    }
+    t
+};
+
+/// Simple lower-casing of the alphabets that have case and map one code unit to one.
+#[inline(never)]
+fn fold(u: u16) -> u16 {
+    match u {
+        0x41..=0x5A | 0xC0..=0xD6 | 0xD8..=0xDE | 0x391..=0x3A1 | 0x3A3..=0x3AB | 0x410..=0x42F => {
+            u + 32
+        }
+        0x400..=0x40F => u + 80,
+        _ => u,
+    }
+}
+
+/// Tokens, back to back: token `i` is `units[ends[i-1]..ends[i]]`, with hash `hashes[i]`
+/// (`terms::hash` of its units).
+#[derive(Debug, Default)]
+pub(crate) struct Tokens {
+    pub(crate) units: Vec<u16>,
+    pub(crate) ends: Vec<u32>,
+    pub(crate) hashes: Vec<u32>,
+}
+
+/// The case-folded tokens of `text` into `out` (cleared first). `camel` splits camelCase.
+pub(crate) fn tokenize(text: &[u16], camel: bool, out: &mut Tokens) {
+    let Tokens {
+        units,
+        ends,
+        hashes,
+    } = out;
+    units.clear();
+    ends.clear();
+    hashes.clear();
+    units.reserve(text.len());
+    let n = text.len();
+    let mut i = 0;
+    while i < n {
+        let mut c = class(text[i]);
+        if c == Class::Sep {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut any = text[i];
+        let mut digits = c == Class::Digit;
+        i += 1;
+        while c != Class::Solo && i < n {
+            // Most units are lower-case ASCII letters, which never start a token.
+            let run = i;
+            while i < n && text[i].wrapping_sub(0x61) < 26 {
+                i += 1;
+            }
+            if i > run {
+                c = Class::Lower;
+                digits = false;
+                if i == n {
+                    break;
+                }
+            }
+            let u = text[i];
+            let next = class(u);
+            let split = match (c, next) {
+                (_, Class::Sep | Class::Solo) => true,
+                (Class::Lower, Class::Upper) => camel,
+                // An upper-case or digit run ends before the capital that starts a word
+                // (`HTMLParser`, `V2Users`), unless only a plural `s` follows (`IDs`).
+                (Class::Upper | Class::Digit, Class::Upper) => {
+                    camel
+                        && i + 1 < n
+                        && class(text[i + 1]) == Class::Lower
+                        && !(text[i + 1] == 0x73
+                            && (i + 2 == n || class(text[i + 2]) != Class::Lower))
+                }
+                _ => false,
+            };
+            if split {
+                break;
+            }
+            any |= u;
+            digits &= next == Class::Digit;
+            c = next;
+            i += 1;
+        }
+        if digits {
+            continue;
+        }
+        let at = units.len();
+        units.extend_from_slice(&text[start..i]);
+        for u in &mut units[at..] {
+            // Lower-case ASCII needs nothing; upper-case ASCII only a bit.
+            if u.wrapping_sub(0x41) < 26 {
+                *u |= 0x20;
+            } else if any >= 0x80 {
+                *u = fold(*u);
+            }
+        }
+        ends.push(units.len() as u32);
+        hashes.push(terms::hash(&units[at..]));
+    }
+}
+
+/// The term a token stands for, in place: `None` for a stop word, else the length of its
+/// stem. Only all-ASCII tokens are stop words or stemmed.
+pub(crate) fn normalize(tok: &mut [u16], stop: bool, stem: bool) -> Option<usize> {
+    if !tok.iter().all(|&u| u < 0x80) {
+        return Some(tok.len());
+    }
+    if stop && is_stop(tok) {
+        return None;
+    }
+    Some(if stem { stem::stem(tok) } else { tok.len() })
+}
+
+/// English function words, space-separated. Only words that say nothing about what a
+/// tool does: no verbs such as get, set, list, find.
+const STOP: &[u8] = b"a about all an and any are as at be by can could do for from have he her his how i if in is it its me my of on or our please she should so that the their them then there these they this to us was we what which will with would you";
+
+fn is_stop(tok: &[u16]) -> bool {
+    STOP.split(|&b| b == b' ')
+        .any(|w| w.len() == tok.len() && w.iter().zip(tok).all(|(&a, &b)| u16::from(a) == b))
+}
