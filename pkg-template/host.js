@@ -500,7 +500,7 @@ function jsonSchemaOf(schema) {
   if (isObject(standard) && isObject(standard.jsonSchema) && typeof standard.jsonSchema.input === "function") {
     return standard.jsonSchema.input({ target: "draft-07" });
   }
-  if ("jsonSchema" in schema && typeof schema.validate !== "undefined") return schema.jsonSchema;
+  if ("jsonSchema" in schema && "validate" in schema) return schema.jsonSchema;
   return schema;
 }
 

@@ -16,8 +16,10 @@ module.exports = (async () => {
   const { router } = await import("./suites/router.mjs");
   const { policies } = await import("./suites/policies.mjs");
   const { decisions } = await import("./suites/decisions.mjs");
+  const { toolIndex } = await import("./suites/index.mjs");
   routing(tp);
   router(tp, { entry, format: "cjs" });
   policies(tp);
   decisions(tp);
+  toolIndex(tp);
 })();
