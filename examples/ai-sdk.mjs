@@ -1,5 +1,6 @@
 // tool-palette with the Vercel AI SDK (ai 7): routed tools and a policy model per step,
-// and a redirect at tool execution. Offline: the models are the SDK's own mocks.
+// a redirect at tool execution, and one report per step (logged as one JSON line).
+// Offline: the models are the SDK's own mocks.
 //
 //   npm install && npm run build && node examples/ai-sdk.mjs
 //
@@ -37,24 +38,22 @@ for (const [name, t] of Object.entries(tools)) {
 
 const { router, policies } = salesRouting(Object.keys(tools), analyticsModel);
 
+// One line per model step: what was routed (and why), what the model was offered, which
+// model answered, and where each call went.
 const palette = createToolPalette({
   router,
   policies,
-  onRoute: ({ stepNumber, outcome, selection }) =>
-    console.log(`  step ${stepNumber}: routed ${outcome.kind === "routed" ? outcome.names.join(", ") : `every tool (${outcome.reason})`}; ` +
-      `model ${selection.source === "policy" ? `from policy ${selection.policy}` : "default"}`),
-  onDispatch: ({ original, call, redirectedBy, dropped }) =>
-    console.log(`  dispatched: ${original.name} -> ${call.name}${redirectedBy ? ` (redirected by ${redirectedBy})` : ""}${dropped ? ` (redirect dropped: ${dropped.reason})` : ""}`),
+  onDecision: (report) => console.log(`  report: ${JSON.stringify(report)}`),
 });
 
 for (const prompt of ["What were our sales in March?", "Am I free on Friday? Check my calendar."]) {
   console.log(`user: ${prompt}`);
   const result = await generateText({
     model: generalModel,
+    prompt,
+    stopWhen: stepCountIs(5),
     tools: palette.wrapTools(tools),
     prepareStep: palette.prepareStep,
-    stopWhen: stepCountIs(5),
-    prompt,
   });
   console.log(`  answered by: ${[...new Set(result.steps.map((s) => s.model?.modelId ?? s.response.modelId))].join(", ")}`);
   console.log(`  answer:     ${result.text}\n`);

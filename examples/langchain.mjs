@@ -1,5 +1,6 @@
 // tool-palette with LangChain.js v1 (createAgent): a middleware narrows the tools and
-// swaps the model before each model call, and redirects tool calls after it.
+// swaps the model before each model call, redirects tool calls after it, and reports each
+// model call (logged as one JSON line).
 // Offline: the models are LangChain's fake chat models.
 //
 //   npm install && npm run build && node examples/langchain.mjs
@@ -43,17 +44,15 @@ const tools = [
 
 const { router, policies } = salesRouting(tools.map((t) => t.name), analyticsModel);
 
+// One line per model call: what was routed (and why), what the model was offered, which
+// model answered, and where each call went.
 const agent = createAgent({
   model: generalModel,
   tools,
   middleware: [toolPaletteMiddleware({
     router,
     policies,
-    onRoute: ({ outcome, selection }) =>
-      console.log(`  model call routed: ${outcome.kind === "routed" ? outcome.names.join(", ") : `every tool (${outcome.reason})`}; ` +
-        `model ${selection.source === "policy" ? `from policy ${selection.policy}` : "default"}`),
-    onDispatch: ({ original, call, redirectedBy }) =>
-      console.log(`  dispatched: ${original.name} -> ${call.name}${redirectedBy ? ` (redirected by ${redirectedBy})` : ""}`),
+    onDecision: (report) => console.log(`  report: ${JSON.stringify(report)}`),
   })],
 });
 

@@ -1,6 +1,6 @@
-// tool-palette with the OpenAI Agents SDK (@openai/agents): each turn only the routed
-// tools are enabled, a policy picks the model, and a redirect runs at tool invocation.
-// Offline: the models are scripted fakes served by a fake model provider.
+// tool-palette with the OpenAI Agents SDK (@openai/agents): each turn the model is offered
+// only the routed tools, a policy picks the model, a redirect runs at tool invocation, and
+// each turn is reported (logged as one JSON line). Offline: the models are scripted fakes.
 //
 //   npm install && npm run build && node examples/openai-agents.mjs
 //
@@ -8,7 +8,7 @@
 //   import { ToolRouter, ToolPolicies } from "tool-palette";   (see scenario.mjs)
 //   import { createToolPalette } from "tool-palette/openai-agents";
 // and wrap a real model, e.g. palette.model(new OpenAIResponsesModel(client, "gpt-5")).
-import { Agent, Runner, Usage, setTracingDisabled, tool } from "@openai/agents";
+import { Agent, Usage, run, setTracingDisabled, tool } from "@openai/agents";
 import { z } from "zod";
 import { salesRouting } from "./scenario.mjs";
 import { createToolPalette } from "../dist/adapters/openai-agents.js";
@@ -31,8 +31,8 @@ const say = (text) => [{ type: "message", role: "assistant", status: "completed"
 const generalModel = fakeModel("general-model", [callTool("calendar", { day: "friday" }), say("Friday is free.")]);
 const analyticsModel = fakeModel("analytics-model", [callTool("web_search", { q: "2026-03" }), say("March sales were 42 units.")]);
 
-const logged = (name, parameters, run) =>
-  tool({ name, description: name, parameters, execute: async (input) => (console.log(`  executed: ${name} ${JSON.stringify(input)}`), run(input)) });
+const logged = (name, parameters, answer) =>
+  tool({ name, description: name, parameters, execute: async (input) => (console.log(`  executed: ${name} ${JSON.stringify(input)}`), answer(input)) });
 const tools = [
   logged("web_search", z.object({ q: z.string() }), ({ q }) => `web results for ${q}`),
   logged("sql_query", z.object({ query: z.string() }), ({ query }) => `1 row: total=42 (${query})`),
@@ -42,20 +42,19 @@ const tools = [
 
 const { router, policies } = salesRouting(tools.map((t) => t.name), analyticsModel);
 
+// One line per turn: what was routed (and why), what the model was offered, which model
+// answered, and where each call went.
 const palette = createToolPalette({
   router,
   policies,
-  onRoute: ({ outcome }) => console.log(`  turn routed: ${outcome.kind === "routed" ? outcome.names.join(", ") : `every tool (${outcome.reason})`}`),
-  onDispatch: ({ original, call, redirectedBy }) =>
-    console.log(`  dispatched: ${original.name} -> ${call.name}${redirectedBy ? ` (redirected by ${redirectedBy})` : ""}`),
+  onDecision: (report) => console.log(`  report: ${JSON.stringify(report)}`),
 });
 
-// A model provider that serves the agent's model name through the palette's model seam.
-const runner = new Runner({ modelProvider: { getModel: () => palette.model(generalModel) } });
-const agent = new Agent({ name: "assistant", instructions: "Help the user.", model: "house-model", tools: palette.tools(tools) });
+// The turn's message is found in the run's input: run(agent, prompt) is all it takes.
+const agent = new Agent({ name: "assistant", instructions: "Help the user.", tools: palette.tools(tools), model: palette.model(generalModel) });
 
 for (const prompt of ["What were our sales in March?", "Am I free on Friday? Check my calendar."]) {
   console.log(`user: ${prompt}`);
-  const result = await runner.run(agent, prompt, { context: { message: prompt } });
+  const result = await run(agent, prompt);
   console.log(`  answer: ${result.finalOutput}\n`);
 }

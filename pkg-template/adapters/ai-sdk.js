@@ -63,6 +63,13 @@ export function createToolPalette(options) {
     // outside the palette are allowed, only the tools sent to the model.
     const filter = enforce && step.offered && o.outsidePalette === "allow";
     const watched = watch(model, step, filter);
+    if (!watched && model != null) {
+      core.warnOnce(
+        "MODEL_NOT_WATCHED",
+        "this step's model is not a model object (a model id string?), so the adapter cannot see the calls it emits: its report comes when the next step starts (none for the last step), " +
+          'and outsidePalette: "allow" falls back to activeTools. Give the policies model instances.',
+      );
+    }
     if (enforce && step.offered && (o.outsidePalette === "refuse" || !watched)) result.activeTools = [...step.offered];
     if (watched) result.model = watched;
     else if (enforce && model !== input?.model) result.model = model;

@@ -47,6 +47,7 @@ export interface OpenAIAgentsToolPalette {
 
 /** What a run rejects with when the model calls a function tool the turn did not offer: `name` is "ModelBehaviorError", as the SDK's own. */
 export declare class ToolOutsidePaletteError extends Error {
+  constructor(message: string, details: { toolName: string; offered: readonly string[] | null });
   readonly name: "ModelBehaviorError";
   readonly toolName: string;
   readonly offered: readonly string[] | null;

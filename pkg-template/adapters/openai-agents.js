@@ -174,7 +174,12 @@ export function createToolPalette(options) {
         chosen,
       );
     }
-    const sent = core.enforce && step.offered ? { ...request, tools: step.narrow(request.tools) } : request;
+    // Only function tools are narrowed: hosted tools and handoffs stay as the agent has them.
+    let sent = request;
+    if (core.enforce && step.offered) {
+      const kept = new Set(step.narrow(functions));
+      sent = { ...request, tools: req.tools.filter((t) => !isObject(t) || t.type !== "function" || kept.has(t)) };
+    }
     return { step, chosen, sent, functions: new Set(functions.map((t) => t.name)) };
   }
 

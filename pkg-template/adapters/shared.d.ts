@@ -72,7 +72,10 @@ export interface RouteReport<Ctx, Model> {
 /** A warning of an adapter, delivered once per adapter instance and code. */
 export interface ToolPaletteAdapterWarning extends Error {
   readonly name: "ToolPaletteAdapterWarning";
-  /** "NO_MESSAGE": no user message for a step; "NO_PREPARE_STEP" / "NO_MODEL_SEAM": a tool ran in a step the adapter's model seam did not serve. */
+  /**
+   * "NO_MESSAGE": no user message for a step; "NO_PREPARE_STEP" / "NO_MODEL_SEAM": a tool ran in a step the adapter's
+   * model seam did not serve; "MODEL_NOT_WATCHED" (AI SDK): a step's model is an id string, whose calls the adapter cannot see.
+   */
   readonly code: string;
 }
 
@@ -84,7 +87,7 @@ export interface AdapterOptions<Ctx, Model, Input, Report = RouteReport<Ctx, Mod
   policies?: PoliciesLike<Ctx, Model> | null;
   /** Derives the policies' and the router's context from the framework's step input (default: the adapter's defaultContext). */
   context?: (input: Input) => Ctx;
-  /** Every model step's report, once its calls are dispatched. */
+  /** Every model step's report, once its calls are dispatched. What it throws propagates from the seam that completed the step. */
   onDecision?: (report: StepReport) => void;
   /** "enforce" (default) narrows, swaps the model and redirects; "shadow" computes and reports all of it and changes nothing. */
   mode?: "enforce" | "shadow";

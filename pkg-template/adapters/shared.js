@@ -10,7 +10,7 @@
 // decision report, the model selection, the names offered, and then the calls the model
 // emitted and their dispatches. When every call of the step is accounted for, the step
 // is reported once: `onDecision(report)`, and the framework's tracing when it has one.
-import { activeTools, bindPalette } from "./core-dev.js";
+import { activeTools, bindPalette } from "tool-palette";
 
 const isObject = (v) => typeof v === "object" && v !== null;
 const isFunction = (v) => typeof v === "function";

@@ -1,5 +1,6 @@
 // The examples under examples/ run from the repo root (`node examples/<name>.mjs`, after
-// `npm install` and `npm run build`) and print what was routed and dispatched.
+// `npm install` and `npm run build`), log each step's report as one JSON line, and show
+// which tools were offered and executed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -8,24 +9,39 @@ import { join } from "node:path";
 import { root } from "./consumer.mjs";
 
 const run = promisify(execFile);
+const reportsOf = (text) => [...text.matchAll(/^ {2}report: (.*)$/gm)].map((m) => JSON.parse(m[1]));
 
 for (const name of ["ai-sdk", "openai-agents", "langchain"]) {
-  test(`node examples/${name}.mjs routes, selects the model and dispatches`, async () => {
+  test(`node examples/${name}.mjs routes, selects the model, dispatches, and logs one report line per step`, async () => {
     const { stdout } = await run(process.execPath, [join("examples", `${name}.mjs`)], { cwd: root, timeout: 60_000 });
     const [sales, calendar] = stdout.split("user: ").slice(1);
+
     // Sales: routed to two tools, the analytics model, web_search redirected to sql_query.
-    assert.match(sales, /routed:? web_search, sql_query/);
+    const salesReports = reportsOf(sales);
+    assert.deepEqual(salesReports.map((r) => [r.step, r.mode, r.routing.rule, r.offered, r.hidden]), [
+      [0, "enforce", "routed", ["web_search", "sql_query"], ["calendar", "send_email"]],
+      [1, "enforce", "routed", ["web_search", "sql_query"], ["calendar", "send_email"]],
+    ]);
+    assert.ok(salesReports.every((r) => r.selection.source === "policy" && r.selection.policy === "sales-questions-use-sql"));
+    assert.deepEqual(salesReports[0].dispatches.map((d) => [d.original.name, d.call.name, d.redirectedBy, d.call.args]), [
+      ["web_search", "sql_query", "sales-questions-use-sql", { query: "SELECT SUM(units) FROM sales WHERE month = '2026-03'" }],
+    ]);
+    assert.deepEqual(salesReports[1].dispatches, []);
     assert.match(sales, /analytics-model/);
     assert.doesNotMatch(sales, /general-model/);
-    assert.match(sales, /dispatched: web_search -> sql_query \(redirected by sales-questions-use-sql\)/);
     assert.match(sales, /executed: +sql_query \{"query":"SELECT SUM\(units\) FROM sales WHERE month = '2026-03'"\}/);
     assert.doesNotMatch(sales, /executed: +web_search/);
     assert.match(sales, /March sales were 42 units\./);
+
     // Calendar: routed to one tool, the default model, dispatched as emitted.
-    assert.match(calendar, /routed:? calendar/);
+    const calendarReports = reportsOf(calendar);
+    assert.deepEqual(calendarReports.map((r) => [r.step, r.offered, r.selection.source]), [
+      [0, ["calendar"], "default"],
+      [1, ["calendar"], "default"],
+    ]);
+    assert.deepEqual(calendarReports[0].dispatches.map((d) => [d.original.name, d.call.name, d.redirectedBy]), [["calendar", "calendar", null]]);
     assert.match(calendar, /general-model/);
     assert.doesNotMatch(calendar, /analytics-model/);
-    assert.match(calendar, /dispatched: calendar -> calendar\n/);
     assert.match(calendar, /executed: +calendar \{"day":"friday"\}/);
     assert.match(calendar, /Friday is free\./);
   });

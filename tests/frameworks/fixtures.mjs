@@ -58,3 +58,53 @@ export function contextRouter(core, calls = { n: 0 }) {
     registered: REGISTERED,
   });
 }
+
+/**
+ * Every SPEC outcome as a router of the package instance `core`: the routed turn, each
+ * refusal (1, 2a, 2b, 3, 4, 5) and RoutingUnavailable. `offered` is what the model is
+ * offered (`null`: every tool), `hidden` what it is not.
+ */
+export function specCases(core) {
+  const registered = REGISTERED;
+  const store = (rows) => new core.ToolRouter({ entries: async () => rows, registered });
+  return [
+    { rule: "routed", router: store(["web_search", { tool: "sql_query" }, "a skill about prose"]), offered: ["web_search", "sql_query"], hidden: ["calendar", "send_email"] },
+    // Refusal 1 is a resolvePalette without a procedural layer: a function router, which
+    // passes onDecision on.
+    { rule: "1", router: (ctx, { signal, onDecision }) => core.resolvePalette({ entries: null, registered, signal, onDecision }), offered: null, hidden: [] },
+    {
+      rule: "2a",
+      router: new core.ToolRouter({
+        entries: async () => {
+          throw new TypeError("store down");
+        },
+        registered,
+      }),
+      offered: null,
+      hidden: [],
+    },
+    { rule: "2b", router: new core.ToolRouter({ entries: () => new Promise(() => {}), registered, timeoutMs: 5 }), offered: null, hidden: [] },
+    { rule: "3", router: store([]), offered: null, hidden: [] },
+    { rule: "4", router: store([{ tool: "calendar", active: false }]), offered: null, hidden: [] },
+    { rule: "5", router: store(["not_a_tool"]), offered: null, hidden: [] },
+    { rule: "unavailable", router: new core.ToolRouter({ registered, onWarning: () => {} }), offered: null, hidden: [] },
+  ];
+}
+
+/** A ToolRouter whose store names the tools `byMessage(message)` returns: entries(ctx). */
+export function routerOn(core, byMessage, calls = { n: 0 }) {
+  return new core.ToolRouter({
+    entries: async (ctx) => {
+      calls.n++;
+      return byMessage(ctx?.message ?? "");
+    },
+    registered: REGISTERED,
+  });
+}
+
+/** The reports' JSON: one line each, and what JSON.parse gives back. */
+export function asJson(report) {
+  const line = JSON.stringify(report);
+  if (line.includes("\n")) throw new Error("a report must log as one line");
+  return JSON.parse(line);
+}

@@ -4,7 +4,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { consumer } from "./consumer.mjs";
-import { REGISTERED, SALES, SMALL_TALK, salesPolicies, router } from "./fixtures.mjs";
+import { REGISTERED, SALES, SMALL_TALK, salesPolicies, router, contextRouter, specCases, asJson } from "./fixtures.mjs";
 
 let lc, testing, z, flavors;
 before(async () => {
@@ -31,10 +31,11 @@ function fakeModel(name, answers) {
   model.offered = [];
   answers.forEach((a, i) => {
     const id = `${name}-${i}`;
+    const calls = Array.isArray(a) ? a : typeof a === "string" ? null : [a];
     model.respond(
-      typeof a === "string"
+      calls === null
         ? new lc.AIMessage({ content: a, id })
-        : new lc.AIMessage({ content: "", id, tool_calls: [{ ...a, type: "tool_call" }] }),
+        : new lc.AIMessage({ content: "", id, tool_calls: calls.map((c) => ({ ...c, type: "tool_call" })) }),
     );
   });
   return model;
@@ -57,12 +58,14 @@ function tools(executed) {
   ];
 }
 
+const toolMessages = (result) => result.messages.filter((m) => m.type === "tool");
+
 for (const flavor of ["esm", "cjs"]) {
-  test(`[${flavor}] sales turn: wrapModelCall narrows the tools and swaps the model, wrapToolCall runs the redirect`, async () => {
+  test(`[${flavor}] sales turn: wrapModelCall narrows the tools and swaps the model, wrapToolCall runs the redirect, each model call reported`, async () => {
     const { core, adapter } = flavors[flavor];
     const defaultModel = fakeModel("default", ["unused"]);
     const salesModel = fakeModel("sales", [{ name: "web_search", args: { q: "2026-03" }, id: "call-1" }, "March sales were 42."]);
-    const executed = [], routes = [], dispatches = [], seen = [], calls = { n: 0 };
+    const executed = [], routes = [], dispatches = [], seen = [], reports = [], calls = { n: 0 };
     const agent = lc.createAgent({
       model: defaultModel,
       tools: tools(executed),
@@ -72,6 +75,7 @@ for (const flavor of ["esm", "cjs"]) {
           policies: salesPolicies(core, { model: salesModel, seen }),
           onRoute: (r) => routes.push(r),
           onDispatch: (d) => dispatches.push(d),
+          onDecision: (r) => reports.push(r),
         }),
       ],
     });
@@ -84,9 +88,9 @@ for (const flavor of ["esm", "cjs"]) {
     assert.equal(defaultModel.callCount, 0);
     // Which tool executed: sql_query with the transformed arguments, answering call-1.
     assert.deepEqual(executed, [["sql_query", { query: "SELECT total FROM sales WHERE period = '2026-03'" }]]);
-    const toolMessage = result.messages.find((m) => m.type === "tool");
-    assert.equal(toolMessage.tool_call_id, "call-1");
-    assert.equal(toolMessage.content, "sql_query result");
+    // The ToolMessage stays the emitted call's: its id and its name.
+    const [toolMessage] = toolMessages(result);
+    assert.deepEqual([toolMessage.tool_call_id, toolMessage.name, toolMessage.content], ["call-1", "web_search", "sql_query result"]);
     assert.equal(result.messages.at(-1).content, "March sales were 42.");
     assert.equal(calls.n, 2);
     assert.equal(dispatches.length, 1);
@@ -95,13 +99,22 @@ for (const flavor of ["esm", "cjs"]) {
     // The POST seam reused the context object of the model call that emitted the call.
     assert.equal(routes[0].ctx.message, SALES);
     assert.ok(seen.length >= 3 && seen.every((c) => c === routes[0].ctx || c === routes[1].ctx));
+    // One report per model call.
+    const json = reports.map(asJson);
+    assert.deepEqual(json.map((r) => [r.step, r.routing.rule, r.offered, r.hidden, r.selection.policy]), [
+      [0, "routed", ["web_search", "sql_query"], ["calendar", "send_email"], "sales-questions-use-sql"],
+      [1, "routed", ["web_search", "sql_query"], ["calendar", "send_email"], "sales-questions-use-sql"],
+    ]);
+    assert.deepEqual(json[0].dispatches.map((d) => [d.original.name, d.call.name, d.call.id]), [["web_search", "sql_query", "call-1"]]);
+    assert.deepEqual(json[1].dispatches, []);
+    assert.equal(reports[0].dispatches[0], dispatches[0]);
   });
 
   test(`[${flavor}] refusal: every tool offered, the agent's model answers, the emitted tool runs`, async () => {
     const { core, adapter } = flavors[flavor];
     const defaultModel = fakeModel("default", [{ name: "calendar", args: { day: "friday" }, id: "call-5" }, "Done."]);
     const salesModel = fakeModel("sales", []);
-    const executed = [], routes = [];
+    const executed = [], routes = [], reports = [];
     const agent = lc.createAgent({
       model: defaultModel,
       tools: tools(executed),
@@ -110,6 +123,7 @@ for (const flavor of ["esm", "cjs"]) {
           router: router(core, ["not_a_tool"]), // refusal 5
           policies: salesPolicies(core, { model: salesModel }),
           onRoute: (r) => routes.push(r),
+          onDecision: (r) => reports.push(r),
         }),
       ],
     });
@@ -119,8 +133,150 @@ for (const flavor of ["esm", "cjs"]) {
     assert.deepEqual(executed, [["calendar", { day: "friday" }]]);
     assert.equal(routes[0].outcome.reason, "no skill resolved to a registered tool; allowing all tools");
     assert.deepEqual(routes[0].outcome.unresolved, ["not_a_tool"]);
+    assert.deepEqual(reports.map((r) => [r.step, r.routing.rule, r.offered, r.selection.source]), [
+      [0, "5", null, "default"],
+      [1, "5", null, "default"],
+    ]);
   });
 }
+
+test("reports agree with the outcome on every SPEC case (routed, 1, 2a, 2b, 3, 4, 5, unavailable)", async () => {
+  const { core, adapter } = flavors.esm;
+  for (const c of specCases(core)) {
+    const m = fakeModel("default", ["ok"]);
+    const reports = [], outcomes = [];
+    const agent = lc.createAgent({
+      model: m,
+      tools: tools([]),
+      middleware: [adapter.toolPaletteMiddleware({ router: c.router, onDecision: (r) => reports.push(r), onRoute: (r) => outcomes.push(r.outcome) })],
+    });
+    await agent.invoke({ messages: [new lc.HumanMessage(SALES)] });
+    assert.equal(reports.length, 1, c.rule);
+    assert.equal(reports[0].routing.rule, c.rule);
+    assert.equal(reports[0].routing.outcome, outcomes[0], c.rule);
+    assert.deepEqual(reports[0].offered, c.offered, c.rule);
+    assert.deepEqual(reports[0].hidden, c.hidden, c.rule);
+    assert.deepEqual(m.offered, [c.offered ?? REGISTERED], c.rule);
+  }
+});
+
+test("a call outside the palette is answered as an unknown tool is: an error ToolMessage listing the offered tools; the tool never runs", async () => {
+  const { core, adapter } = flavors.esm;
+  const m = fakeModel("default", [{ name: "send_email", args: { to: "boss" }, id: "call-x" }, "Sorry."]);
+  const executed = [], reports = [];
+  const agent = lc.createAgent({
+    model: m,
+    tools: tools(executed),
+    middleware: [adapter.toolPaletteMiddleware({ router: router(core, ["calendar"]), onDecision: (r) => reports.push(r) })],
+  });
+  const result = await agent.invoke({ messages: [new lc.HumanMessage("email my boss")] });
+  assert.deepEqual(m.offered, [["calendar"], ["calendar"]]);
+  assert.deepEqual(executed, []);
+  const [refusal] = toolMessages(result);
+  assert.ok(lc.ToolMessage.isInstance(refusal));
+  assert.deepEqual([refusal.tool_call_id, refusal.name, refusal.status, refusal.content], ["call-x", "send_email", "error", "Error: send_email is not a valid tool, try one of [calendar]."]);
+  assert.deepEqual(reports[0].outside, [{ id: "call-x", name: "send_email", refused: true }]);
+  assert.deepEqual(reports.map((r) => r.step), [0, 1]);
+});
+
+test('outsidePalette: "allow" lets such a call run, while the model is still offered only the palette', async () => {
+  const { core, adapter } = flavors.esm;
+  const m = fakeModel("default", [{ name: "send_email", args: { to: "boss" }, id: "call-x" }, "Sent."]);
+  const executed = [], reports = [];
+  const agent = lc.createAgent({
+    model: m,
+    tools: tools(executed),
+    middleware: [adapter.toolPaletteMiddleware({ router: router(core, ["calendar"]), outsidePalette: "allow", onDecision: (r) => reports.push(r) })],
+  });
+  const result = await agent.invoke({ messages: [new lc.HumanMessage("email my boss")] });
+  assert.deepEqual(m.offered, [["calendar"], ["calendar"]]);
+  assert.deepEqual(executed, [["send_email", { to: "boss" }]]);
+  assert.equal(toolMessages(result)[0].content, "send_email result");
+  assert.deepEqual(reports[0].outside, [{ id: "call-x", name: "send_email", refused: false }]);
+});
+
+test("shadow mode offers every tool, runs what the model emitted with the agent's model, and reports what would have been hidden", async () => {
+  const { core, adapter } = flavors.esm;
+  const defaultModel = fakeModel("default", [
+    [
+      { name: "web_search", args: { q: "march" }, id: "call-1" },
+      { name: "calendar", args: { day: "friday" }, id: "call-2" },
+    ],
+    "ok",
+  ]);
+  const salesModel = fakeModel("sales", []);
+  const executed = [], reports = [];
+  const agent = lc.createAgent({
+    model: defaultModel,
+    tools: tools(executed),
+    middleware: [adapter.toolPaletteMiddleware({ router: router(core, ["web_search", "sql_query"]), policies: salesPolicies(core, { model: salesModel }), mode: "shadow", onDecision: (r) => reports.push(r) })],
+  });
+  await agent.invoke({ messages: [new lc.HumanMessage(SALES)] });
+  assert.deepEqual(defaultModel.offered, [REGISTERED, REGISTERED]);
+  assert.equal(salesModel.callCount, 0);
+  assert.deepEqual(executed.sort(), [["calendar", { day: "friday" }], ["web_search", { q: "march" }]]);
+  const json = reports.map(asJson);
+  assert.deepEqual(json.map((r) => [r.step, r.mode, r.offered, r.hidden]), [
+    [0, "shadow", ["web_search", "sql_query"], ["calendar", "send_email"]],
+    [1, "shadow", ["web_search", "sql_query"], ["calendar", "send_email"]],
+  ]);
+  assert.deepEqual(json[0].selection, { model: null, source: "policy", policy: "sales-questions-use-sql" });
+  assert.deepEqual(json[0].dispatches.map((d) => [d.original.name, d.call.name]).sort(), [["calendar", "calendar"], ["web_search", "sql_query"]]);
+  assert.deepEqual(json[0].outside, [{ id: "call-2", name: "calendar", refused: false }]);
+});
+
+test("pinned tools (alwaysInclude) are offered on every model call besides the routed palette", async () => {
+  const { core, adapter } = flavors.esm;
+  const m = fakeModel("default", [{ name: "calendar", args: { day: "friday" }, id: "call-1" }, "ok"]);
+  const executed = [], reports = [], outcomes = [];
+  const agent = lc.createAgent({
+    model: m,
+    tools: tools(executed),
+    middleware: [adapter.toolPaletteMiddleware({ router: router(core, ["web_search"]), alwaysInclude: ["calendar"], onDecision: (r) => reports.push(r), onRoute: (r) => outcomes.push(r.outcome) })],
+  });
+  await agent.invoke({ messages: [new lc.HumanMessage("friday?")] });
+  assert.deepEqual(m.offered, [["web_search", "calendar"], ["web_search", "calendar"]]);
+  assert.deepEqual(executed, [["calendar", { day: "friday" }]]);
+  assert.deepEqual(outcomes[0].names, ["web_search"]);
+  assert.deepEqual(reports[0].offered, ["web_search", "calendar"]);
+  assert.deepEqual(reports[0].outside, []);
+});
+
+test("callbacks: each step's attributes reach the run's callbacks as the custom event tool_palette_step", async () => {
+  const { core, adapter } = flavors.esm;
+  const salesModel = fakeModel("sales", [{ name: "web_search", args: { q: "2026-03" }, id: "call-1" }, "ok"]);
+  const events = [];
+  const agent = lc.createAgent({
+    model: fakeModel("default", []),
+    tools: tools([]),
+    middleware: [adapter.toolPaletteMiddleware({ router: contextRouter(core), policies: salesPolicies(core, { model: salesModel }) })],
+  });
+  await agent.invoke({ messages: [new lc.HumanMessage(SALES)] }, { callbacks: [{ handleCustomEvent: (name, data, runId) => events.push({ name, data, runId }) }] });
+  assert.equal(adapter.CUSTOM_EVENT, "tool_palette_step");
+  assert.deepEqual(events.map((e) => e.name), ["tool_palette_step", "tool_palette_step"]);
+  assert.ok(events.every((e) => typeof e.runId === "string"));
+  const [a, b] = events.map((e) => e.data);
+  assert.equal(a["tool_palette.step"], 0);
+  assert.equal(a["tool_palette.rule"], "routed");
+  assert.deepEqual(a["tool_palette.offered"], ["web_search", "sql_query"]);
+  assert.deepEqual(a["tool_palette.dispatches"], ["web_search -> sql_query (sales-questions-use-sql)"]);
+  assert.equal(b["tool_palette.step"], 1);
+});
+
+test("the message: a runtime context's message wins; none at all warns once per middleware", async () => {
+  const { core, adapter } = flavors.esm;
+  const m = fakeModel("default", ["ok"]);
+  const agent = lc.createAgent({ model: m, tools: tools([]), middleware: [adapter.toolPaletteMiddleware({ router: contextRouter(core) })] });
+  await agent.invoke({ messages: [new lc.HumanMessage("hello")] }, { context: { message: "sales figures please" } });
+  assert.deepEqual(m.offered, [["web_search", "sql_query"]]);
+
+  const warnings = [];
+  const mw = adapter.toolPaletteMiddleware({ router: contextRouter(core), onWarning: (w) => warnings.push(w) });
+  for (let i = 0; i < 2; i++) {
+    await lc.createAgent({ model: fakeModel("default", ["ok"]), tools: tools([]), middleware: [mw] }).invoke({ messages: [new lc.HumanMessage("  ")] });
+  }
+  assert.deepEqual(warnings.map((w) => [w.name, w.code]), [["ToolPaletteAdapterWarning", "NO_MESSAGE"]]);
+});
 
 test("palette gate: a redirect outside the routed palette is dropped, the emitted tool runs", async () => {
   const { core, adapter } = flavors.esm;
@@ -163,5 +319,7 @@ test("the agent's runtime context reaches the default context; a custom context 
   assert.deepEqual(executed, [["sql_query", { query: "x" }]]);
   // Derived once per model call; the tool call reused its model call's context.
   assert.deepEqual(inputs, ["model", "model"]);
-  assert.equal(adapter.defaultContext({ messages: [new lc.HumanMessage("hi")], runtime: { context: 1 } }).message, "hi");
+  const ctx = adapter.defaultContext({ messages: [new lc.HumanMessage("hi")], runtime: { context: 1 } });
+  assert.equal(ctx.message, "hi");
+  assert.equal(ctx.runtimeContext, 1);
 });

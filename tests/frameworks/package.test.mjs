@@ -4,8 +4,10 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { cpSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { consumer, root } from "./consumer.mjs";
 
@@ -38,13 +40,35 @@ test("the packed manifest exports each adapter, types first, and depends on no f
   }
 });
 
-test("the adapters import nothing but their own helpers (no framework, no package entry, no wasm)", () => {
+test("the adapters import nothing but their own helpers and the package itself (no framework, no wasm), and the CommonJS twins leave the package external", () => {
   const dir = join(pkgDir, "adapters");
   for (const file of readdirSync(dir).filter((f) => /\.(c?js)$/.test(f))) {
     const source = readFileSync(join(dir, file), "utf8");
-    const specifiers = [...source.matchAll(/\bfrom\s+"([^"]+)"|\bimport\(\s*"([^"]+)"|\brequire\(\s*"([^"]+)"/g)].map((m) => m[1] ?? m[2] ?? m[3]);
-    assert.deepEqual(specifiers.filter((s) => s !== "./shared.js"), [], `${file} imports ${specifiers}`);
+    const specifiers = [...source.matchAll(/^\s*(?:import|export)\s[^;]*?\bfrom\s+"([^"]+)"|\bimport\(\s*"([^"]+)"|\brequire\(\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
+    // A self-reference: the host's own instance of the package, through its exports map.
+    assert.deepEqual(specifiers.filter((s) => s !== "./shared.js" && s !== "tool-palette"), [], `${file} imports ${specifiers}`);
+    if (file.endsWith(".cjs")) {
+      assert.ok(specifiers.includes("tool-palette"), `${file} requires the package`);
+      assert.doesNotMatch(source, /__wbg|tool_palette_bg\.wasm|WebAssembly/, `${file} bundles no copy of the core`);
+    }
   }
+  const shared = readFileSync(join(dir, "shared.js"), "utf8");
+  assert.match(shared, /^import \{ activeTools, bindPalette \} from "tool-palette";$/m);
+});
+
+test("an adapter resolves the package to the host's own instance: node.mjs for import, node.cjs for require", async () => {
+  // A probe beside the adapters resolves "tool-palette" as shared.js does.
+  const probe = join(pkgDir, "adapters", "__probe.mjs");
+  writeFileSync(probe, 'export const url = import.meta.resolve("tool-palette");\n');
+  try {
+    const { url } = await import(pathToFileURL(probe).href);
+    assert.equal(url, pathToFileURL(join(pkgDir, "node.mjs")).href);
+  } finally {
+    rmSync(probe, { force: true });
+  }
+  const twin = createRequire(join(pkgDir, "adapters", "langchain.cjs"));
+  assert.equal(twin.resolve("tool-palette"), c.require.resolve("tool-palette"));
+  assert.equal(c.require.resolve("tool-palette"), join(pkgDir, "node.cjs"));
 });
 
 test("require() twins export the same functions as the ES modules", async () => {
@@ -56,10 +80,60 @@ test("require() twins export the same functions as the ES modules", async () => 
   }
 });
 
-test("the declarations type-check against the frameworks' types (tsc, node16, strict)", async () => {
+// The READMEs' framework snippets, verbatim, each in a module that declares its free
+// variables with the frameworks' own types: strict TypeScript must accept them.
+const PREAMBLES = {
+  "ai-sdk": `import { generateText, stepCountIs, type LanguageModel, type ToolSet } from "ai";
+import { ToolPolicies, ToolRouter } from "tool-palette";
+declare const router: ToolRouter;
+declare const policies: ToolPolicies<{ message: string }, LanguageModel>;
+declare const model: LanguageModel;
+declare const prompt: string;
+declare const tools: ToolSet;`,
+  "openai-agents": `import { Agent, run, type Model, type Tool } from "@openai/agents";
+import { ToolPolicies, ToolRouter } from "tool-palette";
+declare const router: ToolRouter;
+declare const policies: ToolPolicies<{ message: string }, Model>;
+declare const defaultModel: Model;
+declare const tools: Tool[];
+declare const message: string;`,
+  langchain: `import { createAgent, HumanMessage, tool } from "langchain";
+import { ToolPolicies, ToolRouter } from "tool-palette";
+declare const router: ToolRouter;
+declare const policies: ToolPolicies<{ message: string }>;
+declare const model: string;
+declare const tools: ReturnType<typeof tool>[];
+declare const message: string;`,
+  report: `import { createToolPalette } from "tool-palette/ai-sdk";
+import { ToolPolicies, ToolRouter } from "tool-palette";
+declare const router: ToolRouter;
+declare const policies: ToolPolicies<{ message: string }>;`,
+};
+
+function readmeModules() {
+  const files = {};
+  for (const [which, path] of [["pkg", join(pkgDir, "README.md")], ["repo", join(root, "README.md")]]) {
+    const readme = readFileSync(path, "utf8");
+    const start = readme.indexOf("## Agent frameworks");
+    const end = readme.indexOf("\n## ", start + 1);
+    const section = readme.slice(start, end < 0 ? undefined : end);
+    for (const [i, m] of [...section.matchAll(/```js\n([\s\S]*?)```/g)].entries()) {
+      const code = m[1];
+      const kind = code.match(/from "tool-palette\/([a-z-]+)"/)?.[1] ?? (code.includes("onDecision") ? "report" : null);
+      assert.ok(kind, `README (${which}) block ${i} is a framework snippet or the report snippet`);
+      files[`readme-${which}-${i}-${kind}.mts`] = `${PREAMBLES[kind]}\n${code}\nexport {};\n`;
+    }
+  }
+  return files;
+}
+
+test("the declarations type-check against the frameworks' types, and accept the READMEs' snippets (tsc, node16, strict)", async () => {
   const dir = join(c.dir, "types-check");
   rmSync(dir, { recursive: true, force: true });
   cpSync(new URL("./types", import.meta.url).pathname, dir, { recursive: true });
+  const snippets = readmeModules();
+  assert.ok(Object.keys(snippets).length >= 8);
+  for (const [name, source] of Object.entries(snippets)) writeFileSync(join(dir, name), source);
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
   const result = await promisify(execFile)(process.execPath, [tsc, "-p", dir], { cwd: c.dir, timeout: 120_000 }).catch((e) => e);
   assert.equal(result.code ?? 0, 0, `tsc failed:\n${result.stdout}${result.stderr}`);

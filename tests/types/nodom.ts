@@ -1,18 +1,29 @@
 // The published declarations, adapters included, must check with no DOM or Node typings
 // (lib ES2022 only, skipLibCheck off): users on plain Node or Workers get no errors.
 import { ToolPolicies, ToolRouter, resolvePalette, type AbortSignalLike } from "tool-palette";
-import { createToolPalette as aiSdk } from "tool-palette/ai-sdk";
-import { createToolPalette as openAiAgents } from "tool-palette/openai-agents";
-import { toolPaletteMiddleware } from "tool-palette/langchain";
+import { createToolPalette as aiSdk, type StepReport } from "tool-palette/ai-sdk";
+import { createToolPalette as openAiAgents, ToolOutsidePaletteError } from "tool-palette/openai-agents";
+import { toolPaletteMiddleware, CUSTOM_EVENT } from "tool-palette/langchain";
 
 declare const signal: AbortSignalLike;
 const router = new ToolRouter({ registered: ["a"], entries: (ctx: { message: string }) => [ctx.message] });
-const policies = new ToolPolicies([], { registered: ["a"] });
+const policies = new ToolPolicies<{ message: string }>([], { registered: ["a"] });
+
+const log = (report: StepReport): string =>
+  `${report.step} ${report.mode} ${report.routing?.rule ?? "-"} ${report.offered?.join(",") ?? "*"} ${report.hidden.length} ` +
+  `${report.selection?.policy ?? ""} ${report.dispatches.map((d) => d.call.name).join(",")} ${report.outside.filter((c) => c.refused).length}`;
 
 export const adapters = [
-  aiSdk({ router, policies, onRoute: (report) => report.stepNumber }),
-  openAiAgents({ router, policies, onRoute: (report) => report.agent }),
-  toolPaletteMiddleware({ router, policies }),
+  aiSdk({ router, policies, onRoute: (report) => report.stepNumber, onDecision: (report) => void log(report) }),
+  openAiAgents({ router, policies, onRoute: (report) => report.agent, mode: "shadow", alwaysInclude: new Set(["a"]) }),
+  toolPaletteMiddleware({
+    router: (ctx: { message: string }, { signal, onDecision }) => resolvePalette({ entries: () => [ctx.message], registered: ["a"], signal, onDecision }),
+    policies,
+    outsidePalette: "allow",
+    tracing: false,
+    onWarning: (warning) => void warning.code,
+  }),
 ];
+export const names: [string, string] = [CUSTOM_EVENT, new ToolOutsidePaletteError("m", { toolName: "a", offered: null }).name];
 export const turn = resolvePalette({ entries: () => ["a"], registered: ["a"], signal });
 export const routed = router.resolve({ signal, context: { message: "a" } });
