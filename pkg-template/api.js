@@ -2,6 +2,7 @@
 // wasm binding (src/js/, where every SPEC rule is decided by the Rust core) and the
 // result classes that JavaScript holds (host.js).
 import * as wasm from "./tool_palette.js";
+import { state } from "./state.js";
 
 export { Routed, RoutingRefusal, RoutingUnavailable, ToolRoutingUnavailableWarning, ToolRedirectDroppedWarning } from "./host.js";
 
@@ -14,8 +15,20 @@ function trapped(error) {
   return new Error(`tool-palette: the WebAssembly module trapped (${error.message}); this call failed, the next one runs normally`, { cause: error });
 }
 
+// Through tool-palette/init (or a require() in a browser) the API can be called before
+// the module is instantiated: that call fails with an Error that says what to await,
+// or why the module could not load.
+function notReady() {
+  if (state.error !== undefined) {
+    const reason = state.error instanceof Error ? state.error.message : String(state.error);
+    return new Error(`tool-palette: the WebAssembly module failed to load (${reason}); \`ready\` rejected with this error`, { cause: state.error });
+  }
+  return new Error("tool-palette: the WebAssembly module is not loaded yet: `await ready` (or `await init()`) before calling tool-palette");
+}
+
 const guarded = (f) =>
   function (...args) {
+    if (!state.ready) throw notReady();
     try {
       return f.apply(this, args);
     } catch (error) {
@@ -25,6 +38,7 @@ const guarded = (f) =>
 
 const guardedAsync = (f) =>
   function (...args) {
+    if (!state.ready) return Promise.reject(notReady());
     try {
       return f.apply(this, args);
     } catch (error) {
@@ -37,6 +51,7 @@ const guardedAsync = (f) =>
 const guardedClass = (Class) =>
   new Proxy(Class, {
     construct(target, args, newTarget) {
+      if (!state.ready) throw notReady();
       try {
         return Reflect.construct(target, args, newTarget);
       } catch (error) {

@@ -1,8 +1,4 @@
-// Node.js, CommonJS: scripts/build.mjs bundles this into node.cjs with the glue and api.js.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { initSync } from "./tool_palette.js";
-
-initSync({ module: readFileSync(join(__dirname, "tool_palette_bg.wasm")) });
-
-export * from "./api.js";
+// Node.js, CommonJS: scripts/build.mjs bundles node.mjs (with the glue, api.js and the
+// inline copy of the wasm) into node.cjs. node.mjs neither reads files nor awaits, so the
+// CommonJS build is the same code.
+export * from "./node.mjs";

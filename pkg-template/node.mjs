@@ -1,7 +1,15 @@
-// Node.js, ESM: the wasm is read from beside this file and instantiated synchronously.
-import { readFileSync } from "node:fs";
+// Node.js, Deno and Bun (ESM). The wasm comes from wasm-inline.js, a base64 copy in a
+// JavaScript module, and is instantiated synchronously: no file is read and nothing is
+// awaited, so the package keeps working when a bundler for Node folds it into one file
+// (esbuild --platform=node, ESM or CommonJS; bun build; ncc; webpack target node).
 import { initSync } from "./tool_palette.js";
+import base64, { bytes } from "./wasm-inline.js";
+import { state } from "./state.js";
 
-initSync({ module: readFileSync(new URL("./tool_palette_bg.wasm", import.meta.url)) });
+initSync({ module: globalThis.Buffer?.from(base64, "base64") ?? bytes() });
+state.ready = true;
 
 export * from "./api.js";
+/** Settled already: the module is instantiated synchronously on import. */
+export const ready = Promise.resolve();
+export const init = () => ready;

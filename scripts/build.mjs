@@ -1,6 +1,7 @@
 // Builds the publishable package into dist/: the wasm (wasm-pack, then wasm-opt from
 // the npm package binaryen), the wasm-bindgen glue, the thin runtime entries from
-// pkg-template/, a CommonJS bundle for require(), and the types. Prints the weights.
+// pkg-template/ (see the exports map in pkg-template/package.json), the CommonJS bundles
+// for require(), the single file for CDNs, and the types. Prints the weights.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, renameSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,10 +31,25 @@ run(bin("wasm-opt"), [
   "--enable-reference-types", "--enable-multivalue", "--enable-mutable-globals",
   "-o", join(dist, "tool_palette_bg.wasm"),
 ]);
-cpSync(join(stage, "tool_palette.js"), join(dist, "tool_palette.js"));
+// The glue, with two changes, each checked so that a new wasm-bindgen cannot slip past:
+// - no default wasm URL: every entry hands the module over itself, and the default's
+//   `new URL("tool_palette_bg.wasm", import.meta.url)` would make bundlers for Node emit
+//   an asset nobody loads, and esbuild warn about import.meta in CommonJS and iife output;
+// - nothing else: TextEncoder/TextDecoder stay the globals (the CommonJS builds below
+//   get a fallback for environments without them, see pkg-template/text-codec.js).
+{
+  const glue = readFileSync(join(stage, "tool_palette.js"), "utf8");
+  const defaultUrl = "module_or_path = new URL('tool_palette_bg.wasm', import.meta.url);";
+  if (glue.split(defaultUrl).length !== 2) throw new Error("build: the glue's default wasm URL was not found once; check scripts/build.mjs against this wasm-bindgen");
+  const patched = glue.replace(defaultUrl, 'throw new TypeError("tool-palette: no WebAssembly module given");');
+  if (patched.includes("import.meta")) throw new Error("build: the glue still uses import.meta");
+  writeFileSync(join(dist, "tool_palette.js"), patched);
+}
 
 const template = join(root, "pkg-template");
-for (const file of ["package.json", "README.md", "LICENSE", "api.js", "host.js", "node.mjs", "browser.js", "workerd.js"]) {
+// Copied as they are: node.mjs imports the glue, api.js, state.js and host.js unbundled
+// (the framework adapters share that instance through the package's self-reference).
+for (const file of ["package.json", "README.md", "LICENSE", "api.js", "host.js", "state.js", "node.mjs"]) {
   cpSync(join(template, file), join(dist, file));
 }
 // The types are declared next to the Rust they describe (typescript_custom_section in
@@ -42,7 +58,19 @@ for (const file of ["package.json", "README.md", "LICENSE", "api.js", "host.js",
 const declared = readFileSync(join(stage, "tool_palette.d.ts"), "utf8");
 const own = declared.slice(0, declared.indexOf("export type InitInput")).replace(/^\/\* (tslint|eslint)[^\n]*\n/gm, "").trim();
 if (!own.includes("export declare class ToolRouter")) throw new Error("build: the types were not found in wasm-bindgen's output");
-writeFileSync(join(dist, "index.d.ts"), `// Types of tool-palette, gathered by scripts/build.mjs from src/js/*.rs. The behaviour they describe is in the README.\n\n${own}\n`);
+// Every entry (tool-palette and tool-palette/init alike) exports `ready` and `init`.
+const loading = `/**
+ * Settles when the WebAssembly module is instantiated. Already settled when the module was
+ * loaded on import: in Node.js, Deno, Bun and Workers, and through the default browser
+ * entry (top-level await). Through tool-palette/init in browsers (and require() under the
+ * browser condition, and the CDN file), it settles later, and rejects when the module
+ * cannot load (a network error, a Content-Security-Policy without 'wasm-unsafe-eval');
+ * a call made before it settles throws an Error that says so.
+ */
+export declare const ready: Promise<void>;
+/** Returns {@link ready}; calling it again starts nothing new. */
+export declare function init(): Promise<void>;`;
+writeFileSync(join(dist, "index.d.ts"), `// Types of tool-palette, gathered by scripts/build.mjs from src/js/*.rs. The behaviour they describe is in the README.\n\n${own}\n\n${loading}\n`);
 // Framework adapters (subpath exports such as tool-palette/ai-sdk), when there are any.
 if (existsSync(join(template, "adapters"))) {
   const adapters = join(dist, "adapters");
@@ -53,6 +81,9 @@ if (existsSync(join(template, "adapters"))) {
   await build({
     entryPoints: readdirSync(adapters).filter((f) => f.endsWith(".js") && f !== "shared.js").map((f) => join(adapters, f)),
     outdir: adapters, outExtension: { ".js": ".cjs" }, bundle: true, format: "cjs", platform: "neutral", target: "node20", logLevel: "warning",
+    // The adapters reach the package through its own name: require("tool-palette") at run
+    // time, the one instance the consumer's require() loads too.
+    external: ["tool-palette", "tool-palette/*"],
   });
   for (const f of readdirSync(adapters).filter((f) => f.endsWith(".d.ts"))) {
     const types = readFileSync(join(adapters, f), "utf8").replace(/(from "\.\.?\/[^"]*)\.js"/g, '$1.cjs"');
@@ -61,32 +92,55 @@ if (existsSync(join(template, "adapters"))) {
 }
 // require() gets the same declarations, as a CommonJS module for moduleResolution node16.
 cpSync(join(dist, "index.d.ts"), join(dist, "index.d.cts"));
-// browser.js falls back to these bytes when a bundler did not emit the wasm beside its
-// output (esbuild has no `new URL(…, import.meta.url)` asset support); see browser.js.
+// The wasm as base64 in a JavaScript module, for the entries that cannot fetch or read a
+// file: node.mjs and node.cjs (which bundlers for Node fold into one file), browser.cjs,
+// the CDN file, and browser.js/init.js when the bundler did not emit the wasm beside its
+// output (esbuild has no `new URL(…, import.meta.url)` asset support); see load.js.
 writeFileSync(
   join(dist, "wasm-inline.js"),
-  "// tool_palette_bg.wasm as base64, generated by scripts/build.mjs; loaded only when browser.js cannot fetch the wasm.\n" +
-    `export default "${readFileSync(join(dist, "tool_palette_bg.wasm")).toString("base64")}";\n`,
+  "// tool_palette_bg.wasm as base64, generated by scripts/build.mjs.\n" +
+    `const base64 = "${readFileSync(join(dist, "tool_palette_bg.wasm")).toString("base64")}";\n` +
+    "export default base64;\n" +
+    "// The bytes, without Buffer (browsers): Uint8Array.fromBase64 where it exists, else atob.\n" +
+    "export function bytes() {\n" +
+    "  if (typeof Uint8Array.fromBase64 === \"function\") return Uint8Array.fromBase64(base64);\n" +
+    "  const binary = atob(base64);\n" +
+    "  const out = new Uint8Array(binary.length);\n" +
+    "  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);\n" +
+    "  return out;\n" +
+    "}\n",
 );
 
-await build({
-  // Resolved inside dist/ so that it bundles the very glue and api.js shipped beside it.
-  stdin: { contents: readFileSync(join(template, "node.cjs.mjs"), "utf8"), resolveDir: dist, sourcefile: "node.cjs.mjs" },
-  outfile: join(dist, "node.cjs"),
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  logLevel: "warning",
-  // The glue's default wasm URL uses import.meta, which CommonJS lacks; node.cjs never uses it.
-  logOverride: { "empty-import-meta": "silent", "duplicate-object-key": "silent" },
-  banner: { js: "// tool-palette for Node.js require(): generated from node.mjs by scripts/build.mjs" },
-});
+// The CommonJS builds, each one file: node.cjs (require() under Node) and browser.cjs
+// (require() under the browser condition: Jest's jsdom environment, webpack). Both carry
+// the inline wasm and a TextEncoder/TextDecoder fallback that is used only where the
+// globals are missing (jsdom has neither).
+const codec = join(template, "text-codec.js");
+for (const [entry, outfile, platform] of [
+  ["node.cjs.mjs", "node.cjs", "node"],
+  ["browser.cjs.mjs", "browser.cjs", "neutral"],
+]) {
+  await build({
+    // Resolved inside dist/ so that it bundles the very glue and api.js shipped beside it.
+    stdin: { contents: readFileSync(join(template, entry), "utf8"), resolveDir: dist, sourcefile: entry },
+    outfile: join(dist, outfile),
+    bundle: true,
+    format: "cjs",
+    platform,
+    target: platform === "node" ? "node20" : "es2022",
+    inject: [codec],
+    logLevel: "warning",
+    logOverride: { "duplicate-object-key": "silent" },
+    banner: { js: `// tool-palette ${outfile}: generated by scripts/build.mjs from pkg-template/${entry}, the wasm-bindgen glue, api.js and the inline wasm` },
+  });
+}
 
 // Browsers and Workers load one minified module each (the glue and api.js bundled in):
 // fewer bytes over the wire and one request. Names are kept, so classes still print as
-// Routed, RoutingRefusal, … The wasm (and browser.js's inline fallback) stay separate files.
-for (const entry of ["browser.js", "workerd.js"]) {
+// Routed, RoutingRefusal, … The wasm (and the inline fallback) stay separate files.
+// The browsers' loader is bundled in, never shipped on its own.
+cpSync(join(template, "load.js"), join(dist, "load.js"));
+for (const entry of ["browser.js", "init.js", "workerd.js"]) {
   await build({
     stdin: { contents: readFileSync(join(template, entry), "utf8"), resolveDir: dist, sourcefile: entry },
     outfile: join(dist, entry),
@@ -106,6 +160,26 @@ for (const entry of ["browser.js", "workerd.js"]) {
   });
 }
 
+rmSync(join(dist, "load.js"));
+
+// The single file for CDNs: <script src=".../tool-palette.iife.js"> defines the global
+// ToolPalette (the API, ToolPalette.ready and ToolPalette.init), wasm inlined.
+await build({
+  stdin: { contents: readFileSync(join(template, "cdn.js"), "utf8"), resolveDir: dist, sourcefile: "cdn.js" },
+  outfile: join(dist, "tool-palette.iife.js"),
+  bundle: true,
+  format: "iife",
+  globalName: "ToolPalette",
+  platform: "browser",
+  target: "es2022",
+  minify: true,
+  keepNames: true,
+  logLevel: "warning",
+  logOverride: { "duplicate-object-key": "silent" },
+  legalComments: "none",
+  banner: { js: "// tool-palette for <script> tags and CDNs (global ToolPalette; await ToolPalette.ready): generated by scripts/build.mjs" },
+});
+
 // Weights: what each runtime loads, raw, gzip and brotli.
 const weigh = (files) => {
   const bytes = Buffer.concat(files.map((f) => readFileSync(join(dist, f))));
@@ -115,20 +189,27 @@ const weigh = (files) => {
     brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
   };
 };
+// The browser entries load the .wasm itself; the others carry it (inline, or as
+// wrangler's separate module).
 const weights = {
   wasm: weigh(["tool_palette_bg.wasm"]),
   "browser JS (browser.js, bundled)": weigh(["browser.js"]),
+  "browser JS, tool-palette/init (init.js)": weigh(["init.js"]),
   "workerd JS (workerd.js, bundled)": weigh(["workerd.js"]),
-  "node ESM JS (node.mjs + glue + api.js + host.js)": weigh(["node.mjs", "tool_palette.js", "api.js", "host.js"]),
-  "node CJS JS (node.cjs)": weigh(["node.cjs"]),
+  "node ESM JS (node.mjs + glue + api.js + state.js + host.js)": weigh(["node.mjs", "tool_palette.js", "api.js", "state.js", "host.js"]),
+  "node ESM, with the inline wasm": weigh(["node.mjs", "tool_palette.js", "api.js", "state.js", "host.js", "wasm-inline.js"]),
+  "node CJS (node.cjs, inline wasm)": weigh(["node.cjs"]),
+  "browser CJS (browser.cjs, inline wasm)": weigh(["browser.cjs"]),
+  "CDN file (tool-palette.iife.js, all in)": weigh(["tool-palette.iife.js"]),
 };
 weights["wasm + browser JS"] = weigh(["tool_palette_bg.wasm", "browser.js"]);
+weights["wasm + init JS"] = weigh(["tool_palette_bg.wasm", "init.js"]);
 mkdirSync(join(root, "target"), { recursive: true });
 writeFileSync(join(root, "target", "weights.json"), JSON.stringify(weights, null, 2));
 rmSync(final, { recursive: true, force: true });
 renameSync(dist, final);
 console.log("\nbuilt dist/ (tool-palette)\n");
-console.log("  what                                         raw     gzip   brotli");
+console.log(`  ${"what".padEnd(60)}      raw     gzip   brotli`);
 for (const [what, w] of Object.entries(weights)) {
-  console.log(`  ${what.padEnd(40)} ${String(w.raw).padStart(8)} ${String(w.gzip).padStart(8)} ${String(w.brotli).padStart(8)}`);
+  console.log(`  ${what.padEnd(60)} ${String(w.raw).padStart(8)} ${String(w.gzip).padStart(8)} ${String(w.brotli).padStart(8)}`);
 }

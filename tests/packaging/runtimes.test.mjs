@@ -1,14 +1,19 @@
 // Packaging tests: the tarball `npm pack` makes of dist/, installed into small consumer
 // projects, works with no configuration in every runtime its users run: Node 20 (import
-// and require), a Vite build and native ES modules in Chromium, an esbuild bundle in
-// Chromium, a Cloudflare Worker bundled by wrangler and run in workerd, and TypeScript
-// (moduleResolution bundler and node16). Every runtime runs fixtures/scenario.js and
-// answers a report that lib/expected.mjs checks field by field.
+// and require, and tool-palette/init), a Vite build and dev server, native ES modules in
+// Chromium (an import map, under a strict Content-Security-Policy too, and
+// tool-palette/init), the single CDN file, an esbuild bundle in Chromium, a Cloudflare
+// Worker bundled by wrangler (deploy --dry-run, and wrangler dev) or by esbuild with the
+// README's line and run in workerd, and TypeScript (moduleResolution bundler and node16).
+// Every runtime runs fixtures/scenario.js and answers a report that lib/expected.mjs
+// checks field by field. Bundlers are in bundlers.test.mjs; Deno, Bun, Jest and Vitest
+// in platforms.test.mjs.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRequire } from "node:module";
+import ts from "typescript";
 import { checkReport } from "./lib/expected.mjs";
 import {
   bin,
@@ -24,6 +29,7 @@ import {
   run,
   serve,
   startServer,
+  strictCsp,
   topLevelUses,
   workspace,
 } from "./lib/harness.mjs";
@@ -31,7 +37,7 @@ import {
 // The installed workerd refuses compatibility dates past its own release.
 const COMPATIBILITY_DATE = "2026-04-01";
 
-const tsconfig = (compilerOptions, file) => ({
+const tsconfig = (compilerOptions, files) => ({
   text: JSON.stringify(
     {
       compilerOptions: {
@@ -43,7 +49,7 @@ const tsconfig = (compilerOptions, file) => ({
         types: [],
         ...compilerOptions,
       },
-      files: [file],
+      files,
     },
     null,
     2,
@@ -60,15 +66,17 @@ before(
     ws = workspace();
     packed = await pack(ws.dir);
     const { tarball } = packed;
-    const [nodeEsm, nodeCjs, web, worker] = await Promise.all([
+    const [nodeEsm, nodeCjs, web, nativeInit, csp, cdn, miniflare, worker] = await Promise.all([
       consumer(ws.dir, "node-esm", {
         type: "module",
         tarball,
         files: {
           "main.mjs": "node-esm/main.mjs",
           "scenario.js": "scenario.js",
+          "init.mjs": "node-esm/init.mjs",
           "consumer.ts": "types/consumer.ts",
-          "tsconfig.json": tsconfig({ module: "node16", moduleResolution: "node16" }, "consumer.ts"),
+          "init.ts": "types/init.ts",
+          "tsconfig.json": tsconfig({ module: "node16", moduleResolution: "node16" }, ["consumer.ts", "init.ts"]),
         },
       }),
       consumer(ws.dir, "node-cjs", {
@@ -77,8 +85,9 @@ before(
         files: {
           "main.cjs": "node-cjs/main.cjs",
           "scenario.mjs": "scenario.js",
+          "init.cjs": "node-cjs/init.cjs",
           "consumer.ts": "types/consumer.ts",
-          "tsconfig.json": tsconfig({ module: "node16", moduleResolution: "node16" }, "consumer.ts"),
+          "tsconfig.json": tsconfig({ module: "node16", moduleResolution: "node16" }, ["consumer.ts"]),
         },
       }),
       consumer(ws.dir, "browser", {
@@ -86,12 +95,37 @@ before(
         tarball,
         files: {
           "src/main.js": "browser/main.js",
+          "src/report.js": "browser/report.js",
           "src/scenario.js": "scenario.js",
           "index.html": { text: page({ script: "/src/main.js" }) },
           "esbuild-out/index.html": { text: page({ script: "./main.js" }) },
           "consumer.ts": "types/consumer.ts",
-          "tsconfig.json": tsconfig({ module: "esnext", moduleResolution: "bundler" }, "consumer.ts"),
+          "init.ts": "types/init.ts",
+          "tsconfig.json": tsconfig({ module: "esnext", moduleResolution: "bundler" }, ["consumer.ts", "init.ts"]),
         },
+      }),
+      // Pages loaded with no bundler: an import map to tool-palette/init; the default
+      // entry and /init under strict Content-Security-Policies; the single CDN file.
+      consumer(ws.dir, "native-init", {
+        type: "module",
+        tarball,
+        files: { "src/init.js": "browser/init.js", "src/report.js": "browser/report.js", "src/scenario.js": "scenario.js" },
+      }),
+      consumer(ws.dir, "csp", {
+        type: "module",
+        tarball,
+        files: { "src/main.js": "browser/main.js", "src/csp.js": "browser/csp.js", "src/report.js": "browser/report.js", "src/scenario.js": "scenario.js" },
+      }),
+      consumer(ws.dir, "cdn", {
+        type: "module",
+        tarball,
+        files: { "src/cdn.js": "browser/cdn.js", "src/report.js": "browser/report.js", "src/scenario.js": "scenario.js" },
+      }),
+      // A Worker bundled by plain esbuild and run in Miniflare without wrangler.
+      consumer(ws.dir, "miniflare", {
+        type: "module",
+        tarball,
+        files: { "src/index.js": "worker/index.js", "src/scenario.js": "scenario.js" },
       }),
       consumer(ws.dir, "worker", {
         type: "module",
@@ -105,7 +139,7 @@ before(
         },
       }),
     ]);
-    dirs = { nodeEsm, nodeCjs, web, worker };
+    dirs = { nodeEsm, nodeCjs, web, worker, nativeInit, csp, cdn, miniflare };
   },
   { timeout: 180_000 },
 );
@@ -149,6 +183,9 @@ async function chromium() {
 }
 
 const BROWSER_RUNTIME = { runtime: { touchedAtImport: [], consoleWarnings: ["ToolRoutingUnavailableWarning"] } };
+const WORKER_RUNTIME = {
+  runtime: { earlyPolicy: "global-scope", process: "undefined", Buffer: "undefined", consoleWarnings: ["ToolRoutingUnavailableWarning"] },
+};
 
 test("the tarball holds the package's files, and every exports target is among them", () => {
   const manifest = installedManifest(dirs.nodeEsm);
@@ -164,10 +201,43 @@ test("the tarball holds the package's files, and every exports target is among t
   for (const field of ["main", "module", "types"]) {
     assert.ok(packed.files.includes(manifest[field].replace(/^\.\//, "")), `${field} is in the tarball`);
   }
-  const conditions = Object.keys(manifest.exports["."]);
-  assert.equal(conditions[0], "types", "types comes first in the exports map");
-  assert.equal(conditions.at(-1), "default", "default comes last in the exports map");
-  assert.ok(conditions.indexOf("workerd") < conditions.indexOf("browser"), "workerd is matched before browser");
+  for (const subpath of [".", "./init"]) {
+    const entry = manifest.exports[subpath];
+    const conditions = Object.keys(entry);
+    assert.equal(conditions[0], "types", `types comes first in exports["${subpath}"]`);
+    assert.equal(conditions.at(-1), "default", `default comes last in exports["${subpath}"]`);
+    assert.ok(conditions.indexOf("workerd") < conditions.indexOf("browser"), "workerd is matched before browser");
+    // Only Cloudflare's own condition reaches the entry that imports the .wasm as a module:
+    // browser-worker tools set `worker` (webpack target "webworker") and need the browser build.
+    assert.ok(!conditions.includes("worker"), `no \`worker\` condition in exports["${subpath}"]`);
+    assert.equal(entry.workerd, "./workerd.js");
+    assert.deepStrictEqual(entry.node, { import: "./node.mjs", require: "./node.cjs" }, "one Node instance behind both subpaths");
+    // Jest's jsdom environment asks browser + require.
+    assert.equal(entry.browser.require, "./browser.cjs", `exports["${subpath}"].browser.require`);
+  }
+  // The default entry waits for the module (top-level await); /init never awaits.
+  assert.equal(manifest.exports["."].browser.default, "./browser.js");
+  assert.equal(manifest.exports["."].default, "./browser.js");
+  assert.equal(manifest.exports["./init"].browser.default, "./init.js");
+  assert.equal(manifest.exports["./init"].default, "./init.js");
+  assert.equal(manifest.unpkg, "./tool-palette.iife.js", "CDNs serve the single file");
+});
+
+test("tool-palette/init never awaits at module level; the default browser entry does (static)", () => {
+  const dir = installed(dirs.web);
+  const awaits = (file) => {
+    const source = ts.createSourceFile(file, readFileSync(join(dir, file), "utf8"), ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+    let found = false;
+    const visit = (node) => {
+      if (ts.isFunctionLike(node)) return;
+      if (ts.isAwaitExpression(node) || (ts.isForOfStatement(node) && node.awaitModifier)) found = true;
+      else ts.forEachChild(node, visit);
+    };
+    visit(source);
+    return found;
+  };
+  for (const file of ["init.js", "node.mjs", "workerd.js", "state.js", "api.js", "tool_palette.js", "wasm-inline.js"]) assert.equal(awaits(file), false, `${file} awaits at top level`);
+  assert.equal(awaits("browser.js"), true, "the check bites: browser.js awaits the module at top level");
 });
 
 test("the browser and Worker entries touch no process, Buffer, fs or random source at top level (static)", () => {
@@ -179,11 +249,21 @@ test("the browser and Worker entries touch no process, Buffer, fs or random sour
   const files = [...new Set([...entries.flatMap((entry) => moduleGraph(dir, entry)), "tool_palette.js", "api.js"])].sort();
   for (const must of ["browser.js", "workerd.js"]) assert.ok(files.includes(must), `${must} is checked`);
   for (const file of files) assert.deepStrictEqual(topLevelUses(join(dir, file)), [], `top-level uses in ${file}`);
-  // The check bites: the Node entry, which reads the wasm with fs, is flagged.
-  assert.ok(
-    topLevelUses(join(dir, "node.mjs")).some((use) => use.includes("imports node:fs")),
-    "the static check flags node.mjs's fs import",
-  );
+  // The Node entry reads no file either (bundlers for Node fold it into one file).
+  assert.deepStrictEqual(topLevelUses(join(dir, "node.mjs")), [], "top-level uses in node.mjs");
+  assert.doesNotMatch(readFileSync(join(dir, "node.mjs"), "utf8"), /node:fs|readFileSync/, "node.mjs reads no file");
+  // The check bites: a module that reads a file with fs and touches process is flagged.
+  const bad = join(ws.dir, "bad.mjs");
+  writeFileSync(bad, 'import { readFileSync } from "node:fs";\nexport const bytes = readFileSync(process.argv[1]);\n');
+  assert.deepStrictEqual(topLevelUses(bad), ["bad.mjs:1 imports node:fs", "bad.mjs:2 uses process"], "the static check flags fs and process");
+});
+
+test("tool-palette/init under Node.js, ESM and require: the same instance as the default entry, ready at import", async () => {
+  const expected = (entry) => ({ entry, sameInstance: true, readyIsPromise: true, initReturnsReady: true, readyAtImport: "settled", readyValue: "undefined" });
+  const esm = await run(process.execPath, ["init.mjs"], { cwd: dirs.nodeEsm });
+  assert.deepStrictEqual(JSON.parse(esm.stdout), expected("node.mjs"));
+  const cjs = await run(process.execPath, ["init.cjs"], { cwd: dirs.nodeCjs });
+  assert.deepStrictEqual(JSON.parse(cjs.stdout), expected("node.cjs"));
 });
 
 test("Node 20 ESM consumer: import, use at once, instanceof, exact refusals and a redirect", async () => {
@@ -207,8 +287,9 @@ test("Vite 8 build (no wasm plugin) in headless Chromium", async () => {
 
   const server = await serve(out);
   try {
-    const { text, problems } = await reportFromPage(await chromium(), `${server.url}/`);
+    const { text, problems, wasmCalls } = await reportFromPage(await chromium(), `${server.url}/`);
     checkReport("Vite in Chromium", text, BROWSER_RUNTIME);
+    assert.deepStrictEqual(wasmCalls, ["instantiateStreaming"], "served as application/wasm: compiled while downloading");
     assert.deepStrictEqual(problems, [], "no page errors, console errors or failed requests");
     assert.ok(
       server.requests.some((r) => r.path === `/assets/${wasm[0]}` && r.status === 200),
@@ -246,8 +327,9 @@ test("native ES modules in headless Chromium: an import map to the installed bro
 
   const server = await serve(dirs.web);
   try {
-    const { text, problems } = await reportFromPage(await chromium(), `${server.url}/native.html`);
+    const { text, problems, wasmCalls } = await reportFromPage(await chromium(), `${server.url}/native.html`);
     checkReport("native ES modules in Chromium", text, BROWSER_RUNTIME);
+    assert.deepStrictEqual(wasmCalls, ["instantiateStreaming"], "served as application/wasm: compiled while downloading");
     assert.deepStrictEqual(problems, [], "no page errors, console errors or failed requests");
     assert.ok(
       server.requests.some((r) => r.path === "/node_modules/tool-palette/tool_palette_bg.wasm" && r.status === 200),
@@ -255,6 +337,92 @@ test("native ES modules in headless Chromium: an import map to the installed bro
     );
     assert.ok(!server.requests.some((r) => r.path.includes("wasm-inline")), "the base64 fallback was never loaded");
     assert.ok(!server.requests.some((r) => r.status !== 200), `every request succeeded (${JSON.stringify(server.requests)})`);
+  } finally {
+    await server.close();
+  }
+});
+
+test("native ES modules, a server that does not send application/wasm: the bytes are compiled, no streaming attempt", async () => {
+  const entry = browserEntry(installedManifest(dirs.web));
+  writeFileSync(join(dirs.web, "native-octet.html"), page({ script: "/src/main.js", importMap: { imports: { "tool-palette": `/node_modules/tool-palette/${entry}` } } }));
+  const server = await serve(dirs.web, { types: { ".wasm": "application/octet-stream" } });
+  try {
+    const { text, problems, wasmCalls } = await reportFromPage(await chromium(), `${server.url}/native-octet.html`);
+    checkReport("native ES modules (octet-stream) in Chromium", text, BROWSER_RUNTIME);
+    assert.deepStrictEqual(problems, [], "no page errors, console errors (no streaming MIME warning) or failed requests");
+    assert.deepStrictEqual(wasmCalls, ["instantiate"], "compiled from the downloaded bytes");
+    assert.ok(!server.requests.some((r) => r.path.includes("wasm-inline")), "the base64 fallback was never loaded");
+  } finally {
+    await server.close();
+  }
+});
+
+test("<script type=\"module\"> with an import map to tool-palette/init (no top-level await) in headless Chromium", async () => {
+  const dir = dirs.nativeInit;
+  const manifest = installedManifest(dir);
+  const imports = { "tool-palette/init": `/node_modules/tool-palette/${manifest.exports["./init"].browser.default.replace(/^\.\//, "")}` };
+  writeFileSync(join(dir, "index.html"), page({ script: "/src/init.js", importMap: { imports } }));
+  const server = await serve(dir);
+  try {
+    const { text, problems, wasmCalls } = await reportFromPage(await chromium(), `${server.url}/`);
+    checkReport("tool-palette/init in Chromium", text, { ...BROWSER_RUNTIME, init: { readyIsPromise: true, initReturnsReady: true, earlyCallSaysAwaitReady: true } });
+    assert.deepStrictEqual(problems, [], "no page errors, console errors or failed requests");
+    assert.deepStrictEqual(wasmCalls, ["instantiateStreaming"], "compiled while downloading");
+  } finally {
+    await server.close();
+  }
+});
+
+// The import map a page without a bundler writes, for both subpaths.
+const cspImportMap = { imports: { "tool-palette": "/node_modules/tool-palette/browser.js", "tool-palette/init": "/node_modules/tool-palette/init.js" } };
+
+test("native ES modules under a strict Content-Security-Policy with 'wasm-unsafe-eval' (nonces, no unsafe-eval) in headless Chromium", async () => {
+  const dir = dirs.csp;
+  writeFileSync(join(dir, "allowed.html"), page({ script: "/src/main.js", importMap: cspImportMap, csp: strictCsp({ wasm: true }) }));
+  const server = await serve(dir);
+  try {
+    const { text, problems } = await reportFromPage(await chromium(), `${server.url}/allowed.html`);
+    checkReport("native ES modules under a strict CSP", text, BROWSER_RUNTIME);
+    assert.deepStrictEqual(problems, [], "no CSP violation, page error or failed request");
+  } finally {
+    await server.close();
+  }
+});
+
+test("the same page without 'wasm-unsafe-eval': import() of the package rejects, tool-palette/init's `ready` rejects, calls say why", async () => {
+  const dir = dirs.csp;
+  writeFileSync(join(dir, "refused.html"), page({ script: "/src/csp.js", importMap: cspImportMap, csp: strictCsp({ wasm: false }) }));
+  const server = await serve(dir);
+  try {
+    const { text, problems } = await reportFromPage(await chromium(), `${server.url}/refused.html`);
+    const report = JSON.parse(text);
+    assert.equal(report.error, undefined, `the page's own code caught everything: ${report.error}`);
+    const refusal = /WebAssembly|wasm/i;
+    assert.equal(report.defaultEntry.rejected, true, "import(\"tool-palette\") rejected");
+    assert.equal(report.defaultEntry.isError, true);
+    assert.match(report.defaultEntry.message, refusal);
+    assert.equal(report.initEntry.rejected, true, "`ready` rejected");
+    assert.match(report.initEntry.message, refusal);
+    assert.equal(report.callAfterFailure.isError, true, "a call after the failure throws");
+    assert.match(report.callAfterFailure.message, /^tool-palette: the WebAssembly module failed to load \(/);
+    // Chromium reports the refused compilation on the console; nothing goes uncaught.
+    assert.deepStrictEqual(problems.filter((p) => p.startsWith("pageerror")), [], "no uncaught error");
+  } finally {
+    await server.close();
+  }
+});
+
+test("the single CDN file: <script src=\"…/tool-palette.iife.js\"> defines ToolPalette, ToolPalette.ready, in headless Chromium", async () => {
+  const dir = dirs.cdn;
+  const manifest = installedManifest(dir);
+  writeFileSync(join(dir, "index.html"), page({ scripts: [`/node_modules/tool-palette/${manifest.unpkg.replace(/^\.\//, "")}`], script: "/src/cdn.js" }));
+  const server = await serve(dir);
+  try {
+    const { text, problems } = await reportFromPage(await chromium(), `${server.url}/`);
+    checkReport("CDN file in Chromium", text, { ...BROWSER_RUNTIME, init: { global: true, readyIsPromise: true, initReturnsReady: true } });
+    assert.deepStrictEqual(problems, [], "no page errors, console errors or failed requests");
+    const fetched = server.requests.filter((r) => r.path.startsWith("/node_modules/")).map((r) => r.path);
+    assert.deepStrictEqual(fetched, ["/node_modules/tool-palette/tool-palette.iife.js"], "one file carries the package");
   } finally {
     await server.close();
   }
@@ -317,12 +485,65 @@ test("Cloudflare Worker: `wrangler deploy --dry-run` bundle run in workerd (Mini
     const text = await response.text();
     assert.equal(response.status, 200, `the Worker answered 200: ${text.slice(0, 2000)}`);
     assert.match(response.headers.get("content-type") ?? "", /application\/json/);
-    checkReport("Worker in workerd", text, {
-      runtime: { earlyPolicy: "global-scope", process: "undefined", Buffer: "undefined", consoleWarnings: ["ToolRoutingUnavailableWarning"] },
-    });
+    checkReport("Worker in workerd", text, WORKER_RUNTIME);
   } finally {
     await mf.dispose();
   }
+});
+
+test("Cloudflare Worker: `wrangler dev` (local workerd, no configuration beyond wrangler.jsonc) answers the scenario", async () => {
+  const port = await freePort();
+  const dev = await startServer(bin("wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port), "--show-interactive-dev-session=false"], {
+    cwd: dirs.worker,
+    ready: /Ready on http:\/\/127\.0\.0\.1:\d+/,
+    failed: /✘ \[ERROR\]/,
+    timeoutMs: 90_000,
+  });
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/`);
+    const text = await response.text();
+    assert.equal(response.status, 200, `the Worker answered 200: ${text.slice(0, 2000)}`);
+    checkReport("Worker in wrangler dev", text, WORKER_RUNTIME);
+    assert.doesNotMatch(dev.output(), /Top-level await|unsettled|hung/i, "workerd started cleanly");
+  } finally {
+    await dev.stop();
+  }
+});
+
+// Miniflare without wrangler, the Worker bundled by esbuild. Unconfigured, esbuild resolves
+// the browser build, which workerd cannot load (no fetch and no compiling of wasm bytes at
+// global scope): workerd refuses to start with the package's own message, never a hang.
+// With the README's line (`--conditions=workerd --loader:.wasm=copy`, and Miniflare told
+// that .wasm files are compiled modules) it works.
+const miniflareScript = (script) => `
+const { createRequire } = require("node:module");
+const { Miniflare } = createRequire(${JSON.stringify(join(ROOT, "node_modules", "wrangler", "package.json"))})("miniflare");
+const mf = new Miniflare({
+  scriptPath: ${JSON.stringify(script)},
+  modules: true,
+  modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
+  compatibilityDate: ${JSON.stringify(COMPATIBILITY_DATE)},
+});
+mf.dispatchFetch("http://localhost/")
+  .then(async (response) => process.stdout.write(JSON.stringify({ status: response.status, text: await response.text() })))
+  .catch((error) => process.stdout.write(JSON.stringify({ failed: String(error && error.message) })))
+  .finally(() => mf.dispose());
+`;
+
+test("Miniflare without wrangler: an unconfigured esbuild bundle fails to start with the package's message; the README's esbuild line works", async () => {
+  const dir = dirs.miniflare;
+  const env = childEnv();
+  await run(bin("esbuild"), ["src/index.js", "--bundle", "--format=esm", "--outfile=plain/index.js", "--log-level=warning"], { cwd: dir });
+  const plain = await run(process.execPath, ["-e", miniflareScript(join(dir, "plain", "index.js"))], { cwd: dir, env, allowFailure: true });
+  assert.match(JSON.parse(plain.stdout).failed ?? "", /failed to start/, `workerd refused the browser build: ${plain.stdout}`);
+  assert.match(plain.stderr, /tool-palette: Cloudflare Workers need the package's `workerd` export condition/, "and said why");
+
+  // The README's line.
+  await run(bin("esbuild"), ["src/index.js", "--bundle", "--format=esm", "--conditions=workerd", "--loader:.wasm=copy", "--outdir=out", "--log-level=warning"], { cwd: dir });
+  const { stdout } = await run(process.execPath, ["-e", miniflareScript(join(dir, "out", "index.js"))], { cwd: dir, env });
+  const { status, text } = JSON.parse(stdout);
+  assert.equal(status, 200, `the Worker answered 200: ${String(text).slice(0, 2000)}`);
+  checkReport("esbuild-bundled Worker in Miniflare", text, WORKER_RUNTIME);
 });
 
 // tsc checks consumer.ts and lists the files it read: the declarations must be the

@@ -4,7 +4,7 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import { builtinModules } from "node:module";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, normalize, sep } from "node:path";
 import ts from "typescript";
@@ -22,6 +22,8 @@ export function childEnv(extra = {}) {
   const env = { ...process.env, ...extra };
   delete env.NODE_TEST_CONTEXT;
   env.WRANGLER_SEND_METRICS = "false";
+  // Miniflare (wrangler dev) would fetch the `Request.cf` object from Cloudflare.
+  env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
   env.npm_config_update_notifier = "false";
   env.npm_config_fund = "false";
   env.npm_config_audit = "false";
@@ -99,11 +101,12 @@ export async function consumer(root, name, { type, tarball, files = {} }) {
 // ---------------------------------------------------------------- serving and Chromium
 
 // Starts a long-running server command and resolves once it prints a line matching
-// `ready`; `stop()` ends that one process.
-export function startServer(cmd, args, { cwd, ready, timeoutMs = 30_000 }) {
+// `ready` (rejects at once when it prints `failed`); `stop()` ends that one process.
+export function startServer(cmd, args, { cwd, ready, failed, timeoutMs = 30_000 }) {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd, env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
+    let settled = false;
     const stop = () =>
       new Promise((done) => {
         if (child.exitCode !== null || child.signalCode !== null) return done();
@@ -116,7 +119,18 @@ export function startServer(cmd, args, { cwd, ready, timeoutMs = 30_000 }) {
     }, timeoutMs);
     const onData = (d) => {
       output += d;
-      if (ready.test(output.replace(/\x1b\[[0-9;]*m/g, ""))) {
+      const plain = output.replace(/\x1b\[[0-9;]*m/g, "");
+      if (settled) return;
+      if (failed?.test(plain)) {
+        settled = true;
+        clearTimeout(timer);
+        // Give the failure's own lines a moment to arrive, then report them.
+        setTimeout(() => {
+          stop();
+          reject(new Error(`${cmd} ${args.join(" ")} failed:\n${output.slice(-3000)}`));
+        }, 500);
+      } else if (ready.test(plain)) {
+        settled = true;
         clearTimeout(timer);
         resolve({ stop, output: () => output });
       }
@@ -155,8 +169,9 @@ const TYPES = {
   ".css": "text/css",
 };
 
-// A static file server on 127.0.0.1 that records every request and its status.
-export function serve(dir) {
+// A static file server on 127.0.0.1 that records every request and its status; `types`
+// overrides the content type by extension (a server that does not know .wasm).
+export function serve(dir, { types = {} } = {}) {
   const requests = [];
   const server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
@@ -165,7 +180,7 @@ export function serve(dir) {
     else if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
     if (file && existsSync(file) && statSync(file).isFile()) {
       requests.push({ path, status: 200 });
-      res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
+      res.writeHead(200, { "content-type": types[extname(file)] ?? TYPES[extname(file)] ?? "application/octet-stream", "cache-control": "no-store" });
       res.end(readFileSync(file));
     } else {
       requests.push({ path, status: 404 });
@@ -238,7 +253,7 @@ export async function reportFromPage(browser, url, { timeoutMs = 20_000 } = {}) 
     } catch (cause) {
       throw new Error(`${url}: the page never reported.\n${problems.join("\n") || "(no page errors)"}`, { cause });
     }
-    return { text: await page.evaluate(() => globalThis.__report), problems };
+    return { text: await page.evaluate(() => globalThis.__report), problems, wasmCalls: await page.evaluate(() => globalThis.__wasmCalls ?? null) };
   } finally {
     await page.close();
   }
@@ -254,22 +269,94 @@ for (const name of ["process", "Buffer", "require", "global", "__dirname", "__fi
 for (const [owner, key, label] of [[Math, "random", "Math.random"], [crypto, "getRandomValues", "crypto.getRandomValues"], [crypto, "randomUUID", "crypto.randomUUID"]]) {
   const original = owner[key];
   owner[key] = function (...args) { __touched.push(label); return original.apply(this, args); };
+}
+// How the page compiled WebAssembly: streaming (from a Response) or from bytes.
+globalThis.__wasmCalls = [];
+for (const key of ["instantiateStreaming", "compileStreaming", "instantiate", "compile"]) {
+  const original = WebAssembly[key];
+  WebAssembly[key] = function (...args) { __wasmCalls.push(key); return original.apply(this, args); };
 }`;
 
-export function page({ script, importMap }) {
+// A consumer page: the trap script first, then an optional import map, classic scripts
+// (`scripts`, e.g. the CDN file) and the module `script`. With `csp` the page carries
+// that Content-Security-Policy, its inline scripts allowed by a nonce (a strict policy:
+// no 'unsafe-inline', no 'unsafe-eval').
+export const NONCE = "tool-palette-packaging";
+export function page({ script, importMap, scripts = [], csp, moduleScript = true }) {
+  const nonce = csp ? ` nonce="${NONCE}"` : "";
   return `<!doctype html>
 <html>
 <head>
 <meta charset="utf-8">
+${csp ? `<meta http-equiv="Content-Security-Policy" content="${csp}">` : ""}
 <title>tool-palette consumer</title>
 <link rel="icon" href="data:,">
-<script>${TRAP}</script>
-${importMap ? `<script type="importmap">${JSON.stringify(importMap)}</script>` : ""}
-<script type="module" src="${script}"></script>
+<script${nonce}>${TRAP}</script>
+${importMap ? `<script type="importmap"${nonce}>${JSON.stringify(importMap)}</script>` : ""}
+${scripts.map((src) => `<script src="${src}"></script>`).join("\n")}
+${script ? `<script${moduleScript ? ' type="module"' : ""} src="${script}"></script>` : ""}
 </head>
 <body></body>
 </html>
 `;
+}
+
+// A page that runs `script` in a dedicated Web Worker and publishes what it posts back.
+export function workerPage({ script, type = "classic" }) {
+  return `<!doctype html>
+<html>
+<head>
+<meta charset="utf-8">
+<title>tool-palette worker consumer</title>
+<link rel="icon" href="data:,">
+<script>
+const worker = new Worker(${JSON.stringify(script)}, { type: ${JSON.stringify(type)} });
+worker.onmessage = (event) => (globalThis.__report = event.data);
+worker.onerror = (event) => (globalThis.__report = JSON.stringify({ error: "worker error: " + event.message }));
+</script>
+</head>
+<body></body>
+</html>
+`;
+}
+
+// Strict Content-Security-Policies for the import-map pages: scripts only from the page's
+// origin and by nonce; with or without the one WebAssembly allowance.
+export const strictCsp = ({ wasm }) =>
+  `default-src 'self'; img-src data:; script-src 'self' 'nonce-${NONCE}'${wasm ? " 'wasm-unsafe-eval'" : ""}; object-src 'none'; base-uri 'none'`;
+
+// ---------------------------------------------------------------- bundles run on their own
+
+// A folder for a bundle to run from: outside every consumer, with no node_modules in it or
+// above it, so the bundle can read nothing from an installed package.
+export function bareFolder(root, name) {
+  const dir = join(root, "bare", name);
+  mkdirSync(dir, { recursive: true });
+  for (let up = dir; up !== dirname(up); up = dirname(up)) {
+    if (existsSync(join(up, "node_modules"))) throw new Error(`${up} has a node_modules folder: ${dir} is not bare`);
+  }
+  return dir;
+}
+
+// Tools a consumer's own files import by name (vitest, a Rollup plugin): linked from the
+// workspace's node_modules into the consumer's, never installed per consumer.
+export function linkTools(dir, names) {
+  for (const name of names) {
+    const from = join(ROOT, "node_modules", name);
+    if (!existsSync(from)) throw new Error(`${name} is not installed in the workspace: npm install in ${ROOT}`);
+    const to = join(dir, "node_modules", name);
+    mkdirSync(dirname(to), { recursive: true });
+    symlinkSync(from, to, "dir");
+  }
+}
+
+// scenario.js as a CommonJS module, for consumers that cannot import ESM (Jest without a
+// transform): the one `export` becomes module.exports.
+export function scenarioCjs() {
+  const text = readFileSync(join(FIXTURES, "scenario.js"), "utf8");
+  const declaration = "export async function scenario(";
+  if (text.split(declaration).length !== 2) throw new Error("scenario.js: its one export was not found");
+  return { text: `${text.replace(declaration, "async function scenario(")}\nmodule.exports = { scenario };\n` };
 }
 
 // ---------------------------------------------------------------- static checks

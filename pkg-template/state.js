@@ -1,0 +1,4 @@
+// Whether the WebAssembly module is instantiated. The entry that loads it sets `ready`
+// (or `error`); api.js reads it before every call, so that a call made too early, through
+// tool-palette/init before `ready` settled, is an Error that says what to do.
+export const state = { ready: false, error: undefined };

@@ -1,0 +1,264 @@
+// Packaging tests, bundlers: the packed tarball installed into one consumer project per
+// setup, bundled the way each tool's users bundle (no configuration, or the one line
+// the package README gives), then run: pages in headless Chromium, Web Workers, and
+// bundles for Node run from a folder that has no node_modules. Every consumer runs
+// fixtures/scenario.js and answers the report lib/expected.mjs checks field by field.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { checkReport } from "./lib/expected.mjs";
+import {
+  bareFolder,
+  bin,
+  consumer,
+  freePort,
+  launchChromium,
+  linkTools,
+  pack,
+  page,
+  reportFromPage,
+  run,
+  serve,
+  startServer,
+  workerPage,
+  workspace,
+} from "./lib/harness.mjs";
+
+let ws;
+let tarball;
+let dirs = {};
+let browser;
+
+// The browser consumer's files: the default entry (main.js) or tool-palette/init (init.js).
+const browserSources = (into, entry = "main.js") => ({
+  [`${into}/${entry}`]: `browser/${entry}`,
+  [`${into}/report.js`]: "browser/report.js",
+  [`${into}/scenario.js`]: "scenario.js",
+});
+const nodeSources = (into) => ({ [`${into}/main.js`]: "node-bundle/main.js", [`${into}/scenario.js`]: "scenario.js" });
+
+const SETUPS = {
+  "webpack-web": { type: "module", files: { ...browserSources("src"), "out/index.html": { text: page({ script: "./main.js", moduleScript: false }) } } },
+  "webpack-webworker": { type: "module", files: { ...browserSources("src", "worker.js"), "out/index.html": { text: workerPage({ script: "./main.js" }) } } },
+  "webpack-node": { type: "module", files: nodeSources("src") },
+  rollup: {
+    type: "module",
+    files: {
+      ...browserSources("src"),
+      "out/index.html": { text: page({ script: "./main.js" }) },
+      // The package README's one line for Rollup: output.dir (the inline copy of the wasm
+      // is a chunk of its own), with the usual node-resolve plugin and no asset plugin.
+      "rollup.config.mjs": {
+        text: `import { nodeResolve } from "@rollup/plugin-node-resolve";\nexport default { input: "src/main.js", output: { dir: "out", format: "es" }, plugins: [nodeResolve()] };\n`,
+      },
+    },
+    link: ["@rollup/plugin-node-resolve"],
+  },
+  "parcel-build": { type: "module", files: { ...browserSources("src"), "src/index.html": { text: page({ script: "./main.js" }) } } },
+  "parcel-serve": { type: "module", files: { ...browserSources("src", "init.js"), "src/index.html": { text: page({ script: "./init.js" }) } } },
+  "esbuild-iife": { type: "module", files: { ...browserSources("src", "init.js"), "out/index.html": { text: page({ script: "./init.js", moduleScript: false }) } } },
+  "esbuild-cjs-browser": { type: "module", files: { ...browserSources("src", "init.js"), "out/index.html": { text: page({ script: "./init.js", moduleScript: false }) } } },
+  "esbuild-node-esm": { type: "module", files: nodeSources("src") },
+  "esbuild-node-cjs": { type: "module", files: nodeSources("src") },
+  "esbuild-neutral": { type: "module", files: nodeSources("src") },
+  "bun-build": { type: "module", files: nodeSources("src") },
+  ncc: { type: "module", files: nodeSources("src") },
+};
+
+before(
+  async () => {
+    ws = workspace();
+    ({ tarball } = await pack(ws.dir));
+    // A few installs at a time: each is a local tarball, npm's own start dominates.
+    const names = Object.keys(SETUPS);
+    for (let i = 0; i < names.length; i += 4) {
+      await Promise.all(
+        names.slice(i, i + 4).map(async (name) => {
+          const { type, files, link } = SETUPS[name];
+          dirs[name] = await consumer(ws.dir, name, { type, tarball, files });
+          if (link) linkTools(dirs[name], link);
+        }),
+      );
+    }
+  },
+  { timeout: 300_000 },
+);
+
+after(async () => {
+  await browser?.close();
+  ws?.remove();
+});
+
+async function chromium() {
+  browser ??= await launchChromium();
+  return browser;
+}
+
+const BROWSER_RUNTIME = { runtime: { touchedAtImport: [], consoleWarnings: ["ToolRoutingUnavailableWarning"] } };
+const INIT = { init: { readyIsPromise: true, initReturnsReady: true, earlyCallSaysAwaitReady: true } };
+const NODE_BUNDLE = { bundle: { processWarnings: ["ToolRoutingUnavailableWarning"], earlyPolicy: "early" } };
+
+// The one 404 a bundler without asset support leaves: the wasm looked for beside the bundle.
+const onlyWasm404 = (problems) => problems.filter((p) => !(/404/.test(p) && /tool_palette_bg\.wasm/.test(p)));
+
+// Serves `dir`, opens it in Chromium, checks the report and hands back what was requested.
+async function pageReport(name, dir, extra, { allowWasm404 = false, path = "/" } = {}) {
+  const server = await serve(dir);
+  try {
+    const { text, problems, wasmCalls } = await reportFromPage(await chromium(), `${server.url}${path}`);
+    checkReport(name, text, extra);
+    assert.deepStrictEqual(allowWasm404 ? onlyWasm404(problems) : problems, [], `${name}: no page errors, console errors or failed requests`);
+    return { requests: server.requests, wasmCalls };
+  } finally {
+    await server.close();
+  }
+}
+
+// A tool's output with no warning in it (a build that warns is not "unconfigured").
+function assertQuiet(name, { stdout, stderr }, pattern = /warn/i) {
+  assert.doesNotMatch(`${stdout}\n${stderr}`, pattern, `${name} printed a warning:\n${stdout}\n${stderr}`);
+}
+
+// Runs a Node bundle from a bare folder and checks its report.
+async function runBare(name, cmd, args, cwd) {
+  const { stdout } = await run(cmd, args, { cwd });
+  return checkReport(name, stdout, NODE_BUNDLE);
+}
+
+test("webpack 5, target web (no configuration) in headless Chromium: the wasm as an asset, streamed", async () => {
+  const dir = dirs["webpack-web"];
+  const out = join(dir, "out");
+  const built = await run(bin("webpack"), ["./src/main.js", "--mode", "production", "--target", "web", "--output-path", out], { cwd: dir });
+  assertQuiet("webpack", built, /WARNING|ERROR/);
+  const wasm = readdirSync(out).filter((f) => f.endsWith(".wasm"));
+  assert.equal(wasm.length, 1, `webpack emitted the wasm as one asset (${readdirSync(out).join(", ")})`);
+  const { requests, wasmCalls } = await pageReport("webpack (web) in Chromium", out, BROWSER_RUNTIME);
+  const fetched = requests.filter((r) => r.status === 200).map((r) => r.path);
+  assert.deepStrictEqual(fetched.sort(), ["/", "/main.js", `/${wasm[0]}`].sort(), "the page loaded the bundle and the wasm, never the inline chunk");
+  assert.deepStrictEqual(wasmCalls, ["instantiateStreaming"], "compiled while downloading");
+});
+
+test("webpack 5, target webworker (sets the `worker` condition): the browser build, run in a Web Worker in Chromium", async () => {
+  const dir = dirs["webpack-webworker"];
+  const out = join(dir, "out");
+  const built = await run(bin("webpack"), ["./src/worker.js", "--mode", "production", "--target", "webworker", "--output-path", out], { cwd: dir });
+  assertQuiet("webpack", built, /WARNING|ERROR/);
+  const bundle = readFileSync(join(out, "main.js"), "utf8");
+  assert.doesNotMatch(bundle, /Cloudflare-Workers"\)|from"\.\/tool_palette_bg\.wasm"/, "not the Cloudflare entry");
+  const { requests } = await pageReport("webpack (webworker) in a Chromium worker", out, {
+    worker: { isWorkerScope: true },
+    runtime: { touchedAtImport: [], consoleWarnings: ["ToolRoutingUnavailableWarning"] },
+  });
+  assert.ok(requests.some((r) => r.path.endsWith(".wasm") && r.status === 200), `the worker fetched the wasm asset (${JSON.stringify(requests)})`);
+});
+
+test("webpack 5, target node: the bundle runs from a folder with no node_modules", async () => {
+  const dir = dirs["webpack-node"];
+  const out = bareFolder(ws.dir, "webpack-node");
+  const built = await run(bin("webpack"), ["./src/main.js", "--mode", "production", "--target", "node", "--output-path", out], { cwd: dir });
+  assertQuiet("webpack", built, /WARNING|ERROR/);
+  await runBare("webpack (node) bundle", process.execPath, ["main.js"], out);
+});
+
+test("Rollup 4 with node-resolve and no asset plugin (the README's output.dir line) in headless Chromium", async () => {
+  const dir = dirs.rollup;
+  await run(bin("rollup"), ["-c", "--silent"], { cwd: dir });
+  const out = join(dir, "out");
+  const { requests } = await pageReport("Rollup in Chromium", out, BROWSER_RUNTIME, { allowWasm404: true });
+  // Rollup leaves the wasm's URL pointing beside the bundle, where nothing is: the bytes
+  // come from the inline chunk, fetched only then.
+  assert.ok(requests.some((r) => r.path === "/tool_palette_bg.wasm" && r.status === 404), "looked for the wasm beside the bundle");
+  assert.ok(requests.some((r) => /^\/wasm-inline-[\w-]+\.js$/.test(r.path) && r.status === 200), `then loaded the inline chunk (${JSON.stringify(requests)})`);
+});
+
+test("Parcel 2 build (no configuration) in headless Chromium", async () => {
+  const dir = dirs["parcel-build"];
+  const out = join(dir, "dist");
+  const built = await run(bin("parcel"), ["build", "src/index.html", "--dist-dir", out, "--no-autoinstall"], { cwd: dir, timeoutMs: 180_000 });
+  assertQuiet("parcel build", built, /warn|⚠/i);
+  const wasm = readdirSync(out).filter((f) => f.endsWith(".wasm"));
+  assert.equal(wasm.length, 1, `Parcel emitted the wasm as one asset (${readdirSync(out).join(", ")})`);
+  const { requests, wasmCalls } = await pageReport("Parcel build in Chromium", out, BROWSER_RUNTIME);
+  assert.ok(requests.some((r) => r.path === `/${wasm[0]}` && r.status === 200), "the page fetched the wasm asset");
+  assert.ok(!requests.some((r) => r.path.includes("wasm-inline")), "the inline chunk was never downloaded");
+  assert.deepStrictEqual(wasmCalls, ["instantiateStreaming"], "compiled while downloading");
+});
+
+test("Parcel 2 dev server (`parcel serve`, no top-level await: tool-palette/init) in headless Chromium", async () => {
+  const dir = dirs["parcel-serve"];
+  const port = await freePort();
+  const parcel = await startServer(bin("parcel"), ["serve", "src/index.html", "--port", String(port), "--no-autoinstall", "--no-hmr"], {
+    cwd: dir,
+    ready: /Server running at/,
+    failed: /Build failed|🚨/,
+    timeoutMs: 90_000,
+  });
+  try {
+    const { text, problems } = await reportFromPage(await chromium(), `http://127.0.0.1:${port}/`);
+    checkReport("Parcel dev server in Chromium", text, { ...BROWSER_RUNTIME, ...INIT });
+    assert.deepStrictEqual(problems, [], "no page errors, console errors or failed requests");
+  } finally {
+    await parcel.stop();
+  }
+});
+
+test("esbuild --bundle, its default iife format (tool-palette/init) in a classic <script> in headless Chromium", async () => {
+  const dir = dirs["esbuild-iife"];
+  const built = await run(bin("esbuild"), ["src/init.js", "--bundle", "--outfile=out/init.js", "--log-level=warning"], { cwd: dir });
+  assertQuiet("esbuild", built);
+  const { requests } = await pageReport("esbuild iife in Chromium", join(dir, "out"), { ...BROWSER_RUNTIME, ...INIT });
+  const served = requests.filter((r) => r.status === 200).map((r) => r.path);
+  assert.deepStrictEqual([...new Set(served)].sort(), ["/", "/init.js"], "the bundle alone carries the package");
+});
+
+test("esbuild --bundle --format=cjs --platform=browser (tool-palette/init) in headless Chromium", async () => {
+  const dir = dirs["esbuild-cjs-browser"];
+  const built = await run(bin("esbuild"), ["src/init.js", "--bundle", "--format=cjs", "--platform=browser", "--outfile=out/init.js", "--log-level=warning"], { cwd: dir });
+  assertQuiet("esbuild", built);
+  await pageReport("esbuild CommonJS bundle in Chromium", join(dir, "out"), { ...BROWSER_RUNTIME, ...INIT });
+});
+
+test("esbuild --bundle --platform=node --format=esm: the bundle runs from a folder with no node_modules", async () => {
+  const out = bareFolder(ws.dir, "esbuild-node-esm");
+  const built = await run(bin("esbuild"), ["src/main.js", "--bundle", "--platform=node", "--format=esm", `--outfile=${join(out, "main.mjs")}`, "--log-level=warning"], {
+    cwd: dirs["esbuild-node-esm"],
+  });
+  assertQuiet("esbuild", built);
+  await runBare("esbuild node ESM bundle", process.execPath, ["main.mjs"], out);
+});
+
+test("esbuild --bundle --platform=node --format=cjs: the bundle runs from a folder with no node_modules", async () => {
+  const out = bareFolder(ws.dir, "esbuild-node-cjs");
+  const built = await run(bin("esbuild"), ["src/main.js", "--bundle", "--platform=node", "--format=cjs", `--outfile=${join(out, "main.cjs")}`, "--log-level=warning"], {
+    cwd: dirs["esbuild-node-cjs"],
+  });
+  assertQuiet("esbuild", built);
+  await runBare("esbuild node CommonJS bundle", process.execPath, ["main.cjs"], out);
+});
+
+test("esbuild --bundle --platform=neutral --format=esm (the `default` entry): runs under Node from a folder with no node_modules", async () => {
+  const out = bareFolder(ws.dir, "esbuild-neutral");
+  const built = await run(bin("esbuild"), ["src/main.js", "--bundle", "--platform=neutral", "--format=esm", `--outfile=${join(out, "main.mjs")}`, "--log-level=warning"], {
+    cwd: dirs["esbuild-neutral"],
+  });
+  assertQuiet("esbuild", built);
+  const bundle = readFileSync(join(out, "main.mjs"), "utf8");
+  assert.match(bundle, /new URL\("\.\/tool_palette_bg\.wasm", import\.meta\.url\)/, "the browser entry (default condition) was bundled");
+  await runBare("esbuild neutral bundle under Node", process.execPath, ["main.mjs"], out);
+});
+
+test("bun build --target=bun: the bundle runs in Bun from a folder with no node_modules", async () => {
+  const out = bareFolder(ws.dir, "bun-build");
+  await run(bin("bun"), ["build", "src/main.js", "--target=bun", `--outfile=${join(out, "main.js")}`], { cwd: dirs["bun-build"] });
+  await runBare("bun build bundle in Bun", bin("bun"), ["main.js"], out);
+});
+
+test("ncc build: the bundle runs from a folder with no node_modules", async () => {
+  const out = bareFolder(ws.dir, "ncc");
+  const built = await run(bin("ncc"), ["build", "src/main.js", "-o", out], { cwd: dirs.ncc });
+  assertQuiet("ncc", built, /warn/i);
+  const entry = ["index.mjs", "index.js", "index.cjs"].find((f) => existsSync(join(out, f)));
+  assert.ok(entry, `ncc wrote its entry (${readdirSync(out).join(", ")})`);
+  await runBare("ncc bundle", process.execPath, [entry], out);
+});
