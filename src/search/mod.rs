@@ -54,7 +54,7 @@ pub struct Params {
     pub b: [f32; FIELDS],
     /// BM25 term-frequency saturation.
     pub k1: f32,
-    /// Porter-stem ASCII tokens.
+    /// Stem ASCII tokens (`stem.rs`: the light stemmer, or Porter at compile time).
     pub stem: bool,
     /// Drop English function words.
     pub stop: bool,
@@ -139,7 +139,8 @@ impl Builder {
     #[inline(never)]
     fn text(&mut self, field: Field, text: &[u16]) {
         let f = field as usize;
-        if !(self.p.weight[f] > 0.0) {
+        let weight = self.p.weight[f];
+        if weight.is_nan() || weight <= 0.0 {
             return;
         }
         let first = self.starts[self.starts.len() - 1] as usize;
@@ -230,8 +231,11 @@ impl Builder {
         Index {
             tools: n as u32,
             params: self.p,
+            // Sized for the worst query up front: no query ever allocates per tool.
             scratch: RefCell::new(Scratch {
                 acc: vec![0.0; n],
+                touched: Vec::with_capacity(n),
+                heap: Vec::with_capacity(n),
                 seen: vec![0; self.terms.len()],
                 ..Scratch::default()
             }),
@@ -272,8 +276,8 @@ impl Index {
                 b.text(field, text);
             }
             if let Some(len) = b.lens.last() {
-                for f in 0..FIELDS {
-                    b.total[f] += len[f] as f32;
+                for (total, &l) in b.total.iter_mut().zip(len) {
+                    *total += l as f32;
                 }
             }
         }
@@ -287,6 +291,21 @@ impl Index {
 
     pub fn is_empty(&self) -> bool {
         self.tools == 0
+    }
+
+    /// About how many bytes the index holds on the heap (capacities, scratch included).
+    pub fn heap_bytes(&self) -> usize {
+        let s = self.scratch.borrow();
+        self.surface.heap_bytes()
+            + self.terms.heap_bytes()
+            + 4 * (self.surface_term.capacity()
+                + self.offsets.capacity()
+                + self.post_tool.capacity())
+            + 4 * (self.post_score.capacity()
+                + s.acc.capacity()
+                + s.touched.capacity()
+                + s.seen.capacity())
+            + 8 * s.heap.capacity()
     }
 
     /// Puts into `out` (cleared first) at most `limit` hits with score > 0, best first;

@@ -29,6 +29,10 @@ pub(crate) struct Terms {
 }
 
 impl Terms {
+    pub(crate) fn heap_bytes(&self) -> usize {
+        2 * self.units.capacity() + 4 * self.ends.capacity() + 8 * self.slots.capacity()
+    }
+
     pub(crate) fn len(&self) -> usize {
         self.ends.len()
     }
