@@ -12,6 +12,7 @@ extern crate alloc;
 pub mod names;
 pub mod policy;
 pub mod routing;
+#[cfg(feature = "tool-index")]
 pub mod search;
 
 mod js;

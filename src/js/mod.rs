@@ -9,6 +9,7 @@
 
 mod batch;
 mod host;
+#[cfg(feature = "tool-index")]
 mod index;
 mod options;
 mod outcome;
