@@ -273,6 +273,7 @@ pub fn copy_args(call: &JsValue) -> JsResult<JsValue> {
 }
 
 /// The texts of an iterable of tools (`asRecord` false) or of a record keyed by name.
+#[cfg(feature = "tool-index")]
 pub fn read_tools(tools: &JsValue, as_record: bool) -> JsResult<ToolTexts> {
     let read = if as_record {
         read_tool_record_(tools)
