@@ -4,9 +4,11 @@
 import { Bench } from "tinybench";
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { cpus } from "node:os";
 import * as pkg from "../dist/node.mjs";
 import * as baseline from "./baseline.mjs";
+import { aiSdk, data as bfcl, miniSearch, recall, synthetic } from "./tool-search/compare.mjs";
 
 const root = new URL("..", import.meta.url);
 const quick = process.argv.includes("--quick");
@@ -221,6 +223,58 @@ async function memory(turns) {
   return { turns, wasmBytesBefore: before.wasm, wasmBytesAfter: after.wasm, heapBefore: before.heap, heapAfter: after.heap, gcExposed: Boolean(globalThis.gc) };
 }
 
+// ------------------------------------------------------------------ tool search (SPEC 6)
+
+// The package's ToolIndex as a ranker of bench/tool-search/compare.mjs, beside what users
+// would pick instead (the AI SDK's default toolSearch scorer, MiniSearch's BM25).
+const toolIndex = {
+  name: "ToolIndex (this package)",
+  rank(tools) {
+    const index = new pkg.ToolIndex(tools);
+    return (query, k) => index.search(query, { limit: k }).map((h) => h.name);
+  },
+};
+
+function searchTimes(ranker, n, queries) {
+  const tools = synthetic(bfcl.tools, n);
+  let t0 = performance.now();
+  const search = ranker.rank(tools);
+  const build = performance.now() - t0;
+  for (const q of queries.slice(0, 10)) search(q, 5);
+  t0 = performance.now();
+  for (const q of queries) search(q, 5);
+  return { build, queryUs: ((performance.now() - t0) / queries.length) * 1000 };
+}
+
+async function toolSearch() {
+  const rankers = [aiSdk, miniSearch, toolIndex];
+  const recalls = rankers.map((r) => ({ name: r.name, ...recall(r) }));
+  const queries = bfcl.questions.map((q) => q.query);
+  const times = [];
+  for (const n of quick ? [500, 10_000] : [500, 10_000, 50_000]) {
+    for (const r of rankers) {
+      // Every question at 500 tools; the first 100 above (the JS rankers scan every tool).
+      times.push({ name: r.name, tools: n, ...searchTimes(r, n, n > 500 ? queries.slice(0, 100) : queries) });
+    }
+  }
+  return { tools: bfcl.tools.length, questions: bfcl.questions.length, recalls, times, weight: weightOfToolIndex() };
+}
+
+// What ToolIndex adds to the weight a browser loads: the module and its glue built once
+// without the `tool-index` feature, against the shipped ones.
+function weightOfToolIndex() {
+  const dir = new URL("target/without-tool-index/", root).pathname;
+  const opts = { cwd: root.pathname, stdio: "ignore" };
+  spawnSync("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--no-default-features", "--target-dir", `${dir}cargo`], opts);
+  spawnSync("wasm-bindgen", ["--target", "web", "--out-dir", dir, `${dir}cargo/wasm32-unknown-unknown/release/tool_palette.wasm`], opts);
+  const features = ["bulk-memory", "nontrapping-float-to-int", "sign-ext", "reference-types", "multivalue", "mutable-globals"].map((f) => `--enable-${f}`);
+  spawnSync(new URL("node_modules/.bin/wasm-opt", root).pathname, [`${dir}tool_palette_bg.wasm`, "-Oz", "--strip-debug", "--strip-producers", ...features, "-o", `${dir}o.wasm`], opts);
+  const gz = (path) => gzipSync(readFileSync(path), { level: 9 }).length;
+  const without = { wasm: gz(`${dir}o.wasm`), glue: gz(`${dir}tool_palette.js`) };
+  const shipped = { wasm: gz(new URL("dist/tool_palette_bg.wasm", root)), glue: gz(new URL("dist/tool_palette.js", root)) };
+  return { wasm: shipped.wasm - without.wasm, glue: shipped.glue - without.glue, total: shipped.wasm + shipped.glue - without.wasm - without.glue };
+}
+
 // ------------------------------------------------------------------ report
 
 const fmt = (us) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(2)} µs`);
@@ -256,12 +310,18 @@ console.log(`\ncold start (fresh node, import + one resolvePalette), median of $
 const workerd = await workerdStart(quick ? 2 : 10);
 console.log(`workerd cold Worker (start, evaluate, first answer), median of ${workerd.runs}: package ${workerd.packageMs.toFixed(1)} ms, baseline ${workerd.baselineMs.toFixed(1)} ms, ratio ${workerd.ratio.toFixed(2)}×`);
 
+const search = await toolSearch();
+console.log(`\ntool search on BFCL live (${search.tools} tools, ${search.questions} questions):`);
+for (const r of search.recalls) console.log(`  ${r.name.padEnd(42)} recall@1 ${r["r@1"].toFixed(3)}  @5 ${r["r@5"].toFixed(3)}  @10 ${r["r@10"].toFixed(3)}`);
+for (const t of search.times) console.log(`  ${t.name.padEnd(42)} ${String(t.tools).padStart(6)} tools: build ${t.build.toFixed(1)} ms, query ${fmt(t.queryUs)}`);
+console.log(`  ToolIndex adds ${search.weight.total} gzip bytes (wasm ${search.weight.wasm}, glue ${search.weight.glue})`);
+
 const mem = await memory(quick ? 10_000 : 100_000);
 console.log(
   `memory over ${mem.turns.toLocaleString("en")} turns: wasm ${mem.wasmBytesBefore} → ${mem.wasmBytesAfter} bytes; JS heap ${(mem.heapBefore / 1e6).toFixed(1)} → ${(mem.heapAfter / 1e6).toFixed(1)} MB${mem.gcExposed ? "" : " (run with --expose-gc for a settled heap)"}`,
 );
 
-const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem };
+const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem, toolSearch: search };
 if (!quick) {
   writeFileSync(new URL("bench/results.json", root), JSON.stringify(results, null, 2) + "\n");
   const table = [
@@ -277,6 +337,18 @@ if (!quick) {
     `| brotli bytes, \`.wasm\` + browser entry JS | ${weights["wasm + browser JS"].brotli} | | |`,
     `| wasm memory over ${mem.turns.toLocaleString("en")} turns | ${mem.wasmBytesBefore} → ${mem.wasmBytesAfter} bytes | | |`,
     `| JS heap over ${mem.turns.toLocaleString("en")} turns | ${(mem.heapBefore / 1e6).toFixed(1)} → ${(mem.heapAfter / 1e6).toFixed(1)} MB | | |`,
+    "",
+    `Tool search on BFCL live (${search.tools} tools pooled from the four \`live_*\` categories, ${search.questions} questions, each retrieving from the whole pool; bench/tool-search/):`,
+    "",
+    "| ranker | recall@1 | recall@5 | recall@10 |",
+    "|---|---:|---:|---:|",
+    ...search.recalls.map((r) => `| ${r.name} | ${r["r@1"].toFixed(3)} | ${r["r@5"].toFixed(3)} | ${r["r@10"].toFixed(3)} |`),
+    "",
+    "| ranker | tools | build | query (limit 5) |",
+    "|---|---:|---:|---:|",
+    ...search.times.map((t) => `| ${t.name} | ${t.tools.toLocaleString("en")} | ${t.build.toFixed(1)} ms | ${fmt(t.queryUs)} |`),
+    "",
+    `ToolIndex adds ${search.weight.total} gzip bytes to what a browser loads (wasm ${search.weight.wasm}, glue ${search.weight.glue}).`,
   ].join("\n");
   const readmeUrl = new URL("README.md", root);
   const readme = readFileSync(readmeUrl, "utf8");
