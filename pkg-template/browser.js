@@ -1,14 +1,11 @@
-// Browsers and bundlers, the default entry: the module is ready before the importer's
-// code runs (top-level await, see load.js), so users never call an init function. Where
-// top-level await cannot be used (a <script> tag, iife and CommonJS bundles, Parcel's dev
-// server), tool-palette/init (init.js) loads the same way behind a `ready` promise.
-import { state } from "./state.js";
-import { load } from "./load.js";
+// Browsers and bundlers, the default entry: tool-palette/init (init.js) with its `ready`
+// awaited at top level, so the module is loaded before the importer's code runs and
+// users never call an init function. One instance behind both subpaths: an app (or an
+// adapter) that imports tool-palette and another that imports tool-palette/init share
+// the module. Where top-level await cannot be used (a <script> tag, iife and CommonJS
+// bundles, Parcel's dev server), import tool-palette/init and await `ready` yourself.
+import { ready } from "./init.js";
 
-await load();
-state.ready = true;
+await ready;
 
-export * from "./api.js";
-/** Settled already: the module is loaded before this entry finishes evaluating. */
-export const ready = Promise.resolve();
-export const init = () => ready;
+export * from "./init.js";

@@ -96,6 +96,8 @@ async function chromium() {
 }
 
 const BROWSER_RUNTIME = { runtime: { touchedAtImport: [], consoleWarnings: ["ToolRoutingUnavailableWarning"] } };
+// fixtures/browser/main.js: the default entry, and tool-palette/init beside it as the same module.
+const DEFAULT_ENTRY = { ...BROWSER_RUNTIME, entries: { sameInstance: true } };
 const INIT = { init: { readyIsPromise: true, initReturnsReady: true, earlyCallSaysAwaitReady: true } };
 const NODE_BUNDLE = { bundle: { processWarnings: ["ToolRoutingUnavailableWarning"], earlyPolicy: "early" } };
 
@@ -133,7 +135,7 @@ test("webpack 5, target web (no configuration) in headless Chromium: the wasm as
   assertQuiet("webpack", built, /WARNING|ERROR/);
   const wasm = readdirSync(out).filter((f) => f.endsWith(".wasm"));
   assert.equal(wasm.length, 1, `webpack emitted the wasm as one asset (${readdirSync(out).join(", ")})`);
-  const { requests, wasmCalls } = await pageReport("webpack (web) in Chromium", out, BROWSER_RUNTIME);
+  const { requests, wasmCalls } = await pageReport("webpack (web) in Chromium", out, DEFAULT_ENTRY);
   const fetched = requests.filter((r) => r.status === 200).map((r) => r.path);
   assert.deepStrictEqual(fetched.sort(), ["/", "/main.js", `/${wasm[0]}`].sort(), "the page loaded the bundle and the wasm, never the inline chunk");
   assert.deepStrictEqual(wasmCalls, ["instantiateStreaming"], "compiled while downloading");
@@ -165,7 +167,7 @@ test("Rollup 4 with node-resolve and no asset plugin (the README's output.dir li
   const dir = dirs.rollup;
   await run(bin("rollup"), ["-c", "--silent"], { cwd: dir });
   const out = join(dir, "out");
-  const { requests } = await pageReport("Rollup in Chromium", out, BROWSER_RUNTIME, { allowWasm404: true });
+  const { requests } = await pageReport("Rollup in Chromium", out, DEFAULT_ENTRY, { allowWasm404: true });
   // Rollup leaves the wasm's URL pointing beside the bundle, where nothing is: the bytes
   // come from the inline chunk, fetched only then.
   assert.ok(requests.some((r) => r.path === "/tool_palette_bg.wasm" && r.status === 404), "looked for the wasm beside the bundle");
@@ -179,7 +181,7 @@ test("Parcel 2 build (no configuration) in headless Chromium", async () => {
   assertQuiet("parcel build", built, /warn|⚠/i);
   const wasm = readdirSync(out).filter((f) => f.endsWith(".wasm"));
   assert.equal(wasm.length, 1, `Parcel emitted the wasm as one asset (${readdirSync(out).join(", ")})`);
-  const { requests, wasmCalls } = await pageReport("Parcel build in Chromium", out, BROWSER_RUNTIME);
+  const { requests, wasmCalls } = await pageReport("Parcel build in Chromium", out, DEFAULT_ENTRY);
   assert.ok(requests.some((r) => r.path === `/${wasm[0]}` && r.status === 200), "the page fetched the wasm asset");
   assert.ok(!requests.some((r) => r.path.includes("wasm-inline")), "the inline chunk was never downloaded");
   assert.deepStrictEqual(wasmCalls, ["instantiateStreaming"], "compiled while downloading");

@@ -177,12 +177,21 @@ function browserEntry(manifest) {
   return target.replace(/^\.\//, "");
 }
 
+// What an import map should point tool-palette/init at: its `browser` target for import.
+function initEntry(manifest) {
+  const target = manifest.exports["./init"]?.browser?.default;
+  assert.equal(typeof target, "string", "the exports map has tool-palette/init for browsers");
+  return target.replace(/^\.\//, "");
+}
+
 async function chromium() {
   browser ??= await launchChromium();
   return browser;
 }
 
 const BROWSER_RUNTIME = { runtime: { touchedAtImport: [], consoleWarnings: ["ToolRoutingUnavailableWarning"] } };
+// fixtures/browser/main.js: the default entry, and tool-palette/init beside it as the same module.
+const DEFAULT_ENTRY = { ...BROWSER_RUNTIME, entries: { sameInstance: true } };
 const WORKER_RUNTIME = {
   runtime: { earlyPolicy: "global-scope", process: "undefined", Buffer: "undefined", consoleWarnings: ["ToolRoutingUnavailableWarning"] },
 };
@@ -288,7 +297,7 @@ test("Vite 8 build (no wasm plugin) in headless Chromium", async () => {
   const server = await serve(out);
   try {
     const { text, problems, wasmCalls } = await reportFromPage(await chromium(), `${server.url}/`);
-    checkReport("Vite in Chromium", text, BROWSER_RUNTIME);
+    checkReport("Vite in Chromium", text, DEFAULT_ENTRY);
     assert.deepStrictEqual(wasmCalls, ["instantiateStreaming"], "served as application/wasm: compiled while downloading");
     assert.deepStrictEqual(problems, [], "no page errors, console errors or failed requests");
     assert.ok(
@@ -313,7 +322,7 @@ test("Vite 8 dev server (dependency pre-bundling, no configuration) in headless 
     // import-time check is the build's and the native page's above.
     const report = JSON.parse(text);
     if (report.runtime) report.runtime.touchedAtImport = report.runtime.touchedAtImport.filter((name) => name !== "process");
-    checkReport("Vite dev server in Chromium", JSON.stringify(report), BROWSER_RUNTIME);
+    checkReport("Vite dev server in Chromium", JSON.stringify(report), DEFAULT_ENTRY);
     assert.deepStrictEqual(problems, [], "no page errors, console errors or failed requests");
   } finally {
     await vite.stop();
@@ -322,13 +331,13 @@ test("Vite 8 dev server (dependency pre-bundling, no configuration) in headless 
 
 test("native ES modules in headless Chromium: an import map to the installed browser entry", async () => {
   const entry = browserEntry(installedManifest(dirs.web));
-  const importMap = { imports: { "tool-palette": `/node_modules/tool-palette/${entry}` } };
+  const importMap = { imports: { "tool-palette": `/node_modules/tool-palette/${entry}`, "tool-palette/init": `/node_modules/tool-palette/${initEntry(installedManifest(dirs.web))}` } };
   writeFileSync(join(dirs.web, "native.html"), page({ script: "/src/main.js", importMap }));
 
   const server = await serve(dirs.web);
   try {
     const { text, problems, wasmCalls } = await reportFromPage(await chromium(), `${server.url}/native.html`);
-    checkReport("native ES modules in Chromium", text, BROWSER_RUNTIME);
+    checkReport("native ES modules in Chromium", text, DEFAULT_ENTRY);
     assert.deepStrictEqual(wasmCalls, ["instantiateStreaming"], "served as application/wasm: compiled while downloading");
     assert.deepStrictEqual(problems, [], "no page errors, console errors or failed requests");
     assert.ok(
@@ -344,11 +353,12 @@ test("native ES modules in headless Chromium: an import map to the installed bro
 
 test("native ES modules, a server that does not send application/wasm: the bytes are compiled, no streaming attempt", async () => {
   const entry = browserEntry(installedManifest(dirs.web));
-  writeFileSync(join(dirs.web, "native-octet.html"), page({ script: "/src/main.js", importMap: { imports: { "tool-palette": `/node_modules/tool-palette/${entry}` } } }));
+  const imports = { "tool-palette": `/node_modules/tool-palette/${entry}`, "tool-palette/init": `/node_modules/tool-palette/${initEntry(installedManifest(dirs.web))}` };
+  writeFileSync(join(dirs.web, "native-octet.html"), page({ script: "/src/main.js", importMap: { imports } }));
   const server = await serve(dirs.web, { types: { ".wasm": "application/octet-stream" } });
   try {
     const { text, problems, wasmCalls } = await reportFromPage(await chromium(), `${server.url}/native-octet.html`);
-    checkReport("native ES modules (octet-stream) in Chromium", text, BROWSER_RUNTIME);
+    checkReport("native ES modules (octet-stream) in Chromium", text, DEFAULT_ENTRY);
     assert.deepStrictEqual(problems, [], "no page errors, console errors (no streaming MIME warning) or failed requests");
     assert.deepStrictEqual(wasmCalls, ["instantiate"], "compiled from the downloaded bytes");
     assert.ok(!server.requests.some((r) => r.path.includes("wasm-inline")), "the base64 fallback was never loaded");
@@ -360,7 +370,7 @@ test("native ES modules, a server that does not send application/wasm: the bytes
 test("<script type=\"module\"> with an import map to tool-palette/init (no top-level await) in headless Chromium", async () => {
   const dir = dirs.nativeInit;
   const manifest = installedManifest(dir);
-  const imports = { "tool-palette/init": `/node_modules/tool-palette/${manifest.exports["./init"].browser.default.replace(/^\.\//, "")}` };
+  const imports = { "tool-palette/init": `/node_modules/tool-palette/${initEntry(manifest)}` };
   writeFileSync(join(dir, "index.html"), page({ script: "/src/init.js", importMap: { imports } }));
   const server = await serve(dir);
   try {
@@ -382,7 +392,7 @@ test("native ES modules under a strict Content-Security-Policy with 'wasm-unsafe
   const server = await serve(dir);
   try {
     const { text, problems } = await reportFromPage(await chromium(), `${server.url}/allowed.html`);
-    checkReport("native ES modules under a strict CSP", text, BROWSER_RUNTIME);
+    checkReport("native ES modules under a strict CSP", text, DEFAULT_ENTRY);
     assert.deepStrictEqual(problems, [], "no CSP violation, page error or failed request");
   } finally {
     await server.close();
@@ -438,7 +448,7 @@ test("esbuild browser bundle (--platform=browser --format=esm, no configuration)
   const server = await serve(out);
   try {
     const { text, problems } = await reportFromPage(await chromium(), `${server.url}/`);
-    checkReport("esbuild in Chromium", text, BROWSER_RUNTIME);
+    checkReport("esbuild in Chromium", text, DEFAULT_ENTRY);
     // esbuild leaves `new URL("./tool_palette_bg.wasm", import.meta.url)` pointing beside
     // the bundle, where nothing is: that one 404 is expected, then the inlined bytes load.
     const unexpected = problems.filter((p) => !/404/.test(p) || !/tool_palette_bg\.wasm/.test(p));
