@@ -29,6 +29,7 @@ const layers = [
   { name: "resources (heavy scenarios, each in a child process)", plan: nodeTest("tests/resources", /\.test\.mjs$/), parse: "node" },
   { name: "types (tsc --noEmit, with DOM)", plan: () => ({ cmd: join(root, "node_modules/.bin/tsc"), args: ["-p", "tests/types"] }), parse: "tsc" },
   { name: "types (tsc --noEmit, ES2022 only, adapters)", plan: () => ({ cmd: join(root, "node_modules/.bin/tsc"), args: ["-p", "tests/types/tsconfig.nodom.json"] }), parse: "tsc" },
+  { name: "README code blocks (tsc --strict against dist/ types)", plan: nodeTest("tests/readme", /\.test\.mjs$/), parse: "node" },
   { name: "packaging (packed tarball in each runtime)", plan: nodeTest("tests/packaging", /\.test\.mjs$/), parse: "node" },
   { name: "frameworks (AI SDK, OpenAI Agents, LangChain.js; packed)", plan: nodeTest("tests/frameworks", /\.test\.mjs$/), parse: "node" },
   { name: "bench baseline (passes the same JS suites)", plan: () => ({ cmd: process.execPath, args: ["--test", "--test-reporter=spec", "bench/baseline.test.mjs"] }), parse: "node" },

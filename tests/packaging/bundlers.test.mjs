@@ -17,6 +17,7 @@ import {
   linkTools,
   pack,
   page,
+  readmeLines,
   reportFromPage,
   run,
   serve,
@@ -42,19 +43,7 @@ const SETUPS = {
   "webpack-web": { type: "module", files: { ...browserSources("src"), "out/index.html": { text: page({ script: "./main.js", moduleScript: false }) } } },
   "webpack-webworker": { type: "module", files: { ...browserSources("src", "worker.js"), "out/index.html": { text: workerPage({ script: "./main.js" }) } } },
   "webpack-node": { type: "module", files: nodeSources("src") },
-  rollup: {
-    type: "module",
-    files: {
-      ...browserSources("src"),
-      "out/index.html": { text: page({ script: "./main.js" }) },
-      // The package README's one line for Rollup: output.dir (the inline copy of the wasm
-      // is a chunk of its own), with the usual node-resolve plugin and no asset plugin.
-      "rollup.config.mjs": {
-        text: `import { nodeResolve } from "@rollup/plugin-node-resolve";\nexport default { input: "src/main.js", output: { dir: "out", format: "es" }, plugins: [nodeResolve()] };\n`,
-      },
-    },
-    link: ["@rollup/plugin-node-resolve"],
-  },
+  rollup: { type: "module", files: browserSources("src"), link: ["@rollup/plugin-node-resolve"] },
   "parcel-build": { type: "module", files: { ...browserSources("src"), "src/index.html": { text: page({ script: "./main.js" }) } } },
   "parcel-serve": { type: "module", files: { ...browserSources("src", "init.js"), "src/index.html": { text: page({ script: "./init.js" }) } } },
   "esbuild-iife": { type: "module", files: { ...browserSources("src", "init.js"), "out/index.html": { text: page({ script: "./init.js", moduleScript: false }) } } },
@@ -165,8 +154,16 @@ test("webpack 5, target node: the bundle runs from a folder with no node_modules
 
 test("Rollup 4 with node-resolve and no asset plugin (the README's output.dir line) in headless Chromium", async () => {
   const dir = dirs.rollup;
+  // The package README's one line for Rollup, as written, in the usual config.
+  const [output] = readmeLines(readFileSync(join(dir, "node_modules", "tool-palette", "README.md"), "utf8"), "Rollup");
+  assert.match(output, /^output: \{ dir: "[\w.-]+"/, `the README's Rollup line: ${output}`);
+  writeFileSync(
+    join(dir, "rollup.config.mjs"),
+    `import { nodeResolve } from "@rollup/plugin-node-resolve";\nexport default { input: "src/main.js", ${output}, plugins: [nodeResolve()] };\n`,
+  );
   await run(bin("rollup"), ["-c", "--silent"], { cwd: dir });
-  const out = join(dir, "out");
+  const out = join(dir, output.match(/dir: "([^"]+)"/)[1]);
+  writeFileSync(join(out, "index.html"), page({ script: "./main.js" }));
   const { requests } = await pageReport("Rollup in Chromium", out, DEFAULT_ENTRY, { allowWasm404: true });
   // Rollup leaves the wasm's URL pointing beside the bundle, where nothing is: the bytes
   // come from the inline chunk, fetched only then.

@@ -24,6 +24,7 @@ import {
   moduleGraph,
   pack,
   page,
+  readmeLines,
   ROOT,
   reportFromPage,
   run,
@@ -383,12 +384,17 @@ test("<script type=\"module\"> with an import map to tool-palette/init (no top-l
   }
 });
 
-// The import map a page without a bundler writes, for both subpaths.
-const cspImportMap = { imports: { "tool-palette": "/node_modules/tool-palette/browser.js", "tool-palette/init": "/node_modules/tool-palette/init.js" } };
+// The import map the package README gives for pages without a bundler, as written.
+function readmeImportMap(dir) {
+  const [tag] = readmeLines(readFileSync(join(installed(dir), "README.md"), "utf8"), "native ES modules");
+  const json = tag.match(/^<script type="importmap">(.*)<\/script>$/)?.[1];
+  assert.ok(json, `the README's import map line: ${tag}`);
+  return JSON.parse(json);
+}
 
 test("native ES modules under a strict Content-Security-Policy with 'wasm-unsafe-eval' (nonces, no unsafe-eval) in headless Chromium", async () => {
   const dir = dirs.csp;
-  writeFileSync(join(dir, "allowed.html"), page({ script: "/src/main.js", importMap: cspImportMap, csp: strictCsp({ wasm: true }) }));
+  writeFileSync(join(dir, "allowed.html"), page({ script: "/src/main.js", importMap: readmeImportMap(dir), csp: strictCsp({ wasm: true }) }));
   const server = await serve(dir);
   try {
     const { text, problems } = await reportFromPage(await chromium(), `${server.url}/allowed.html`);
@@ -401,7 +407,7 @@ test("native ES modules under a strict Content-Security-Policy with 'wasm-unsafe
 
 test("the same page without 'wasm-unsafe-eval': import() of the package rejects, tool-palette/init's `ready` rejects, calls say why", async () => {
   const dir = dirs.csp;
-  writeFileSync(join(dir, "refused.html"), page({ script: "/src/csp.js", importMap: cspImportMap, csp: strictCsp({ wasm: false }) }));
+  writeFileSync(join(dir, "refused.html"), page({ script: "/src/csp.js", importMap: readmeImportMap(dir), csp: strictCsp({ wasm: false }) }));
   const server = await serve(dir);
   try {
     const { text, problems } = await reportFromPage(await chromium(), `${server.url}/refused.html`);
@@ -525,13 +531,13 @@ test("Cloudflare Worker: `wrangler dev` (local workerd, no configuration beyond 
 // global scope): workerd refuses to start with the package's own message, never a hang.
 // With the README's line (`--conditions=workerd --loader:.wasm=copy`, and Miniflare told
 // that .wasm files are compiled modules) it works.
-const miniflareScript = (script) => `
+const miniflareScript = (script, modulesRules) => `
 const { createRequire } = require("node:module");
 const { Miniflare } = createRequire(${JSON.stringify(join(ROOT, "node_modules", "wrangler", "package.json"))})("miniflare");
 const mf = new Miniflare({
   scriptPath: ${JSON.stringify(script)},
   modules: true,
-  modulesRules: [{ type: "CompiledWasm", include: ["**/*.wasm"] }],
+  ${modulesRules},
   compatibilityDate: ${JSON.stringify(COMPATIBILITY_DATE)},
 });
 mf.dispatchFetch("http://localhost/")
@@ -543,14 +549,20 @@ mf.dispatchFetch("http://localhost/")
 test("Miniflare without wrangler: an unconfigured esbuild bundle fails to start with the package's message; the README's esbuild line works", async () => {
   const dir = dirs.miniflare;
   const env = childEnv();
+  // The package README's lines, as written: the esbuild command and Miniflare's rule.
+  const [command, modulesRules] = readmeLines(readFileSync(join(installed(dir), "README.md"), "utf8"), "Miniflare");
+  assert.match(command, /^esbuild src\/index\.js /, `the README's esbuild line: ${command}`);
+  assert.match(modulesRules, /^modulesRules: \[/, `the README's Miniflare option: ${modulesRules}`);
+  const [, ...args] = command.split(" ");
+  const outdir = args.find((a) => a.startsWith("--outdir=")).slice("--outdir=".length);
+
   await run(bin("esbuild"), ["src/index.js", "--bundle", "--format=esm", "--outfile=plain/index.js", "--log-level=warning"], { cwd: dir });
-  const plain = await run(process.execPath, ["-e", miniflareScript(join(dir, "plain", "index.js"))], { cwd: dir, env, allowFailure: true });
+  const plain = await run(process.execPath, ["-e", miniflareScript(join(dir, "plain", "index.js"), modulesRules)], { cwd: dir, env, allowFailure: true });
   assert.match(JSON.parse(plain.stdout).failed ?? "", /failed to start/, `workerd refused the browser build: ${plain.stdout}`);
   assert.match(plain.stderr, /tool-palette: Cloudflare Workers need the package's `workerd` export condition/, "and said why");
 
-  // The README's line.
-  await run(bin("esbuild"), ["src/index.js", "--bundle", "--format=esm", "--conditions=workerd", "--loader:.wasm=copy", "--outdir=out", "--log-level=warning"], { cwd: dir });
-  const { stdout } = await run(process.execPath, ["-e", miniflareScript(join(dir, "out", "index.js"))], { cwd: dir, env });
+  await run(bin("esbuild"), [...args, "--log-level=warning"], { cwd: dir });
+  const { stdout } = await run(process.execPath, ["-e", miniflareScript(join(dir, outdir, "index.js"), modulesRules)], { cwd: dir, env });
   const { status, text } = JSON.parse(stdout);
   assert.equal(status, 200, `the Worker answered 200: ${String(text).slice(0, 2000)}`);
   checkReport("esbuild-bundled Worker in Miniflare", text, WORKER_RUNTIME);

@@ -325,6 +325,22 @@ worker.onerror = (event) => (globalThis.__report = JSON.stringify({ error: "work
 export const strictCsp = ({ wasm }) =>
   `default-src 'self'; img-src data:; script-src 'self' 'nonce-${NONCE}'${wasm ? " 'wasm-unsafe-eval'" : ""}; object-src 'none'; base-uri 'none'`;
 
+// ---------------------------------------------------------------- the README's lines
+
+// The inline code spans of one row of the package README's "Bundlers and runtimes" table
+// (the row whose first cell starts with `setup`): the configuration a setup needs, which
+// the tests use as written.
+export function readmeLines(readme, setup) {
+  const start = readme.indexOf("## Bundlers and runtimes");
+  if (start < 0) throw new Error('the package README has no "Bundlers and runtimes" section');
+  const end = readme.indexOf("\n## ", start + 1);
+  const section = readme.slice(start, end < 0 ? undefined : end);
+  const row = section.split("\n").find((line) => line.startsWith(`| ${setup}`));
+  if (!row) throw new Error(`the package README's table has no row for ${setup}`);
+  const needs = row.split(" | ").slice(1).join(" | ");
+  return [...needs.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+}
+
 // ---------------------------------------------------------------- bundles run on their own
 
 // A folder for a bundle to run from: outside every consumer, with no node_modules in it or

@@ -1,0 +1,82 @@
+// The free variables of the README code blocks that import tool-palette, declared per
+// block (keyed by the block's first line) so that each block compiles as written: the
+// snippets stay as users read them, and these declarations say what the snippet assumes
+// the reader has. A block whose first line has no entry here fails the test, naming it.
+// Frameworks' own names come from the frameworks (installed as devDependencies).
+
+// The user's tools, store and models, as the README's prose describes them.
+const USER = `
+interface Skill { tool: string; content?: string }
+declare const skills: { search(query: string): Promise<Skill[]> };
+declare const tools: Record<string, { description: string; execute?: (args: unknown) => unknown }>;
+declare const userMessage: string;
+`;
+
+// The policy snippet's context and model: what its match/guard/argsTransform read.
+const POLICY = `
+interface Ctx { message: string; hasSalesTable: boolean }
+interface Model { id: string }
+declare const cheapModel: Model;
+declare const modelResolver: (ctx: Ctx) => Model;
+declare const onToolCallDispatch: (event: unknown) => void;
+declare const onWarning: (warning: Error) => void;
+declare const tools: Record<string, unknown>;
+declare const ctx: Ctx;
+declare const emitted: { name: string; args: { q: string }; id: string };
+declare const outcome: import("tool-palette").RouterOutcome;
+`;
+
+// What the framework snippets take from the application: a router and policies built as
+// the README's earlier sections show, and the framework's model and tools.
+const ADAPTER = `
+import { ToolRouter, ToolPolicies } from "tool-palette";
+declare const router: ToolRouter;
+declare const policies: ToolPolicies<{ message: string }>;
+declare const message: string;
+`;
+
+export const PRELUDES = {
+  // pkg-template/README.md, the opening example.
+  'import { resolvePalette, activeTools } from "tool-palette";': USER,
+  // README.md, Usage.
+  'import { ToolRouter, ToolPolicies, activeTools } from "tool-palette";': `
+declare const skills: { search(query: string): Promise<string[]> };
+declare const tools: Record<string, unknown>;
+declare const cheap: { id: string };
+declare const userMessage: string;
+declare function callModel(model: unknown, tools: string[] | undefined): Promise<{ toolCall: { name: string; args: unknown; id: string } }>;
+`,
+  // pkg-template/README.md, the routing capability.
+  'import { ToolRouter, bindPalette } from "tool-palette";': `
+declare const entries: (ctx: { message: string }) => Promise<string[]>;
+declare const tools: Record<string, { description: string }>;
+declare const signal: AbortSignal;
+declare const message: string;
+`,
+  // pkg-template/README.md, policies.
+  'import { ToolCallPolicy, ToolPolicies } from "tool-palette";': POLICY,
+  // The agent frameworks (both READMEs).
+  "// Vercel AI SDK (ai 7)": `${ADAPTER}
+import { generateText, stepCountIs, tool, type LanguageModel } from "ai";
+import { z } from "zod";
+declare const model: LanguageModel;
+declare const prompt: string;
+const tools = { web_search: tool({ description: "search the web", inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => q }) };
+`,
+  "// OpenAI Agents SDK (@openai/agents)": `${ADAPTER}
+import { Agent, run, tool, type Model } from "@openai/agents";
+import { z } from "zod";
+declare const defaultModel: Model;
+const tools = [tool({ name: "web_search", description: "search the web", parameters: z.object({ q: z.string() }), execute: async ({ q }) => q })];
+`,
+  "// LangChain.js v1 (langchain)": `${ADAPTER}
+import { createAgent, tool } from "langchain";
+import { HumanMessage } from "@langchain/core/messages";
+import { z } from "zod";
+declare const model: string;
+const tools = [tool(async ({ q }: { q: string }) => q, { name: "web_search", description: "search the web", schema: z.object({ q: z.string() }) })];
+`,
+  // pkg-template/README.md, Bundlers and runtimes: tool-palette/init, and the CSP example.
+  'import { ready, ToolRouter } from "tool-palette/init";': "",
+  "try {": "",
+};
