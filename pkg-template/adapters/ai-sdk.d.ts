@@ -45,3 +45,11 @@ export declare function defaultContext(input: AiSdkStepInput): AiSdkContext;
 export declare function createToolPalette<Ctx = AiSdkContext, Model = any>(
   options?: AiSdkPaletteOptions<Ctx, Model>,
 ): AiSdkToolPalette<Model>;
+
+/**
+ * A `search` function for `toolSearch({ search })`, ranked by the package's `ToolIndex`: give an index
+ * built from your tools (parameter schemas count too), or none to index the candidates the SDK hands over.
+ */
+export declare function toolSearchFunction(
+  index?: { search(query: string, options?: { limit?: number }): readonly { readonly name: string }[] },
+): (options: { query: string; tools: Array<{ name: string; description?: string }> }) => string[];

@@ -17,6 +17,7 @@
 // attributes ride in `runtimeContext.toolPalette`, which AI SDK telemetry integrations
 // receive when `telemetry.includeRuntimeContext` includes `toolPalette`.
 // No import of `ai`: only its documented shapes.
+import { ToolIndex } from "tool-palette";
 import { createCore, attributes, validateArgs, lastText, Recent, isObject, isFunction, fail } from "./shared.js";
 
 const WHERE = "tool-palette/ai-sdk";
@@ -171,4 +172,32 @@ export function createToolPalette(options) {
   }
 
   return { prepareStep, wrapTools };
+}
+
+/**
+ * A `search` function for the AI SDK's `toolSearch({ search })`, ranked by the package's
+ * tool search (`ToolIndex`, BM25F in the Rust core) instead of the SDK's keyword scorer.
+ * Give it an index built from your tools (their parameter schemas count too), or none: then
+ * the candidates the SDK hands over (names and descriptions) are indexed, once per set.
+ */
+export function toolSearchFunction(index) {
+  if (index !== undefined && !(isObject(index) && isFunction(index.search))) {
+    throw fail(`${WHERE}: toolSearchFunction(index)`, "a ToolIndex or undefined", index);
+  }
+  let names = null;
+  let own = null;
+  return ({ query, tools }) => {
+    const candidates = Array.isArray(tools) ? tools : [];
+    let search = index;
+    if (search === undefined) {
+      const same = names !== null && names.length === candidates.length && candidates.every((t, i) => t.name === names[i]);
+      if (!same) {
+        own?.dispose();
+        own = new ToolIndex(candidates);
+        names = candidates.map((t) => t.name);
+      }
+      search = own;
+    }
+    return search.search(typeof query === "string" ? query : "", { limit: Math.max(1, candidates.length) }).map((hit) => hit.name);
+  };
 }

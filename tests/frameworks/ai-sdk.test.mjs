@@ -420,3 +420,31 @@ test("wrong options are TypeErrors naming the option", () => {
   assert.throws(() => adapter.createToolPalette({ alwaysInclude: ["a", 1] }), /options\.alwaysInclude\[1\] must be a string/);
   assert.throws(() => adapter.createToolPalette().wrapTools([]), /wrapTools\(tools\) must be a record/);
 });
+
+for (const flavor of ["esm", "cjs"]) {
+  test(`[${flavor}] toolSearch({ search: toolSearchFunction(index) }): deferred tools are found by the package's tool search`, async () => {
+    const { core, adapter } = flavors[flavor];
+    const make = (description, schema) => ai.tool({ description, inputSchema: schema, deferLoading: true, execute: async () => "ok" });
+    const deferred = {
+      get_weather: make("Current weather for a city", z.object({ city: z.string().describe("city name") })),
+      send_email: make("Send an email message", z.object({ to: z.string().describe("recipient address") })),
+      sql_query: make("Run SQL against the sales database", z.object({ query: z.string() })),
+    };
+    const searchModel = model("search", [toolCall("search", { query: "recipient address" }, "s-1"), text("found it")]);
+    const withIndex = adapter.toolSearchFunction(new core.ToolIndex(deferred));
+    const result = await ai.generateText({
+      model: searchModel,
+      prompt: "mail my boss",
+      stopWhen: ai.stepCountIs(3),
+      tools: { ...deferred, search: ai.toolSearch({ search: withIndex }) },
+    });
+    const found = result.steps[0].toolResults[0].output.tools.map((t) => t.name);
+    // "recipient address" is only in send_email's parameter schema: the index read it.
+    assert.equal(found[0], "send_email");
+    // Without an index, the candidates the SDK hands over (names, descriptions) are indexed.
+    const own = adapter.toolSearchFunction();
+    assert.deepEqual(own({ query: "weather", tools: [{ name: "get_weather", description: "Current weather" }, { name: "x", description: "y" }] }), ["get_weather"]);
+    assert.deepEqual(own({ query: "zzz", tools: [{ name: "a" }] }), []);
+    assert.throws(() => adapter.toolSearchFunction(5), /toolSearchFunction\(index\)/);
+  });
+}
