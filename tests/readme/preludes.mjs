@@ -14,7 +14,6 @@ declare const userMessage: string;
 
 // The policy snippet's context and model: what its match/guard/argsTransform read.
 const POLICY = `
-interface Ctx { message: string; hasSalesTable: boolean }
 interface Model { id: string }
 declare const cheapModel: Model;
 declare const modelResolver: (ctx: Ctx) => Model;
@@ -36,6 +35,16 @@ declare const message: string;
 `;
 
 export const PRELUDES = {
+  // pkg-template/README.md, "Tool search": tools as an array of definitions.
+  'import { ToolIndex, ToolRouter } from "tool-palette";': `
+declare const tools: { name: string; description: string; parameters: object }[];
+declare const message: string;
+`,
+  // pkg-template/README.md, "Agent frameworks": routing by tool search, the AI SDK's tools record.
+  'import { createToolPalette, toolSearchFunction } from "tool-palette/ai-sdk";': `
+import { toolSearch, type Tool } from "ai";
+declare const tools: Record<string, Tool>;
+`,
   // pkg-template/README.md, the opening example.
   'import { resolvePalette, activeTools } from "tool-palette";': USER,
   // README.md, Usage.
