@@ -814,6 +814,115 @@ function runPolicies() {
 
 // ------------------------------------------------------------------ start
 
+// ------------------------------------------------------------------ tool search
+
+// Tool sets to start from; the textarea takes any other.
+const TOOLSETS = [
+  {
+    id: "assistant",
+    label: "Assistant tools",
+    message: "What's the weather in Lyon tomorrow, in celsius?",
+    tools: [
+      { name: "get_weather", description: "Current weather and forecast for a city", parameters: { type: "object", properties: { city: { type: "string", description: "City name" }, unit: { type: "string", enum: ["celsius", "fahrenheit"] } } } },
+      { name: "send_email", description: "Send an email message to a recipient", parameters: { type: "object", properties: { to: { type: "string", description: "recipient address" }, subject: { type: "string" }, body: { type: "string" } } } },
+      { name: "calendar.create-event", description: "Create a calendar event", parameters: { type: "object", properties: { title: { type: "string" }, start: { type: "string", description: "start time, ISO 8601" } } } },
+      { name: "sqlQuery", description: "Run a read-only SQL query against the sales database", parameters: { type: "object", properties: { query: { type: "string", description: "the SQL statement" } } } },
+      { name: "web_search", description: "Search the web and return the top results", parameters: { type: "object", properties: { q: { type: "string", description: "search terms" } } } },
+      { name: "read_file", description: "Read a file from the workspace", parameters: { type: "object", properties: { path: { type: "string", description: "file path" } } } },
+      { name: "translate_text", description: "Translate text into another language", parameters: { type: "object", properties: { text: { type: "string" }, target_language: { type: "string", description: "ISO 639-1 code" } } } },
+      { name: "create_invoice", description: "Create an invoice for a customer", parameters: { type: "object", properties: { customer_id: { type: "string" }, amount: { type: "number", description: "total in euros" } } } },
+    ],
+  },
+  {
+    id: "record",
+    label: "AI SDK tools record",
+    message: "refund the last payment of order 1234",
+    tools: {
+      lookupOrder: { description: "Find an order by its number", inputSchema: { type: "object", properties: { orderId: { type: "string", description: "order number" } } } },
+      refundPayment: { description: "Refund a payment, fully or in part", inputSchema: { type: "object", properties: { paymentId: { type: "string" }, amount: { type: "number", description: "money back" } } } },
+      updateAddress: { description: "Change a customer's shipping address", inputSchema: { type: "object", properties: { customerId: { type: "string" }, address: { type: "string" } } } },
+      trackShipment: { description: "Track a parcel's delivery status", inputSchema: { type: "object", properties: { trackingNumber: { type: "string" } } } },
+    },
+  },
+];
+
+const searchState = { toolset: JSON.stringify(TOOLSETS[0].tools, null, 2), message: TOOLSETS[0].message, limit: 3 };
+let searchSeq = 0;
+
+function renderToolsets() {
+  $("#toolset-presets").replaceChildren(
+    ...TOOLSETS.map((t) =>
+      h("button", {
+        type: "button",
+        dataset: { toolset: t.id },
+        onclick: () => {
+          searchState.toolset = JSON.stringify(t.tools, null, 2);
+          searchState.message = t.message;
+          $("#toolset").value = searchState.toolset;
+          $("#search-message").value = searchState.message;
+          searchNow();
+        },
+      }, t.label),
+    ),
+  );
+  $("#toolset").value = searchState.toolset;
+  $("#search-message").value = searchState.message;
+  $("#search-limit").value = String(searchState.limit);
+  for (const [id, key, read] of [["#toolset", "toolset", (v) => v], ["#search-message", "message", (v) => v], ["#search-limit", "limit", (v) => Number(v)]]) {
+    $(id).addEventListener("input", (e) => {
+      searchState[key] = read(e.target.value);
+      searchNow();
+    });
+  }
+}
+
+async function searchNow() {
+  if (!tp) return;
+  const my = ++searchSeq;
+  const out = $("#search-out");
+  let tools;
+  try {
+    tools = JSON.parse(searchState.toolset);
+  } catch (e) {
+    out.dataset.state = "error";
+    out.replaceChildren(h("p", { class: "error-text", dataset: { field: "search-error" } }, `the tools are not valid JSON (${e.message})`));
+    return;
+  }
+  let index;
+  try {
+    index = new tp.ToolIndex(tools, { limit: searchState.limit >= 1 ? searchState.limit : 3 });
+  } catch (e) {
+    out.dataset.state = "error";
+    out.replaceChildren(h("p", { class: "error-text", dataset: { field: "search-error" } }, `${e.name}: ${e.message}`));
+    return;
+  }
+  const hits = index.search(searchState.message);
+  const registered = Array.isArray(tools) ? tools.map((t) => t?.name ?? t?.function?.name) : Object.keys(tools);
+  let decision = null;
+  const router = new tp.ToolRouter({ entries: index.entries, registered, onDecision: (d) => (decision = d) });
+  const outcome = await router.resolve({ context: { message: searchState.message } });
+  router.dispose();
+  index.dispose();
+  if (my !== searchSeq) return;
+  out.dataset.state = "done";
+  const max = hits.length ? hits[0].score : 1;
+  out.replaceChildren(
+    h("p", { class: "summary" }, `${index.size} tools indexed; `, h("code", {}, `index.search(message)`), ` → ${hits.length} hit${hits.length === 1 ? "" : "s"}`),
+    hits.length
+      ? h(
+          "ol",
+          { class: "hits", dataset: { field: "hits" } },
+          hits.map((hit) =>
+            h("li", { dataset: { name: hit.name } }, h("code", {}, hit.name), " ", h("span", { class: "bar", style: `width:${Math.round((hit.score / max) * 120)}px` }), " ", h("span", { class: "score" }, hit.score.toFixed(3))),
+          ),
+        )
+      : h("p", { class: "none", dataset: { field: "hits" } }, "no tool matches: the router refuses (rule 3) and every tool stays available"),
+    h("p", { class: "rule" }, "routing: ", h("strong", { dataset: { field: "search-rule" } }, decision?.rule ?? "?"), outcome.kind === "routed" ? ` · the model sees ${outcome.names.length} of ${registered.length} tools` : " · every tool stays available"),
+    group("Routed palette", "search-palette", outcome.kind === "routed" ? [...outcome.names] : [], "ok"),
+    group("Hidden", "search-hidden", decision ? [...decision.hidden] : [], "muted"),
+  );
+}
+
 async function main() {
   renderPresets();
   loadFromHash();
@@ -829,6 +938,8 @@ async function main() {
   }
   document.documentElement.dataset.ready = "true";
   resolveNow();
+  renderToolsets();
+  searchNow();
 }
 
 main();

@@ -584,13 +584,58 @@ test("a scenario loads from the URL hash, and a copied link reproduces the outco
 
 // ------------------------------------------------------------------ layout and hygiene
 
+test("tool search: a tool set and a message give ranked tools with scores and the routed palette", async () => {
+  const searchOut = async () => {
+    await page.waitForSelector('#search-out[data-state="done"], #search-out[data-state="error"]');
+    return page.evaluate(() => {
+      const out = document.querySelector("#search-out");
+      const list = (f) => [...out.querySelectorAll(`[data-field="${f}"] li`)].map((li) => li.textContent.trim());
+      return {
+        hits: [...out.querySelectorAll('[data-field="hits"] li')].map((li) => [li.dataset.name, Number(li.querySelector(".score").textContent)]),
+        rule: out.querySelector('[data-field="search-rule"]')?.textContent ?? null,
+        palette: list("search-palette"),
+        hidden: list("search-hidden"),
+        error: out.querySelector('[data-field="search-error"]')?.textContent ?? null,
+      };
+    });
+  };
+  let o = await searchOut();
+  assert.equal(o.hits[0][0], "get_weather");
+  assert.ok(o.hits.every(([, score], i) => score > 0 && (i === 0 || o.hits[i - 1][1] >= score)));
+  assert.equal(o.rule, "routed");
+  assert.equal(o.palette[0], "get_weather");
+  assert.ok(o.hidden.includes("send_email"));
+
+  await page.fill("#search-message", "email the invoice to the customer");
+  await page.waitForFunction(() => document.querySelector('#search-out [data-field="hits"] li')?.dataset.name !== "get_weather");
+  o = await searchOut();
+  assert.ok(["send_email", "create_invoice"].includes(o.hits[0][0]), JSON.stringify(o.hits));
+
+  // A message nothing matches: no rows, refusal 3, every tool stays.
+  await page.fill("#search-message", "zzzqqq");
+  await page.waitForFunction(() => document.querySelector('#search-out [data-field="search-rule"]')?.textContent === "3");
+  o = await searchOut();
+  assert.deepEqual(o.hits, []);
+  assert.deepEqual(o.palette, []);
+
+  // The AI SDK record preset, then the package's own validation error for a duplicate name.
+  await page.click('[data-toolset="record"]');
+  await page.waitForFunction(() => document.querySelector('#search-out [data-field="hits"] li')?.dataset.name === "refundPayment");
+  await page.fill("#toolset", '[{"name":"a"},{"name":"a"}]');
+  await page.waitForSelector('#search-out[data-state="error"]');
+  o = await searchOut();
+  assert.match(o.error, /TypeError: ToolIndex: tools\[1\] reuses the name "a"/);
+  await page.click('[data-toolset="assistant"]');
+  await page.waitForFunction(() => document.querySelector('#search-out[data-state="done"] [data-field="hits"] li')?.dataset.name === "get_weather");
+});
+
 test("layout: two columns at 1280×800, one column without horizontal scrolling at phone width; screenshots", async () => {
   const p = watch(await context.newPage());
   await p.goto(server.url);
   await readOutcome(p);
   await p.click('[data-policy-preset="dropped"]');
   const cols = await p.$$eval(".columns", (els) => els.map((el) => getComputedStyle(el).gridTemplateColumns.split(" ").length));
-  assert.deepEqual(cols, [2, 2]);
+  assert.deepEqual(cols, [2, 2, 2]);
   const box = await p.$eval("#outcome", (el) => el.getBoundingClientRect().toJSON());
   assert.ok(box.left > 600 && box.top < 800, `the outcome sits in the right column, above the fold (${JSON.stringify(box)})`);
   assert.ok(await p.$eval("html", (el) => el.scrollWidth <= 1280));
@@ -604,7 +649,7 @@ test("layout: two columns at 1280×800, one column without horizontal scrolling 
 
   await p.setViewportSize({ width: 390, height: 844 });
   const phoneCols = await p.$$eval(".columns", (els) => els.map((el) => getComputedStyle(el).gridTemplateColumns.split(" ").length));
-  assert.deepEqual(phoneCols, [1, 1]);
+  assert.deepEqual(phoneCols, [1, 1, 1]);
   assert.ok(await p.$eval("html", (el) => el.scrollWidth <= 390), "no horizontal scrolling at 390 px");
   await p.click('[data-preset="rule5"]');
   const o = await readOutcome(p);
