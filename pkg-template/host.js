@@ -150,6 +150,18 @@ export function get(value, key) {
   }
 }
 
+// `f`, with what it throws returned as a `Thrown` (for the readers below; the calls above
+// are spelled out, being on every seam's path).
+const catching =
+  (f) =>
+  (...args) => {
+    try {
+      return f(...args);
+    } catch (e) {
+      return new Thrown(e);
+    }
+  };
+
 // ---------------------------------------------------------------- reading the caller's values
 
 // A read that threw: which key, and what it threw.
@@ -194,13 +206,7 @@ export function hasIterator(value) {
 }
 
 // An iterable as a fresh array (the binding checked that it is one).
-export function list(value) {
-  try {
-    return Array.from(value);
-  } catch (e) {
-    return new Thrown(e);
-  }
-}
+export const list = catching((value) => Array.from(value));
 
 // The total length of `strings` in code units, or -(i + 1) when strings[i] is no string.
 export function measure(strings) {
@@ -265,15 +271,7 @@ function defaultCandidate(row) {
   return undefined;
 }
 
-export function readRows(rows, candidateOf, isActive) {
-  try {
-    return batch(rows, candidateOf, isActive);
-  } catch (e) {
-    return new Thrown(e);
-  }
-}
-
-function batch(rows, candidateOf, isActive) {
+export const readRows = catching((rows, candidateOf, isActive) => {
   const all = Array.isArray(rows) ? rows : Array.from(rows);
   const n = all.length;
   const flags = new Uint8Array(n);
@@ -292,7 +290,7 @@ function batch(rows, candidateOf, isActive) {
     }
   }
   return new Batch(flags, names, units);
-}
+});
 
 // ---------------------------------------------------------------- names into wasm memory
 
@@ -372,13 +370,7 @@ export function namesOf(items) {
   return out;
 }
 
-export function keys(value) {
-  try {
-    return Object.keys(value);
-  } catch (e) {
-    return new Thrown(e);
-  }
-}
+export const keys = catching((value) => Object.keys(value));
 
 // Code units (from the core) as a string.
 export function text(units) {
@@ -391,43 +383,29 @@ export function text(units) {
 // caller's prototype family; defineProperty, so "__proto__" stays an ordinary key.
 // `indices` views wasm memory, and the caller's getters may call into the package (and
 // grow that memory): it is copied before any of them runs.
-export function record(tools, keys, indices) {
+export const record = catching((tools, keys, indices) => {
   const kept = Array.from(indices);
-  try {
-    const out = Object.create(Object.getPrototypeOf(tools) === null ? null : Object.prototype);
-    for (const i of kept) {
-      Object.defineProperty(out, keys[i], { value: tools[keys[i]], enumerable: true, writable: true, configurable: true });
-    }
-    return out;
-  } catch (e) {
-    return new Thrown(e);
+  const out = Object.create(Object.getPrototypeOf(tools) === null ? null : Object.prototype);
+  for (const i of kept) {
+    Object.defineProperty(out, keys[i], { value: tools[keys[i]], enumerable: true, writable: true, configurable: true });
   }
-}
+  return out;
+});
 
 // ---------------------------------------------------------------- calls
 
 // The rewritten call: a new object with every field of the original and the target's name.
-export function rewrite(call, name) {
-  try {
-    return { ...call, name };
-  } catch (e) {
-    return new Thrown(e);
-  }
-}
+export const rewrite = catching((call, name) => ({ ...call, name }));
 
 // `call.args`, as a shallow copy of the same shape (array, plain or null-prototype object,
 // class instance), so that argsTransform never gets the caller's object.
-export function copyArgs(call) {
-  try {
-    const args = call.args;
-    if (!isObject(args)) return args;
-    if (Array.isArray(args)) return Array.prototype.slice.call(args);
-    const proto = Object.getPrototypeOf(args);
-    return proto === Object.prototype ? { ...args } : Object.assign(Object.create(proto), args);
-  } catch (e) {
-    return new Thrown(e);
-  }
-}
+export const copyArgs = catching((call) => {
+  const args = call.args;
+  if (!isObject(args)) return args;
+  if (Array.isArray(args)) return Array.prototype.slice.call(args);
+  const proto = Object.getPrototypeOf(args);
+  return proto === Object.prototype ? { ...args } : Object.assign(Object.create(proto), args);
+});
 
 export function setArgs(call, args) {
   call.args = args;
@@ -546,29 +524,21 @@ function readTool(tool, name, out) {
 
 // An array (or any iterable) of tools: `{ name, description, parameters | inputSchema |
 // schema }`, or the Chat Completions shape `{ type: "function", function: { … } }`.
-export function readToolList(tools) {
-  try {
-    const out = new ToolTexts();
-    for (const item of Array.from(tools)) {
-      const tool = isObject(item) && !("name" in item) && isObject(item.function) ? item.function : item;
-      readTool(tool, isObject(tool) ? tool.name : undefined, out);
-    }
-    return out;
-  } catch (e) {
-    return new Thrown(e);
+export const readToolList = catching((tools) => {
+  const out = new ToolTexts();
+  for (const item of Array.from(tools)) {
+    const tool = isObject(item) && !("name" in item) && isObject(item.function) ? item.function : item;
+    readTool(tool, isObject(tool) ? tool.name : undefined, out);
   }
-}
+  return out;
+});
 
 // A record of tools keyed by name (an AI SDK `tools` object, an MCP list mapped by name).
-export function readToolRecord(tools) {
-  try {
-    const out = new ToolTexts();
-    for (const key of Object.keys(tools)) readTool(tools[key], key, out);
-    return out;
-  } catch (e) {
-    return new Thrown(e);
-  }
-}
+export const readToolRecord = catching((tools) => {
+  const out = new ToolTexts();
+  for (const key of Object.keys(tools)) readTool(tools[key], key, out);
+  return out;
+});
 
 // Search hits as frozen `{ name, score }` objects, and the rows `{ tool }` of a procedural layer.
 export function hits(names, indices, scores) {

@@ -85,19 +85,24 @@ pub(crate) fn units_of(value: &JsValue) -> Vec<u16> {
     name_units(value, &|| Message::new("")).unwrap_or_default()
 }
 
+/// Whether an object of the caller's is iterable (a non-object is not); when reading its
+/// `Symbol.iterator` throws, the error naming it (`place`).
+pub(crate) fn is_iterable(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<bool> {
+    if !value.is_object() {
+        return Ok(false);
+    }
+    let answer = host::iterable(value);
+    match answer.dyn_ref::<host::Unreadable>() {
+        Some(u) => Err(unreadable(place(), &u.cause())),
+        None => Ok(answer.is_truthy()),
+    }
+}
+
 /// The caller's iterable of strings, as a fresh array and its total length in code
 /// units; or the error naming the argument (`place`, built only when it is needed).
 pub(crate) fn strings(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<(Array, usize)> {
-    const WHAT: &str = "an iterable of strings";
-    if value.is_string() || !value.is_object() {
-        return Err(must_be(place(), WHAT, value));
-    }
-    let is_iterable = host::iterable(value);
-    if let Some(u) = is_iterable.dyn_ref::<host::Unreadable>() {
-        return Err(unreadable(place(), &u.cause()));
-    }
-    if !is_iterable.is_truthy() {
-        return Err(must_be(place(), WHAT, value));
+    if !is_iterable(value, place)? {
+        return Err(must_be(place(), "an iterable of strings", value));
     }
     let list = host::list(value).map_err(|cause| {
         place()

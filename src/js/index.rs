@@ -79,11 +79,7 @@ fn limit_of(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Option<u32
 }
 
 fn options_limit(options: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Option<u32>> {
-    if options.is_undefined() {
-        return Ok(None);
-    }
-    options::object(options, place, "an object")?;
-    limit_of(&options::read(options, OPTIONS, place)?, place)
+    limit_of(&options::read_options(options, OPTIONS, place)?, place)
 }
 
 /// A list of texts (strings by construction) as names in the core's form.
@@ -100,16 +96,13 @@ impl ToolIndex {
     #[wasm_bindgen(constructor)]
     pub fn construct(tools: JsValue, options: JsValue) -> JsResult<JsValue> {
         let place = || Message::new("ToolIndex: tools");
-        const WHAT: &str = "an iterable of tools or a record of tools keyed by name";
         if !tools.is_object() {
-            return Err(must_be(place(), WHAT, &tools));
+            let what = "an iterable of tools or a record of tools keyed by name";
+            return Err(must_be(place(), what, &tools));
         }
-        let is_iterable = host::iterable(&tools);
-        if let Some(u) = is_iterable.dyn_ref::<host::Unreadable>() {
-            return Err(unreadable(place(), &u.cause()));
-        }
-        let read = host::read_tools(&tools, !is_iterable.is_truthy())
-            .map_err(|cause| unreadable(place(), &cause))?;
+        let as_record = !batch::is_iterable(&tools, &place)?;
+        let read =
+            host::read_tools(&tools, as_record).map_err(|cause| unreadable(place(), &cause))?;
         let limit = options_limit(&options, &|| Message::new("ToolIndex: options"))?
             .unwrap_or(DEFAULT_LIMIT);
 

@@ -88,12 +88,7 @@ pub(crate) fn optional_function(
     value: JsValue,
     place: &dyn Fn() -> Message,
 ) -> JsResult<Option<Function>> {
-    if value.is_undefined() {
-        return Ok(None);
-    }
-    function(&value)
-        .map(Some)
-        .ok_or_else(|| must_be(place(), "a function", &value))
+    function_or_none(value, false, place)
 }
 
 /// A function that `null` and `undefined` both leave out.
@@ -101,12 +96,33 @@ pub(crate) fn nullable_function(
     value: JsValue,
     place: &dyn Fn() -> Message,
 ) -> JsResult<Option<Function>> {
-    if value.is_null() || value.is_undefined() {
+    function_or_none(value, true, place)
+}
+
+fn function_or_none(
+    value: JsValue,
+    null_too: bool,
+    place: &dyn Fn() -> Message,
+) -> JsResult<Option<Function>> {
+    if value.is_undefined() || (null_too && value.is_null()) {
         return Ok(None);
     }
     function(&value)
         .map(Some)
         .ok_or_else(|| must_be(place(), "a function", &value))
+}
+
+/// An options object that may be left out (then every option is absent).
+pub(crate) fn read_options(
+    value: &JsValue,
+    keys: &'static [&'static str],
+    place: &dyn Fn() -> Message,
+) -> JsResult<Fields> {
+    if value.is_undefined() {
+        return Ok(Fields(Array::new()));
+    }
+    object(value, place, "an object")?;
+    read(value, keys, place)
 }
 
 // ------------------------------------------------------------------ routing

@@ -102,14 +102,7 @@ impl ToolPolicies {
     pub fn construct(policies: JsValue, options: JsValue) -> JsResult<JsValue> {
         let given = || Message::new("ToolPolicies: policies");
         const WHAT: &str = "an iterable of ToolCallPolicy";
-        if !policies.is_object() {
-            return Err(must_be(given(), WHAT, &policies));
-        }
-        let is_iterable = host::iterable(&policies);
-        if let Some(u) = is_iterable.dyn_ref::<host::Unreadable>() {
-            return Err(unreadable(given(), &u.cause()));
-        }
-        if !is_iterable.is_truthy() {
+        if !batch::is_iterable(&policies, &given)? {
             return Err(must_be(given(), WHAT, &policies));
         }
         let items = host::list(&policies).map_err(|cause| unreadable(given(), &cause))?;
@@ -142,13 +135,7 @@ impl ToolPolicies {
         }
 
         let place = || Message::new("ToolPolicies: options");
-        let options = if options.is_undefined() {
-            js_sys::Object::new().into()
-        } else {
-            options
-        };
-        options::object(&options, &place, "an object")?;
-        let fields = options::read(&options, POLICIES, &place)?;
+        let fields = options::read_options(&options, POLICIES, &place)?;
         let resolver =
             options::optional_function(fields.get(0), &|| place().add(".modelResolver"))?;
         let callback =

@@ -79,13 +79,7 @@ impl ToolRouter {
     #[wasm_bindgen(constructor)]
     pub fn construct(options: JsValue) -> JsResult<JsValue> {
         let place = || Message::new("ToolRouter: options");
-        let options = if options.is_undefined() {
-            js_sys::Object::new().into()
-        } else {
-            options
-        };
-        options::object(&options, &place, "an object")?;
-        let fields = options::read(&options, ROUTER, &place)?;
+        let fields = options::read_options(&options, ROUTER, &place)?;
         let layer = Layer::check(&fields, &place)?;
         let registered = fields.get(5);
         let (list, units) = if registered.is_null() || registered.is_undefined() {
@@ -159,13 +153,7 @@ impl ToolRouter {
 impl ToolRouter {
     fn ask(&self, options: JsValue) -> JsResult<Option<(Ask, Registered)>> {
         let place = || Message::new("ToolRouter.resolve: options");
-        let options = if options.is_undefined() {
-            js_sys::Object::new().into()
-        } else {
-            options
-        };
-        options::object(&options, &place, "an object")?;
-        let fields = options::read(&options, RESOLVE, &place)?;
+        let fields = options::read_options(&options, RESOLVE, &place)?;
         let signal = options::signal(fields.get(0), &|| place().add(".signal"))?;
         let call_decision =
             options::optional_function(fields.get(2), &|| place().add(".onDecision"))?;
