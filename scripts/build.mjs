@@ -10,9 +10,15 @@ import { build } from "esbuild";
 
 const root = new URL("..", import.meta.url).pathname;
 // Assembled in target/ and moved into place at the end, so that dist/ is never half-built.
+// The folders are this process's own: two builds at once (two terminals, a test run
+// beside a build) cannot delete each other's work; the last to finish wins.
 const final = join(root, "dist");
-const dist = join(root, "target", "dist-next");
-const stage = join(root, "target", "wasm-pack");
+const dist = join(root, "target", `dist-next-${process.pid}`);
+const stage = join(root, "target", `wasm-pack-${process.pid}`);
+// Whatever happens, this build leaves no folder of its own behind.
+process.on("exit", () => {
+  for (const dir of [dist, stage]) rmSync(dir, { recursive: true, force: true });
+});
 const bin = (name) => join(root, "node_modules", ".bin", name);
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: "inherit" });
 
@@ -207,8 +213,12 @@ weights["wasm + browser JS"] = weigh(["tool_palette_bg.wasm", "browser.js", "ini
 weights["wasm + init JS"] = weigh(["tool_palette_bg.wasm", "init.js"]);
 mkdirSync(join(root, "target"), { recursive: true });
 writeFileSync(join(root, "target", "weights.json"), JSON.stringify(weights, null, 2));
-rmSync(final, { recursive: true, force: true });
+// Swapped in with two renames (dist/ is missing only between them), the old one removed after.
+const old = join(root, "target", `dist-old-${process.pid}`);
+if (existsSync(final)) renameSync(final, old);
 renameSync(dist, final);
+rmSync(old, { recursive: true, force: true });
+rmSync(stage, { recursive: true, force: true });
 console.log("\nbuilt dist/ (tool-palette)\n");
 console.log(`  ${"what".padEnd(60)}      raw     gzip   brotli`);
 for (const [what, w] of Object.entries(weights)) {
