@@ -13,7 +13,11 @@ const TYPES: &str = r#"
 export interface ResolvePaletteOptions {
   /** The procedural layer; `null`/`undefined` means none is registered (refusal 1). */
   entries: EntriesThunk | null | undefined;
-  /** The registered palette: the only names a turn can route to. */
+  /**
+   * The registered palette: the only names a turn can route to. At most 1,048,576 names and
+   * 8,388,608 code units of names (a RangeError naming it beyond; the same limits hold for every
+   * list of names a call is given, and for a store's rows, which beyond them are refusal 2a).
+   */
   registered: Iterable<string>;
   /** Store budget for this turn, in milliseconds (refusal 2b when it elapses). */
   timeoutMs?: number;
@@ -27,7 +31,11 @@ export interface ResolvePaletteOptions {
   onDecision?: (decision: RoutingDecision) => void;
 }
 
-/** Narrows `registered` to the tools this turn's skills name. Store faults resolve to refusals. */
+/**
+ * Narrows `registered` to the tools this turn's skills name. Store faults resolve to refusals
+ * (rows beyond 1,048,576, or beyond 8,388,608 code units of candidates, are refusal 2a with
+ * `RangeError`); only the caller's mistakes and an abort reject.
+ */
 export declare function resolvePalette(options: ResolvePaletteOptions): Promise<Routed | RoutingRefusal>;
 "#;
 
