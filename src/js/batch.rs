@@ -20,6 +20,9 @@ use wasm_bindgen::prelude::*;
 pub(crate) const MAX_UNITS: usize = 1 << 23;
 /// The most names (rows with a candidate, registered names, palette names) one batch may hold.
 pub(crate) const MAX_NAMES: usize = 1 << 20;
+/// The most code units of one field's texts a `ToolIndex` reads (64 MiB as UTF-16): tool
+/// descriptions run longer than names, and an index is built once.
+pub(crate) const MAX_TEXT_UNITS: usize = 1 << 25;
 
 /// Below this many code units a JavaScript loop beats a native call and a decode.
 const UTF8_FROM: usize = 48;
@@ -33,6 +36,11 @@ pub(crate) fn fits(count: usize, units: usize) -> bool {
     count <= MAX_NAMES && units <= MAX_UNITS && room_for(units * 6 + count * 96)
 }
 
+/// [`fits`] for a `ToolIndex`'s texts (written as UTF-16 beyond [`MAX_UNITS`]).
+pub(crate) fn fits_texts(count: usize, units: usize) -> bool {
+    count <= MAX_NAMES && units <= MAX_TEXT_UNITS && room_for(units * 4 + count * 96)
+}
+
 fn room_for(bytes: usize) -> bool {
     let mut probe: Vec<u8> = Vec::new();
     probe.try_reserve_exact(bytes).is_ok()
@@ -43,7 +51,7 @@ fn room_for(bytes: usize) -> bool {
 pub(crate) fn write(strings: &Array, units: usize) -> NameList {
     let count = strings.length() as usize;
     let mut ends = vec![0u32; count];
-    if units >= UTF8_FROM {
+    if (UTF8_FROM..=MAX_UNITS).contains(&units) {
         let mut bytes = vec![0u8; units * 3];
         let written = host::encode_names(strings, &mut ends, &mut bytes);
         if written >= 0 {

@@ -85,8 +85,9 @@ fn options_limit(options: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Opt
 /// A list of texts (strings by construction) as names in the core's form.
 fn texts(list: &Array, place: &dyn Fn() -> Message) -> JsResult<NameList> {
     let units = host::measure(list).max(0.0) as usize;
-    if !batch::fits(list.length() as usize, units) {
-        return Err(batch::too_big(place()));
+    if !batch::fits_texts(list.length() as usize, units) {
+        let message = " is too large: a ToolIndex reads at most 1,048,576 texts and 33,554,432 code units of each kind (descriptions, parameter names, …), as memory allows";
+        return Err(place().add(message).range_error());
     }
     Ok(batch::write(list, units))
 }
