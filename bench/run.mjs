@@ -310,16 +310,16 @@ console.log(`\ncold start (fresh node, import + one resolvePalette), median of $
 const workerd = await workerdStart(quick ? 2 : 10);
 console.log(`workerd cold Worker (start, evaluate, first answer), median of ${workerd.runs}: package ${workerd.packageMs.toFixed(1)} ms, baseline ${workerd.baselineMs.toFixed(1)} ms, ratio ${workerd.ratio.toFixed(2)}×`);
 
+const mem = await memory(quick ? 10_000 : 100_000);
+console.log(
+  `memory over ${mem.turns.toLocaleString("en")} turns: wasm ${mem.wasmBytesBefore} → ${mem.wasmBytesAfter} bytes; JS heap ${(mem.heapBefore / 1e6).toFixed(1)} → ${(mem.heapAfter / 1e6).toFixed(1)} MB${mem.gcExposed ? "" : " (run with --expose-gc for a settled heap)"}`,
+);
 const search = await toolSearch();
 console.log(`\ntool search on BFCL live (${search.tools} tools, ${search.questions} questions):`);
 for (const r of search.recalls) console.log(`  ${r.name.padEnd(42)} recall@1 ${r["r@1"].toFixed(3)}  @5 ${r["r@5"].toFixed(3)}  @10 ${r["r@10"].toFixed(3)}`);
 for (const t of search.times) console.log(`  ${t.name.padEnd(42)} ${String(t.tools).padStart(6)} tools: build ${t.build.toFixed(1)} ms, query ${fmt(t.queryUs)}`);
 console.log(`  ToolIndex adds ${search.weight.total} gzip bytes (wasm ${search.weight.wasm}, glue ${search.weight.glue})`);
 
-const mem = await memory(quick ? 10_000 : 100_000);
-console.log(
-  `memory over ${mem.turns.toLocaleString("en")} turns: wasm ${mem.wasmBytesBefore} → ${mem.wasmBytesAfter} bytes; JS heap ${(mem.heapBefore / 1e6).toFixed(1)} → ${(mem.heapAfter / 1e6).toFixed(1)} MB${mem.gcExposed ? "" : " (run with --expose-gc for a settled heap)"}`,
-);
 
 const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem, toolSearch: search };
 if (!quick) {
