@@ -72,8 +72,16 @@ const methods = [
   [ToolRouter, ["resolve"], guardedAsync],
   [ToolPolicies, ["selectModel", "dispatch"], guarded],
   [ToolCallPolicy, ["matchesTool"], guarded],
-  [ToolIndex, ["search"], guarded],
+  [ToolIndex, ["search", "entriesFor"], guarded],
 ];
+// `index.entries`: a function of the index, ready to be a router's procedural layer.
+Object.defineProperty(ToolIndex.prototype, "entries", {
+  get() {
+    return (context) => this.entriesFor(context);
+  },
+  configurable: true,
+});
+
 for (const [Class, names, guard] of methods) {
   for (const name of names) {
     Object.defineProperty(Class.prototype, name, { value: guard(Class.prototype[name]), writable: true, configurable: true });

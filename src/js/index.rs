@@ -37,6 +37,8 @@ export declare class ToolIndex {
   search(query: string, options?: { limit?: number }): readonly ToolHit[];
   /** A ready `entries` for `ToolRouter`/`resolvePalette`: the rows `{ tool }` of `search(message)` for the turn's context. */
   readonly entries: (context?: string | { message?: string }) => readonly { readonly tool: string }[];
+  /** What `entries` calls: the rows for one context. */
+  entriesFor(context?: string | { message?: string }): readonly { readonly tool: string }[];
   /** How many tools were indexed. */
   readonly size: number;
   /** Frees the index now rather than at garbage collection; later searches throw. */
@@ -53,15 +55,13 @@ struct Built {
     names: Array,
 }
 
-/// Shared with the `entries` function the index hands out, so that `dispose()` ends both.
-type Shared = Rc<RefCell<Option<Rc<Built>>>>;
+type Shared = RefCell<Option<Rc<Built>>>;
 
 #[wasm_bindgen(skip_typescript)]
 pub struct ToolIndex {
     built: Shared,
     size: u32,
     limit: u32,
-    entries: JsValue,
 }
 
 const OPTIONS: &[&str] = &["limit"];
@@ -181,19 +181,10 @@ impl ToolIndex {
             index: Index::build(&docs),
             names: frozen(names),
         };
-        let shared: Shared = Rc::new(RefCell::new(Some(Rc::new(built))));
-        let entries = {
-            let shared = shared.clone();
-            Closure::<dyn Fn(JsValue) -> JsResult<JsValue>>::new(move |context: JsValue| {
-                entries(&shared, limit, &context)
-            })
-            .into_js_value()
-        };
         let index = ToolIndex {
-            built: shared,
+            built: RefCell::new(Some(Rc::new(built))),
             size: count as u32,
             limit,
-            entries,
         };
         Ok(frozen(JsValue::from(index)))
     }
@@ -203,9 +194,10 @@ impl ToolIndex {
         self.size
     }
 
-    #[wasm_bindgen(getter)]
-    pub fn entries(&self) -> JsValue {
-        self.entries.clone()
+    /// The rows for one context (what the `entries` function, made in api.js, calls).
+    #[wasm_bindgen(js_name = entriesFor)]
+    pub fn entries_for(&self, context: JsValue) -> JsResult<JsValue> {
+        entries(&self.built, self.limit, &context)
     }
 
     /// At most `limit` hits with a score above 0, best first.
@@ -221,8 +213,8 @@ impl ToolIndex {
         Ok(hits(&built, &query, limit, true))
     }
 
-    /// Frees the index now rather than at garbage collection; later searches (and the
-    /// `entries` it handed out) throw. Calling it again does nothing.
+    /// Frees the index now rather than at garbage collection; later searches (and its
+    /// `entries`) throw. Calling it again does nothing.
     pub fn dispose(&self) {
         let built = self.built.borrow_mut().take();
         drop(built);
