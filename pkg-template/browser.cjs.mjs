@@ -6,7 +6,7 @@
 // synchronously on a page's main thread); `ready` settles when it is done.
 import initWasm, { initSync } from "./tool_palette.js";
 import { bytes } from "./wasm-inline.js";
-import { state } from "./state.js";
+import { state, track } from "./state.js";
 
 export * from "./api.js";
 
@@ -17,15 +17,7 @@ function start() {
     state.ready = true;
     return Promise.resolve();
   } catch {
-    return initWasm({ module_or_path: module }).then(
-      () => {
-        state.ready = true;
-      },
-      (error) => {
-        state.error = error;
-        throw error;
-      },
-    );
+    return track(initWasm({ module_or_path: module }));
   }
 }
 

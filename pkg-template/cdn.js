@@ -4,16 +4,8 @@
 // settles when it is done, and a call made before throws an Error that says to await it.
 import initWasm from "./tool_palette.js";
 import { bytes } from "./wasm-inline.js";
-import { state } from "./state.js";
+import { track } from "./state.js";
 
 export * from "./api.js";
-export const ready = initWasm({ module_or_path: bytes() }).then(
-  () => {
-    state.ready = true;
-  },
-  (error) => {
-    state.error = error;
-    throw error;
-  },
-);
+export const ready = track(initWasm({ module_or_path: bytes() }));
 export const init = () => ready;

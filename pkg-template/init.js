@@ -4,17 +4,9 @@
 // esbuild's iife and CommonJS bundles, Parcel's dev server). A call made before `ready`
 // settles throws an Error that says to await it; when the module cannot load (a network
 // failure, a Content-Security-Policy without 'wasm-unsafe-eval'), `ready` rejects.
-import { state } from "./state.js";
+import { track } from "./state.js";
 import { load } from "./load.js";
 
 export * from "./api.js";
-export const ready = load().then(
-  () => {
-    state.ready = true;
-  },
-  (error) => {
-    state.error = error;
-    throw error;
-  },
-);
+export const ready = track(load());
 export const init = () => ready;

@@ -2,3 +2,15 @@
 // (or `error`); api.js reads it before every call, so that a call made too early, through
 // tool-palette/init before `ready` settled, is an Error that says what to do.
 export const state = { ready: false, error: undefined };
+
+// `loading`, recorded in `state` as it settles (and still rejecting when it fails).
+export const track = (loading) =>
+  loading.then(
+    () => {
+      state.ready = true;
+    },
+    (error) => {
+      state.error = error;
+      throw error;
+    },
+  );
