@@ -3,17 +3,9 @@
 // result classes that JavaScript holds (host.js).
 import * as wasm from "./tool_palette.js";
 import { state } from "./state.js";
+import { enter, runaway } from "./host.js";
 
 export { Routed, RoutingRefusal, RoutingUnavailable, ToolRoutingUnavailableWarning, ToolRedirectDroppedWarning } from "./host.js";
-
-// A trap (a WebAssembly RuntimeError: the module ran out of memory, or a bug) fails the
-// call that hit it with an Error that says so, and a promise-returning call rejects
-// rather than throws. The module holds no state that a trap could leave half-done (see
-// src/js/mod.rs), so the next call runs normally.
-function trapped(error) {
-  if (!(error instanceof WebAssembly.RuntimeError)) return error;
-  return new Error(`tool-palette: the WebAssembly module trapped (${error.message}); this call failed, the next one runs normally`, { cause: error });
-}
 
 // Through tool-palette/init (or a require() in a browser) the API can be called before
 // the module is instantiated: that call fails with an Error that says what to await,
@@ -26,23 +18,25 @@ function notReady() {
   return new Error("tool-palette: the WebAssembly module is not loaded yet: `await ready` (or `await init()`) before calling tool-palette");
 }
 
+// Each export through the door (host.js `enter`): a trap or an exception that unwound
+// through the module fails this call only, with the module's state put back.
 const guarded = (f) =>
   function (...args) {
     if (!state.ready) throw notReady();
-    try {
-      return f.apply(this, args);
-    } catch (error) {
-      throw trapped(error);
-    }
+    return enter(f, this, args);
   };
 
+// A runaway recursion is cut synchronously, even for calls that return promises (as a
+// stack overflow would be), so that the caller's code that recursed fails at once.
 const guardedAsync = (f) =>
   function (...args) {
     if (!state.ready) return Promise.reject(notReady());
+    const nested = runaway();
+    if (nested !== undefined) throw nested;
     try {
-      return f.apply(this, args);
+      return enter(f, this, args);
     } catch (error) {
-      return Promise.reject(trapped(error));
+      return Promise.reject(error);
     }
   };
 
@@ -52,11 +46,7 @@ const guardedClass = (Class) =>
   new Proxy(Class, {
     construct(target, args, newTarget) {
       if (!state.ready) throw notReady();
-      try {
-        return Reflect.construct(target, args, newTarget);
-      } catch (error) {
-        throw trapped(error);
-      }
+      return enter(Reflect.construct, undefined, [target, args, newTarget]);
     },
   });
 

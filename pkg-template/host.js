@@ -109,6 +109,58 @@ export const rangeError = (message) => new RangeError(message);
 export const rangeErrorCaused = (message, cause) => new RangeError(message, { cause });
 export const errorCaused = (message, cause) => new Error(message, { cause });
 
+// ---------------------------------------------------------------- the door
+
+// Every call into the module goes through `enter` (api.js wraps each export with it,
+// `Wait` the second half of a turn). What the caller's code does comes back as a value
+// (see `call0` below), so nothing unwinds through a wasm frame; should something still
+// (a stack overflow, memory running out: a trap), the module's stack pointer is put back
+// before anything else runs, and the call fails with an Error that says so.
+//
+// A caller's code that calls back into the package (a reader calling resolvePalette, a
+// predicate calling a seam) nests calls; MAX_DEPTH nested calls mean a runaway recursion
+// (a caller bug), which is cut as a whole before the stack runs out inside the module:
+// that call and every call nested under the outermost one throw at once, synchronously
+// (as a stack overflow would), until the outermost call returns.
+
+const MAX_DEPTH = 64;
+let depth = 0;
+let cutting = false;
+let stackPointer; // the module's exported `__stack_pointer` global
+
+export function attach(exports) {
+  stackPointer = exports.__stack_pointer;
+}
+
+// The Error for a call that a runaway recursion cut, or undefined.
+export function runaway() {
+  if (depth === 0 || (!cutting && depth < MAX_DEPTH)) return undefined;
+  cutting = true;
+  return new Error(`tool-palette: calls into the package nested ${MAX_DEPTH} deep (a reader or callback that calls back into the package without end); this call and the ones nested under the outermost call fail`);
+}
+
+function trapped(error) {
+  if (!(error instanceof WebAssembly.RuntimeError)) return error;
+  return new Error(`tool-palette: the WebAssembly module trapped (${error.message}); this call failed, the next one runs normally`, { cause: error });
+}
+
+// `f.apply(self, args)` through the door.
+export function enter(f, self, args) {
+  const nested = runaway();
+  if (nested !== undefined) throw nested;
+  const saved = stackPointer?.value;
+  depth++;
+  try {
+    return f.apply(self, args);
+  } catch (error) {
+    // A thrown Result leaves the pointer where it was; an unwind through wasm frames does not.
+    if (stackPointer !== undefined && stackPointer.value !== saved) stackPointer.value = saved;
+    throw trapped(error);
+  } finally {
+    if (--depth === 0) cutting = false;
+  }
+}
+
 // ---------------------------------------------------------------- the caller's code
 
 export class Thrown {
@@ -227,14 +279,27 @@ export function isArray(value) {
   }
 }
 
-// A plain object: an object whose prototype is Object.prototype or null, not an array.
+// A plain object, judged by shape so that one made in another realm (a `vm` context, an
+// iframe) is one too: an ordinary object (not an array, a Map, a class instance) whose
+// prototype is null or a realm's Object.prototype (itself without a prototype).
 export function isPlainObject(value) {
   try {
     if (!isObject(value) || Array.isArray(value)) return false;
+    if (Object.prototype.toString.call(value) !== "[object Object]") return false;
     const proto = Object.getPrototypeOf(value);
-    return proto === Object.prototype || proto === null;
+    return proto === null || Object.getPrototypeOf(proto) === null;
   } catch {
     return false;
+  }
+}
+
+// A store's answer that the turn no longer waits for (the turn was aborted while
+// `entries` ran): its rejection is handled and ignored, never an unhandled rejection.
+export function ignore(value) {
+  try {
+    Promise.resolve(value).then(undefined, () => {});
+  } catch {
+    // Its `then` or `constructor` threw: there is nothing left to handle.
   }
 }
 
@@ -357,14 +422,27 @@ export function cut(strings, spans) {
   return out;
 }
 
-// The `name` of each of the caller's tools, read once each (Unreadable when one throws).
+// The string `name`s of the caller's tools, read once each, and the positions of the
+// tools that have one (Unreadable when a read throws).
+export class Named {
+  constructor() {
+    this.names = [];
+    this.at = [];
+  }
+}
+
 export function namesOf(items) {
-  const out = new Array(items.length);
+  const out = new Named();
   for (let i = 0; i < items.length; i++) {
+    let name;
     try {
-      out[i] = isObject(items[i]) ? items[i].name : undefined;
+      name = isObject(items[i]) ? items[i].name : undefined;
     } catch (cause) {
       return new Unreadable(i, cause);
+    }
+    if (typeof name === "string") {
+      out.names.push(name);
+      out.at.push(i);
     }
   }
   return out;
@@ -413,20 +491,33 @@ export function setArgs(call, args) {
 
 // ---------------------------------------------------------------- one turn's wait
 
-// The first of three events settles it, with a tag the binding reads: [0, rows] or
-// [1, error] when the store answers, [2] when the budget's timer fires, [3] on abort.
-// The binding decides what each means, and stops the timer and the listener.
+// One turn's wait, in JavaScript: the first of three events (the store's answer, the
+// budget's timer, the abort) stops the other two and goes to the module's half of the
+// turn (`Pending.finish`, src/js/turn.rs), which decides what it means; its answer
+// settles `promise`. Nothing here waits inside the module, so a turn whose store never
+// settles is garbage once the caller drops its promise.
 export class Wait {
-  constructor() {
-    this.promise = new Promise((resolve) => (this.settle = resolve));
+  constructor(turn) {
+    this.turn = turn;
+    this.promise = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
     this.timer = undefined;
+    this.signal = undefined;
     this.onAbort = undefined;
   }
+  // Adopting the store's answer runs its code (a promise's own `then`, its `constructor`
+  // getter): what that throws is the store failing, like a rejection.
   follow(value) {
-    Promise.resolve(value).then(
-      (rows) => this.settle([0, rows]),
-      (error) => this.settle([1, error]),
-    );
+    try {
+      Promise.resolve(value).then(
+        (rows) => this.settle([0, rows]),
+        (error) => this.settle([1, error]),
+      );
+    } catch (error) {
+      this.settle([1, error]);
+    }
   }
   startTimer(ms) {
     this.timer = setTimeout(() => this.settle([2]), ms);
@@ -438,11 +529,29 @@ export class Wait {
   listen(signal) {
     this.onAbort = () => this.settle([3]);
     signal.addEventListener("abort", this.onAbort, { once: true });
+    this.signal = signal;
   }
-  unlisten(signal) {
-    const onAbort = this.onAbort;
-    this.onAbort = undefined;
-    if (onAbort !== undefined) signal.removeEventListener("abort", onAbort);
+  settle(event) {
+    const turn = this.turn;
+    if (turn === undefined) return; // a later event: the turn is decided
+    this.turn = undefined;
+    this.stopTimer();
+    const { signal, onAbort } = this;
+    this.signal = this.onAbort = undefined;
+    if (signal !== undefined) {
+      try {
+        signal.removeEventListener("abort", onAbort);
+      } catch (cause) {
+        event = [4, cause];
+      }
+    }
+    try {
+      this.resolve(enter(turn.finish, turn, [event, signal]));
+    } catch (error) {
+      this.reject(error);
+    } finally {
+      turn.free();
+    }
   }
 }
 

@@ -287,10 +287,17 @@ pub fn hidden(registry: &Registry, routed: &[u32]) -> Vec<u32> {
         .collect()
 }
 
-/// Binding a routed palette: the indices of the `tools` it keeps, in the caller's order.
-pub fn keep(palette: &NameSet, tools: &NameList) -> Vec<u32> {
-    (0..tools.len() as u32)
-        .filter(|&i| palette.contains(tools.get(i as usize)))
+/// Binding a routed palette to `total` tools: the positions it keeps, in the caller's
+/// order. `names[k]` is the name of the tool at position `named_at[k]` (ascending); a
+/// tool without a string name (a provider-defined tool, a separator) cannot be routed and
+/// is kept in place (SPEC section 3).
+pub fn keep(palette: &NameSet, names: &NameList, named_at: &[u32], total: u32) -> Vec<u32> {
+    let mut named = names.iter().zip(named_at).peekable();
+    (0..total)
+        .filter(|&i| match named.next_if(|(_, &at)| at == i) {
+            Some((name, _)) => palette.contains(name),
+            None => true,
+        })
         .collect()
 }
 

@@ -46,6 +46,9 @@ extern "C" {
     #[wasm_bindgen(js_name = errorCaused)]
     pub fn error_caused(message: &JsValue, cause: &JsValue) -> JsValue;
 
+    /// The module's exports, for the door's stack-pointer check.
+    pub fn attach(exports: &JsValue);
+
     // ------------------------------------------------------------ the caller's code
 
     pub type Thrown;
@@ -85,11 +88,18 @@ extern "C" {
     pub fn measure(strings: &Array) -> f64;
     #[wasm_bindgen(js_name = isArray)]
     pub fn is_array(value: &JsValue) -> bool;
+    /// Handles and ignores a rejection of a store answer the turn no longer waits for.
+    pub fn ignore(value: &JsValue);
     #[wasm_bindgen(js_name = isPlainObject)]
     pub fn is_plain_object(value: &JsValue) -> bool;
-    /// Each tool's `name`; an `Unreadable` when one throws.
+    /// The string names of `items` and where they are; an `Unreadable` when a read throws.
     #[wasm_bindgen(js_name = namesOf)]
     pub fn names_of(items: &Array) -> JsValue;
+    pub type Named;
+    #[wasm_bindgen(method, getter)]
+    pub fn names(this: &Named) -> Array;
+    #[wasm_bindgen(method, getter)]
+    pub fn at(this: &Named) -> Vec<u32>;
     #[wasm_bindgen(js_name = keys)]
     fn keys_(value: &JsValue) -> JsValue;
 
@@ -143,7 +153,8 @@ extern "C" {
 
     pub type Wait;
     #[wasm_bindgen(constructor)]
-    pub fn new() -> Wait;
+    pub fn new(turn: super::turn::Pending) -> Wait;
+    /// Settles with the turn's outcome (or rejects) once `Pending::finish` decided it.
     #[wasm_bindgen(method, getter)]
     pub fn promise(this: &Wait) -> Promise;
     #[wasm_bindgen(method)]
@@ -154,8 +165,6 @@ extern "C" {
     pub fn stop_timer(this: &Wait);
     #[wasm_bindgen(method, catch)]
     pub fn listen(this: &Wait, signal: &JsValue) -> Result<(), JsValue>;
-    #[wasm_bindgen(method, catch)]
-    pub fn unlisten(this: &Wait, signal: &JsValue) -> Result<(), JsValue>;
 
     pub fn now() -> f64;
 

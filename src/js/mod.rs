@@ -25,6 +25,13 @@ use wasm_bindgen::prelude::*;
 
 pub(crate) type JsResult<T> = Result<T, JsValue>;
 
+/// Hands the door (`host.js` `enter`) the module's exports once, at instantiation: it
+/// needs the stack pointer to put back after an exception unwound through the module.
+#[wasm_bindgen(start)]
+fn start() {
+    host::attach(&wasm_bindgen::exports());
+}
+
 /// An error message made of Rust text and the caller's own strings, which stay exact
 /// (a policy name may hold an unpaired surrogate).
 pub(crate) struct Message(JsString);

@@ -11,8 +11,11 @@ const TYPES: &str = r#"
 /** The routed names, or `undefined` ("every tool", the AI SDK's own meaning). Never `[]`. */
 export declare function activeTools(outcome: RouterOutcome): string[] | undefined;
 
-/** Keeps the routed tools of an array of `{ name }` or a record keyed by name; unchanged unless routed. */
-export declare function bindPalette<T extends readonly { readonly name: string }[] | Record<string, unknown>>(
+/**
+ * Keeps the routed tools of an array of `{ name }` or a record keyed by name; unchanged unless
+ * routed. An array entry without a string name (a provider-defined tool, a separator) is kept in place.
+ */
+export declare function bindPalette<T extends readonly unknown[] | Record<string, unknown>>(
   tools: T,
   outcome: RouterOutcome,
 ): T;
@@ -73,29 +76,33 @@ pub fn bind_palette(tools: JsValue, outcome: JsValue) -> JsResult<JsValue> {
     let Some((allowed, allowed_units)) = routed else {
         return Ok(tools);
     };
-    let (items, keys) = if is_array {
+    // The tools' names, and the positions of the tools that have one (all of a record's).
+    let (items, keys, named_at) = if is_array {
         let items = host::list(&tools).map_err(|cause| unreadable(place(), &cause))?;
-        let names = host::names_of(&items);
-        if let Some(u) = names.dyn_ref::<host::Unreadable>() {
+        let named = host::names_of(&items);
+        if let Some(u) = named.dyn_ref::<host::Unreadable>() {
             let at = place().index(u.index()).add(".name");
             return Err(unreadable(at, &u.cause()));
         }
-        (items.into(), names.unchecked_into::<Array>())
+        let named: host::Named = named.unchecked_into();
+        (JsValue::from(items), named.names(), named.at())
     } else {
         let keys = host::keys(&tools).map_err(|cause| unreadable(place(), &cause))?;
-        (tools.clone(), keys)
+        let at = (0..keys.length()).collect();
+        (tools.clone(), keys, at)
     };
-    let measured = host::measure(&keys);
-    if measured < 0.0 {
-        let i = (-measured - 1.0) as u32;
-        let at = place().index(i).add(".name");
-        return Err(must_be(at, "a string", &keys.get(i)));
-    }
-    if !batch::fits(keys.length() as usize, measured as usize) {
+    // Every name is a string here: `measure` only sums.
+    let measured = host::measure(&keys).max(0.0) as usize;
+    if !batch::fits(keys.length() as usize, measured) {
         return Err(batch::too_big(place()));
     }
+    let total = if is_array {
+        items.unchecked_ref::<Array>().length()
+    } else {
+        keys.length()
+    };
     let palette = NameSet::new(batch::write(&allowed, allowed_units));
-    let kept = routing::keep(&palette, &batch::write(&keys, measured as usize));
+    let kept = routing::keep(&palette, &batch::write(&keys, measured), &named_at, total);
     if is_array {
         Ok(host::pick(&items, &kept).into())
     } else {

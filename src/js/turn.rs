@@ -2,10 +2,13 @@
 //! procedural layer, wait for its answer (or the budget, or the caller's abort), read its
 //! rows, let the core decide, then build the outcome and, when asked, the decision report.
 //!
-//! A layer that answers synchronously is decided at once. Otherwise the turn awaits one
-//! `host.js` `Wait`, which the first of three events settles: the store's answer, the
-//! budget's timer, the abort. What each event means is decided here, and the timer and
-//! the listener are always stopped before the turn settles.
+//! A layer that answers synchronously is decided at once. Otherwise `host.js`'s `Wait`
+//! waits, in JavaScript, for the first of three events (the store's answer, the budget's
+//! timer, the abort), stops the other two and hands the event to [`Pending::finish`],
+//! which decides what it means. Nothing of the turn waits inside the module: a store that
+//! never settles leaves a `Wait` and a `Pending` that garbage collection takes once the
+//! caller drops the turn's promise (a wasm future would hold them in the module's memory
+//! and reference table for good).
 
 use super::batch::{self, fits};
 use super::host::{self, Batch};
@@ -19,7 +22,6 @@ use alloc::vec::Vec;
 use core::cell::Cell;
 use js_sys::{Array, Function, JsString, Promise};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 /// `setTimeout` fires at once for delays past 2^31 - 1 ms: such a budget never runs out.
 const LONGEST_TIMER: f64 = 2_147_483_647.0;
@@ -54,6 +56,7 @@ pub(crate) struct Ask {
 
 /// The registered palette of a turn: indexed already (a router's), or names to index
 /// once the rows are in (`resolvePalette`'s), so that a turn in flight holds no index.
+#[derive(Clone)]
 pub(crate) enum Palette {
     Indexed(Registered),
     Names(Array, usize),
@@ -96,7 +99,7 @@ pub(crate) fn registry_of(list: &Array, units: usize) -> Rc<NameSet> {
 
 /// Runs a turn. The promise rejects only for an abort, a broken signal, or an
 /// `onDecision` that throws.
-pub(crate) fn run(ask: Ask, palette: Palette) -> Promise {
+pub(crate) fn run(mut ask: Ask, palette: Palette) -> Promise {
     let started = (!ask.on_decision.is_empty()).then(host::now);
     match begin(&ask) {
         Err(error) => Promise::reject(&error),
@@ -104,17 +107,61 @@ pub(crate) fn run(ask: Ask, palette: Palette) -> Promise {
             let clock = Clock { started, called };
             settled(finish(retrieved, &palette.registered(), &ask, clock))
         }
-        Ok(Begun::Waiting(value)) => match start_wait(&ask, &value) {
-            Err(error) => Promise::reject(&error),
-            Ok(wait) => future_to_promise(async move {
-                let retrieved = end_wait(&ask, wait).await?;
-                let clock = Clock {
-                    started,
-                    called: true,
-                };
-                finish(retrieved, &palette.registered(), &ask, clock)
-            }),
-        },
+        Ok(Begun::Waiting(value)) => {
+            // The signal stays with the wait (it holds the listener); the pending half
+            // holds nothing that could keep the wait alive.
+            let signal = ask.signal.take();
+            let place = ask.signal_place;
+            let budget = ask.layer.timeout_ms.filter(|&ms| ms <= LONGEST_TIMER);
+            let pending = Pending {
+                ask,
+                palette,
+                started,
+            };
+            let wait = host::Wait::new(pending);
+            wait.follow(&value);
+            if let Some(ms) = budget {
+                wait.start_timer(ms);
+            }
+            if let Some(signal) = &signal {
+                if let Err(cause) = wait.listen(signal) {
+                    wait.stop_timer();
+                    return Promise::reject(&broken_signal(place, &cause));
+                }
+            }
+            wait.promise()
+        }
+    }
+}
+
+/// The module's half of a turn that waits: what it needs to decide once the event is in.
+#[wasm_bindgen(skip_typescript)]
+pub struct Pending {
+    ask: Ask,
+    /// Indexed once the event is in, so that a turn in flight holds no index.
+    palette: Palette,
+    started: Option<f64>,
+}
+
+#[wasm_bindgen]
+impl Pending {
+    /// Decides the turn on the first event (`host.js` `Wait` stopped the timer and the
+    /// listener already): `[0, rows]` or `[1, error]` when the store answered, `[2]` when
+    /// the budget elapsed, `[3]` on abort, `[4, error]` when the signal failed to let go.
+    pub fn finish(&self, event: Array, signal: JsValue) -> JsResult<JsValue> {
+        let ask = &self.ask;
+        let retrieved = match event.get(0).as_f64() {
+            Some(0.0) => read(&event.get(1), &ask.layer),
+            Some(1.0) => Retrieved::Failed(event.get(1)),
+            Some(2.0) => Retrieved::TimedOut(ask.layer.timeout_ms.unwrap_or(0.0)),
+            Some(3.0) => return Err(reason(ask.signal_place, &signal)?),
+            _ => return Err(broken_signal(ask.signal_place, &event.get(1))),
+        };
+        let clock = Clock {
+            started: self.started,
+            called: true,
+        };
+        finish(retrieved, &self.palette.clone().registered(), ask, clock)
     }
 }
 
@@ -146,8 +193,12 @@ fn begin(ask: &Ask) -> JsResult<Begun> {
         Ok(value) => value,
         Err(thrown) => return Ok(Begun::Ready(Retrieved::Failed(thrown), true)),
     };
-    // `entries` itself may have aborted the turn.
-    check_abort(ask)?;
+    // `entries` itself may have aborted the turn: its answer is then never awaited, and
+    // a rejection of it is handled and ignored.
+    if let Err(abort) = check_abort(ask) {
+        host::ignore(&value);
+        return Err(abort);
+    }
     if !(value.is_object() || value.is_function()) {
         return Ok(Begun::Ready(read(&value, &ask.layer), true));
     }
@@ -163,63 +214,23 @@ fn check_abort(ask: &Ask) -> JsResult<()> {
     let Some(signal) = &ask.signal else {
         return Ok(());
     };
-    let aborted = host::get(signal, |k| &k.aborted).map_err(|cause| broken_signal(ask, &cause))?;
+    let aborted = host::get(signal, |k| &k.aborted)
+        .map_err(|cause| broken_signal(ask.signal_place, &cause))?;
     if aborted.is_truthy() {
-        return Err(reason(ask, signal)?);
+        return Err(reason(ask.signal_place, signal)?);
     }
     Ok(())
 }
 
-fn reason(ask: &Ask, signal: &JsValue) -> JsResult<JsValue> {
-    host::get(signal, |k| &k.reason).map_err(|cause| broken_signal(ask, &cause))
+fn reason(place: &'static str, signal: &JsValue) -> JsResult<JsValue> {
+    host::get(signal, |k| &k.reason).map_err(|cause| broken_signal(place, &cause))
 }
 
 /// Whatever a signal-like object throws after the check, the turn settles with this.
-fn broken_signal(ask: &Ask, cause: &JsValue) -> JsValue {
-    Message::new(ask.signal_place)
+fn broken_signal(place: &'static str, cause: &JsValue) -> JsValue {
+    Message::new(place)
         .add(" failed as an AbortSignal")
         .type_error_caused(cause)
-}
-
-/// Starts waiting, synchronously (an abort right after the call must be heard): the
-/// store's answer, the budget's timer, the abort listener.
-fn start_wait(ask: &Ask, value: &JsValue) -> JsResult<host::Wait> {
-    let wait = host::Wait::new();
-    wait.follow(value);
-    let budget = ask.layer.timeout_ms.filter(|&ms| ms <= LONGEST_TIMER);
-    if let Some(ms) = budget {
-        wait.start_timer(ms);
-    }
-    if let Some(signal) = &ask.signal {
-        if let Err(cause) = wait.listen(signal) {
-            wait.stop_timer();
-            return Err(broken_signal(ask, &cause));
-        }
-    }
-    Ok(wait)
-}
-
-/// What the first event means; the timer and the listener are stopped first.
-async fn end_wait(ask: &Ask, wait: host::Wait) -> JsResult<Retrieved> {
-    // The wait's promise never rejects: every event settles it with a tag.
-    let event: Array = JsFuture::from(wait.promise())
-        .await
-        .unwrap_or_default()
-        .unchecked_into();
-    wait.stop_timer();
-    if let Some(signal) = &ask.signal {
-        wait.unlisten(signal)
-            .map_err(|cause| broken_signal(ask, &cause))?;
-    }
-    Ok(match event.get(0).as_f64() {
-        Some(0.0) => read(&event.get(1), &ask.layer),
-        Some(1.0) => Retrieved::Failed(event.get(1)),
-        Some(2.0) => Retrieved::TimedOut(ask.layer.timeout_ms.unwrap_or(0.0)),
-        _ => match &ask.signal {
-            Some(signal) => return Err(reason(ask, signal)?),
-            None => Retrieved::Failed(JsValue::UNDEFINED),
-        },
-    })
 }
 
 /// The store's answer: no rows, rows, or a fault (a non-iterable, a row that cannot be

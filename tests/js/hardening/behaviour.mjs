@@ -77,7 +77,7 @@ export function behaviour(tp, label) {
       ["ToolRouter: bad option", () => new ToolRouter({ registered: [null] }), TypeError],
       ["ToolRouter.resolve: store rejects", async () => assert.ok((await new ToolRouter({ entries: () => Promise.reject(7), registered: ["a"] }).resolve()) instanceof RoutingRefusal)],
       ["activeTools: forged outcome", () => activeTools({ kind: "routed", names: [1] }), TypeError],
-      ["bindPalette: a bad name half way", () => bindPalette([{ name: "a" }, { name: 2 }], new Routed(["a"])), TypeError],
+      ["bindPalette: a name getter throws half way", () => bindPalette([{ name: "a" }, { get name() { throw 2; } }], new Routed(["a"])), TypeError],
       ["bindPalette: a record getter throws after the boundary was written", () => bindPalette(Object.defineProperty({ b: 1 }, "a", { get() { throw new Error("g"); }, enumerable: true }), new Routed(["a"])), TypeError],
       ["new Routed: empty", () => new Routed([]), TypeError],
       ["ToolCallPolicy: bad field", () => new ToolCallPolicy({ name: "p", match: () => true, whenTool: [1] }), TypeError],

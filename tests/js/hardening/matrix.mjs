@@ -335,8 +335,9 @@ export function buildMatrix(tp) {
     ["null", () => null, typeError(/bindPalette: tools/)],
     ["string", () => "calendar", typeError(/bindPalette: tools/)],
     ["wrong object: a Map", () => new Map([["calendar", {}]]), typeError(/bindPalette: tools/)],
-    ["array element null", () => [{ name: "calendar" }, null], typeError(/bindPalette: tools\[1\]\.name/)],
-    ["array element name not a string", () => [{ name: 5 }], typeError(/bindPalette: tools\[0\]\.name/)],
+    // SPEC 3: an entry without a string name cannot be routed and stays in place.
+    ["array element null (kept in place)", () => [{ name: "calendar" }, null], ok((r) => assert.deepEqual(r, [{ name: "calendar" }, null]))],
+    ["array element name not a string (kept in place)", () => [{ name: 5 }, { name: "search" }], ok((r) => assert.deepEqual(r, [{ name: 5 }]))],
     ["Proxy of an array", () => new Proxy(toolsArr(), {}), ok((r) => assert.deepEqual(r.map((t) => t.name), ["calendar", "mail"]))],
     ["Proxy of a record", () => new Proxy(toolsRec(), {}), ok((r) => assert.deepEqual(Object.keys(r), ["calendar", "mail"]))],
     ["hostile Proxy", hostile, typeError(/bindPalette: tools/)],

@@ -248,7 +248,8 @@ export function router(tp, { entry, format }) {
 
     test("bad tools are TypeErrors naming them", () => {
       const routed = new Routed(["a"]);
-      assert.throws(() => bindPalette([{ name: "a" }, {}], routed), /tools\[1\]\.name/);
+      const unreadable = { get name() { throw new Error("getter"); } };
+      assert.throws(() => bindPalette([{ name: "a" }, unreadable], routed), (e) => e instanceof TypeError && /tools\[1\]\.name/.test(e.message));
       assert.throws(() => bindPalette("a", routed), /bindPalette: tools/);
       assert.throws(() => bindPalette([web], { kind: "other" }), /bindPalette: outcome/);
     });
