@@ -40,10 +40,12 @@ export const PRELUDES = {
 declare const tools: { name: string; description: string; parameters: object }[];
 declare const message: string;
 `,
-  // pkg-template/README.md, "Agent frameworks": routing by tool search, the AI SDK's tools record.
-  'import { createToolPalette, toolSearchFunction } from "tool-palette/ai-sdk";': `
-import { toolSearch, type Tool } from "ai";
+  // pkg-template/README.md, "Agent frameworks": routing by tool search with the AI SDK's toolSearch.
+  "// The AI SDK's tool search, ranked and routed by tool-palette: tools declared with deferLoading: true wait for it": `
+import type { LanguageModel, Tool } from "ai";
 declare const tools: Record<string, Tool>;
+declare const model: LanguageModel;
+declare const prompt: string;
 `,
   // pkg-template/README.md, the opening example.
   'import { resolvePalette, activeTools } from "tool-palette";': USER,
