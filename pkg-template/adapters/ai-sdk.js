@@ -37,6 +37,8 @@ export function defaultContext(input) {
 // The AI SDK's toolSearch() tool carries this registered symbol (ai 7).
 const TOOL_SEARCH = Symbol.for("vercel.ai.toolSearch");
 const isToolSearch = (tool) => isObject(tool) && tool[TOOL_SEARCH] === true;
+// …and its schemas (jsonSchema(), zodSchema()) this one.
+const AI_SCHEMA = Symbol.for("vercel.ai.schema");
 
 // The names the generation's toolSearch tools found in its earlier steps (their results
 // `{ tools: [{ name }] }`): the SDK shows those deferred tools from the next step on.
@@ -54,7 +56,7 @@ function discoveredBy(input, searchers) {
 
 // Whether the SDK accepts a call's input, as it checks it before running a tool: the text
 // parsed as JSON (blank is {}), then validated by the tool's input schema (an AI SDK
-// Schema's validate, or a Standard Schema such as zod's). A refused input is answered by
+// Standard Schema such as zod's, or an AI SDK Schema's validate). A refused input is answered by
 // the SDK with a tool error, and the tool does not run.
 async function accepted(tool, input) {
   if (typeof input !== "string") return true;
@@ -69,9 +71,9 @@ async function accepted(tool, input) {
   }
   const schema = isObject(tool) ? tool.inputSchema : undefined;
   try {
-    if (isObject(schema) && isFunction(schema.validate)) return (await schema.validate(value))?.success !== false;
     const standard = isObject(schema) || isFunction(schema) ? schema["~standard"] : undefined;
     if (isObject(standard) && isFunction(standard.validate)) return !(await standard.validate(value))?.issues;
+    if (isObject(schema) && schema[AI_SCHEMA] === true && isFunction(schema.validate)) return (await schema.validate(value))?.success !== false;
   } catch {
     return false;
   }
@@ -147,8 +149,8 @@ export function createToolPalette(options) {
           ? { ...callOptions, tools: callOptions.tools.filter((t) => !isObject(t) || t.type !== "function" || step.offeredSet.has(t.name)) }
           : callOptions;
       // The report says what the model saw: should the SDK have sent other tools than the step
-      // expected, the step's offered names are the ones sent.
-      if (step.offered && isObject(sent) && Array.isArray(sent.tools)) {
+      // expected, the step's offered names are the ones sent (in shadow mode: what would have been).
+      if (core.enforce && step.offered && isObject(sent) && Array.isArray(sent.tools)) {
         const names = sent.tools.map((t) => (isObject(t) ? t.name : undefined)).filter((n) => typeof n === "string");
         if (names.length !== step.offered.length || names.some((n) => !step.offeredSet.has(n))) step.offer(names.length ? names : null);
       }
