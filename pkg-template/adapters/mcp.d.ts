@@ -21,7 +21,7 @@ export interface McpCallResult {
 
 /** What the palette needs of a server: the SDK's `Client`, or anything with these two methods. */
 export interface McpClientLike {
-  listTools(params?: { cursor?: string }, options?: { timeout?: number }): Promise<{ tools: McpTool[]; nextCursor?: string }>;
+  listTools(params?: { cursor?: string }, options?: { signal?: AbortSignal }): Promise<{ tools: McpTool[]; nextCursor?: string }>;
   callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: any, options?: { signal?: AbortSignal }): Promise<any>;
 }
 

@@ -28,23 +28,15 @@ const AI_SCHEMA = Symbol.for("vercel.ai.schema");
 const errorText = (error) => (error instanceof Error ? error.message : typeof error === "string" ? error : String(error));
 const failed = (text) => ({ content: [{ type: "text", text }], isError: true });
 
-// Settles with `promise`, or rejects when `ms` elapse first.
-function within(promise, ms, what) {
-  if (ms === Infinity) return promise;
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-// Every tool of one server: the pages of tools/list, within the time allowed for all of them.
+// Every tool of one server: the pages of tools/list, all of them within `ms`. When the time is
+// up the listing rejects, and the request in flight is cancelled (its signal aborts).
 async function listAll(client, ms, server) {
+  const controller = new AbortController();
   const pages = async () => {
     const tools = [];
     let cursor;
     for (let page = 0; ; page++) {
-      const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { timeout: ms === Infinity ? undefined : ms });
+      const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { signal: controller.signal });
       if (!isObject(result) || !Array.isArray(result.tools)) throw new TypeError(`listTools() answered no tools array (page ${page})`);
       tools.push(...result.tools);
       cursor = result.nextCursor;
@@ -52,7 +44,16 @@ async function listAll(client, ms, server) {
       if (page >= 10_000) throw new RangeError("listTools() kept answering a nextCursor (10,000 pages)");
     }
   };
-  return within(pages(), ms, `listTools() of server "${server}"`);
+  if (ms === Infinity) return pages();
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new Error(`listTools() of server "${server}" timed out after ${ms} ms`);
+      reject(error);
+      controller.abort(error);
+    }, ms);
+  });
+  return Promise.race([pages(), timeout]).finally(() => clearTimeout(timer));
 }
 
 function checkNumber(value, name, { integer = false, min = 0 } = {}) {

@@ -205,7 +205,7 @@ test("faults: a server that fails to list and one that hangs are left out and na
   const answer = await run.callTool({ name: "read_file", arguments: { target: "x" } });
   assert.equal(answer.isError, true);
   assert.match(textOf(answer), /read_file crashed on files/);
-  assert.equal(textOf(await run.callTool({ name: "write_file", arguments: { target: "x" } })), "write_file done");
+  assert.equal(textOf(await run.callTool({ name: "read_directory", arguments: { target: "x" } })), "read_directory done");
   // A second turn does not wait for the hanging server again.
   const again = Date.now();
   await run.route("read the file");
