@@ -88,6 +88,11 @@ export interface McpRun {
   callTool(call: McpCallLike, options?: { signal?: AbortSignal }): Promise<McpCallResult>;
   /** The router option of the framework adapters: routes each step of the framework's loop with this run. */
   router(ctx: unknown, options?: Partial<RouterCallOptions>): Promise<RouterOutcome>;
+  /**
+   * The options of a framework adapter (`createToolPalette({ ...run.adapterOptions })`, `toolPaletteMiddleware(…)`):
+   * `router` routes each step with this run, `alwaysInclude` pins the search tool whenever routing narrows.
+   */
+  readonly adapterOptions: { readonly router: McpRun["router"]; readonly alwaysInclude: readonly string[] };
   readonly turn: McpTurn | null;
   readonly found: string[];
   /** Every listed tool and the search tool as an AI SDK tools record (JSON schemas), each executing through callTool. */

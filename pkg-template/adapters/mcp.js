@@ -324,6 +324,8 @@ export function createMcpPalette(options) {
       route,
       callTool,
       router,
+      // For the framework adapters: each step routed by this run, the search tool pinned whenever routing narrows.
+      adapterOptions: Object.freeze({ router, alwaysInclude: Object.freeze(searchName === false ? [] : [searchName]) }),
       get turn() {
         return turn;
       },
