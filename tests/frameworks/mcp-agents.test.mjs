@@ -106,3 +106,68 @@ test("LangChain: createAgent over MCP tools; search_tools finds what routing mis
   const result = await agent.invoke({ messages: [new lc.HumanMessage(QUESTION)] });
   check({ offered, calls, reports, run, answer: result.messages.at(-1).content });
 });
+
+// The package README's "MCP servers" snippets, run as written (their imports bound to the
+// consumer's modules) against two of the servers: each routes the step, offers a few tools
+// and the search, and the model's call runs on the github server.
+const MESSAGE = "Close the milestone of the GitHub repository";
+async function snippets() {
+  const { readFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { blocks } = await import("./snippets.mjs");
+  const readme = readFileSync(join(c.dir, "node_modules", "tool-palette", "README.md"), "utf8");
+  return blocks(readme, "MCP servers");
+}
+const modulesFor = () => m;
+
+test("the package README's MCP snippets run as written: without a framework, and in each framework", async () => {
+  const { runSnippet } = await import("./snippets.mjs");
+  const found = await snippets();
+  assert.equal(found.length, 4);
+  const core = await c.load("tool-palette");
+  const policies = () => new core.ToolPolicies([{ name: "no-op", match: () => false, whenTool: "delete_issue", redirectTo: "close_issue" }]);
+  for (const code of found) {
+    const { servers, calls } = await setup();
+    const scope = { github: servers.github, files: servers.files, policies: policies(), message: MESSAGE };
+    let offered;
+    if (code.includes("tool-palette/ai-sdk")) {
+      const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } };
+      const model = new m["ai/test"].MockLanguageModelV3({
+        doGenerate: [
+          { content: [{ type: "tool-call", toolCallId: "c", toolName: "close_milestone", input: '{"target":"v1"}' }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] },
+          { content: [{ type: "text", text: "done" }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] },
+        ],
+      });
+      await runSnippet(code, { ...scope, generateText: m.ai.generateText, stepCountIs: m.ai.stepCountIs, model, prompt: MESSAGE }, modulesFor());
+      offered = model.doGenerateCalls.map((x) => x.tools.map((t) => t.name));
+    } else if (code.includes("tool-palette/openai-agents")) {
+      const { Agent, run, Usage } = m["@openai/agents"];
+      const requests = [];
+      const script = [
+        [{ type: "function_call", callId: "c", name: "close_milestone", arguments: '{"target":"v1"}', status: "completed" }],
+        [{ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "done" }] }],
+      ];
+      const defaultModel = { async getResponse(r) { requests.push(r); return { usage: new Usage({ requests: 1 }), output: script.shift(), responseId: `r${requests.length}` }; }, async *getStreamedResponse() {} };
+      await runSnippet(code, { ...scope, Agent, run, defaultModel }, modulesFor());
+      offered = requests.map((r) => r.tools.map((t) => t.name));
+    } else if (code.includes("tool-palette/langchain")) {
+      const lc = m.langchain;
+      offered = [];
+      const model = new (class extends m["@langchain/core/testing"].FakeBuiltModel {
+        bindTools(tools) {
+          offered.push(tools.map((t) => t.name));
+          return super.bindTools(tools);
+        }
+      })();
+      model.respond(new lc.AIMessage({ content: "", id: "a0", tool_calls: [{ name: "close_milestone", args: { target: "v1" }, id: "c", type: "tool_call" }] }));
+      model.respond(new lc.AIMessage({ content: "done", id: "a1" }));
+      await runSnippet(code, { ...scope, createAgent: lc.createAgent, tool: lc.tool, HumanMessage: lc.HumanMessage, model }, modulesFor());
+    } else {
+      const declared = await runSnippet(code, { ...scope, toolCall: { name: "close_milestone", arguments: { target: "v1" } } }, modulesFor());
+      offered = [declared.turn.tools.map((t) => t.name)];
+      assert.equal(declared.result.content[0].text, "close_milestone done");
+    }
+    assert.ok(offered[0].includes("close_milestone") && offered[0].includes("search_tools") && offered[0].length <= 6, `${offered[0]}`);
+    assert.deepEqual(calls, [["github", "close_milestone", { target: "v1" }]], code.split("\n")[0]);
+  }
+});
