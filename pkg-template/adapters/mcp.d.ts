@@ -21,8 +21,8 @@ export interface McpCallResult {
 
 /** What the palette needs of a server: the SDK's `Client`, or anything with these two methods. */
 export interface McpClientLike {
-  listTools(params?: { cursor?: string }, options?: { signal?: AbortSignal }): Promise<{ tools: McpTool[]; nextCursor?: string }>;
-  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: any, options?: { signal?: AbortSignal }): Promise<any>;
+  listTools(params?: { cursor?: string }, options?: { signal?: AbortSignalLike }): Promise<{ tools: McpTool[]; nextCursor?: string }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: any, options?: { signal?: AbortSignalLike }): Promise<any>;
 }
 
 /** A call in MCP's shape `{ name, arguments }`, or a framework's: `{ name, args }`, `{ toolName, input }`, arguments as JSON text. */
@@ -85,7 +85,7 @@ export interface McpRun {
   /** Routes a turn (a step) on its message (a string, or a context with `message`). */
   route(context: string | { message?: string; [key: string]: unknown }, options?: { signal?: AbortSignalLike }): Promise<McpTurn>;
   /** Dispatches a call through the policies and the gate to its server; never rejects for a server's fault. */
-  callTool(call: McpCallLike, options?: { signal?: AbortSignal }): Promise<McpCallResult>;
+  callTool(call: McpCallLike, options?: { signal?: AbortSignalLike }): Promise<McpCallResult>;
   /** The router option of the framework adapters: routes each step of the framework's loop with this run. */
   router(ctx: unknown, options?: Partial<RouterCallOptions>): Promise<RouterOutcome>;
   /**
