@@ -151,7 +151,7 @@ export function createMcpPalette(options) {
       }
     }
     const docs = [...byName].map(([name, { tool }]) => ({ name, description: typeof tool.description === "string" ? tool.description : "", inputSchema: tool.inputSchema }));
-    listing?.index.dispose();
+    // The previous index is left to the garbage collector: a turn in flight may still search it.
     const index = new ToolIndex(docs, { ...(indexOptions ?? {}), limit });
     const failures = [...perServer].filter(([, s]) => s.error !== null).map(([server, s]) => Object.freeze({ server, error: s.error }));
     for (const f of failures) warn(`LIST_FAILED:${f.server}`, `server "${f.server}" could not be listed (${f.error}); its tools are left out until it lists again.`);
@@ -244,7 +244,7 @@ export function createMcpPalette(options) {
         skipped: Object.freeze(l.skipped),
         definitions: Object.freeze({ offered: Object.freeze(measure(names, l)), all: Object.freeze(measure(l.names, l)) }),
       });
-      turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), report, listing: l, palette: narrowed ? names : outcome });
+      turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), report, palette: narrowed ? names : outcome });
       if (onDecision) onDecision(report);
       return turn;
     }
@@ -282,7 +282,7 @@ export function createMcpPalette(options) {
         if (error instanceof SyntaxError) return failed(`The arguments of ${call.name ?? call.toolName} are not valid JSON: ${error.message}`);
         throw error;
       }
-      const l = turn ? turn.listing : await listed();
+      const l = await listed();
       const offered = turn ? turn.names : null;
       const known = l.byName.has(c.name) || (c.name === searchName && searchName !== false);
       const outside = offered !== null && !offered.includes(c.name);
@@ -384,9 +384,11 @@ export function createMcpPalette(options) {
       const l = await listed();
       return l.names.map((name) => asOffered(name, l.byName.get(name)));
     },
+    /** Frees the current index now (a later turn lists the servers again). */
     dispose() {
       listing?.index.dispose();
       listing = null;
+      for (const name of clients.keys()) stale.add(name);
     },
   };
 
