@@ -9,10 +9,13 @@
 // tool"), so the SDK itself refuses a call outside them (NoSuchToolError, sent back to
 // the model as a tool error). It returns the policy's model as `model`. `wrapTools` sends
 // every `execute` through the policies: a redirect runs the target tool's `execute`, and
-// the result stays the emitted call's (its id and name).
+// the result stays the emitted call's (its id and name). With the SDK's toolSearch, a step
+// that routing narrows keeps the search tool offered and the deferred tools within its
+// reach (the SDK shows one only once a search found it), and what it found joins the
+// offered names for the rest of the generation.
 //
-// Each step is reported to `onDecision` once its calls are dispatched (see shared.js). To
-// see the calls the model emitted, the step's model is handed back wrapped in a Proxy that
+// Each step is reported to `onDecision` once its calls are dispatched (see shared.js); a call
+// whose input the SDK refuses is not waited for. To see the calls the model emitted, the step's model is handed back wrapped in a Proxy that
 // forwards everything and watches doGenerate/doStream. With `tracing` (default), the step's
 // attributes ride in `runtimeContext.toolPalette`, which AI SDK telemetry integrations
 // receive when `telemetry.includeRuntimeContext` includes `toolPalette`.

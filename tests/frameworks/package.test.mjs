@@ -76,7 +76,7 @@ test("require() twins export the same functions as the ES modules", async () => 
     const esm = await c.load(`tool-palette/${name}`);
     const cjs = c.require(`tool-palette/${name}`);
     assert.deepEqual(Object.keys(cjs).sort(), Object.keys(esm).sort(), name);
-    assert.ok(Object.keys(esm).length >= 2);
+    assert.ok(Object.keys(esm).length >= 1, `${name} exports something`);
   }
 });
 
