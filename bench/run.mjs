@@ -9,6 +9,7 @@ import { cpus } from "node:os";
 import * as pkg from "../dist/node.mjs";
 import * as baseline from "./baseline.mjs";
 import { aiSdk, data as bfcl, miniSearch, recall, synthetic } from "./tool-search/compare.mjs";
+import { tokenTable, mcpOverhead, markdown as tokenLines } from "./tool-search/tokens.mjs";
 
 const root = new URL("..", import.meta.url);
 const quick = process.argv.includes("--quick");
@@ -319,9 +320,11 @@ console.log(`\ntool search on BFCL live (${search.tools} tools, ${search.questio
 for (const r of search.recalls) console.log(`  ${r.name.padEnd(42)} recall@1 ${r["r@1"].toFixed(3)}  @5 ${r["r@5"].toFixed(3)}  @10 ${r["r@10"].toFixed(3)}`);
 for (const t of search.times) console.log(`  ${t.name.padEnd(42)} ${String(t.tools).padStart(6)} tools: build ${t.build.toFixed(1)} ms, query ${fmt(t.queryUs)}`);
 console.log(`  ToolIndex adds ${search.weight.total} gzip bytes (wasm ${search.weight.wasm}, glue ${search.weight.glue})`);
+const tokens = { routing: await tokenTable(), mcp: await mcpOverhead({ runs: quick ? 50 : 300 }) };
+console.log(`\n${tokenLines(tokens.routing, tokens.mcp).join("\n")}`);
 
 
-const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem, toolSearch: search };
+const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem, toolSearch: search, tokens };
 if (!quick) {
   writeFileSync(new URL("bench/results.json", root), JSON.stringify(results, null, 2) + "\n");
   const table = [
@@ -349,6 +352,8 @@ if (!quick) {
     ...search.times.map((t) => `| ${t.name} | ${t.tools.toLocaleString("en")} | ${t.build.toFixed(1)} ms | ${fmt(t.queryUs)} |`),
     "",
     `ToolIndex adds ${search.weight.total} gzip bytes to what a browser loads (wasm ${search.weight.wasm}, glue ${search.weight.glue}).`,
+    "",
+    ...tokenLines(tokens.routing, tokens.mcp),
   ].join("\n");
   const readmeUrl = new URL("README.md", root);
   const readme = readFileSync(readmeUrl, "utf8");

@@ -9,10 +9,13 @@
 // tool"), so the SDK itself refuses a call outside them (NoSuchToolError, sent back to
 // the model as a tool error). It returns the policy's model as `model`. `wrapTools` sends
 // every `execute` through the policies: a redirect runs the target tool's `execute`, and
-// the result stays the emitted call's (its id and name).
+// the result stays the emitted call's (its id and name). With the SDK's toolSearch, a step
+// that routing narrows keeps the search tool offered and the deferred tools within its
+// reach (the SDK shows one only once a search found it), and what it found joins the
+// offered names for the rest of the generation.
 //
-// Each step is reported to `onDecision` once its calls are dispatched (see shared.js). To
-// see the calls the model emitted, the step's model is handed back wrapped in a Proxy that
+// Each step is reported to `onDecision` once its calls are dispatched (see shared.js); a call
+// whose input the SDK refuses is not waited for. To see the calls the model emitted, the step's model is handed back wrapped in a Proxy that
 // forwards everything and watches doGenerate/doStream. With `tracing` (default), the step's
 // attributes ride in `runtimeContext.toolPalette`, which AI SDK telemetry integrations
 // receive when `telemetry.includeRuntimeContext` includes `toolPalette`.
@@ -34,6 +37,52 @@ export function defaultContext(input) {
   return { message: given ?? lastText(messages, (m) => m.role === "user"), messages, runtimeContext };
 }
 
+// The AI SDK's toolSearch() tool carries this registered symbol (ai 7).
+const TOOL_SEARCH = Symbol.for("vercel.ai.toolSearch");
+const isToolSearch = (tool) => isObject(tool) && tool[TOOL_SEARCH] === true;
+// …and its schemas (jsonSchema(), zodSchema()) this one.
+const AI_SCHEMA = Symbol.for("vercel.ai.schema");
+
+// The names the generation's toolSearch tools found in its earlier steps (their results
+// `{ tools: [{ name }] }`): the SDK shows those deferred tools from the next step on.
+function discoveredBy(input, searchers) {
+  const found = new Set();
+  if (!searchers.size || !isObject(input) || !Array.isArray(input.steps)) return found;
+  for (const step of input.steps) {
+    for (const r of isObject(step) && Array.isArray(step.toolResults) ? step.toolResults : []) {
+      if (!isObject(r) || !searchers.has(r.toolName) || !isObject(r.output) || !Array.isArray(r.output.tools)) continue;
+      for (const t of r.output.tools) if (isObject(t) && typeof t.name === "string") found.add(t.name);
+    }
+  }
+  return found;
+}
+
+// Whether the SDK accepts a call's input, as it checks it before running a tool: the text
+// parsed as JSON (blank is {}), then validated by the tool's input schema (an AI SDK
+// Standard Schema such as zod's, or an AI SDK Schema's validate). A refused input is answered by
+// the SDK with a tool error, and the tool does not run.
+async function accepted(tool, input) {
+  if (typeof input !== "string") return true;
+  let value;
+  if (input.trim() === "") value = {};
+  else {
+    try {
+      value = JSON.parse(input);
+    } catch {
+      return false;
+    }
+  }
+  const schema = isObject(tool) ? tool.inputSchema : undefined;
+  try {
+    const standard = isObject(schema) || isFunction(schema) ? schema["~standard"] : undefined;
+    if (isObject(standard) && isFunction(standard.validate)) return !(await standard.validate(value))?.issues;
+    if (isObject(schema) && schema[AI_SCHEMA] === true && isFunction(schema.validate)) return (await schema.validate(value))?.success !== false;
+  } catch {
+    return false;
+  }
+  return true;
+}
+
 const toolCallsOf = (content) =>
   Array.isArray(content) ? content.filter((p) => isObject(p) && p.type === "tool-call" && typeof p.toolName === "string") : [];
 
@@ -46,14 +95,24 @@ export function createToolPalette(options) {
   const byCall = new Recent(); // toolCallId → step
   const byMessages = new WeakMap(); // the step's messages array → step
   const open = new WeakMap(); // a generation (its initialMessages array) → its last step
-  let toolNames = null; // the keys of the last record given to wrapTools
-  let executable = new Set(); // …those with an execute
+  // What the last record given to wrapTools holds: its names, the tools (by name), those
+  // whose execute the adapter dispatches, the SDK's toolSearch tools, and the deferred tools.
+  let known = { names: null, tools: {}, executable: new Set(), searchers: new Set(), deferred: new Set() };
 
   async function prepareStep(input) {
     const run = isObject(input) && Array.isArray(input.initialMessages) ? input.initialMessages : null;
     if (run && open.has(run)) open.get(run).finish(); // the previous step is over
     const ctx = o.context(input);
-    const step = await core.begin({ index: isObject(input) && typeof input.stepNumber === "number" ? input.stepNumber : 0, ctx, tools: toolNames });
+    const { searchers, deferred } = known;
+    // With the SDK's tool search, what routing names is not all the model sees: a deferred
+    // tool shows once a toolSearch found it (then for the rest of the generation), and the
+    // search tool itself must stay offered, or the deferred tools can never be found.
+    const found = discoveredBy(input, searchers);
+    const shape =
+      searchers.size || deferred.size
+        ? (routed) => [...new Set([...routed, ...searchers, ...found])].filter((n) => !deferred.has(n) || found.has(n))
+        : null;
+    const step = await core.begin({ index: isObject(input) && typeof input.stepNumber === "number" ? input.stepNumber : 0, ctx, tools: known.names, shape });
     if (run) open.set(run, step);
     if (isObject(input) && Array.isArray(input.messages)) byMessages.set(input.messages, step);
 
@@ -71,7 +130,8 @@ export function createToolPalette(options) {
           'and outsidePalette: "allow" falls back to activeTools. Give the policies model instances.',
       );
     }
-    if (enforce && step.offered && (o.outsidePalette === "refuse" || !watched)) result.activeTools = [...step.offered];
+    // The deferred tools stay active (the SDK hides them until found): the candidates of the search.
+    if (enforce && step.offered && (o.outsidePalette === "refuse" || !watched)) result.activeTools = [...new Set([...step.offered, ...deferred])];
     if (watched) result.model = watched;
     else if (enforce && model !== input?.model) result.model = model;
     if (o.tracing) result.runtimeContext = { ...(isObject(input) && isObject(input.runtimeContext) ? input.runtimeContext : {}), toolPalette: step.attributes };
@@ -81,39 +141,49 @@ export function createToolPalette(options) {
     return result;
   }
 
-  // The step's model, forwarding everything, so that the step learns the calls the model
-  // emitted (and, with `filter`, sends the model only the offered function tools).
+  // The step's model, forwarding everything, so that the step learns the tools the model
+  // was sent and the calls it emitted (and, with `filter`, sends the model only the offered
+  // function tools).
   function watch(model, step, filter) {
     if (!isObject(model) || !isFunction(model.doGenerate)) return undefined;
-    const narrow = (callOptions) =>
-      filter && isObject(callOptions) && Array.isArray(callOptions.tools)
-        ? { ...callOptions, tools: callOptions.tools.filter((t) => !isObject(t) || t.type !== "function" || step.offeredSet.has(t.name)) }
-        : callOptions;
-    const see = (part) => {
+    const send = (callOptions) => {
+      const sent =
+        filter && isObject(callOptions) && Array.isArray(callOptions.tools)
+          ? { ...callOptions, tools: callOptions.tools.filter((t) => !isObject(t) || t.type !== "function" || step.offeredSet.has(t.name)) }
+          : callOptions;
+      // The report says what the model saw: should the SDK have sent other tools than the step
+      // expected, the step's offered names are the ones sent (in shadow mode: what would have been).
+      if (core.enforce && step.offered && isObject(sent) && Array.isArray(sent.tools)) {
+        const names = sent.tools.map((t) => (isObject(t) ? t.name : undefined)).filter((n) => typeof n === "string");
+        if (names.length !== step.offered.length || names.some((n) => !step.offeredSet.has(n))) step.offer(names.length ? names : null);
+      }
+      return sent;
+    };
+    const see = async (part) => {
       if (typeof part.toolCallId === "string") byCall.set(part.toolCallId, step);
-      const outside = step.isOutside(part.toolName);
       // A call reaches a wrapped execute unless the provider ran it, the tool has no
-      // execute, or the SDK refuses it (outside the activeTools).
-      const runs = !part.providerExecuted && executable.has(part.toolName) && !(outside && step.refuses && o.outsidePalette === "refuse");
+      // execute, the step refuses it (the SDK does: not among the activeTools), or the SDK
+      // refuses its input (it answers that call with a tool error and runs nothing).
+      const runs = !part.providerExecuted && known.executable.has(part.toolName) && !step.refusesCall(part.toolName) && (await accepted(known.tools[part.toolName], part.input));
       step.call({ id: part.toolCallId, name: part.toolName }, runs);
     };
     return new Proxy(model, {
       get(target, key) {
         if (key === "doGenerate") {
           return async (callOptions) => {
-            const response = await target.doGenerate(narrow(callOptions));
-            for (const part of toolCallsOf(response && response.content)) see(part);
+            const response = await target.doGenerate(send(callOptions));
+            for (const part of toolCallsOf(response && response.content)) await see(part);
             step.sealed();
             return response;
           };
         }
         if (key === "doStream" && isFunction(target.doStream)) {
           return async (callOptions) => {
-            const response = await target.doStream(narrow(callOptions));
+            const response = await target.doStream(send(callOptions));
             const stream = response.stream.pipeThrough(
               new TransformStream({
-                transform(part, controller) {
-                  if (isObject(part) && part.type === "tool-call" && typeof part.toolName === "string") see(part);
+                async transform(part, controller) {
+                  if (isObject(part) && part.type === "tool-call" && typeof part.toolName === "string") await see(part);
                   controller.enqueue(part);
                 },
                 flush() {
@@ -134,11 +204,18 @@ export function createToolPalette(options) {
     if (!isObject(tools) || Array.isArray(tools)) throw fail(`${WHERE}: wrapTools(tools)`, "a record of tools keyed by name", tools);
     const wrapped = {};
     const names = Object.keys(tools);
-    toolNames = names;
-    executable = new Set(names.filter((n) => isObject(tools[n]) && isFunction(tools[n].execute)));
+    const searchers = new Set(names.filter((n) => isToolSearch(tools[n])));
+    known = {
+      names,
+      tools,
+      searchers,
+      deferred: new Set(names.filter((n) => isObject(tools[n]) && tools[n].deferLoading && !searchers.has(n))),
+      // The SDK binds a toolSearch's execute itself: only the others are dispatched.
+      executable: new Set(names.filter((n) => isObject(tools[n]) && isFunction(tools[n].execute) && !searchers.has(n))),
+    };
     for (const name of names) {
       const tool = tools[name];
-      wrapped[name] = isObject(tool) && isFunction(tool.execute) ? { ...tool, execute: dispatching(name, tool) } : tool;
+      wrapped[name] = known.executable.has(name) ? { ...tool, execute: dispatching(name, tool) } : tool;
     }
 
     function dispatching(name, tool) {

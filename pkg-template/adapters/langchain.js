@@ -150,8 +150,8 @@ export function toolPaletteMiddleware(options) {
       const signal = isObject(request.runtime) ? request.runtime.signal : undefined;
       step = await core.begin({ index: -1, ctx: o.context(request), signal, silent: true });
     }
-    const outside = isObject(call) && step.isOutside(call.name);
-    if (outside && step.refuses) {
+    // A call outside the palette, or to a name that is no tool at all, is refused naming the offered tools only.
+    if (isObject(call) && step.refusesCall(call.name)) {
       step.dispatched(null);
       await delivered(step);
       return refuse(request, handler, call, step);

@@ -189,9 +189,9 @@ export function createToolPalette(options) {
     let refused = null;
     for (const item of calls) {
       if (typeof item.callId === "string") byCall.set(item.callId, step);
-      const outside = step.isOutside(item.name);
-      if (outside && step.refuses && !refused) refused = item;
-      step.call({ id: item.callId, name: item.name }, functions.has(item.name) && wrapped.has(item.name) && !(outside && step.refuses));
+      const refuse = step.refusesCall(item.name);
+      if (refuse && !refused) refused = item;
+      step.call({ id: item.callId, name: item.name }, functions.has(item.name) && wrapped.has(item.name) && !refuse);
     }
     if (refused) {
       step.finish();

@@ -31,8 +31,9 @@ export class ToolPaletteAdapterWarning extends Error {
 }
 
 // As the core delivers its warnings: `onWarning`, else Node's process.emitWarning (so
-// --no-warnings and process.on("warning") apply), else console.warn.
-function deliver(warning, onWarning) {
+// --no-warnings and process.on("warning") apply), else console.warn. The one path of every
+// adapter's warnings (the package does not export the core's own deliver).
+export function deliver(warning, onWarning) {
   if (onWarning) return void onWarning(warning);
   const proc = globalThis.process;
   if (proc && typeof proc.emitWarning === "function") return void proc.emitWarning(warning);
@@ -235,12 +236,16 @@ export function createCore(options, where, defaultContext, { trace } = {}) {
     );
   }
 
-  /** Routes one model step: `{ index, ctx, signal, tools }` (`tools`: the framework's tool names this step, if known). */
-  async function begin({ index, ctx, signal, tools = null, silent = false }) {
+  /**
+   * Routes one model step: `{ index, ctx, signal, tools }` (`tools`: the framework's tool names this step, if known).
+   * `shape(names)`, when given, turns the routed names (with the pins) into the names the framework will really show
+   * the model (the AI SDK's deferred tools); an empty answer offers every tool, never none.
+   */
+  async function begin({ index, ctx, signal, tools = null, silent = false, shape = null }) {
     if (!silent) checkMessage(ctx);
     const { outcome, decision } = await route(ctx, signal);
     const selection = o.policies ? o.policies.selectModel(ctx) : null;
-    return new Step(core, { index, ctx, outcome, decision, selection, tools, silent });
+    return new Step(core, { index, ctx, outcome, decision, selection, tools, silent, shape });
   }
 
   function emit(step) {
@@ -264,7 +269,7 @@ const nameOf = (tool) => {
 
 /** One model step of one run. */
 export class Step {
-  constructor(core, { index, ctx, outcome, decision, selection, tools, silent }) {
+  constructor(core, { index, ctx, outcome, decision, selection, tools, silent, shape }) {
     const o = core.o;
     this.core = core;
     this.index = index;
@@ -274,41 +279,64 @@ export class Step {
     this.selection = selection;
     this.silent = silent;
     this.tools = tools ? new Set(tools) : null;
-    // The names offered: the routed names (the package's activeTools) and the pinned
-    // names; `null` is "every tool" (no router, a refusal, RoutingUnavailable).
-    const routed = outcome === undefined ? undefined : activeTools(outcome);
-    if (routed === undefined) {
-      this.offered = null;
-      this.palette = outcome ?? null;
-    } else {
-      for (const pin of o.pins) if (!routed.includes(pin)) routed.push(pin);
-      this.offered = routed;
-      // What bindPalette and the policies' gate read: the routed outcome, or the routed
-      // names with the pins (still a routed palette; the outcome itself is unchanged).
-      this.palette = o.pins.length ? { kind: "routed", names: routed, unresolved: [] } : outcome;
-    }
-    this.offeredSet = this.offered ? new Set(this.offered) : null;
-    const known = tools ?? (decision ? decision.hidden.concat(this.offered ?? []) : []);
-    this.hidden = this.offeredSet ? [...new Set(known)].filter((n) => !this.offeredSet.has(n)) : [];
     this.dispatches = [];
     this.outside = [];
     this.expected = 0;
     this.received = 0;
     this.seen = false; // the model's calls are known
     this.done = false;
-    // Live tracing attributes (the AI SDK carries them in runtimeContext).
-    this.attributes = attributes(this.report());
+    // The names offered: the routed names (the package's activeTools) and the pinned
+    // names; `null` is "every tool" (no router, a refusal, RoutingUnavailable).
+    const routed = outcome === undefined ? undefined : activeTools(outcome);
+    if (routed === undefined) {
+      this.palette = outcome ?? null;
+      this.offer(null);
+    } else {
+      for (const pin of o.pins) if (!routed.includes(pin)) routed.push(pin);
+      // What bindPalette and the policies' gate read: the routed outcome, or the routed
+      // names with the pins (still a routed palette; the outcome itself is unchanged).
+      this.palette = o.pins.length ? { kind: "routed", names: routed, unresolved: [] } : outcome;
+      const shown = shape ? shape(routed) : routed;
+      if (shown.length === 0) {
+        core.warnOnce(
+          "NOTHING_OFFERED",
+          "routing named only tools the framework does not show the model this step (deferred tools no toolSearch found yet), so every tool is offered instead: a step never offers nothing.",
+        );
+      }
+      this.offer(shown.length ? shown : null);
+    }
   }
 
-  /** Whether a call names one of the framework's tools that this step did not offer. */
+  /**
+   * Sets the names the model is offered (`null`: every tool) and what it is not: the hidden names of the core's
+   * decision report (those the framework has, when its tools are known), then the framework's other tools not offered.
+   */
+  offer(names) {
+    this.offered = names ? [...names] : null;
+    this.offeredSet = names ? new Set(names) : null;
+    if (!this.offeredSet) this.hidden = [];
+    else {
+      const hidden = new Set();
+      for (const name of this.decision ? this.decision.hidden : []) {
+        if (!this.offeredSet.has(name) && (!this.tools || this.tools.has(name))) hidden.add(name);
+      }
+      for (const name of this.tools ?? []) if (!this.offeredSet.has(name)) hidden.add(name);
+      this.hidden = [...hidden];
+    }
+    // Live tracing attributes (the AI SDK carries them in runtimeContext): completed in place.
+    if (this.attributes) Object.assign(this.attributes, attributes(this.report()));
+    else this.attributes = attributes(this.report());
+  }
+
+  /** Whether a call names a tool this step did not offer (one of the framework's tools, or no tool at all). */
   isOutside(name) {
-    if (!this.offeredSet || this.offeredSet.has(name)) return false;
-    return this.tools ? this.tools.has(name) : true;
+    return this.offeredSet !== null && !this.offeredSet.has(name);
   }
 
-  /** Whether the adapter refuses the calls outside the palette in this step. */
-  get refuses() {
-    return this.core.enforce && this.core.o.outsidePalette === "refuse" && this.offeredSet !== null;
+  /** Whether this step refuses a call to `name`: outside the palette with "refuse", or (enforced) no tool at all. */
+  refusesCall(name) {
+    if (!this.isOutside(name) || !this.core.enforce) return false;
+    return this.core.o.outsidePalette === "refuse" || (this.tools !== null && !this.tools.has(name));
   }
 
   /** The tools to hand the model: `tools` narrowed by bindPalette (entries without a string name kept). */
@@ -321,7 +349,7 @@ export class Step {
 
   /** One call the model emitted: recorded if outside the palette; `dispatches` tells whether a dispatch will follow. */
   call({ id, name }, dispatches) {
-    if (this.isOutside(name)) this.outside.push(Object.freeze({ id: id ?? null, name, refused: this.refuses }));
+    if (this.isOutside(name)) this.outside.push(Object.freeze({ id: id ?? null, name, refused: this.refusesCall(name) }));
     if (dispatches) this.expected++;
   }
 

@@ -18,7 +18,7 @@ const dist = join(root, "dist");
 export const dir = join(root, "target", "frameworks-consumer");
 
 // The frameworks and their exact pins, read from the root devDependencies.
-export const FRAMEWORKS = ["ai", "@openai/agents", "langchain", "@langchain/core", "zod"];
+export const FRAMEWORKS = ["ai", "@openai/agents", "langchain", "@langchain/core", "zod", "@modelcontextprotocol/sdk"];
 export function pins() {
   const dev = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).devDependencies ?? {};
   return FRAMEWORKS.map((name) => {

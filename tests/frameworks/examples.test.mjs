@@ -46,3 +46,15 @@ for (const name of ["ai-sdk", "openai-agents", "langchain"]) {
     assert.match(calendar, /Friday is free\./);
   });
 }
+
+test("node examples/mcp.mjs: two MCP servers, routed per step, search_tools finds the missed tool, a refusal and a redirect across servers", async () => {
+  const { stdout } = await run(process.execPath, [join("examples", "mcp.mjs")], { cwd: root, timeout: 60_000 });
+  const turns = [...stdout.matchAll(/^ {2}turn (\d+): offered (.*); tool-definition tokens (\d+) of (\d+);/gm)].map((m) => ({ turn: Number(m[1]), offered: m[2].split(", "), tokens: Number(m[3]), all: Number(m[4]) }));
+  assert.ok(!turns[0].offered.includes("tail_console") && turns[0].offered.includes("search_tools"));
+  assert.ok(turns[1].offered.includes("tail_console"));
+  assert.ok(turns.every((t) => t.tokens * 4 < t.all), "each turn offers a fraction of the definition tokens");
+  assert.match(stdout, /^ {2}ci ran: {2}tail_console \{"target":"nightly"\}$/m);
+  assert.match(stdout, /^assistant: The nightly job was killed: out of memory\.$/m);
+  assert.match(stdout, /^outside the palette: \{"content":\[\{"type":"text","text":"Tool create_issue is not available in this step\. Available tools: [^"]*search_tools\."\}\],"isError":true\}$/m);
+  assert.match(stdout, /^ {2}ci ran: {2}search \{"target":"OOM"\}\ngithub__search answered: search\(OOM\): ok$/m);
+});

@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { consumer, root } from "./consumer.mjs";
 
-const ADAPTERS = ["ai-sdk", "openai-agents", "langchain"];
+const ADAPTERS = ["ai-sdk", "openai-agents", "langchain", "mcp"];
 let c, pkgDir, manifest;
 before(async () => {
   c = await consumer();
@@ -35,7 +35,7 @@ test("the packed manifest exports each adapter, types first, and depends on no f
   }
   for (const field of ["dependencies", "peerDependencies", "optionalDependencies"]) {
     for (const dep of Object.keys(manifest[field] ?? {})) {
-      assert.doesNotMatch(dep, /^(ai|@ai-sdk\/.*|@openai\/.*|langchain|@langchain\/.*|zod)$/, `${field} must not name ${dep}`);
+      assert.doesNotMatch(dep, /^(ai|@ai-sdk\/.*|@openai\/.*|langchain|@langchain\/.*|zod|@modelcontextprotocol\/.*)$/, `${field} must not name ${dep}`);
     }
   }
 });
@@ -76,7 +76,7 @@ test("require() twins export the same functions as the ES modules", async () => 
     const esm = await c.load(`tool-palette/${name}`);
     const cjs = c.require(`tool-palette/${name}`);
     assert.deepEqual(Object.keys(cjs).sort(), Object.keys(esm).sort(), name);
-    assert.ok(Object.keys(esm).length >= 2);
+    assert.ok(Object.keys(esm).length >= 1, `${name} exports something`);
   }
 });
 

@@ -9,8 +9,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { consumer, root } from "./consumer.mjs";
 import { REGISTERED, SALES } from "./fixtures.mjs";
+import { blocks as sectionBlocks, runSnippet as runSnippetIn } from "./snippets.mjs";
 
-const AsyncFunction = (async () => {}).constructor;
 let c, modules, readmes;
 before(async () => {
   c = await consumer();
@@ -25,26 +25,8 @@ before(async () => {
   };
 });
 
-/** The fenced blocks of a README's "Agent frameworks" section. */
-function blocks(readme, lang = "js") {
-  const start = readme.indexOf("## Agent frameworks");
-  assert.ok(start >= 0, 'a "## Agent frameworks" section');
-  const end = readme.indexOf("\n## ", start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
-  return [...section.matchAll(new RegExp("```" + lang + "\\n([\\s\\S]*?)```", "g"))].map((m) => m[1]);
-}
-
-/** Runs a snippet with `scope` as its free variables; returns the values it declares. */
-async function runSnippet(code, scope) {
-  const body = code.replace(/^import\s*\{([^}]*)\}\s*from\s*"([^"]+)";?[ \t]*$/gm, (_, names, spec) => {
-    assert.ok(modules[spec], `the snippet imports ${spec}`);
-    return `const {${names.replace(/\s+as\s+/g, ": ")}} = __modules[${JSON.stringify(spec)}];`;
-  });
-  const declared = [...body.matchAll(/^(?:const|let)\s+(\w+)/gm)].map((m) => m[1]);
-  const names = Object.keys(scope);
-  const fn = new AsyncFunction("__modules", ...names, `${body}\nreturn { ${declared.join(", ")} };`);
-  return fn(modules, ...names.map((n) => scope[n]));
-}
+const blocks = (readme, lang = "js") => sectionBlocks(readme, "Agent frameworks", lang);
+const runSnippet = (code, scope) => runSnippetIn(code, scope, modules);
 
 const adapterOf = (code) => code.match(/from "tool-palette\/([a-z-]+)"/)?.[1];
 

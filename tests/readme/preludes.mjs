@@ -34,16 +34,28 @@ declare const policies: ToolPolicies<{ message: string }>;
 declare const message: string;
 `;
 
+// The MCP snippets: two connected clients of the official SDK, and policies.
+const MCP = `
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { ToolPolicies } from "tool-palette";
+declare const github: Client;
+declare const files: Client;
+declare const policies: ToolPolicies<{ message: string }>;
+declare const message: string;
+`;
+
 export const PRELUDES = {
   // pkg-template/README.md, "Tool search": tools as an array of definitions.
   'import { ToolIndex, ToolRouter } from "tool-palette";': `
 declare const tools: { name: string; description: string; parameters: object }[];
 declare const message: string;
 `,
-  // pkg-template/README.md, "Agent frameworks": routing by tool search, the AI SDK's tools record.
-  'import { createToolPalette, toolSearchFunction } from "tool-palette/ai-sdk";': `
-import { toolSearch, type Tool } from "ai";
+  // pkg-template/README.md, "Agent frameworks": routing by tool search with the AI SDK's toolSearch.
+  "// The AI SDK's tool search, ranked and routed by tool-palette: tools declared with deferLoading: true wait for it": `
+import type { LanguageModel, Tool } from "ai";
 declare const tools: Record<string, Tool>;
+declare const model: LanguageModel;
+declare const prompt: string;
 `,
   // pkg-template/README.md, the opening example.
   'import { resolvePalette, activeTools } from "tool-palette";': USER,
@@ -84,6 +96,24 @@ import { HumanMessage } from "@langchain/core/messages";
 import { z } from "zod";
 declare const model: string;
 const tools = [tool(async ({ q }: { q: string }) => q, { name: "web_search", description: "search the web", schema: z.object({ q: z.string() }) })];
+`,
+  // MCP (both READMEs): the clients the user connected, and the policies.
+  "// MCP: one palette over the clients you connected (Client from @modelcontextprotocol/sdk)": `${MCP}
+declare const toolCall: { name: string; arguments: Record<string, unknown> };
+`,
+  "// MCP with the Vercel AI SDK (ai 7)": `${MCP}
+import { generateText, stepCountIs, type LanguageModel } from "ai";
+declare const model: LanguageModel;
+declare const prompt: string;
+`,
+  "// MCP with the OpenAI Agents SDK (@openai/agents)": `${MCP}
+import { Agent, run, type Model } from "@openai/agents";
+declare const defaultModel: Model;
+`,
+  "// MCP with LangChain.js v1 (langchain)": `${MCP}
+import { createAgent, tool } from "langchain";
+import { HumanMessage } from "@langchain/core/messages";
+declare const model: string;
 `,
   // pkg-template/README.md, Bundlers and runtimes: tool-palette/init, and the CSP example.
   'import { ready, ToolRouter } from "tool-palette/init";': "",

@@ -4,6 +4,7 @@ import { ToolPolicies, ToolRouter, resolvePalette, type AbortSignalLike } from "
 import { createToolPalette as aiSdk, type StepReport } from "tool-palette/ai-sdk";
 import { createToolPalette as openAiAgents, ToolOutsidePaletteError } from "tool-palette/openai-agents";
 import { toolPaletteMiddleware, CUSTOM_EVENT } from "tool-palette/langchain";
+import { createMcpPalette, type McpTurnReport } from "tool-palette/mcp";
 
 declare const signal: AbortSignalLike;
 const router = new ToolRouter({ registered: ["a"], entries: (ctx: { message: string }) => [ctx.message] });
@@ -27,3 +28,7 @@ export const adapters = [
 export const names: [string, string] = [CUSTOM_EVENT, new ToolOutsidePaletteError("m", { toolName: "a", offered: null }).name];
 export const turn = resolvePalette({ entries: () => ["a"], registered: ["a"], signal });
 export const routed = router.resolve({ signal, context: { message: "a" } });
+
+const client = { listTools: async () => ({ tools: [{ name: "a", inputSchema: { type: "object" as const } }] }), callTool: async () => ({ content: [] }) };
+const mcpRun = createMcpPalette({ servers: { one: client }, policies, countTokens: (t) => t.length, onDecision: (r: McpTurnReport) => void r.servers.one.definitions.offered.tokens }).run();
+export const mcp = [aiSdk({ ...mcpRun.adapterOptions }), mcpRun.route("a", { signal }), mcpRun.callTool({ name: "a", arguments: {} }, { signal })];

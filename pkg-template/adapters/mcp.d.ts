@@ -1,0 +1,146 @@
+// Types of tool-palette/mcp: the tools of MCP servers, routed, searched and policed. Structural: no import of the SDK.
+import type { AbortSignalLike, RouterOutcome, RoutingDecision } from "../index.js";
+import type { PoliciesLike, RouterCallOptions, ToolPaletteAdapterWarning } from "./shared.js";
+export type { ToolPaletteAdapterWarning } from "./shared.js";
+
+/** An MCP tool as tools/list answers it (the fields the palette reads; others are kept). */
+export interface McpTool {
+  name: string;
+  description?: string;
+  inputSchema?: { type?: "object"; properties?: Record<string, unknown>; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** A tool call's answer in MCP's shape (CallToolResult). */
+export interface McpCallResult {
+  content: Array<{ type: string; text?: string; [key: string]: unknown }>;
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** What the palette needs of a server: the SDK's `Client`, or anything with these two methods. */
+export interface McpClientLike {
+  listTools(params?: { cursor?: string }, options?: { signal?: AbortSignalLike }): Promise<{ tools: McpTool[]; nextCursor?: string }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: any, options?: { signal?: AbortSignalLike }): Promise<any>;
+}
+
+/** A call in MCP's shape `{ name, arguments }`, or a framework's: `{ name, args }`, `{ toolName, input }`, arguments as JSON text. */
+export type McpCallLike =
+  | { name: string; arguments?: Record<string, unknown> | string; id?: string }
+  | { name: string; args?: unknown; id?: string }
+  | { toolName: string; input?: unknown; toolCallId?: string };
+
+/** Size of tool definitions (`{ name, description, inputSchema }` as JSON): characters, and tokens with `countTokens`. */
+export interface DefinitionSize {
+  readonly chars: number;
+  /** `null` without `countTokens`. */
+  readonly tokens: number | null;
+}
+
+export interface McpServerReport {
+  /** Whether its tools are in the palette (false: it failed to list or timed out). */
+  readonly listed: boolean;
+  readonly error: string | null;
+  readonly tools: number;
+  readonly offered: number;
+  readonly hidden: number;
+  readonly definitions: { readonly offered: DefinitionSize; readonly all: DefinitionSize };
+}
+
+/** Each turn's report (frozen, JSON-serialisable). */
+export interface McpTurnReport {
+  /** The turn within the run, from 0. */
+  readonly turn: number;
+  /** The core's decision report (SPEC section 5): outcome, rule, each row's fate, hidden names. */
+  readonly routing: RoutingDecision | null;
+  /** The palette names offered: the routed names, then the search tool when routing narrowed; every tool on a refusal. */
+  readonly offered: readonly string[];
+  /** The core's hidden names (routed turns only). */
+  readonly hidden: readonly string[];
+  /** What search_tools found earlier in the run (these rows follow the index's). */
+  readonly found: readonly string[];
+  readonly servers: { readonly [server: string]: McpServerReport };
+  /** Servers left out of the palette: they failed to list, or timed out. */
+  readonly failures: readonly { readonly server: string; readonly error: string }[];
+  /** Tools left out because their name was taken (a listed name equal to another's `<server>__<name>`). */
+  readonly skipped: readonly { readonly server: string; readonly name: string; readonly reason: string }[];
+  /** The definitions offered this turn against every listed tool's: the tokens routing saved. */
+  readonly definitions: { readonly offered: DefinitionSize; readonly all: DefinitionSize };
+}
+
+export interface McpTurn {
+  readonly ctx: unknown;
+  readonly outcome: RouterOutcome;
+  readonly decision: RoutingDecision | null;
+  /** The names offered (as the report's `offered`). */
+  readonly names: readonly string[];
+  /** The tools to offer, as MCP tool objects under their palette names (the search tool last, when offered). */
+  readonly tools: readonly McpTool[];
+  readonly report: McpTurnReport;
+}
+
+/** One agent run: its turns share what search_tools found. */
+export interface McpRun {
+  /** Routes a turn (a step) on its message (a string, or a context with `message`). */
+  route(context: string | { message?: string; [key: string]: unknown }, options?: { signal?: AbortSignalLike }): Promise<McpTurn>;
+  /** Dispatches a call through the policies and the gate to its server; never rejects for a server's fault. */
+  callTool(call: McpCallLike, options?: { signal?: AbortSignalLike }): Promise<McpCallResult>;
+  /** The router option of the framework adapters: routes each step of the framework's loop with this run. */
+  router(ctx: unknown, options?: Partial<RouterCallOptions>): Promise<RouterOutcome>;
+  /**
+   * The options of a framework adapter (`createToolPalette({ ...run.adapterOptions })`, `toolPaletteMiddleware(…)`):
+   * `router` routes each step with this run, `alwaysInclude` pins the search tool whenever routing narrows.
+   */
+  readonly adapterOptions: { readonly router: McpRun["router"]; readonly alwaysInclude: readonly string[] };
+  readonly turn: McpTurn | null;
+  readonly found: string[];
+  /** Every listed tool and the search tool as an AI SDK tools record (JSON schemas), each executing through callTool. */
+  aiSdkTools(): Promise<Record<string, any>>;
+  /** The same as OpenAI Agents function tools (plain JSON schemas, `strict: false`). */
+  openaiAgentsTools(): Promise<any[]>;
+  /** The same as LangChain tools, made with the `tool` function of "langchain" you pass. */
+  langchainTools<T>(tool: (func: (input: any, config?: any) => Promise<string>, fields: { name: string; description: string; schema: any }) => T): Promise<T[]>;
+}
+
+export interface McpPaletteOptions<Ctx = { message: string }> {
+  /** The connected clients, keyed by server name (the `<server>__<name>` prefix of colliding names). */
+  servers: Record<string, McpClientLike>;
+  /** The POST seam of every call (redirects, and the palette gate). */
+  policies?: PoliciesLike<Ctx, any> | null;
+  /** Your own procedural layer instead of the index: `(ctx) => rows`, as a ToolRouter's `entries`. */
+  entries?: ((ctx: Ctx) => unknown) | null;
+  /** Options of the ToolIndex over the listed tools (e.g. `embed` for hybrid ranking). */
+  index?: { embed?: (text: string) => ArrayLike<number> | Promise<ArrayLike<number>>; onEmbedError?: (error: unknown) => void };
+  /** Tools routed per turn, and answered by search_tools (default 5). */
+  limit?: number;
+  /** The budget of the procedural layer per turn (resolvePalette's timeoutMs). */
+  timeoutMs?: number;
+  /** The time one server's listing may take, all pages (default 10,000 ms; Infinity for none). */
+  listTimeoutMs?: number;
+  /** The search tool's name (default "search_tools"), or false for none. */
+  searchTool?: string | false;
+  /** A call to a listed tool the turn did not offer: "refuse" (default: a failed call) or "allow". Unknown names are always failed calls. */
+  outsidePalette?: "refuse" | "allow";
+  /** Counts the tokens of a tool definition (e.g. gpt-tokenizer's `(text) => encode(text).length`); without it, reports give characters. */
+  countTokens?: ((text: string) => number) | null;
+  /** Every turn's report. */
+  onDecision?: ((report: McpTurnReport) => void) | null;
+  /** Warnings (a server that failed to list: code `LIST_FAILED:<server>`, once each) instead of process.emitWarning / console.warn. */
+  onWarning?: ((warning: ToolPaletteAdapterWarning) => void) | null;
+}
+
+export interface McpPalette {
+  /** A new run. */
+  run(): McpRun;
+  /** Lists every server (or the one named) again now. */
+  refresh(server?: string): Promise<{ readonly tools: number; readonly failures: McpTurnReport["failures"]; readonly skipped: McpTurnReport["skipped"] }>;
+  /** Where a palette name goes: the server and the server's own name for the tool. */
+  locate(name: string): Promise<{ readonly server: string; readonly name: string } | undefined>;
+  /** Every listed tool, as MCP tool objects under their palette names. */
+  tools(): Promise<McpTool[]>;
+  /** Frees the index now. */
+  dispose(): void;
+}
+
+export declare function createMcpPalette<Ctx = { message: string }>(options: McpPaletteOptions<Ctx>): McpPalette;
