@@ -293,6 +293,15 @@ export function isPlainObject(value) {
   }
 }
 
+// Read-only own properties of an object the binding built (a policy's fields, a router's
+// `registered`): held by the object, not by the module, so that dispose() frees all the
+// module holds at once.
+export function ownFields(target, keys, values) {
+  for (let i = 0; i < keys.length; i++) {
+    Object.defineProperty(target, keys[i], { value: values[i], enumerable: true });
+  }
+}
+
 // A store's answer that the turn no longer waits for (the turn was aborted while
 // `entries` ran): its rejection is handled and ignored, never an unhandled rejection.
 export function ignore(value) {

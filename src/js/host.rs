@@ -88,6 +88,9 @@ extern "C" {
     pub fn measure(strings: &Array) -> f64;
     #[wasm_bindgen(js_name = isArray)]
     pub fn is_array(value: &JsValue) -> bool;
+    /// Defines `keys[i]` as a read-only own property of `target` with `values[i]`.
+    #[wasm_bindgen(js_name = ownFields)]
+    pub fn own_fields(target: &JsValue, keys: &Array, values: &Array);
     /// Handles and ignores a rejection of a store answer the turn no longer waits for.
     pub fn ignore(value: &JsValue);
     #[wasm_bindgen(js_name = isPlainObject)]

@@ -91,9 +91,9 @@ struct Composed {
 
 #[wasm_bindgen(skip_typescript)]
 pub struct ToolPolicies {
-    /// `None` once disposed; a seam in progress keeps what it needs.
+    /// `None` once disposed; a seam in progress keeps what it needs. `policies` is the
+    /// JavaScript object's own field (see `construct`).
     composed: RefCell<Option<Rc<Composed>>>,
-    policies: Array,
 }
 
 #[wasm_bindgen]
@@ -162,7 +162,7 @@ impl ToolPolicies {
                 .add("\"; policy names must be unique")
                 .type_error()
         })?;
-        let set = ToolPolicies {
+        let set = JsValue::from(ToolPolicies {
             composed: RefCell::new(Some(Rc::new(Composed {
                 core,
                 specs,
@@ -172,14 +172,14 @@ impl ToolPolicies {
                 registered,
                 made,
             }))),
-            policies: frozen(list),
-        };
-        Ok(frozen(JsValue::from(set)))
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn policies(&self) -> Array {
-        self.policies.clone()
+        });
+        let key: Array = [JsValue::from_str("policies")].into_iter().collect();
+        host::own_fields(
+            &set,
+            &key,
+            &[JsValue::from(frozen(list))].into_iter().collect(),
+        );
+        Ok(frozen(set))
     }
 
     /// PRE-model seam: which model reasons this iteration.

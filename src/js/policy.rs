@@ -7,7 +7,7 @@ use super::{batch, frozen, must_be, unreadable, JsResult, Message};
 use crate::names::NameSet;
 use crate::policy::{Policy, WhenTool};
 use alloc::rc::Rc;
-use core::cell::{Cell, RefCell};
+use core::cell::RefCell;
 use js_sys::{Array, Function, JsString, WeakSet};
 use wasm_bindgen::prelude::*;
 
@@ -190,27 +190,28 @@ pub(crate) fn is_policy(value: &JsValue) -> bool {
     value.is_object() && BUILT.with(|b| b.has(value.unchecked_ref()))
 }
 
-/// What a policy builds and holds: `whenTool` in the core's form, built on the first
-/// `matchesTool`, and whether it was disposed. Shared with the `ToolPolicies` that made
-/// the policy from a spec, whose `dispose()` disposes it too.
+/// What a policy holds in the module: its spec, `whenTool` in the core's form (built on
+/// the first `matchesTool`), and whether it was disposed. Shared with the `ToolPolicies`
+/// that made the policy from a spec, whose `dispose()` disposes it too. The fields the
+/// caller reads are the JavaScript object's own (see [`ToolCallPolicy::build`]), so that
+/// `dispose()` releases everything the module held for it at once.
 #[derive(Default)]
 pub(crate) struct Held {
+    spec: RefCell<Option<Rc<Spec>>>,
     when: RefCell<Option<Rc<WhenTool>>>,
-    disposed: Cell<bool>,
 }
 
 impl Held {
-    /// Frees what `matchesTool` built; later `matchesTool` calls throw.
+    /// Frees what the policy holds; later `matchesTool` calls throw.
     pub fn dispose(&self) {
-        self.disposed.set(true);
+        let spec = self.spec.borrow_mut().take();
         let when = self.when.borrow_mut().take();
-        drop(when);
+        drop((spec, when));
     }
 }
 
 #[wasm_bindgen(skip_typescript)]
 pub struct ToolCallPolicy {
-    spec: Rc<Spec>,
     held: Rc<Held>,
 }
 
@@ -224,61 +225,22 @@ impl ToolCallPolicy {
         ))
     }
 
-    #[wasm_bindgen(getter)]
-    pub fn name(&self) -> JsValue {
-        self.spec.name.clone()
-    }
-
-    #[wasm_bindgen(getter, js_name = match)]
-    pub fn matcher(&self) -> Function {
-        self.spec.matcher.clone()
-    }
-
-    #[wasm_bindgen(getter, js_name = whenTool)]
-    pub fn when_tool(&self) -> JsValue {
-        self.spec.when_tool.clone()
-    }
-
-    #[wasm_bindgen(getter, js_name = redirectTo)]
-    pub fn redirect_to(&self) -> JsValue {
-        self.spec.redirect_to.clone()
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn model(&self) -> JsValue {
-        self.spec.model.clone()
-    }
-
-    #[wasm_bindgen(getter, js_name = argsTransform)]
-    pub fn args_transform(&self) -> JsValue {
-        self.spec
-            .args_transform
-            .clone()
-            .map_or(JsValue::NULL, JsValue::from)
-    }
-
-    #[wasm_bindgen(getter)]
-    pub fn guard(&self) -> JsValue {
-        self.spec.guard.clone().map_or(JsValue::NULL, JsValue::from)
-    }
-
     /// Whether `toolName` satisfies `whenTool`.
     #[wasm_bindgen(js_name = matchesTool)]
     pub fn matches_tool(&self, tool_name: JsValue) -> JsResult<bool> {
-        let place = || named(&self.spec.name).add(".matchesTool: toolName");
+        let spec = self.held.spec.borrow().clone();
+        let Some(spec) = spec else {
+            return Err(Message::new("ToolCallPolicy: matchesTool() after dispose()").error());
+        };
+        let place = || named(&spec.name).add(".matchesTool: toolName");
         if !tool_name.is_string() {
             return Err(must_be(place(), "a string", &tool_name));
-        }
-        if self.held.disposed.get() {
-            return Err(named(&self.spec.name)
-                .add(": matchesTool() after dispose()")
-                .error());
         }
         let cached = self.held.when.borrow().clone();
         let when = match cached {
             Some(when) => when,
             None => {
-                let built = Rc::new(self.spec.when());
+                let built = Rc::new(spec.when());
                 *self.held.when.borrow_mut() = Some(built.clone());
                 built
             }
@@ -286,18 +248,42 @@ impl ToolCallPolicy {
         Ok(when.matches(&batch::name_units(&tool_name, &place)?))
     }
 
-    /// Frees what `matchesTool` built now rather than at garbage collection; later
-    /// `matchesTool` calls throw. The policy's fields stay readable.
+    /// Frees what the module holds for the policy now rather than at garbage collection;
+    /// later `matchesTool` calls throw. The policy's fields stay readable.
     pub fn dispose(&self) {
         self.held.dispose();
     }
 }
 
 impl ToolCallPolicy {
-    /// The frozen policy for a checked spec.
+    /// The frozen policy for a checked spec: its fields are the object's own, read-only.
     pub(crate) fn build(spec: Rc<Spec>, held: Rc<Held>) -> JsValue {
-        let policy = JsValue::from(ToolCallPolicy { spec, held });
+        let guard = |f: &Option<Function>| f.clone().map_or(JsValue::NULL, JsValue::from);
+        *held.spec.borrow_mut() = Some(spec.clone());
+        let policy = JsValue::from(ToolCallPolicy { held });
+        let values = [
+            spec.name.clone(),
+            spec.matcher.clone().into(),
+            spec.when_tool.clone(),
+            spec.redirect_to.clone(),
+            spec.model.clone(),
+            guard(&spec.args_transform),
+            guard(&spec.guard),
+        ];
+        super::host::own_fields(
+            &policy,
+            &POLICY_FIELDS.with(Clone::clone),
+            &values.into_iter().collect(),
+        );
         BUILT.with(|b| b.add(policy.unchecked_ref()));
         frozen(policy)
     }
+}
+
+thread_local! {
+    /// The fields of a policy, in the order `build` gives them.
+    static POLICY_FIELDS: Array = ["name", "match", "whenTool", "redirectTo", "model", "argsTransform", "guard"]
+        .into_iter()
+        .map(JsValue::from_str)
+        .collect();
 }

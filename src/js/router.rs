@@ -60,16 +60,15 @@ export declare class ToolRoutingUnavailableWarning extends Error {
 struct Serving {
     layer: Rc<Layer>,
     registered: Registered,
+    /// The `RoutingUnavailable` every turn returns, or `null`.
+    unavailable: JsValue,
 }
 
 #[wasm_bindgen(skip_typescript)]
 pub struct ToolRouter {
-    /// `None` once disposed; a turn in flight keeps what it needs.
+    /// `None` once disposed; a turn in flight keeps what it needs. `registered` and
+    /// `unavailable` are the JavaScript object's own fields (see `construct`).
     serving: RefCell<Option<Rc<Serving>>>,
-    /// The registered names as given, frozen.
-    registered: Array,
-    /// The `RoutingUnavailable` every turn returns, or `null`.
-    unavailable: JsValue,
 }
 
 #[wasm_bindgen]
@@ -107,37 +106,33 @@ impl ToolRouter {
             )?;
             report
         };
-        let router = ToolRouter {
+        let router = JsValue::from(ToolRouter {
             serving: RefCell::new(Some(Rc::new(Serving {
                 layer: Rc::new(layer),
                 registered: Registered {
                     list: list.clone(),
                     set,
                 },
+                unavailable: unavailable.clone(),
             }))),
-            registered: list,
-            unavailable,
-        };
-        Ok(frozen(JsValue::from(router)))
-    }
-
-    /// Set when a prerequisite is missing; then every `resolve()` returns it.
-    #[wasm_bindgen(getter)]
-    pub fn unavailable(&self) -> JsValue {
-        self.unavailable.clone()
-    }
-
-    /// The registered names, as given.
-    #[wasm_bindgen(getter)]
-    pub fn registered(&self) -> Array {
-        self.registered.clone()
+        });
+        let keys: Array = ["registered", "unavailable"]
+            .into_iter()
+            .map(JsValue::from_str)
+            .collect();
+        host::own_fields(
+            &router,
+            &keys,
+            &[JsValue::from(list), unavailable].into_iter().collect(),
+        );
+        Ok(frozen(router))
     }
 
     /// One turn: `{ signal?, context?, onDecision? }`; `context` goes to `entries(context)`.
     pub fn resolve(&self, options: JsValue) -> Promise {
         match self.ask(options) {
-            Ok(Some((ask, registered))) => turn::run(ask, Palette::Indexed(registered)),
-            Ok(None) => Promise::resolve(&self.unavailable),
+            Ok(Ok((ask, registered))) => turn::run(ask, Palette::Indexed(registered)),
+            Ok(Err(unavailable)) => Promise::resolve(&unavailable),
             Err(error) => Promise::reject(&error),
         }
     }
@@ -151,7 +146,8 @@ impl ToolRouter {
 }
 
 impl ToolRouter {
-    fn ask(&self, options: JsValue) -> JsResult<Option<(Ask, Registered)>> {
+    /// The turn to run, or (`Ok(Err)`) the `RoutingUnavailable` to answer at once.
+    fn ask(&self, options: JsValue) -> JsResult<Result<(Ask, Registered), JsValue>> {
         let place = || Message::new("ToolRouter.resolve: options");
         let fields = options::read_options(&options, RESOLVE, &place)?;
         let signal = options::signal(fields.get(0), &|| place().add(".signal"))?;
@@ -168,9 +164,9 @@ impl ToolRouter {
             .cloned()
             .chain(call_decision)
             .collect();
-        if !self.unavailable.is_null() {
-            turn::report_unavailable(&on_decision, &self.unavailable)?;
-            return Ok(None);
+        if !serving.unavailable.is_null() {
+            turn::report_unavailable(&on_decision, &serving.unavailable)?;
+            return Ok(Err(serving.unavailable.clone()));
         }
         let ask = Ask {
             layer: serving.layer.clone(),
@@ -179,6 +175,6 @@ impl ToolRouter {
             on_decision,
             signal_place: "ToolRouter.resolve: options.signal",
         };
-        Ok(Some((ask, serving.registered.clone())))
+        Ok(Ok((ask, serving.registered.clone())))
     }
 }

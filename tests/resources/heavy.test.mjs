@@ -194,3 +194,108 @@ test("a forced trap fails its own call with an Error that says so; the next call
   assert.equal(out.trapped.cause, "RuntimeError");
   assert.deepEqual(out.after, { exact: true, router: ["a"], dispatch: "b", select: "m" });
 });
+
+// Issue 19. The reference table's size is read from the very instance the package uses.
+const TABLE = `const table = initSync({ module: new Uint8Array(0) }).__wbindgen_externrefs;`;
+
+test("dropped turns whose store never settles keep nothing alive: contexts, table slots and memory come back", () => {
+  const out = scenario(`
+    ${TABLE}
+    const collected = { n: 0 };
+    const registry = new FinalizationRegistry(() => collected.n++);
+    const registered = Array.from({ length: 50 }, (_, i) => "t" + i);
+    const router = new tp.ToolRouter({ entries: () => new Promise(() => {}), registered });
+    const thenable = { then() {} }; // a thenable that never calls back
+    const round = (n) => {
+      for (let i = 0; i < n; i++) {
+        const context = { message: "turn " + i, payload: new Array(64).fill(i) };
+        registry.register(context, i);
+        if (i % 3 === 0) router.resolve({ context });
+        else if (i % 3 === 1) tp.resolvePalette({ entries: () => (context, new Promise(() => {})), registered, onDecision: () => context });
+        else tp.resolvePalette({ entries: () => thenable, registered, candidateOf: () => context.message });
+      }
+    };
+    // The table never shrinks: it holds what the largest round held alive at once. A
+    // second round as large must fit in it (slots came back), and every context of both
+    // rounds must have been collected.
+    round(20_000);
+    const m0 = await settle();
+    const t0 = table.length;
+    const heap0 = process.memoryUsage().heapUsed;
+    round(20_000);
+    const m1 = await settle();
+    const heap1 = process.memoryUsage().heapUsed;
+    console.log(JSON.stringify({ collected: collected.n, t0, t1: table.length, m0, m1, heap0, heap1, exact: await exact() }));
+  `);
+  assert.ok(out.collected >= 39_900, `only ${out.collected} of 40,000 contexts were collected`);
+  assert.ok(out.t1 <= out.t0 + 1024, `the reference table grew from ${out.t0} to ${out.t1}`);
+  assert.ok(out.m1 <= out.m0 + 2 * MB, `wasm memory grew from ${out.m0} to ${out.m1}`);
+  assert.ok(out.heap1 <= out.heap0 + 8 * MB, `the JS heap grew from ${out.heap0} to ${out.heap1}`);
+  assert.equal(out.exact, true);
+});
+
+test("dispose() releases at once: 10,000 policy sets and routers built and disposed leave no table slots behind", () => {
+  const out = scenario(`
+    ${TABLE}
+    const live = () => table.length - 0; // grows only when every slot is taken
+    await settle();
+    const t0 = table.length;
+    const whenTool = Array.from({ length: 50 }, (_, i) => "w" + i);
+    for (let k = 0; k < 10_000; k++) {
+      const set = new tp.ToolPolicies([
+        { name: "a", match: () => true, whenTool, redirectTo: "b", model: { k }, argsTransform: (x) => ({ ...x }), guard: () => true },
+        { name: "c", match: () => false, model: "m" },
+      ], { modelResolver: () => null, onToolCallDispatch: () => undefined, onWarning: () => {}, registered: ["a", "b"] });
+      set.selectModel({});
+      set.dispatch({ name: "w1", args: {} }, {});
+      set.dispose();
+      const router = new tp.ToolRouter({ entries: () => ["a"], registered: ["a", "b" + k], onDecision: () => {} });
+      router.dispose();
+    }
+    // No garbage collection in between: what dispose() released is free already.
+    const t1 = table.length;
+    console.log(JSON.stringify({ t0, t1, exact: await exact() }));
+  `);
+  assert.ok(out.t1 <= out.t0 + 1024, `10,000 disposed sets left the reference table at ${out.t1} slots (from ${out.t0})`);
+  assert.equal(out.exact, true);
+});
+
+test("a store-promise storm (then and constructor that throw) and a stack overflow, then a correct turn", () => {
+  const out = scenario(`
+    ${TABLE}
+    await settle();
+    const t0 = table.length;
+    const hostile = () => {
+      const p = Promise.resolve(["a"]);
+      if (Math.random() < 0.5) p.then = () => { throw new TypeError("then"); };
+      else Object.defineProperty(p, "constructor", { get() { throw new TypeError("constructor"); } });
+      return p;
+    };
+    const router = new tp.ToolRouter({ entries: hostile, registered: ["a"] });
+    let refused = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const r = i % 2 ? await router.resolve() : await tp.resolvePalette({ entries: hostile, registered: ["a"] });
+      if (r.reason === "procedural retrieval failed (TypeError); allowing all tools") refused++;
+    }
+    await settle();
+    const t1 = table.length;
+    // The stack runs out at every depth of a call, wasm frames included.
+    const policies = new tp.ToolPolicies([{ name: "p", match: () => true, redirectTo: "b", argsTransform: (a) => ({ ...a }) }]);
+    const routed = new tp.Routed(["a"]);
+    const sweep = () => {
+      try { sweep(); } catch {}
+      try {
+        policies.dispatch({ name: "a", args: { x: 1 } }, {}, routed);
+        tp.bindPalette([{ name: "a" }, { name: "b" }], routed);
+        tp.resolvePalette({ entries: () => ["a"], registered: ["a", "b"], isActive: () => true }).catch(() => {});
+      } catch {}
+    };
+    for (let k = 0; k < 5; k++) sweep();
+    await settle();
+    console.log(JSON.stringify({ refused, t0, t1, exact: await exact(), dispatch: policies.dispatch({ name: "a", args: {} }, {}).call.name }));
+  `);
+  assert.equal(out.refused, 20_000);
+  assert.ok(out.t1 <= out.t0 + 1024, `the storm left the reference table at ${out.t1} slots (from ${out.t0})`);
+  assert.equal(out.exact, true);
+  assert.equal(out.dispatch, "b");
+});
