@@ -316,54 +316,82 @@ export const typeOf = (value) => typeof value;
 
 // ---------------------------------------------------------------- rows
 
-// One turn's rows, read once: a flag per row (0 inactive, 1 active without a candidate,
-// 2 active with one), the candidates in order, and their total length. Activity is read
-// for every row first, candidates only for active rows, as the routing seed does. The
-// readers are the SPEC's (section 2, "Rows") unless the caller gave its own.
-export class Batch {
-  constructor(flags, names, units) {
-    this.rows = flags.length;
-    this.flags = flags;
-    this.names = names;
-    this.units = units;
+// A turn's rows are read in two passes, and the core (src/routing/turn.rs) applies the
+// SPEC's rules (section 2, "Rows") to what they read: first every row's activity, then,
+// for the rows the core says are active, what their candidate can come from. Nothing
+// here decides which row is active or which string is the candidate.
+
+// The rows as a fresh array, and each one's activity: 0 a string, 1 an object (not an
+// array), 2 an object whose `active` is exactly false, 3 anything else; with the
+// caller's isActive, 4 or 5 for a truthy or falsy answer.
+export class Rows {
+  constructor(all, activity) {
+    this.all = all;
+    this.activity = activity;
   }
 }
 
 const isRecord = (row) => isObject(row) && !Array.isArray(row);
-const defaultActive = (row) => (isRecord(row) ? row.active !== false : true);
 
-function defaultCandidate(row) {
-  if (typeof row === "string") return row;
-  if (isRecord(row)) {
-    const tool = row.tool;
-    if (typeof tool === "string") return tool;
-    const toolName = row.toolName;
-    if (typeof toolName === "string") return toolName;
-    const content = row.content;
-    if (typeof content === "string") return content;
+export const readActivity = catching((rows, isActive) => {
+  const all = Array.isArray(rows) ? rows : Array.from(rows);
+  const activity = new Uint8Array(all.length);
+  for (let i = 0; i < all.length; i++) {
+    const row = all[i];
+    if (isActive) activity[i] = isActive(row) ? 4 : 5;
+    else if (typeof row === "string") activity[i] = 0;
+    else if (isRecord(row)) activity[i] = row.active === false ? 2 : 1;
+    else activity[i] = 3;
   }
-  return undefined;
+  return new Rows(all, activity);
+});
+
+// For each row marked in `active`, its candidacy: 0 a string row (its string), 3 nothing
+// to read, 4 / 5 the caller's candidateOf answered a string (it) / something else, or
+// for an object 8 plus a bit for each of `tool`, `toolName`, `content` that is a string
+// (those strings, in that order). Rows not marked are 255, not read. The strings in row
+// order, and their total length.
+export class Candidates {
+  constructor(candidacy, strings, units) {
+    this.candidacy = candidacy;
+    this.strings = strings;
+    this.units = units;
+  }
 }
 
-export const readRows = catching((rows, candidateOf, isActive) => {
-  const all = Array.isArray(rows) ? rows : Array.from(rows);
-  const n = all.length;
-  const flags = new Uint8Array(n);
-  const active = isActive ?? defaultActive;
-  for (let i = 0; i < n; i++) flags[i] = active(all[i]) ? 1 : 0;
-  const candidate = candidateOf ?? defaultCandidate;
-  const names = [];
+export const readCandidates = catching((rows, active, candidateOf) => {
+  const { all } = rows;
+  const candidacy = new Uint8Array(all.length).fill(255);
+  const strings = [];
   let units = 0;
-  for (let i = 0; i < n; i++) {
-    if (flags[i] === 0) continue;
-    const c = candidate(all[i]);
-    if (typeof c === "string") {
-      flags[i] = 2;
-      names.push(c);
-      units += c.length;
-    }
+  const keep = (s) => {
+    strings.push(s);
+    units += s.length;
+  };
+  for (let i = 0; i < all.length; i++) {
+    if (active[i] === 0) continue;
+    const row = all[i];
+    if (candidateOf) {
+      const c = candidateOf(row);
+      if (typeof c === "string") {
+        keep(c);
+        candidacy[i] = 4;
+      } else candidacy[i] = 5;
+    } else if (typeof row === "string") {
+      keep(row);
+      candidacy[i] = 0;
+    } else if (isRecord(row)) {
+      let code = 8;
+      const tool = row.tool;
+      const toolName = row.toolName;
+      const content = row.content;
+      if (typeof tool === "string") (code |= 1), keep(tool);
+      if (typeof toolName === "string") (code |= 2), keep(toolName);
+      if (typeof content === "string") (code |= 4), keep(content);
+      candidacy[i] = code;
+    } else candidacy[i] = 3;
   }
-  return new Batch(flags, names, units);
+  return new Candidates(candidacy, strings, units);
 });
 
 // ---------------------------------------------------------------- names into wasm memory

@@ -348,5 +348,7 @@ pub fn unavailable_message(missing: &[Missing]) -> String {
     msg
 }
 
+pub mod turn;
+
 #[cfg(test)]
 mod tests;

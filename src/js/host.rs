@@ -108,18 +108,23 @@ extern "C" {
 
     // ------------------------------------------------------------ rows and names
 
-    pub type Batch;
+    /// A turn's rows as a fresh array, with each one's activity (see `host.js`).
+    pub type Rows;
     #[wasm_bindgen(method, getter)]
-    pub fn rows(this: &Batch) -> f64;
+    pub fn activity(this: &Rows) -> Vec<u8>;
+    /// What the active rows' candidates can come from (see `host.js`).
+    pub type Candidates;
     #[wasm_bindgen(method, getter)]
-    pub fn flags(this: &Batch) -> Vec<u8>;
+    pub fn candidacy(this: &Candidates) -> Vec<u8>;
     #[wasm_bindgen(method, getter)]
-    pub fn names(this: &Batch) -> Array;
+    pub fn strings(this: &Candidates) -> Array;
     #[wasm_bindgen(method, getter)]
-    pub fn units(this: &Batch) -> f64;
+    pub fn units(this: &Candidates) -> f64;
 
-    #[wasm_bindgen(js_name = readRows)]
-    fn read_rows_(rows: &JsValue, candidate_of: &JsValue, is_active: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = readActivity)]
+    fn read_activity_(rows: &JsValue, is_active: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = readCandidates)]
+    fn read_candidates_(rows: &Rows, active: &[u8], candidate_of: &JsValue) -> JsValue;
 
     #[wasm_bindgen(js_name = writeNames)]
     pub fn write_names(strings: &Array, ends: &mut [u32], units: &mut [u16]);
@@ -265,9 +270,14 @@ pub fn keys(value: &JsValue) -> JsResult<Array> {
     caught(keys_(value)).map(JsCast::unchecked_into)
 }
 
-/// Reads a turn's rows with the SPEC's readers or the caller's own.
-pub fn read_rows(rows: &JsValue, candidate_of: &JsValue, is_active: &JsValue) -> JsResult<Batch> {
-    caught(read_rows_(rows, candidate_of, is_active)).map(JsCast::unchecked_into)
+/// Reads every row's activity (the caller's `isActive`, or what the SPEC's reader needs).
+pub fn read_activity(rows: &JsValue, is_active: &JsValue) -> JsResult<Rows> {
+    caught(read_activity_(rows, is_active)).map(JsCast::unchecked_into)
+}
+
+/// Reads what the active rows' candidates can come from.
+pub fn read_candidates(rows: &Rows, active: &[u8], candidate_of: &JsValue) -> JsResult<Candidates> {
+    caught(read_candidates_(rows, active, candidate_of)).map(JsCast::unchecked_into)
 }
 
 pub fn record(tools: &JsValue, keys: &Array, indices: &[u32]) -> JsResult<JsValue> {

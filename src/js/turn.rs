@@ -11,20 +11,20 @@
 //! and reference table for good).
 
 use super::batch::{self, fits};
-use super::host::{self, Batch};
+use super::host;
 use super::options::Layer;
 use super::outcome;
 use super::{JsResult, Message};
-use crate::names::{NameList, NameSet};
+use crate::names::{Name, NameList, NameSet};
+use crate::routing::turn::{
+    self as machine, Activity, Candidacy, Event, Next, Returned, Settled, Thrown,
+};
 use crate::routing::{self, Retrieval, Row};
 use alloc::rc::Rc;
 use alloc::vec::Vec;
 use core::cell::Cell;
-use js_sys::{Array, Function, JsString, Promise};
+use js_sys::{Array, Function, Promise};
 use wasm_bindgen::prelude::*;
-
-/// `setTimeout` fires at once for delays past 2^31 - 1 ms: such a budget never runs out.
-const LONGEST_TIMER: f64 = 2_147_483_647.0;
 
 /// The registered palette of a turn: the caller's names and their index.
 #[derive(Clone)]
@@ -39,7 +39,7 @@ enum Retrieved {
     /// `entries` threw or rejected, or its answer could not be read: what was thrown.
     Failed(JsValue),
     TimedOut(f64),
-    Rows(Option<Batch>),
+    Rows(Option<Read>),
 }
 
 /// One turn as the caller asked for it.
@@ -107,12 +107,11 @@ pub(crate) fn run(mut ask: Ask, palette: Palette) -> Promise {
             let clock = Clock { started, called };
             settled(finish(retrieved, &palette.registered(), &ask, clock))
         }
-        Ok(Begun::Waiting(value)) => {
+        Ok(Begun::Waiting(value, budget)) => {
             // The signal stays with the wait (it holds the listener); the pending half
             // holds nothing that could keep the wait alive.
             let signal = ask.signal.take();
             let place = ask.signal_place;
-            let budget = ask.layer.timeout_ms.filter(|&ms| ms <= LONGEST_TIMER);
             let pending = Pending {
                 ask,
                 palette,
@@ -150,12 +149,18 @@ impl Pending {
     /// the budget elapsed, `[3]` on abort, `[4, error]` when the signal failed to let go.
     pub fn finish(&self, event: Array, signal: JsValue) -> JsResult<JsValue> {
         let ask = &self.ask;
-        let retrieved = match event.get(0).as_f64() {
-            Some(0.0) => read(&event.get(1), &ask.layer),
-            Some(1.0) => Retrieved::Failed(event.get(1)),
-            Some(2.0) => Retrieved::TimedOut(ask.layer.timeout_ms.unwrap_or(0.0)),
-            Some(3.0) => return Err(reason(ask.signal_place, &signal)?),
+        let first = match event.get(0).as_f64() {
+            Some(0.0) => Event::Answered,
+            Some(1.0) => Event::Rejected,
+            Some(2.0) => Event::Elapsed,
+            Some(3.0) => Event::Aborted,
             _ => return Err(broken_signal(ask.signal_place, &event.get(1))),
+        };
+        let retrieved = match machine::settled(first) {
+            Settled::Read => read(&event.get(1), &ask.layer),
+            Settled::Failed => Retrieved::Failed(event.get(1)),
+            Settled::TimedOut => Retrieved::TimedOut(ask.layer.timeout_ms.unwrap_or(0.0)),
+            Settled::Reject => return Err(reason(ask.signal_place, &signal)?),
         };
         let clock = Clock {
             started: self.started,
@@ -175,12 +180,17 @@ fn settled(result: JsResult<JsValue>) -> Promise {
 enum Begun {
     /// Decided without waiting; `true` when `entries` was called.
     Ready(Retrieved, bool),
-    /// `entries` returned a thenable.
-    Waiting(JsValue),
+    /// `entries` returned a thenable; the timer to set for the budget.
+    Waiting(JsValue, Option<f64>),
 }
 
+/// The turn up to its wait, as the core's machine says (src/routing/turn.rs).
 fn begin(ask: &Ask) -> JsResult<Begun> {
-    check_abort(ask)?;
+    match machine::begin(aborted(ask)?, ask.layer.entries.is_some()) {
+        Next::Reject => return Err(reason_of(ask)?),
+        Next::NoLayer => return Ok(Begun::Ready(Retrieved::NoLayer, false)),
+        _ => {}
+    }
     let Some(entries) = &ask.layer.entries else {
         return Ok(Begun::Ready(Retrieved::NoLayer, false));
     };
@@ -189,37 +199,50 @@ fn begin(ask: &Ask) -> JsResult<Begun> {
     } else {
         host::call1(entries, &ask.context)
     };
-    let value = match called {
-        Ok(value) => value,
-        Err(thrown) => return Ok(Begun::Ready(Retrieved::Failed(thrown), true)),
+    let (what, value) = match called {
+        Err(thrown) => (Returned::Threw, thrown),
+        Ok(value) if !(value.is_object() || value.is_function()) => (Returned::Value, value),
+        Ok(value) => match host::get(&value, |k| &k.then) {
+            Ok(then) if then.is_function() => (Returned::Thenable, value),
+            Ok(_) => (Returned::Value, value),
+            Err(thrown) => (Returned::Threw, thrown),
+        },
     };
-    // `entries` itself may have aborted the turn: its answer is then never awaited, and
-    // a rejection of it is handled and ignored.
-    if let Err(abort) = check_abort(ask) {
-        host::ignore(&value);
-        return Err(abort);
-    }
-    if !(value.is_object() || value.is_function()) {
-        return Ok(Begun::Ready(read(&value, &ask.layer), true));
-    }
-    match host::get(&value, |k| &k.then) {
-        Ok(then) if then.is_function() => Ok(Begun::Waiting(value)),
-        Ok(_) => Ok(Begun::Ready(read(&value, &ask.layer), true)),
-        Err(thrown) => Ok(Begun::Ready(Retrieved::Failed(thrown), true)),
-    }
+    // `entries` itself may have aborted the turn.
+    let aborted = if what == Returned::Threw {
+        false
+    } else {
+        aborted(ask)?
+    };
+    Ok(
+        match machine::returned(what, aborted, ask.layer.timeout_ms) {
+            Next::Failed => Begun::Ready(Retrieved::Failed(value), true),
+            Next::Read => Begun::Ready(read(&value, &ask.layer), true),
+            Next::Wait(timer) => Begun::Waiting(value, timer),
+            _ => {
+                // Never awaited: a rejection of it is handled and ignored.
+                host::ignore(&value);
+                return Err(reason_of(ask)?);
+            }
+        },
+    )
 }
 
-/// An aborted signal rejects the turn with its reason, as `fetch` does.
-fn check_abort(ask: &Ask) -> JsResult<()> {
+/// Whether the caller's signal is aborted (`false` without one).
+fn aborted(ask: &Ask) -> JsResult<bool> {
     let Some(signal) = &ask.signal else {
-        return Ok(());
+        return Ok(false);
     };
     let aborted = host::get(signal, |k| &k.aborted)
         .map_err(|cause| broken_signal(ask.signal_place, &cause))?;
-    if aborted.is_truthy() {
-        return Err(reason(ask.signal_place, signal)?);
-    }
-    Ok(())
+    Ok(aborted.is_truthy())
+}
+
+fn reason_of(ask: &Ask) -> JsResult<JsValue> {
+    reason(
+        ask.signal_place,
+        ask.signal.as_ref().unwrap_or(&JsValue::UNDEFINED),
+    )
 }
 
 fn reason(place: &'static str, signal: &JsValue) -> JsResult<JsValue> {
@@ -231,6 +254,16 @@ fn broken_signal(place: &'static str, cause: &JsValue) -> JsValue {
     Message::new(place)
         .add(" failed as an AbortSignal")
         .type_error_caused(cause)
+}
+
+/// A turn's rows as read, before any rule: each row's activity (all rows, first), then
+/// what the active rows' candidates can come from (see `host.js` `readRows`).
+struct Read {
+    activity: Vec<u8>,
+    candidacy: Vec<u8>,
+    /// The strings the candidacies hold, in row order.
+    strings: Array,
+    units: usize,
 }
 
 /// The store's answer: no rows, rows, or a fault (a non-iterable, a row that cannot be
@@ -247,37 +280,136 @@ fn read(value: &JsValue, layer: &Layer) -> Retrieved {
         let message = Message::new("the procedural layer returned a non-iterable");
         return Retrieved::Failed(message.type_error());
     }
-    match host::read_rows(value, &layer.candidate_of, &layer.is_active) {
-        Err(thrown) => Retrieved::Failed(thrown),
-        Ok(rows) if !fits(rows.rows() as usize, rows.units() as usize) => Retrieved::Failed(
+    let too_large = || {
+        Retrieved::Failed(
             Message::new("the procedural layer's answer is too large to route").range_error(),
-        ),
-        Ok(rows) => Retrieved::Rows(Some(rows)),
+        )
+    };
+    let rows = match host::read_activity(value, &layer.is_active) {
+        Ok(rows) => rows,
+        Err(thrown) => return Retrieved::Failed(thrown),
+    };
+    let activity = rows.activity();
+    if !fits(activity.len(), 0) {
+        return too_large();
+    }
+    // The core says which rows are active; only those are asked for a candidate.
+    let active: Vec<u8> = activity
+        .iter()
+        .map(|&a| u8::from(machine::is_active(activity_of(a))))
+        .collect();
+    let read = match host::read_candidates(&rows, &active, &layer.candidate_of) {
+        Ok(read) => read,
+        Err(thrown) => return Retrieved::Failed(thrown),
+    };
+    let strings = read.strings();
+    let units = read.units() as usize;
+    if !fits(strings.length() as usize, units) {
+        return too_large();
+    }
+    Retrieved::Rows(Some(Read {
+        activity,
+        candidacy: read.candidacy(),
+        strings,
+        units,
+    }))
+}
+
+/// A row's activity as `host.js` `readRows` codes it.
+fn activity_of(code: u8) -> Activity {
+    match code {
+        0 => Activity::Text,
+        1 => Activity::Record { off: false },
+        2 => Activity::Record { off: true },
+        4 => Activity::Said(true),
+        5 => Activity::Said(false),
+        _ => Activity::Other,
     }
 }
 
-/// NAME in "procedural retrieval failed (NAME)": the thrown value's `name` when that is
-/// a non-empty string, else its constructor's name, else `typeof`.
-fn error_name(value: &JsValue) -> JsValue {
-    let named = |v: &JsValue| {
-        host::get(v, |k| &k.name)
-            .ok()
-            .filter(|n| n.dyn_ref::<JsString>().is_some_and(|s| s.length() > 0))
+/// The rows for the core, and for each row with a candidate the index of its string in
+/// `read.strings` (for the caller's own strings in the outcome and the report).
+fn rows_of<'a>(read: &Read, strings: &'a NameList) -> (Vec<Row<'a>>, Vec<u32>) {
+    let mut next = 0u32;
+    let mut take = || {
+        next += 1;
+        (next - 1, strings.get(next as usize - 1))
     };
+    let mut chosen = Vec::new();
+    let rows = read
+        .activity
+        .iter()
+        .zip(&read.candidacy)
+        .map(|(&a, &c)| {
+            // Where each string of this row's candidacy came from.
+            let mut held: [Option<(u32, &Name)>; 3] = [None; 3];
+            let candidacy = match c {
+                NOT_READ => None,
+                0 | 4 => {
+                    let (i, text) = take();
+                    held[0] = Some((i, text));
+                    Some(if c == 0 {
+                        Candidacy::Text(text)
+                    } else {
+                        Candidacy::Said(Some(text))
+                    })
+                }
+                5 => Some(Candidacy::Said(None)),
+                c if c & RECORD != 0 => {
+                    let mut fields = [None; 3];
+                    for (k, field) in fields.iter_mut().enumerate() {
+                        if c & (1 << k) != 0 {
+                            held[k] = Some(take());
+                            *field = held[k].map(|(_, t)| t);
+                        }
+                    }
+                    Some(Candidacy::Record(fields))
+                }
+                _ => Some(Candidacy::Other),
+            };
+            let row = machine::row(activity_of(a), candidacy);
+            if let Row::Candidate(text) = row {
+                let from = held.iter().flatten().find(|(_, t)| core::ptr::eq(*t, text));
+                chosen.extend(from.map(|&(i, _)| i));
+            }
+            row
+        })
+        .collect();
+    (rows, chosen)
+}
+
+/// `host.js` `readRows`' candidacy codes: a record's holds this bit and one bit per
+/// candidate field that is a string; a row that was not asked (inactive) is `NOT_READ`.
+const RECORD: u8 = 8;
+const NOT_READ: u8 = 255;
+
+/// NAME in "procedural retrieval failed (NAME)", from the facts of what was thrown (the
+/// rule is the core's, `routing::turn::error_name`); a name too large to carry is a store
+/// answer beyond the limits.
+fn error_name(value: &JsValue) -> Vec<u16> {
+    let string = |v: JsResult<JsValue>| v.ok().filter(JsValue::is_string);
+    let (mut name, mut constructor) = (None, None);
     if value.is_object() || value.is_function() {
-        if let Some(name) = named(value) {
-            return name;
-        }
-        let constructor = host::get(value, |k| &k.constructor);
-        if let Some(name) = constructor
+        name = string(host::get(value, |k| &k.name));
+        constructor = host::get(value, |k| &k.constructor)
             .ok()
             .filter(|c| c.is_object() || c.is_function())
-            .and_then(|c| named(&c))
-        {
-            return name;
-        }
+            .and_then(|c| string(host::get(&c, |k| &k.name)));
     }
-    value.js_typeof()
+    let units = |v: &JsValue| batch::name_units(v, &|| Message::new(""));
+    let (Ok(name), Ok(constructor)) = (
+        name.as_ref().map(units).transpose(),
+        constructor.as_ref().map(units).transpose(),
+    ) else {
+        return crate::names::units("RangeError");
+    };
+    let type_of = batch::units_of(&value.js_typeof());
+    let thrown = Thrown {
+        name: name.as_deref(),
+        constructor: constructor.as_deref(),
+        type_of: &type_of,
+    };
+    machine::error_name(&thrown).to_vec()
 }
 
 #[derive(Clone, Copy)]
@@ -299,15 +431,13 @@ fn finish(
         _ => 0.0,
     };
     let detail: Vec<u16>;
-    let candidates: NameList;
+    let strings: NameList;
     let rows: Vec<Row>;
     let mut names = Array::new();
     let retrieval = match &retrieved {
         Retrieved::NoLayer => Retrieval::NoLayer,
         Retrieved::Failed(thrown) => {
-            // A name too large to carry is a store answer beyond the limits.
-            detail = batch::name_units(&error_name(thrown), &|| Message::new(""))
-                .unwrap_or_else(|_| crate::names::units("RangeError"));
+            detail = error_name(thrown);
             Retrieval::Failed(&detail)
         }
         Retrieved::TimedOut(ms) => {
@@ -319,22 +449,12 @@ fn finish(
             Retrieval::TimedOut(&detail)
         }
         Retrieved::Rows(None) => Retrieval::Rows(None),
-        Retrieved::Rows(Some(batch)) => {
-            names = batch.names();
-            candidates = batch::write(&names, batch.units() as usize);
-            let mut next = 0;
-            rows = batch
-                .flags()
-                .iter()
-                .map(|&flag| match flag {
-                    0 => Row::Inactive,
-                    2 if next < candidates.len() => {
-                        next += 1;
-                        Row::Candidate(candidates.get(next - 1))
-                    }
-                    _ => Row::NoCandidate,
-                })
-                .collect();
+        Retrieved::Rows(Some(read)) => {
+            strings = batch::write(&read.strings, read.units);
+            let chosen;
+            (rows, chosen) = rows_of(read, &strings);
+            // The candidates, in order: the caller's own strings.
+            names = host::pick(&read.strings, &chosen);
             Retrieval::Rows(Some(&rows))
         }
     };
