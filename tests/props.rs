@@ -6,7 +6,7 @@
 mod model;
 
 use model::strategies::{name, policy_case, routing_case, unit};
-use model::{Answer, RetrievalSpec, RowFateSpec, RowSpec, SeamAnswer};
+use model::{read_row, Answer, ReadRow, RetrievalSpec, RowFateSpec, SeamAnswer};
 use proptest::prelude::*;
 use tool_palette::names::{trim_bounds, NameList, NameSet};
 
@@ -46,7 +46,7 @@ proptest! {
             _ => &[],
         }) {
             match r.fate {
-                RowFateSpec::Inactive => prop_assert_eq!(spec, &RowSpec::Inactive),
+                RowFateSpec::Inactive => prop_assert_eq!(read_row(spec), ReadRow::Inactive),
                 RowFateSpec::NoCandidate => prop_assert!(r.candidate.is_none()),
                 _ => prop_assert!(r.candidate.as_ref().is_some_and(|c| !c.is_empty())),
             }

@@ -12,7 +12,7 @@
 mod model;
 
 use model::strategies::{policy_case, routing_case, PolicyCase};
-use model::{Answer, Decision, Pick, RetrievalSpec, RowSpec, SeamAnswer, Units};
+use model::{Answer, Decision, Field, Pick, RetrievalSpec, RowSpec, SeamAnswer, Units};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::collections::BTreeSet;
@@ -100,48 +100,55 @@ impl J {
 
 // ------------------------------------------------------------------------- routing cases
 
-/// A row as the store returns it, rendered from the model's row; the form varies with
-/// the row's position (`k`, counted from the case's own index so that every form meets
-/// every kind of row).
+/// A row as the store returns it, rendered from the model's raw row; the forms of values
+/// that are neither strings nor `false` vary with the row's position (`k`, counted from
+/// the case's own index so that every form meets every kind of row).
 fn render_row(row: &RowSpec, k: usize, registered: &[Units]) -> J {
     let some_name = || {
         registered
             .get(k % registered.len().max(1))
             .map_or_else(|| s("x"), |n| st(n))
     };
+    let other = |j: usize| match (k + j) % 5 {
+        0 => J::Num(0),
+        1 => J::Null,
+        2 => J::Bool(true),
+        3 => J::Obj(vec![]),
+        _ => J::Arr(vec![some_name()]),
+    };
     match row {
-        RowSpec::Inactive => match k % 3 {
-            0 => J::Obj(vec![("tool", some_name()), ("active", J::Bool(false))]),
-            1 => J::Obj(vec![("toolName", some_name()), ("active", J::Bool(false))]),
-            _ => J::Obj(vec![("active", J::Bool(false)), ("content", some_name())]),
-        },
-        RowSpec::NoCandidate => match k % 6 {
+        RowSpec::Text(text) => st(text),
+        RowSpec::Record {
+            active,
+            tool,
+            tool_name,
+            content,
+        } => {
+            let mut fields = vec![];
+            for (j, (key, field)) in [
+                ("active", active),
+                ("tool", tool),
+                ("toolName", tool_name),
+                ("content", content),
+            ]
+            .into_iter()
+            .enumerate()
+            {
+                match field {
+                    Field::Absent => {}
+                    Field::Text(t) => fields.push((key, st(t))),
+                    Field::False => fields.push((key, J::Bool(false))),
+                    Field::Other => fields.push((key, other(j))),
+                }
+            }
+            J::Obj(fields)
+        }
+        // An array is not an object row, even when it holds a name.
+        RowSpec::Other => match k % 4 {
             0 => J::Num(7),
             1 => J::Null,
-            // An array is not an object row, even when it holds a name.
             2 => J::Arr(vec![some_name()]),
-            3 => J::Obj(vec![]),
-            4 => J::Obj(vec![
-                ("tool", J::Num(3)),
-                ("toolName", J::Null),
-                ("content", J::Bool(false)),
-            ]),
             _ => J::Bool(true),
-        },
-        RowSpec::Candidate(text) => match k % 7 {
-            0 => st(text),
-            1 => J::Obj(vec![("tool", st(text))]),
-            2 => J::Obj(vec![("toolName", st(text))]),
-            3 => J::Obj(vec![("content", st(text))]),
-            // The first of tool, toolName, content that is a string.
-            4 => J::Obj(vec![
-                ("tool", J::Null),
-                ("toolName", st(text)),
-                ("content", s("decoy")),
-            ]),
-            // Only `active: false` exactly turns a row off.
-            5 => J::Obj(vec![("tool", st(text)), ("active", J::Num(0))]),
-            _ => J::Obj(vec![("tool", J::Num(1)), ("content", st(text))]),
         },
     }
 }

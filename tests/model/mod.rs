@@ -14,10 +14,11 @@
 //! redirects.
 #![allow(dead_code)]
 
-use tool_palette::names::{NameList, NameSet};
+use tool_palette::names::{Name, NameList, NameSet};
 use tool_palette::policy::gate;
 use tool_palette::policy::seams::{Failure, Function, Hooks, Seam, Selection};
 use tool_palette::policy::{Policy, PolicySet, WhenTool};
+use tool_palette::routing::turn::{self as machine, Activity, Candidacy};
 use tool_palette::routing::{self, Fate, Outcome, Retrieval, Row};
 
 pub type Units = Vec<u16>;
@@ -28,13 +29,65 @@ pub fn u(s: &str) -> Units {
 
 // ------------------------------------------------------------------------- routing
 
-/// One row as the SPEC's default readers see it.
+/// One row as the store returns it, before any rule (SPEC 2, "Rows").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowSpec {
+    /// A string row.
+    Text(Units),
+    /// An object row: its `active`, `tool`, `toolName` and `content` properties.
+    Record {
+        active: Field,
+        tool: Field,
+        tool_name: Field,
+        content: Field,
+    },
+    /// A number, `null`, a boolean or an array (which form: the renderer's choice).
+    Other,
+}
+
+/// A property of an object row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Field {
+    Absent,
+    Text(Units),
+    False,
+    /// A value that is neither a string nor `false` (0, null, true, an object).
+    Other,
+}
+
+/// A row as the SPEC's readers read it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReadRow {
     Inactive,
     NoCandidate,
     /// Active, with its candidate text, untrimmed.
     Candidate(Units),
+}
+
+/// SPEC 2, "Rows", literally: a string row is active and its candidate is the string; an
+/// object row is active unless `active` is exactly `false`, and its candidate is the first
+/// of `tool`, `toolName`, `content` that is a string; anything else is active with none.
+pub fn read_row(row: &RowSpec) -> ReadRow {
+    match row {
+        RowSpec::Text(t) => ReadRow::Candidate(t.clone()),
+        RowSpec::Record {
+            active: Field::False,
+            ..
+        } => ReadRow::Inactive,
+        RowSpec::Record {
+            tool,
+            tool_name,
+            content,
+            ..
+        } => [tool, tool_name, content]
+            .into_iter()
+            .find_map(|f| match f {
+                Field::Text(t) => Some(ReadRow::Candidate(t.clone())),
+                _ => None,
+            })
+            .unwrap_or(ReadRow::NoCandidate),
+        RowSpec::Other => ReadRow::NoCandidate,
+    }
 }
 
 /// What asking the procedural layer came to.
@@ -182,11 +235,12 @@ pub fn resolve(registered: &[Units], retrieval: &RetrievalSpec) -> Decision {
     let mut unresolved: Vec<Units> = vec![];
     let mut seen: Vec<Units> = vec![];
     let mut reports = vec![];
-    for row in rows {
+    let rows: Vec<ReadRow> = rows.iter().map(read_row).collect();
+    for row in &rows {
         let (fate, candidate) = match row {
-            RowSpec::Inactive => (RowFateSpec::Inactive, None),
-            RowSpec::NoCandidate => (RowFateSpec::NoCandidate, None),
-            RowSpec::Candidate(text) => {
+            ReadRow::Inactive => (RowFateSpec::Inactive, None),
+            ReadRow::NoCandidate => (RowFateSpec::NoCandidate, None),
+            ReadRow::Candidate(text) => {
                 let c = js_trim(text).to_vec();
                 if c.is_empty() {
                     (RowFateSpec::NoCandidate, None)
@@ -207,7 +261,7 @@ pub fn resolve(registered: &[Units], retrieval: &RetrievalSpec) -> Decision {
         reports.push(RowReport { fate, candidate });
     }
 
-    if rows.iter().all(|r| *r == RowSpec::Inactive) {
+    if rows.iter().all(|r| *r == ReadRow::Inactive) {
         return Decision {
             rows: reports,
             ..refuse("4", u("every skill is inactive; allowing all tools"))
@@ -251,19 +305,42 @@ pub fn core_resolve(registered: &[Units], retrieval: &RetrievalSpec) -> Decision
         RetrievalSpec::Rows(rows) => rows,
         _ => &[],
     };
+    // What the binding reads of each row (host.js: activity for every row, then the
+    // candidacy of the rows the core says are active), decided by the core's rules.
+    fn text(f: &Field) -> Option<&Name> {
+        match f {
+            Field::Text(t) => Some(t),
+            _ => None,
+        }
+    }
     let rows: Vec<Row> = read
         .iter()
-        .map(|r| match r {
-            RowSpec::Inactive => Row::Inactive,
-            RowSpec::NoCandidate => Row::NoCandidate,
-            RowSpec::Candidate(t) => Row::Candidate(t),
+        .map(|r| {
+            let activity = match r {
+                RowSpec::Text(_) => Activity::Text,
+                RowSpec::Record { active, .. } => Activity::Record {
+                    off: *active == Field::False,
+                },
+                RowSpec::Other => Activity::Other,
+            };
+            let candidacy = machine::is_active(activity).then(|| match r {
+                RowSpec::Text(t) => Candidacy::Text(t),
+                RowSpec::Record {
+                    tool,
+                    tool_name,
+                    content,
+                    ..
+                } => Candidacy::Record([text(tool), text(tool_name), text(content)]),
+                RowSpec::Other => Candidacy::Other,
+            });
+            machine::row(activity, candidacy)
         })
         .collect();
     // The binding numbers candidates among the rows that have one.
-    let candidates: Vec<&Units> = read
+    let candidates: Vec<&Name> = rows
         .iter()
         .filter_map(|r| match r {
-            RowSpec::Candidate(t) => Some(t),
+            Row::Candidate(t) => Some(*t),
             _ => None,
         })
         .collect();
@@ -938,13 +1015,34 @@ pub mod strategies {
         prop_oneof![3 => padded, 2 => name()].boxed()
     }
 
-    pub fn row(pool: &[Units]) -> BoxedStrategy<RowSpec> {
+    /// A property of an object row: absent, a candidate, `false`, or another value.
+    pub fn field(pool: &[Units]) -> BoxedStrategy<Field> {
         prop_oneof![
-            1 => Just(RowSpec::Inactive),
-            1 => Just(RowSpec::NoCandidate),
-            6 => candidate(pool).prop_map(RowSpec::Candidate),
+            3 => Just(Field::Absent),
+            3 => candidate(pool).prop_map(Field::Text),
+            1 => Just(Field::False),
+            1 => Just(Field::Other),
         ]
         .boxed()
+    }
+
+    pub fn row(pool: &[Units]) -> BoxedStrategy<RowSpec> {
+        let active = prop_oneof![4 => Just(Field::Absent), 2 => Just(Field::False), 1 => Just(Field::Other), 1 => candidate(pool).prop_map(Field::Text)];
+        prop_oneof![
+            3 => candidate(pool).prop_map(RowSpec::Text),
+            6 => (active, field(pool), field(pool), field(pool)).prop_map(|(active, tool, tool_name, content)| RowSpec::Record { active, tool, tool_name, content }),
+            1 => Just(RowSpec::Other),
+        ]
+        .boxed()
+    }
+
+    fn off() -> RowSpec {
+        RowSpec::Record {
+            active: Field::False,
+            tool: Field::Absent,
+            tool_name: Field::Absent,
+            content: Field::Absent,
+        }
     }
 
     pub fn retrieval(pool: &[Units], js: bool, max_rows: usize) -> BoxedStrategy<RetrievalSpec> {
@@ -963,7 +1061,7 @@ pub mod strategies {
             1 => failed.prop_map(RetrievalSpec::Failed),
             1 => budget.prop_map(RetrievalSpec::TimedOut),
             1 => Just(RetrievalSpec::RowsNull),
-            1 => vec(Just(RowSpec::Inactive), 1..4).prop_map(RetrievalSpec::Rows),
+            1 => vec(Just(off()), 1..4).prop_map(RetrievalSpec::Rows),
             12 => vec(row(pool), 0..max_rows).prop_map(RetrievalSpec::Rows),
         ]
         .boxed()
