@@ -7,7 +7,7 @@ use super::options::{self, POLICIES};
 use super::policy::{is_policy, Held, Spec, ToolCallPolicy};
 use super::{batch, describe, frozen, host, must_be, unreadable, JsResult, Message};
 use crate::names::Name;
-use crate::policy::gate::dropped_reason;
+use crate::policy::gate::{admits, dropped_reason, Admits, Handed};
 use crate::policy::seams::{Failure, Hooks, Selection};
 use crate::policy::PolicySet;
 use alloc::rc::Rc;
@@ -346,36 +346,40 @@ enum Gate {
 }
 
 impl Gate {
-    /// A `Routed` narrows to its names; a refusal, `RoutingUnavailable` or no palette lets
-    /// every registered tool pass (the registered names when the host gave them, else
-    /// every tool); anything else is an iterable of names.
+    /// What the core's gate admits (`policy::gate::admits`), read from the palette.
     fn of(palette: &JsValue, composed: &Composed) -> JsResult<Gate> {
         let place = || Message::new("ToolPolicies.dispatch: palette");
-        let every = || match &composed.registered {
-            Some((names, units)) => Gate::Names(names.clone(), *units),
-            None => Gate::Every,
-        };
-        if palette.is_null() || palette.is_undefined() {
-            return Ok(every());
-        }
-        let kind = if palette.is_object() {
-            host::get(palette, |k| &k.kind).map_err(|cause| unreadable(place(), &cause))?
+        let handed = if palette.is_null() || palette.is_undefined() {
+            Handed::Nothing
+        } else if palette.is_object() {
+            let kind =
+                host::get(palette, |k| &k.kind).map_err(|cause| unreadable(place(), &cause))?;
+            match kind.as_string().as_deref() {
+                Some("routed") => Handed::Routed,
+                Some("refused") => Handed::Refused,
+                Some("unavailable") => Handed::Unavailable,
+                _ => Handed::Names,
+            }
         } else {
-            JsValue::UNDEFINED
+            Handed::Names
         };
-        match kind.as_string().as_deref() {
-            Some("refused") | Some("unavailable") => Ok(every()),
-            Some("routed") => {
+        Ok(match admits(handed, composed.registered.is_some()) {
+            Admits::Every => Gate::Every,
+            Admits::Registered => match &composed.registered {
+                Some((names, units)) => Gate::Names(names.clone(), *units),
+                None => Gate::Every,
+            },
+            Admits::Routed => {
                 let names = host::get(palette, |k| &k.names)
                     .map_err(|cause| unreadable(place().add(".names"), &cause))?;
                 let (names, units) = batch::strings(&names, &|| place().add(".names"))?;
-                Ok(Gate::Names(names, units))
+                Gate::Names(names, units)
             }
-            _ => {
+            Admits::Handed => {
                 let (names, units) = batch::strings(palette, &place)?;
-                Ok(Gate::Names(names, units))
+                Gate::Names(names, units)
             }
-        }
+        })
     }
 
     fn allows(&self, tool: &Name) -> bool {

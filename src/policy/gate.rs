@@ -19,6 +19,46 @@ pub fn drops<E>(
     Ok(!allows(target)?)
 }
 
+/// What `dispatch` was handed as the palette.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Handed {
+    /// `null`, `undefined` or nothing.
+    Nothing,
+    /// An outcome of routing, by its `kind`.
+    Routed,
+    Refused,
+    Unavailable,
+    /// Anything else: an iterable of names.
+    Names,
+}
+
+/// Which names the gate admits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Admits {
+    /// Every tool.
+    Every,
+    /// The registered names the policies were given.
+    Registered,
+    /// The routed names.
+    Routed,
+    /// The names handed over.
+    Handed,
+}
+
+/// SPEC 4: a `Routed` narrows to its names and an iterable to its own; a refusal,
+/// `RoutingUnavailable` or no palette lets every registered tool pass: the registered
+/// names when the host gave them, else every tool.
+pub fn admits(handed: Handed, has_registered: bool) -> Admits {
+    match handed {
+        Handed::Routed => Admits::Routed,
+        Handed::Names => Admits::Handed,
+        Handed::Nothing | Handed::Refused | Handed::Unavailable if has_registered => {
+            Admits::Registered
+        }
+        Handed::Nothing | Handed::Refused | Handed::Unavailable => Admits::Every,
+    }
+}
+
 /// Why the gate dropped a redirect, in words for the `Dispatch` and the warning.
 pub fn dropped_reason(target: &Name, original: &Name) -> Vec<u16> {
     let mut v = units("redirect target \"");

@@ -356,3 +356,18 @@ fn the_gate_rule_and_its_reason() {
         "redirect target \"sql\" is not in the routed palette; dispatching the original call \"web\""
     );
 }
+
+#[test]
+fn the_gate_admits_what_the_palette_narrows_to() {
+    use super::gate::{admits, Admits, Handed};
+    for (handed, with, without) in [
+        (Handed::Nothing, Admits::Registered, Admits::Every),
+        (Handed::Refused, Admits::Registered, Admits::Every),
+        (Handed::Unavailable, Admits::Registered, Admits::Every),
+        (Handed::Routed, Admits::Routed, Admits::Routed),
+        (Handed::Names, Admits::Handed, Admits::Handed),
+    ] {
+        assert_eq!(admits(handed, true), with, "{handed:?} with registered names");
+        assert_eq!(admits(handed, false), without, "{handed:?} without");
+    }
+}
