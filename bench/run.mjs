@@ -315,6 +315,11 @@ const mem = await memory(quick ? 10_000 : 100_000);
 console.log(
   `memory over ${mem.turns.toLocaleString("en")} turns: wasm ${mem.wasmBytesBefore} → ${mem.wasmBytesAfter} bytes; JS heap ${(mem.heapBefore / 1e6).toFixed(1)} → ${(mem.heapAfter / 1e6).toFixed(1)} MB${mem.gcExposed ? "" : " (run with --expose-gc for a settled heap)"}`,
 );
+// Boundary crossings (calls into the module and out of it) of one call, in a fresh process.
+const crossings = JSON.parse(spawnSync(process.execPath, [new URL("bench/crossings.mjs", root).pathname], { encoding: "utf8" }).stdout);
+console.log(
+  `crossings of one async resolvePalette: ${crossings.resolvePalette.total} (${crossings.resolvePalette.exports} into the module, ${crossings.resolvePalette.imports} out); of one redirected, dropped dispatch: ${crossings.dispatch.total} (${crossings.dispatch.exports} in, ${crossings.dispatch.imports} out)`,
+);
 const search = await toolSearch();
 console.log(`\ntool search on BFCL live (${search.tools} tools, ${search.questions} questions):`);
 for (const r of search.recalls) console.log(`  ${r.name.padEnd(42)} recall@1 ${r["r@1"].toFixed(3)}  @5 ${r["r@5"].toFixed(3)}  @10 ${r["r@10"].toFixed(3)}`);
@@ -324,7 +329,7 @@ const tokens = { routing: await tokenTable(), mcp: await mcpOverhead({ runs: qui
 console.log(`\n${tokenLines(tokens.routing, tokens.mcp).join("\n")}`);
 
 
-const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem, toolSearch: search, tokens };
+const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem, crossings, toolSearch: search, tokens };
 if (!quick) {
   writeFileSync(new URL("bench/results.json", root), JSON.stringify(results, null, 2) + "\n");
   const table = [
