@@ -348,8 +348,8 @@ export const readActivity = catching((rows, isActive) => {
 
 // For each row marked in `active`, its candidacy: 0 a string row (its string), 3 nothing
 // to read, 4 / 5 the caller's candidateOf answered a string (it) / something else, or
-// for an object 8 plus a bit for each of `tool`, `toolName`, `content` that is a string
-// (those strings, in that order). Rows not marked are 255, not read. The strings in row
+// for an object 8 plus a bit for each of `tool`, `toolName`, `content` read that is a
+// string (those strings, in that order). Rows not marked are 255, not read. The strings in row
 // order, and their total length.
 export class Candidates {
   constructor(candidacy, strings, units) {
@@ -381,13 +381,20 @@ export const readCandidates = catching((rows, active, candidateOf) => {
       keep(row);
       candidacy[i] = 0;
     } else if (isRecord(row)) {
+      // The fields in the core's order (CANDIDATE_FIELDS), up to the first string: the
+      // core takes the first string, so a field after it would never count (and its
+      // getter is not run).
       let code = 8;
       const tool = row.tool;
-      const toolName = row.toolName;
-      const content = row.content;
       if (typeof tool === "string") (code |= 1), keep(tool);
-      if (typeof toolName === "string") (code |= 2), keep(toolName);
-      if (typeof content === "string") (code |= 4), keep(content);
+      else {
+        const toolName = row.toolName;
+        if (typeof toolName === "string") (code |= 2), keep(toolName);
+        else {
+          const content = row.content;
+          if (typeof content === "string") (code |= 4), keep(content);
+        }
+      }
       candidacy[i] = code;
     } else candidacy[i] = 3;
   }
