@@ -318,73 +318,61 @@ export const typeOf = (value) => typeof value;
 
 // A turn's rows are read in two passes, and the core (src/routing/turn.rs) applies the
 // SPEC's rules (section 2, "Rows") to what they read: first every row's activity, then,
-// for the rows the core says are active, what their candidate can come from. Nothing
-// here decides which row is active or which string is the candidate.
-
-// The rows as a fresh array, and each one's activity: 0 a string, 1 an object (not an
-// array), 2 an object whose `active` is exactly false, 3 anything else; with the
-// caller's isActive, 4 or 5 for a truthy or falsy answer.
+// for the rows the core's table `active` says are active, what their candidate can come
+// from. Nothing here decides which row is active or which string is the candidate.
+//
+// `codes` holds two bytes per row. The first is the row's activity: 0 a string, 1 an
+// object (not an array), 2 an object whose `active` is exactly false, 3 anything else;
+// with the caller's isActive, 4 or 5 for a truthy or falsy answer. The second is its
+// candidacy: 0 a string row (its string), 3 nothing to read, 4 / 5 the caller's
+// candidateOf answered a string (it) / something else, or for an object 8 plus a bit for
+// each of `tool`, `toolName`, `content` read that is a string (those strings, in that
+// order); 255 for a row the core's table says is inactive (not read). `strings` holds
+// the strings in row order, `units` their total length.
 export class Rows {
-  constructor(all, activity) {
-    this.all = all;
-    this.activity = activity;
-  }
-}
-
-const isRecord = (row) => isObject(row) && !Array.isArray(row);
-
-export const readActivity = catching((rows, isActive) => {
-  const all = Array.isArray(rows) ? rows : Array.from(rows);
-  const activity = new Uint8Array(all.length);
-  for (let i = 0; i < all.length; i++) {
-    const row = all[i];
-    if (isActive) activity[i] = isActive(row) ? 4 : 5;
-    else if (typeof row === "string") activity[i] = 0;
-    else if (isRecord(row)) activity[i] = row.active === false ? 2 : 1;
-    else activity[i] = 3;
-  }
-  return new Rows(all, activity);
-});
-
-// For each row marked in `active`, its candidacy: 0 a string row (its string), 3 nothing
-// to read, 4 / 5 the caller's candidateOf answered a string (it) / something else, or
-// for an object 8 plus a bit for each of `tool`, `toolName`, `content` read that is a
-// string (those strings, in that order). Rows not marked are 255, not read. The strings in row
-// order, and their total length.
-export class Candidates {
-  constructor(candidacy, strings, units) {
-    this.candidacy = candidacy;
+  constructor(codes, strings, units) {
+    this.codes = codes;
     this.strings = strings;
     this.units = units;
   }
 }
 
-export const readCandidates = catching((rows, active, candidateOf) => {
-  const { all } = rows;
-  const candidacy = new Uint8Array(all.length).fill(255);
+const isRecord = (row) => isObject(row) && !Array.isArray(row);
+
+export const readRows = catching((rows, isActive, candidateOf, active) => {
+  const all = Array.isArray(rows) ? rows : Array.from(rows);
+  const n = all.length;
+  const codes = new Uint8Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    const row = all[i];
+    if (isActive) codes[2 * i] = isActive(row) ? 4 : 5;
+    else if (typeof row === "string") codes[2 * i] = 0;
+    else if (isRecord(row)) codes[2 * i] = row.active === false ? 2 : 1;
+    else codes[2 * i] = 3;
+  }
   const strings = [];
   let units = 0;
   const keep = (s) => {
     strings.push(s);
     units += s.length;
   };
-  for (let i = 0; i < all.length; i++) {
-    if (active[i] === 0) continue;
+  for (let i = 0; i < n; i++) {
+    if (active[codes[2 * i]] === 0) {
+      codes[2 * i + 1] = 255;
+      continue;
+    }
     const row = all[i];
+    let code = 3;
     if (candidateOf) {
       const c = candidateOf(row);
-      if (typeof c === "string") {
-        keep(c);
-        candidacy[i] = 4;
-      } else candidacy[i] = 5;
-    } else if (typeof row === "string") {
-      keep(row);
-      candidacy[i] = 0;
-    } else if (isRecord(row)) {
+      if (typeof c === "string") (code = 4), keep(c);
+      else code = 5;
+    } else if (typeof row === "string") (code = 0), keep(row);
+    else if (isRecord(row)) {
       // The fields in the core's order (CANDIDATE_FIELDS), up to the first string: the
       // core takes the first string, so a field after it would never count (and its
       // getter is not run).
-      let code = 8;
+      code = 8;
       const tool = row.tool;
       if (typeof tool === "string") (code |= 1), keep(tool);
       else {
@@ -395,10 +383,10 @@ export const readCandidates = catching((rows, active, candidateOf) => {
           if (typeof content === "string") (code |= 4), keep(content);
         }
       }
-      candidacy[i] = code;
-    } else candidacy[i] = 3;
+    }
+    codes[2 * i + 1] = code;
   }
-  return new Candidates(candidacy, strings, units);
+  return new Rows(codes, strings, units);
 });
 
 // ---------------------------------------------------------------- names into wasm memory

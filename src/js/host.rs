@@ -108,23 +108,22 @@ extern "C" {
 
     // ------------------------------------------------------------ rows and names
 
-    /// A turn's rows as a fresh array, with each one's activity (see `host.js`).
+    /// A turn's rows as read: two codes per row and the strings (see `host.js`).
     pub type Rows;
     #[wasm_bindgen(method, getter)]
-    pub fn activity(this: &Rows) -> Vec<u8>;
-    /// What the active rows' candidates can come from (see `host.js`).
-    pub type Candidates;
+    pub fn codes(this: &Rows) -> Vec<u8>;
     #[wasm_bindgen(method, getter)]
-    pub fn candidacy(this: &Candidates) -> Vec<u8>;
+    pub fn strings(this: &Rows) -> Array;
     #[wasm_bindgen(method, getter)]
-    pub fn strings(this: &Candidates) -> Array;
-    #[wasm_bindgen(method, getter)]
-    pub fn units(this: &Candidates) -> f64;
+    pub fn units(this: &Rows) -> f64;
 
-    #[wasm_bindgen(js_name = readActivity)]
-    fn read_activity_(rows: &JsValue, is_active: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = readCandidates)]
-    fn read_candidates_(rows: &Rows, active: &[u8], candidate_of: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = readRows)]
+    fn read_rows_(
+        rows: &JsValue,
+        is_active: &JsValue,
+        candidate_of: &JsValue,
+        active: &[u8],
+    ) -> JsValue;
 
     #[wasm_bindgen(js_name = writeNames)]
     pub fn write_names(strings: &Array, ends: &mut [u32], units: &mut [u16]);
@@ -270,14 +269,15 @@ pub fn keys(value: &JsValue) -> JsResult<Array> {
     caught(keys_(value)).map(JsCast::unchecked_into)
 }
 
-/// Reads every row's activity (the caller's `isActive`, or what the SPEC's reader needs).
-pub fn read_activity(rows: &JsValue, is_active: &JsValue) -> JsResult<Rows> {
-    caught(read_activity_(rows, is_active)).map(JsCast::unchecked_into)
-}
-
-/// Reads what the active rows' candidates can come from.
-pub fn read_candidates(rows: &Rows, active: &[u8], candidate_of: &JsValue) -> JsResult<Candidates> {
-    caught(read_candidates_(rows, active, candidate_of)).map(JsCast::unchecked_into)
+/// Reads a turn's rows: every row's activity, then what the rows `active` (the core's
+/// table, by activity code) marks can take their candidate from.
+pub fn read_rows(
+    rows: &JsValue,
+    is_active: &JsValue,
+    candidate_of: &JsValue,
+    active: &[u8],
+) -> JsResult<Rows> {
+    caught(read_rows_(rows, is_active, candidate_of, active)).map(JsCast::unchecked_into)
 }
 
 pub fn record(tools: &JsValue, keys: &Array, indices: &[u32]) -> JsResult<JsValue> {

@@ -15,7 +15,7 @@ use super::host;
 use super::options::Layer;
 use super::outcome;
 use super::{JsResult, Message};
-use crate::names::{Name, NameList, NameSet};
+use crate::names::{NameList, NameSet};
 use crate::routing::turn::{
     self as machine, Activity, Candidacy, Event, Next, Returned, Settled, Thrown,
 };
@@ -256,11 +256,10 @@ fn broken_signal(place: &'static str, cause: &JsValue) -> JsValue {
         .type_error_caused(cause)
 }
 
-/// A turn's rows as read, before any rule: each row's activity (all rows, first), then
-/// what the active rows' candidates can come from (see `host.js` `readRows`).
+/// A turn's rows as read, before any rule.
 struct Read {
-    activity: Vec<u8>,
-    candidacy: Vec<u8>,
+    /// Two per row: its activity, then its candidacy (see `host.js` `readRows`).
+    codes: Vec<u8>,
     /// The strings the candidacies hold, in row order.
     strings: Array,
     units: usize,
@@ -285,31 +284,21 @@ fn read(value: &JsValue, layer: &Layer) -> Retrieved {
             Message::new("the procedural layer's answer is too large to route").range_error(),
         )
     };
-    let rows = match host::read_activity(value, &layer.is_active) {
+    // The core's activity rule as a table by the reader's activity code.
+    let active: [u8; 6] =
+        core::array::from_fn(|code| u8::from(machine::is_active(activity_of(code as u8))));
+    let rows = match host::read_rows(value, &layer.is_active, &layer.candidate_of, &active) {
         Ok(rows) => rows,
         Err(thrown) => return Retrieved::Failed(thrown),
     };
-    let activity = rows.activity();
-    if !fits(activity.len(), 0) {
-        return too_large();
-    }
-    // The core says which rows are active; only those are asked for a candidate.
-    let active: Vec<u8> = activity
-        .iter()
-        .map(|&a| u8::from(machine::is_active(activity_of(a))))
-        .collect();
-    let read = match host::read_candidates(&rows, &active, &layer.candidate_of) {
-        Ok(read) => read,
-        Err(thrown) => return Retrieved::Failed(thrown),
-    };
-    let strings = read.strings();
-    let units = read.units() as usize;
-    if !fits(strings.length() as usize, units) {
+    let codes = rows.codes();
+    let strings = rows.strings();
+    let units = rows.units() as usize;
+    if !fits(codes.len() / 2, units) || !fits(strings.length() as usize, units) {
         return too_large();
     }
     Retrieved::Rows(Some(Read {
-        activity,
-        candidacy: read.candidacy(),
+        codes,
         strings,
         units,
     }))
@@ -327,55 +316,52 @@ fn activity_of(code: u8) -> Activity {
     }
 }
 
-/// The rows for the core, and for each row with a candidate the index of its string in
-/// `read.strings` (for the caller's own strings in the outcome and the report).
-fn rows_of<'a>(read: &Read, strings: &'a NameList) -> (Vec<Row<'a>>, Vec<u32>) {
-    let mut next = 0u32;
+/// The rows for the core, from what `host.js` read (the strings in row order).
+fn rows_of<'a>(read: &Read, strings: &'a NameList) -> Vec<Row<'a>> {
+    let mut next = 0;
+    // The next string read; none when the reader held back one it coded (it never does).
     let mut take = || {
         next += 1;
-        (next - 1, strings.get(next as usize - 1))
+        (next <= strings.len()).then(|| strings.get(next - 1))
     };
-    let mut chosen = Vec::new();
-    let rows = read
-        .activity
-        .iter()
-        .zip(&read.candidacy)
-        .map(|(&a, &c)| {
-            // Where each string of this row's candidacy came from.
-            let mut held: [Option<(u32, &Name)>; 3] = [None; 3];
+    read.codes
+        .chunks_exact(2)
+        .map(|pair| {
+            let (a, c) = (pair[0], pair[1]);
             let candidacy = match c {
                 NOT_READ => None,
-                0 | 4 => {
-                    let (i, text) = take();
-                    held[0] = Some((i, text));
-                    Some(if c == 0 {
-                        Candidacy::Text(text)
-                    } else {
-                        Candidacy::Said(Some(text))
-                    })
-                }
+                0 => Some(take().map_or(Candidacy::Other, Candidacy::Text)),
+                4 => Some(Candidacy::Said(take())),
                 5 => Some(Candidacy::Said(None)),
                 c if c & RECORD != 0 => {
                     let mut fields = [None; 3];
                     for (k, field) in fields.iter_mut().enumerate() {
                         if c & (1 << k) != 0 {
-                            held[k] = Some(take());
-                            *field = held[k].map(|(_, t)| t);
+                            *field = take();
                         }
                     }
                     Some(Candidacy::Record(fields))
                 }
                 _ => Some(Candidacy::Other),
             };
-            let row = machine::row(activity_of(a), candidacy);
-            if let Row::Candidate(text) = row {
-                let from = held.iter().flatten().find(|(_, t)| core::ptr::eq(*t, text));
-                chosen.extend(from.map(|&(i, _)| i));
-            }
-            row
+            machine::row(activity_of(a), candidacy)
         })
-        .collect();
-    (rows, chosen)
+        .collect()
+}
+
+/// For each row with a candidate, the index of its string among `strings`.
+fn chosen(rows: &[Row], strings: &NameList) -> Vec<u32> {
+    let mut at = 0;
+    let mut out = Vec::new();
+    for row in rows {
+        if let Row::Candidate(text) = row {
+            while at < strings.len() && !core::ptr::eq(strings.get(at), *text) {
+                at += 1;
+            }
+            out.push(at as u32);
+        }
+    }
+    out
 }
 
 /// `host.js` `readRows`' candidacy codes: a record's holds this bit and one bit per
@@ -451,10 +437,15 @@ fn finish(
         Retrieved::Rows(None) => Retrieval::Rows(None),
         Retrieved::Rows(Some(read)) => {
             strings = batch::write(&read.strings, read.units);
-            let chosen;
-            (rows, chosen) = rows_of(read, &strings);
-            // The candidates, in order: the caller's own strings.
-            names = host::pick(&read.strings, &chosen);
+            rows = rows_of(read, &strings);
+            // The candidates, in order: the caller's own strings. Every string read is
+            // one when the reader stops at a row's first string, as `host.js`'s does.
+            let candidates = rows.iter().filter(|r| matches!(r, Row::Candidate(_)));
+            names = if candidates.count() == strings.len() {
+                read.strings.clone()
+            } else {
+                host::pick(&read.strings, &chosen(&rows, &strings))
+            };
             Retrieval::Rows(Some(&rows))
         }
     };

@@ -367,7 +367,11 @@ fn the_gate_admits_what_the_palette_narrows_to() {
         (Handed::Routed, Admits::Routed, Admits::Routed),
         (Handed::Names, Admits::Handed, Admits::Handed),
     ] {
-        assert_eq!(admits(handed, true), with, "{handed:?} with registered names");
+        assert_eq!(
+            admits(handed, true),
+            with,
+            "{handed:?} with registered names"
+        );
         assert_eq!(admits(handed, false), without, "{handed:?} without");
     }
 }
