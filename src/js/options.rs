@@ -23,12 +23,28 @@ pub(crate) struct Unread {
     pub before: Array,
 }
 
-/// The values of an object's fields, in the order of the keys they were read by.
-pub(crate) struct Fields(Array);
+/// The values of an object's fields, read once each, found by the key they were read by
+/// (not by position, so that a key added to a list shifts nothing).
+pub(crate) struct Fields {
+    keys: &'static [&'static str],
+    values: Array,
+}
 
 impl Fields {
+    /// The value read for `key` (`undefined` when the object has none, or when the
+    /// options object itself was left out).
+    pub fn named(&self, key: &str) -> JsValue {
+        match self.keys.iter().position(|k| *k == key) {
+            Some(i) => self.values.get(i as u32),
+            None => {
+                debug_assert!(self.values.length() == 0, "a key the list does not read");
+                JsValue::UNDEFINED
+            }
+        }
+    }
+
     pub fn get(&self, i: u32) -> JsValue {
-        self.0.get(i)
+        self.values.get(i)
     }
 }
 
@@ -41,7 +57,10 @@ pub(crate) fn fields_of(source: &JsValue, keys: &'static [&'static str]) -> Resu
             cause: u.cause(),
             before: u.values(),
         }),
-        Err(values) => Ok(Fields(values.unchecked_into())),
+        Err(values) => Ok(Fields {
+            keys,
+            values: values.unchecked_into(),
+        }),
     }
 }
 
@@ -119,7 +138,10 @@ pub(crate) fn read_options(
     place: &dyn Fn() -> Message,
 ) -> JsResult<Fields> {
     if value.is_undefined() {
-        return Ok(Fields(Array::new()));
+        return Ok(Fields {
+            keys,
+            values: Array::new(),
+        });
     }
     object(value, place, "an object")?;
     read(value, keys, place)
@@ -159,22 +181,22 @@ pub(crate) struct Layer {
 }
 
 impl Layer {
-    /// Checks the first five fields of [`ROUTING`] or [`ROUTER`].
+    /// Checks the layer's fields of [`ROUTING`] or [`ROUTER`].
     pub fn check(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Layer> {
         let at = |key: &str| place().add(".").add(key);
-        let entries = fields.get(0);
+        let entries = fields.named("entries");
         let entries = nullable_function(entries.clone(), &|| at("entries"))
             .map_err(|_| must_be(at("entries"), "a function, null or undefined", &entries))?;
-        let timeout_ms = match fields.get(1) {
+        let timeout_ms = match fields.named("timeoutMs") {
             v if v.is_undefined() => None,
             v => match v.as_f64() {
                 Some(ms) if ms.is_finite() && ms >= 0.0 => Some(ms),
                 _ => return Err(must_be(at("timeoutMs"), "a finite number >= 0", &v)),
             },
         };
-        let candidate_of = optional_function(fields.get(2), &|| at("candidateOf"))?;
-        let is_active = optional_function(fields.get(3), &|| at("isActive"))?;
-        let on_decision = optional_function(fields.get(4), &|| at("onDecision"))?;
+        let candidate_of = optional_function(fields.named("candidateOf"), &|| at("candidateOf"))?;
+        let is_active = optional_function(fields.named("isActive"), &|| at("isActive"))?;
+        let on_decision = optional_function(fields.named("onDecision"), &|| at("onDecision"))?;
         Ok(Layer {
             entries,
             timeout_ms,
@@ -205,9 +227,9 @@ pub(crate) fn signal(value: JsValue, place: &dyn Fn() -> Message) -> JsResult<Op
             .add(" could not be read as an AbortSignal")
             .type_error_caused(&u.cause)
     })?;
-    if fields.get(0).as_bool().is_none()
-        || !fields.get(1).is_function()
-        || !fields.get(2).is_function()
+    if fields.named("aborted").as_bool().is_none()
+        || !fields.named("addEventListener").is_function()
+        || !fields.named("removeEventListener").is_function()
     {
         return Err(must_be(place(), WHAT, &value));
     }

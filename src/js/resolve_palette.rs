@@ -56,8 +56,9 @@ fn ask(options: &JsValue) -> JsResult<(Ask, Array, usize)> {
     options::object(options, &place, "an object")?;
     let fields = options::read(options, ROUTING, &place)?;
     let layer = Layer::check(&fields, &place)?;
-    let (list, units) = batch::strings(&fields.get(5), &|| place().add(".registered"))?;
-    let signal = options::signal(fields.get(6), &|| place().add(".signal"))?;
+    let (list, units) =
+        batch::strings(&fields.named("registered"), &|| place().add(".registered"))?;
+    let signal = options::signal(fields.named("signal"), &|| place().add(".signal"))?;
     let on_decision = layer.on_decision.iter().cloned().collect();
     let ask = Ask {
         layer: Rc::new(layer),

@@ -80,13 +80,14 @@ impl ToolRouter {
         let place = || Message::new("ToolRouter: options");
         let fields = options::read_options(&options, ROUTER, &place)?;
         let layer = Layer::check(&fields, &place)?;
-        let registered = fields.get(5);
+        let registered = fields.named("registered");
         let (list, units) = if registered.is_null() || registered.is_undefined() {
             (Array::new(), 0)
         } else {
             batch::strings(&registered, &|| place().add(".registered"))?
         };
-        let on_warning = options::optional_function(fields.get(6), &|| place().add(".onWarning"))?;
+        let on_warning =
+            options::optional_function(fields.named("onWarning"), &|| place().add(".onWarning"))?;
         let list = frozen(list);
         let set = registry_of(&list, units);
         let missing = routing::missing(layer.entries.is_some(), set.distinct());
@@ -150,9 +151,9 @@ impl ToolRouter {
     fn ask(&self, options: JsValue) -> JsResult<Result<(Ask, Registered), JsValue>> {
         let place = || Message::new("ToolRouter.resolve: options");
         let fields = options::read_options(&options, RESOLVE, &place)?;
-        let signal = options::signal(fields.get(0), &|| place().add(".signal"))?;
+        let signal = options::signal(fields.named("signal"), &|| place().add(".signal"))?;
         let call_decision =
-            options::optional_function(fields.get(2), &|| place().add(".onDecision"))?;
+            options::optional_function(fields.named("onDecision"), &|| place().add(".onDecision"))?;
         let serving = self.serving.borrow().clone();
         let Some(serving) = serving else {
             return Err(Message::new("ToolRouter: resolve() after dispose()").error());
@@ -171,7 +172,7 @@ impl ToolRouter {
         let ask = Ask {
             layer: serving.layer.clone(),
             signal,
-            context: fields.get(1),
+            context: fields.named("context"),
             on_decision,
             signal_place: "ToolRouter.resolve: options.signal",
         };
