@@ -418,7 +418,8 @@ export function encodeNames(strings, ends, bytes) {
     text += strings[i];
     ends[i] = k += strings[i].length;
   }
-  if (!text.isWellFormed?.()) return -1;
+  // Without `isWellFormed` or a TextEncoder (a bare realm), the UTF-16 writes serve.
+  if (!text.isWellFormed?.() || typeof TextEncoder !== "function") return -1;
   encoder ??= new TextEncoder();
   return encoder.encodeInto(text, bytes).written;
 }
@@ -552,7 +553,8 @@ export class Wait {
     }
   }
   startTimer(ms) {
-    this.timer = setTimeout(() => this.settle([2]), ms);
+    // (A realm without timers cannot enforce a budget; nothing else is lost.)
+    if (typeof setTimeout === "function") this.timer = setTimeout(() => this.settle([2]), ms);
   }
   stopTimer() {
     if (this.timer !== undefined) clearTimeout(this.timer);
