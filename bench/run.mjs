@@ -345,6 +345,8 @@ if (!quick) {
     `| brotli bytes, \`.wasm\` + browser entry JS | ${weights["wasm + browser JS"].brotli} | | |`,
     `| wasm memory over ${mem.turns.toLocaleString("en")} turns | ${mem.wasmBytesBefore} → ${mem.wasmBytesAfter} bytes | | |`,
     `| JS heap over ${mem.turns.toLocaleString("en")} turns | ${(mem.heapBefore / 1e6).toFixed(1)} → ${(mem.heapAfter / 1e6).toFixed(1)} MB | | |`,
+    `| boundary crossings, one async resolvePalette (into the module / out of it) | ${crossings.resolvePalette.total} (${crossings.resolvePalette.exports} / ${crossings.resolvePalette.imports}) | | |`,
+    `| boundary crossings, one redirected, dropped dispatch | ${crossings.dispatch.total} (${crossings.dispatch.exports} / ${crossings.dispatch.imports}) | | |`,
     "",
     `Tool search on BFCL live (${search.tools} tools pooled from the four \`live_*\` categories, ${search.questions} questions, each retrieving from the whole pool; bench/tool-search/):`,
     "",
