@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, renameSync, readFileSync, rmSync, writeF
 import { join } from "node:path";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { build } from "esbuild";
-import { shortenImports, trapAtPanic } from "./wasm-edit.mjs";
+import { trapAtPanic } from "./wasm-edit.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 // Assembled in target/ and moved into place at the end, so that dist/ is never half-built.
@@ -38,17 +38,15 @@ writeFileSync(join(stage, "tool_palette_bg.wasm"), trapAtPanic(readFileSync(join
 // -ocimfs 0: no inlining of functions merely because they have one caller (-Oz inlines
 // them whatever their size): measured 1.6 KB of gzip smaller.
 run(bin("wasm-opt"), [
-  join(stage, "tool_palette_bg.wasm"), "-Oz", "--strip-debug", "--strip-producers",
+  join(stage, "tool_palette_bg.wasm"), "-Oz", "-ocimfs", "0", "--strip-debug", "--strip-producers",
   "--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext",
   "--enable-reference-types", "--enable-multivalue", "--enable-mutable-globals",
   "-o", join(dist, "tool_palette_bg.wasm"),
 ]);
-// The glue, with two changes (three edits), each checked so that a new wasm-bindgen cannot slip past:
+// The glue, with two changes, each checked so that a new wasm-bindgen cannot slip past:
 // - no default wasm URL: every entry hands the module over itself, and the default's
 //   `new URL("tool_palette_bg.wasm", import.meta.url)` would make bundlers for Node emit
 //   an asset nobody loads, and esbuild warn about import.meta in CommonJS and iife output;
-// - the wasm's imports renamed without wasm-bindgen's hashes, in the glue and the wasm
-//   at once (scripts/wasm-edit.mjs);
 // - nothing else: TextEncoder/TextDecoder stay the globals (the CommonJS builds below
 //   get a fallback for environments without them, see pkg-template/text-codec.js).
 {
