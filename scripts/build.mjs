@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, renameSync, readFileSync, rmSync, writeF
 import { join } from "node:path";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { build } from "esbuild";
-import { trapAtPanic } from "./wasm-edit.mjs";
+import { shortenImports, trapAtPanic } from "./wasm-edit.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 // Assembled in target/ and moved into place at the end, so that dist/ is never half-built.
@@ -43,10 +43,12 @@ run(bin("wasm-opt"), [
   "--enable-reference-types", "--enable-multivalue", "--enable-mutable-globals",
   "-o", join(dist, "tool_palette_bg.wasm"),
 ]);
-// The glue, with two changes, each checked so that a new wasm-bindgen cannot slip past:
+// The glue, with two changes (three edits), each checked so that a new wasm-bindgen cannot slip past:
 // - no default wasm URL: every entry hands the module over itself, and the default's
 //   `new URL("tool_palette_bg.wasm", import.meta.url)` would make bundlers for Node emit
 //   an asset nobody loads, and esbuild warn about import.meta in CommonJS and iife output;
+// - the wasm's imports renamed without wasm-bindgen's hashes, in the glue and the wasm
+//   at once (scripts/wasm-edit.mjs);
 // - nothing else: TextEncoder/TextDecoder stay the globals (the CommonJS builds below
 //   get a fallback for environments without them, see pkg-template/text-codec.js).
 {
@@ -56,7 +58,9 @@ run(bin("wasm-opt"), [
   const patched = glue.replace(defaultUrl, 'throw new TypeError("tool-palette: no WebAssembly module given");');
   if (patched.includes("import.meta")) throw new Error("build: the glue still uses import.meta");
   // The import names without wasm-bindgen's hashes, in the wasm and the glue at once.
-  writeFileSync(join(dist, "tool_palette.js"), patched);
+  const short = shortenImports(readFileSync(join(dist, "tool_palette_bg.wasm")), patched);
+  writeFileSync(join(dist, "tool_palette_bg.wasm"), short.wasm);
+  writeFileSync(join(dist, "tool_palette.js"), short.glue);
 }
 
 const template = join(root, "pkg-template");
