@@ -410,6 +410,9 @@ export const dispatchRecord = (call, original, redirectedBy, dropped) => Object.
 export const droppedRecord = (target, reason) => Object.freeze({ target, reason });
 export const droppedDetails = (policy, target, original) => ({ policy, target, original });
 
+// A result's `kind`, as host.rs `kind_of` reads it (no string copied into wasm).
+export const kindOf = (kind) => (kind === "routed" ? 1 : kind === "refused" || kind === "unavailable" ? 2 : 0);
+
 // The caller's own values (strings, tools), by index, as a new array.
 export function pick(values, indices) {
   const out = new Array(indices.length);

@@ -220,7 +220,14 @@ extern "C" {
     pub fn dropped_record(target: &JsValue, reason: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = droppedDetails)]
     pub fn dropped_details(policy: &JsValue, target: &JsValue, original: &JsValue) -> JsValue;
+    /// A result's `kind`: `ROUTED`, `NOT_ROUTED` ("refused", "unavailable") or 0.
+    #[wasm_bindgen(js_name = kindOf)]
+    pub fn kind_of(kind: &JsValue) -> u32;
 }
+
+/// What `kind_of` says of "routed", and of "refused" or "unavailable".
+pub const ROUTED: u32 = 1;
+pub const NOT_ROUTED: u32 = 2;
 
 /// What the caller's code returned, or (`Err`) the very value it threw.
 pub fn caught(value: JsValue) -> JsResult<JsValue> {

@@ -298,9 +298,9 @@ impl Gate {
         } else {
             JsValue::UNDEFINED
         };
-        match kind.as_string().as_deref() {
-            Some("refused") | Some("unavailable") => Ok(every()),
-            Some("routed") => {
+        match host::kind_of(&kind) {
+            host::NOT_ROUTED => Ok(every()),
+            host::ROUTED => {
                 let names = host::get(palette, |k| &k.names)
                     .map_err(|cause| unreadable(place().add(".names"), &cause))?;
                 let (names, units) = batch::strings(&names, &|| place().add(".names"))?;
