@@ -433,13 +433,18 @@ export function same(a, b) {
   return true;
 }
 
-// Freezes a decision report the binding built: the report, its arrays and its rows.
-export function freezeReport(report) {
-  for (const row of report.rows) Object.freeze(row);
-  Object.freeze(report.rows);
-  Object.freeze(report.hidden);
-  return Object.freeze(report);
-}
+// The records the binding returns, in the SPEC's key order, frozen (but the details a
+// ToolRedirectDroppedWarning copies). The decision report freezes its arrays too.
+export const report = (outcome, rule, rows, hidden, retrievalMs) =>
+  Object.freeze({ outcome, rule, rows: Object.freeze(rows), hidden: Object.freeze(hidden), retrievalMs });
+export const rowReport = (index, fate, candidate) => Object.freeze({ index, fate, candidate });
+export const selection = (model, source, policy) => Object.freeze({ model, source, policy });
+export const dispatchRecord = (call, original, redirectedBy, dropped) => Object.freeze({ call, original, redirectedBy, dropped });
+export const droppedRecord = (target, reason) => Object.freeze({ target, reason });
+export const droppedDetails = (policy, target, original) => ({ policy, target, original });
+
+// A result's `kind`, as host.rs `kind_of` reads it (no string copied into wasm).
+export const kindOf = (kind) => (kind === "routed" ? 1 : kind === "refused" || kind === "unavailable" ? 2 : 0);
 
 // The caller's own values (strings, tools), by index, as a new array.
 export function pick(values, indices) {

@@ -135,8 +135,6 @@ extern "C" {
 
     /// Whether two arrays hold the same strings in the same order.
     pub fn same(a: &Array, b: &Array) -> bool;
-    #[wasm_bindgen(js_name = freezeReport)]
-    pub fn freeze_report(report: &JsValue) -> JsValue;
 
     /// `values[i]` for each index, as a new array.
     pub fn pick(values: &JsValue, indices: &[u32]) -> Array;
@@ -203,7 +201,40 @@ extern "C" {
     /// Frozen `{ name, score }` hits and `{ tool }` rows, by index into `names`.
     pub fn hits(names: &Array, indices: &[u32], scores: &[f64]) -> JsValue;
     pub fn rows(names: &Array, indices: &[u32]) -> JsValue;
+
+    // ------------------------------------------------------------ the records returned
+    // Plain objects in the SPEC's key order, frozen (but the warning's details).
+
+    /// The decision report, its rows and `hidden` frozen with it.
+    pub fn report(
+        outcome: &JsValue,
+        rule: &str,
+        rows: &Array,
+        hidden: &Array,
+        retrieval_ms: f64,
+    ) -> JsValue;
+    #[wasm_bindgen(js_name = rowReport)]
+    pub fn row_report(index: u32, fate: &str, candidate: &JsValue) -> JsValue;
+    pub fn selection(model: &JsValue, source: &str, policy: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = dispatchRecord)]
+    pub fn dispatch_record(
+        call: &JsValue,
+        original: &JsValue,
+        redirected_by: &JsValue,
+        dropped: &JsValue,
+    ) -> JsValue;
+    #[wasm_bindgen(js_name = droppedRecord)]
+    pub fn dropped_record(target: &JsValue, reason: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = droppedDetails)]
+    pub fn dropped_details(policy: &JsValue, target: &JsValue, original: &JsValue) -> JsValue;
+    /// A result's `kind`: `ROUTED`, `NOT_ROUTED` ("refused", "unavailable") or 0.
+    #[wasm_bindgen(js_name = kindOf)]
+    pub fn kind_of(kind: &JsValue) -> u32;
 }
+
+/// What `kind_of` says of "routed", and of "refused" or "unavailable".
+pub const ROUTED: u32 = 1;
+pub const NOT_ROUTED: u32 = 2;
 
 /// What the caller's code returned, or (`Err`) the very value it threw.
 pub fn caught(value: JsValue) -> JsResult<JsValue> {

@@ -7,8 +7,6 @@ use crate::names::NameSet;
 use crate::routing::{self, Outcome, Span, Turn};
 use alloc::vec::Vec;
 use js_sys::Array;
-use serde::Serialize;
-use serde_wasm_bindgen::preserve;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -109,31 +107,6 @@ pub(crate) fn of_turn(outcome: &Outcome, registered: &Array, candidates: &Array)
     }
 }
 
-#[derive(Serialize)]
-struct Report<'a> {
-    #[serde(with = "preserve")]
-    outcome: JsValue,
-    rule: &'a str,
-    #[serde(with = "preserve")]
-    rows: JsValue,
-    #[serde(with = "preserve")]
-    hidden: JsValue,
-    #[serde(rename = "retrievalMs")]
-    retrieval_ms: f64,
-}
-
-#[derive(Serialize)]
-struct RowReport {
-    index: u32,
-    fate: &'static str,
-    #[serde(with = "preserve")]
-    candidate: JsValue,
-}
-
-fn to_js<T: Serialize>(value: &T) -> JsResult<JsValue> {
-    serde_wasm_bindgen::to_value(value).map_err(JsValue::from)
-}
-
 /// The decision report of a decided turn: the very outcome, the rule, each row's fate
 /// with its trimmed candidate, the hidden names and the retrieval time.
 pub(crate) fn report(
@@ -148,45 +121,42 @@ pub(crate) fn report(
         candidates,
         &spans(turn.rows.iter().filter_map(|r| r.candidate)),
     );
+    let rows = Array::new();
     let mut next = 0;
-    let rows: Vec<RowReport> = turn
-        .rows
-        .iter()
-        .enumerate()
-        .map(|(index, row)| RowReport {
-            index: index as u32,
-            fate: row.fate.as_str(),
-            candidate: match row.candidate {
-                Some(_) => {
-                    next += 1;
-                    trimmed.get(next - 1)
-                }
-                None => JsValue::NULL,
-            },
-        })
-        .collect();
+    for (index, row) in turn.rows.iter().enumerate() {
+        let candidate = match row.candidate {
+            Some(_) => {
+                next += 1;
+                trimmed.get(next - 1)
+            }
+            None => JsValue::NULL,
+        };
+        rows.push(&host::row_report(
+            index as u32,
+            row.fate.as_str(),
+            &candidate,
+        ));
+    }
     let hidden = match &turn.outcome {
         Outcome::Routed { names, .. } => host::pick(registered, &routing::hidden(registry, names)),
         Outcome::Refused { .. } => Array::new(),
     };
-    let report = Report {
-        outcome: outcome.clone(),
-        rule: turn.outcome.rule(),
-        rows: to_js(&rows)?,
-        hidden: hidden.into(),
+    Ok(host::report(
+        outcome,
+        turn.outcome.rule(),
+        &rows,
+        &hidden,
         retrieval_ms,
-    };
-    Ok(host::freeze_report(&to_js(&report)?))
+    ))
 }
 
 /// The report of a router that cannot route: nothing was read, nothing is hidden.
 pub(crate) fn unavailable_report(unavailable: &JsValue) -> JsResult<JsValue> {
-    let report = Report {
-        outcome: unavailable.clone(),
-        rule: "unavailable",
-        rows: Array::new().into(),
-        hidden: Array::new().into(),
-        retrieval_ms: 0.0,
-    };
-    Ok(host::freeze_report(&to_js(&report)?))
+    Ok(host::report(
+        unavailable,
+        "unavailable",
+        &Array::new(),
+        &Array::new(),
+        0.0,
+    ))
 }

@@ -33,13 +33,13 @@ fn routed_names(
         return Err(must_be(place(), WHAT, outcome));
     }
     let kind = host::get(outcome, |k| &k.kind).map_err(|cause| unreadable(place(), &cause))?;
-    match kind.as_string().as_deref() {
-        Some("routed") => {
+    match host::kind_of(&kind) {
+        host::ROUTED => {
             let names = host::get(outcome, |k| &k.names)
                 .map_err(|cause| unreadable(place().add(".names"), &cause))?;
             Ok(Some(batch::strings(&names, &|| place().add(".names"))?))
         }
-        Some("refused") | Some("unavailable") => Ok(None),
+        host::NOT_ROUTED => Ok(None),
         _ => Err(must_be(place(), WHAT, outcome)),
     }
 }

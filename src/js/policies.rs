@@ -14,8 +14,6 @@ use alloc::rc::Rc;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 use js_sys::{Array, Function};
-use serde::Serialize;
-use serde_wasm_bindgen::preserve;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -200,12 +198,7 @@ impl ToolPolicies {
             Selection::Resolver => (hooks.model, JsValue::NULL),
             Selection::Default => (JsValue::NULL, JsValue::NULL),
         };
-        let record = SelectionRecord {
-            model,
-            source: selection.source(),
-            policy,
-        };
-        Ok(frozen(to_js(&record)?))
+        Ok(host::selection(&model, selection.source(), &policy))
     }
 
     /// POST-model seam: where the emitted call is dispatched.
@@ -224,38 +217,23 @@ impl ToolPolicies {
             .redirected_by
             .map_or(JsValue::NULL, |i| composed.specs[i].name.clone());
         let Some(target) = dispatched.dropped else {
-            let record = DispatchRecord {
-                call: hooks.current,
-                original: call,
-                redirected_by: by,
-                dropped: JsValue::NULL,
-            };
-            return Ok(frozen(to_js(&record)?));
+            return Ok(host::dispatch_record(
+                &hooks.current,
+                &call,
+                &by,
+                &JsValue::NULL,
+            ));
         };
         let reason: JsValue = host::text(&dropped_reason(&target, &tool)).into();
         let who = match dispatched.redirected_by {
             Some(_) => Message::new("ToolCallPolicy \"").add_js(&by).add("\""),
             None => Message::new("onToolCallDispatch"),
         };
-        let details = DroppedDetails {
-            policy: by.clone(),
-            target: hooks.target.clone(),
-            original: name,
-        };
-        let warning =
-            host::DroppedWarning::new(&who.add(": ").add_js(&reason).into_js(), &to_js(&details)?);
+        let details = host::dropped_details(&by, &hooks.target, &name);
+        let warning = host::DroppedWarning::new(&who.add(": ").add_js(&reason).into_js(), &details);
         host::deliver(&warning, &composed.on_warning)?;
-        let dropped = Dropped {
-            target: hooks.target,
-            reason,
-        };
-        let record = DispatchRecord {
-            call: call.clone(),
-            original: call,
-            redirected_by: by,
-            dropped: frozen(to_js(&dropped)?),
-        };
-        Ok(frozen(to_js(&record)?))
+        let dropped = host::dropped_record(&hooks.target, &reason);
+        Ok(host::dispatch_record(&call, &call, &by, &dropped))
     }
 
     /// Frees the composed set now rather than at garbage collection, and disposes the
@@ -280,49 +258,6 @@ impl ToolPolicies {
                 .error()
         })
     }
-}
-
-#[derive(Serialize)]
-struct SelectionRecord {
-    #[serde(with = "preserve")]
-    model: JsValue,
-    source: &'static str,
-    #[serde(with = "preserve")]
-    policy: JsValue,
-}
-
-#[derive(Serialize)]
-struct DispatchRecord {
-    #[serde(with = "preserve")]
-    call: JsValue,
-    #[serde(with = "preserve")]
-    original: JsValue,
-    #[serde(rename = "redirectedBy", with = "preserve")]
-    redirected_by: JsValue,
-    #[serde(with = "preserve")]
-    dropped: JsValue,
-}
-
-#[derive(Serialize)]
-struct Dropped {
-    #[serde(with = "preserve")]
-    target: JsValue,
-    #[serde(with = "preserve")]
-    reason: JsValue,
-}
-
-#[derive(Serialize)]
-struct DroppedDetails {
-    #[serde(with = "preserve")]
-    policy: JsValue,
-    #[serde(with = "preserve")]
-    target: JsValue,
-    #[serde(with = "preserve")]
-    original: JsValue,
-}
-
-fn to_js<T: Serialize>(value: &T) -> JsResult<JsValue> {
-    serde_wasm_bindgen::to_value(value).map_err(JsValue::from)
 }
 
 /// A call's `name`: the call must be an object whose `name` is a string.
@@ -354,10 +289,9 @@ impl Gate {
         } else if palette.is_object() {
             let kind =
                 host::get(palette, |k| &k.kind).map_err(|cause| unreadable(place(), &cause))?;
-            match kind.as_string().as_deref() {
-                Some("routed") => Handed::Routed,
-                Some("refused") => Handed::Refused,
-                Some("unavailable") => Handed::Unavailable,
+            match host::kind_of(&kind) {
+                host::ROUTED => Handed::Routed,
+                host::NOT_ROUTED => Handed::NotRouted,
                 _ => Handed::Names,
             }
         } else {

@@ -24,10 +24,10 @@ pub fn drops<E>(
 pub enum Handed {
     /// `null`, `undefined` or nothing.
     Nothing,
-    /// An outcome of routing, by its `kind`.
+    /// An outcome of routing, by its `kind`: a `Routed`, or a refusal or
+    /// `RoutingUnavailable`.
     Routed,
-    Refused,
-    Unavailable,
+    NotRouted,
     /// Anything else: an iterable of names.
     Names,
 }
@@ -52,10 +52,8 @@ pub fn admits(handed: Handed, has_registered: bool) -> Admits {
     match handed {
         Handed::Routed => Admits::Routed,
         Handed::Names => Admits::Handed,
-        Handed::Nothing | Handed::Refused | Handed::Unavailable if has_registered => {
-            Admits::Registered
-        }
-        Handed::Nothing | Handed::Refused | Handed::Unavailable => Admits::Every,
+        Handed::Nothing | Handed::NotRouted if has_registered => Admits::Registered,
+        Handed::Nothing | Handed::NotRouted => Admits::Every,
     }
 }
 

@@ -362,8 +362,7 @@ fn the_gate_admits_what_the_palette_narrows_to() {
     use super::gate::{admits, Admits, Handed};
     for (handed, with, without) in [
         (Handed::Nothing, Admits::Registered, Admits::Every),
-        (Handed::Refused, Admits::Registered, Admits::Every),
-        (Handed::Unavailable, Admits::Registered, Admits::Every),
+        (Handed::NotRouted, Admits::Registered, Admits::Every),
         (Handed::Routed, Admits::Routed, Admits::Routed),
         (Handed::Names, Admits::Handed, Admits::Handed),
     ] {

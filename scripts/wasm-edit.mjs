@@ -1,0 +1,172 @@
+// Two edits of the wasm that scripts/build.mjs makes, byte for byte, each checked so that a
+// new Rust or wasm-bindgen that changes what they rely on fails the build instead of
+// shipping a module that does something else:
+// - `trapAtPanic`: the panic handler traps at once. With panic = "abort" every panic ends
+//   in a trap after std formats its message for a hook that prints nowhere on
+//   wasm32-unknown-unknown; trapping at the handler's first instruction is the same trap,
+//   and lets wasm-opt drop the formatting machinery that only the message reached.
+// - `shortenImports`: wasm-bindgen names each import `__wbg_<name>_<16 hex digits>` under
+//   the module "./tool_palette_bg.js"; the digits are incompressible and come twice (the
+//   wasm's import section and the glue's import object). They become `<name>` (`<name>2`,
+//   … when two share a name) under the module "w", in the wasm and in the glue at once.
+
+const fail = (what) => {
+  throw new Error(`build: ${what}; check scripts/wasm-edit.mjs against this toolchain`);
+};
+
+function leb(bytes, at) {
+  let value = 0;
+  let shift = 0;
+  for (;;) {
+    const b = bytes[at++];
+    value += (b & 0x7f) * 2 ** shift;
+    shift += 7;
+    if (b < 0x80) return [value, at];
+  }
+}
+
+function encodeLeb(value) {
+  const out = [];
+  do {
+    let b = value % 128;
+    value = Math.floor(value / 128);
+    if (value > 0) b |= 0x80;
+    out.push(b);
+  } while (value > 0);
+  return out;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const encodeName = (name) => {
+  const bytes = [...new TextEncoder().encode(name)];
+  return [...encodeLeb(bytes.length), ...bytes];
+};
+
+// A cursor over `bytes`.
+const reader = (bytes, at) => ({
+  at,
+  leb() {
+    let value;
+    [value, this.at] = leb(bytes, this.at);
+    return value;
+  },
+  name() {
+    const length = this.leb();
+    const text = utf8.decode(bytes.subarray(this.at, this.at + length));
+    this.at += length;
+    return text;
+  },
+});
+
+// The module's sections: { id, start (of the id byte), body, end }.
+function sections(wasm) {
+  if (wasm[0] !== 0 || wasm[1] !== 0x61 || wasm[2] !== 0x73 || wasm[3] !== 0x6d) fail("not a wasm module");
+  const out = [];
+  for (let at = 8; at < wasm.length; ) {
+    const [size, body] = leb(wasm, at + 1);
+    out.push({ id: wasm[at], start: at, body, end: body + size });
+    at = body + size;
+  }
+  return out;
+}
+
+// The import section's entries: { module, field, desc (the bytes after the names) }.
+function readImports(wasm, section) {
+  const r = reader(wasm, section.body);
+  const limits = () => {
+    const flags = wasm[r.at++];
+    r.leb();
+    if (flags & 1) r.leb();
+  };
+  const entries = [];
+  for (let count = r.leb(); count > 0; count--) {
+    const module = r.name();
+    const field = r.name();
+    const from = r.at;
+    const kind = wasm[r.at++];
+    if (kind === 0) r.leb(); // a function: its type
+    else if (kind === 1) (r.at++, limits()); // a table: its element type, its limits
+    else if (kind === 2) limits(); // a memory
+    else if (kind === 3) r.at += 2; // a global: its value type (one byte for numbers and references), mutability
+    else if (kind === 4) (r.at++, r.leb()); // a tag
+    else fail(`unknown import kind ${kind}`);
+    entries.push({ module, field, desc: wasm.subarray(from, r.at) });
+  }
+  if (r.at !== section.end) fail("the import section was not read to its end");
+  return entries;
+}
+
+const splice = (wasm, section, id, content) =>
+  new Uint8Array([...wasm.subarray(0, section.start), id, ...encodeLeb(content.length), ...content, ...wasm.subarray(section.end)]);
+
+/** The wasm with the body of the one function named like `pattern` replaced by a trap (needs the name section). */
+export function trapAtPanic(wasm, pattern = /::rust_begin_unwind$/) {
+  const all = sections(wasm);
+  const imports = all.find((s) => s.id === 2);
+  const importedFunctions = imports ? readImports(wasm, imports).filter((e) => e.desc[0] === 0).length : 0;
+  // The "name" custom section, subsection 1: the functions' names by index.
+  const found = [];
+  for (const s of all.filter((s) => s.id === 0)) {
+    const r = reader(wasm, s.body);
+    if (r.name() !== "name") continue;
+    while (r.at < s.end) {
+      const sub = wasm[r.at++];
+      const end = r.leb() + r.at;
+      if (sub === 1) {
+        for (let count = r.leb(); count > 0; count--) {
+          const index = r.leb();
+          if (pattern.test(r.name())) found.push(index);
+        }
+      }
+      r.at = end;
+    }
+  }
+  if (found.length !== 1) fail(`${found.length} functions named like ${pattern}, not one`);
+  const local = found[0] - importedFunctions;
+  if (local < 0) fail("the panic handler is an import");
+  const code = all.find((s) => s.id === 10) ?? fail("no code section");
+  const r = reader(wasm, code.body);
+  const count = r.leb();
+  if (local >= count) fail("the panic handler is not in the code section");
+  const skip = () => {
+    const size = r.leb();
+    r.at += size;
+  };
+  for (let i = 0; i < local; i++) skip();
+  const from = r.at;
+  skip();
+  // No locals, `unreachable`, `end`: valid whatever the function's type.
+  const content = [...wasm.subarray(code.body, from), 3, 0, 0x00, 0x0b, ...wasm.subarray(r.at, code.end)];
+  return splice(wasm, code, 10, content);
+}
+
+/** The wasm and the glue with the glue's imports renamed consistently: { wasm, glue, count }. */
+export function shortenImports(wasm, glue, module = "./tool_palette_bg.js", short = "w") {
+  const section = sections(wasm).find((s) => s.id === 2) ?? fail("the wasm has no import section");
+  const renamed = new Map();
+  const taken = new Set();
+  const entries = readImports(wasm, section).map((e) => {
+    if (e.module !== module) return e;
+    const base = e.field.replace(/^__wbg_(.+)_[0-9a-f]{16}$/, "$1").replace(/^__wbindgen_/, "");
+    let field = base;
+    for (let n = 2; taken.has(field); n++) field = `${base}${n}`;
+    taken.add(field);
+    renamed.set(e.field, field);
+    return { module: short, field, desc: e.desc };
+  });
+  if (renamed.size === 0) fail(`no import from "${module}"`);
+  // The glue: the import object's key for the module, and each function's key, once each.
+  let out = glue;
+  const once = (from, to) => {
+    const parts = out.split(from);
+    if (parts.length !== 2) fail(`the glue has ${parts.length - 1} occurrences of ${JSON.stringify(from)}, not one`);
+    out = parts.join(to);
+  };
+  once(`"${module}": import0,`, `"${short}": import0,`);
+  for (const [from, to] of renamed) once(`        ${from}: function(`, `        ${JSON.stringify(to)}: function(`);
+  if (out.includes(module)) fail(`the glue still names "${module}"`);
+  if (/__wbg_\w+_[0-9a-f]{16}\b/.test(out)) fail("the glue still has a hashed import name");
+  const content = [...encodeLeb(entries.length)];
+  for (const e of entries) content.push(...encodeName(e.module), ...encodeName(e.field), ...e.desc);
+  return { wasm: splice(wasm, section, 2, content), glue: out, count: renamed.size };
+}
