@@ -4,6 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
+import { NODES } from "./node-versions/nodes.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const only = process.argv.slice(2);
@@ -17,15 +18,19 @@ function files(dir, pattern) {
     .sort();
 }
 
-const nodeTest = (dir, pattern) => () => {
+// `node`: one of NODES (the JS layers run on each supported Node line).
+const nodeTest = (dir, pattern, node = process.execPath) => () => {
   const list = files(dir, pattern);
-  return { cmd: process.execPath, args: ["--test", "--test-reporter=spec", ...list], empty: list.length === 0 };
+  if (!existsSync(node)) return { missing: `${node} is not installed: run bash scripts/setup.sh` };
+  return { cmd: node, args: ["--test", "--test-reporter=spec", ...list], empty: list.length === 0 };
 };
 
 const layers = [
   { name: "rust core (cargo test)", plan: () => ({ cmd: "cargo", args: ["test", "--quiet"] }), parse: "cargo" },
-  { name: "JS, ESM (dist/node.mjs)", plan: nodeTest("tests/js", /\.test\.mjs$/), parse: "node" },
-  { name: "JS, CommonJS (dist/node.cjs)", plan: nodeTest("tests/js", /\.test\.cjs$/), parse: "node" },
+  ...NODES.flatMap((node) => [
+    { name: `JS, ESM (dist/node.mjs), Node ${node.major}`, plan: nodeTest("tests/js", /\.test\.mjs$/, node.path), parse: "node" },
+    { name: `JS, CommonJS (dist/node.cjs), Node ${node.major}`, plan: nodeTest("tests/js", /\.test\.cjs$/, node.path), parse: "node" },
+  ]),
   { name: "resources (heavy scenarios, each in a child process)", plan: nodeTest("tests/resources", /\.test\.mjs$/), parse: "node" },
   { name: "types (tsc --noEmit, with DOM)", plan: () => ({ cmd: join(root, "node_modules/.bin/tsc"), args: ["-p", "tests/types"] }), parse: "tsc" },
   { name: "types (tsc --noEmit, ES2022 only, adapters)", plan: () => ({ cmd: join(root, "node_modules/.bin/tsc"), args: ["-p", "tests/types/tsconfig.nodom.json"] }), parse: "tsc" },
@@ -60,6 +65,11 @@ for (const layer of layers) {
   if (only.length && !only.some((o) => layer.name.toLowerCase().includes(o.toLowerCase()))) continue;
   console.log(`\n=== ${layer.name}`);
   const plan = layer.plan();
+  if (plan.missing) {
+    console.log(`${plan.missing}: this layer fails`);
+    results.push({ name: layer.name, passed: 0, failed: 1, note: "not installed" });
+    continue;
+  }
   if (plan.empty) {
     console.log("no test files found: this layer fails");
     results.push({ name: layer.name, passed: 0, failed: 1, note: "no tests" });
