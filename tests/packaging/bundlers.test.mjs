@@ -53,6 +53,26 @@ const SETUPS = {
   "esbuild-neutral": { type: "module", files: nodeSources("src") },
   "bun-build": { type: "module", files: nodeSources("src") },
   ncc: { type: "module", files: nodeSources("src") },
+  // A Vite page running a module Web Worker: through tool-palette/init with no configuration
+  // (Vite's default iife worker format), and through the default entry with the README's line.
+  ...Object.fromEntries(
+    [
+      ["vite-worker-init", "browser/worker-init.js"],
+      ["vite-worker", "browser/worker.js"],
+    ].map(([name, worker]) => [
+      name,
+      {
+        type: "module",
+        files: {
+          "index.html": { text: page({ script: "/src/page.js" }) },
+          "src/page.js": "vite-worker/page.js",
+          "src/worker.js": worker,
+          "src/report.js": "browser/report.js",
+          "src/scenario.js": "scenario.js",
+        },
+      },
+    ]),
+  ),
 };
 
 before(
@@ -90,16 +110,15 @@ const DEFAULT_ENTRY = { ...BROWSER_RUNTIME, entries: { sameInstance: true } };
 const INIT = { init: { readyIsPromise: true, initReturnsReady: true, earlyCallSaysAwaitReady: true } };
 const NODE_BUNDLE = { bundle: { processWarnings: ["ToolRoutingUnavailableWarning"], earlyPolicy: "early" } };
 
-// The one 404 a bundler without asset support leaves: the wasm looked for beside the bundle.
-const onlyWasm404 = (problems) => problems.filter((p) => !(/404/.test(p) && /tool_palette_bg\.wasm/.test(p)));
-
 // Serves `dir`, opens it in Chromium, checks the report and hands back what was requested.
-async function pageReport(name, dir, extra, { allowWasm404 = false, path = "/" } = {}) {
+// Any console error or failed request (a 404 included) fails the setup.
+async function pageReport(name, dir, extra, { path = "/" } = {}) {
   const server = await serve(dir);
   try {
     const { text, problems, wasmCalls } = await reportFromPage(await chromium(), `${server.url}${path}`);
     checkReport(name, text, extra);
-    assert.deepStrictEqual(allowWasm404 ? onlyWasm404(problems) : problems, [], `${name}: no page errors, console errors or failed requests`);
+    assert.deepStrictEqual(problems, [], `${name}: no page errors, console errors or failed requests`);
+    assert.deepStrictEqual(server.requests.filter((r) => r.status !== 200), [], `${name}: every request found its file`);
     return { requests: server.requests, wasmCalls };
   } finally {
     await server.close();
@@ -152,7 +171,7 @@ test("webpack 5, target node: the bundle runs from a folder with no node_modules
   await runBare("webpack (node) bundle", process.execPath, ["main.js"], out);
 });
 
-test("Rollup 4 with node-resolve and no asset plugin (the README's output.dir line) in headless Chromium", async () => {
+test("Rollup 4 with node-resolve and no asset plugin (the README's output.dir line) in headless Chromium: no request for a .wasm it does not have", async () => {
   const dir = dirs.rollup;
   // The package README's one line for Rollup, as written, in the usual config.
   const [output] = readmeLines(readFileSync(join(dir, "node_modules", "tool-palette", "README.md"), "utf8"), "Rollup");
@@ -164,11 +183,11 @@ test("Rollup 4 with node-resolve and no asset plugin (the README's output.dir li
   await run(bin("rollup"), ["-c", "--silent"], { cwd: dir });
   const out = join(dir, output.match(/dir: "([^"]+)"/)[1]);
   writeFileSync(join(out, "index.html"), page({ script: "./main.js" }));
-  const { requests } = await pageReport("Rollup in Chromium", out, DEFAULT_ENTRY, { allowWasm404: true });
-  // Rollup leaves the wasm's URL pointing beside the bundle, where nothing is: the bytes
-  // come from the inline chunk, fetched only then.
-  assert.ok(requests.some((r) => r.path === "/tool_palette_bg.wasm" && r.status === 404), "looked for the wasm beside the bundle");
-  assert.ok(requests.some((r) => /^\/wasm-inline-[\w-]+\.js$/.test(r.path) && r.status === 200), `then loaded the inline chunk (${JSON.stringify(requests)})`);
+  const { requests } = await pageReport("Rollup in Chromium", out, DEFAULT_ENTRY);
+  // Rollup leaves the wasm's URL pointing beside the bundle, where nothing is: the package
+  // sees that the URL was not rewritten and takes the inline chunk without asking for it.
+  assert.ok(!requests.some((r) => r.path.endsWith(".wasm")), `no request for a .wasm the bundle does not have (${JSON.stringify(requests)})`);
+  assert.ok(requests.some((r) => /^\/wasm-inline-[\w-]+\.js$/.test(r.path) && r.status === 200), `the inline chunk was loaded (${JSON.stringify(requests)})`);
 });
 
 test("Parcel 2 build (no configuration) in headless Chromium", async () => {
@@ -260,4 +279,35 @@ test("ncc build: the bundle runs from a folder with no node_modules", async () =
   const entry = ["index.mjs", "index.js", "index.cjs"].find((f) => existsSync(join(out, f)));
   assert.ok(entry, `ncc wrote its entry (${readdirSync(out).join(", ")})`);
   await runBare("ncc bundle", process.execPath, [entry], out);
+});
+
+// The Vite worker consumers: built, served, run in Chromium; the worker bundle carries one
+// copy of the module (the .wasm asset, fetched), never the base64 copy beside it.
+async function viteWorker(name, dir) {
+  const built = await run(bin("vite"), ["build", "--logLevel", "warn"], { cwd: dir });
+  assertQuiet(`vite build (${name})`, built, /warn|error/i);
+  const assets = readdirSync(join(dir, "dist", "assets"));
+  const wasm = assets.filter((f) => f.endsWith(".wasm"));
+  assert.equal(wasm.length, 1, `one .wasm asset (${assets.join(", ")})`);
+  const scripts = assets.filter((f) => f.endsWith(".js"));
+  assert.ok(scripts.some((f) => f.startsWith("worker")), `a worker bundle (${assets.join(", ")})`);
+  // "AGFzbQ" is "\0asm" in base64: the start of the inline copy.
+  for (const f of scripts) assert.ok(!readFileSync(join(dir, "dist", "assets", f), "utf8").includes("AGFzbQ"), `${f} carries no base64 copy of the module`);
+  const { requests } = await pageReport(`${name} in Chromium`, join(dir, "dist"), {
+    worker: { isWorkerScope: true },
+    runtime: { touchedAtImport: [], consoleWarnings: ["ToolRoutingUnavailableWarning"] },
+  });
+  assert.ok(requests.some((r) => r.path === `/assets/${wasm[0]}`), `the worker fetched the .wasm asset (${JSON.stringify(requests)})`);
+}
+
+test("Vite 8 module Web Worker through tool-palette/init (no configuration: iife worker): one copy of the module", async () => {
+  await viteWorker("Vite worker, tool-palette/init", dirs["vite-worker-init"]);
+});
+
+test("Vite 8 module Web Worker through the default entry, with the README's `worker` line: one copy of the module", async () => {
+  const dir = dirs["vite-worker"];
+  const [line] = readmeLines(readFileSync(join(dir, "node_modules", "tool-palette", "README.md"), "utf8"), "Vite 8, a module Web Worker");
+  assert.match(line, /^worker: \{ format: "es" \}$/, `the README's Vite worker line: ${line}`);
+  writeFileSync(join(dir, "vite.config.js"), `export default { ${line} };\n`);
+  await viteWorker("Vite worker, default entry", dir);
 });

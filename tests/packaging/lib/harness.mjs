@@ -239,10 +239,17 @@ export async function reportFromPage(browser, url, { timeoutMs = 20_000 } = {}) 
     problems.push(`pageerror: ${error.stack || error.message}`);
     failed(new Error("uncaught error in the page"));
   });
-  page.on("console", (message) => {
+  const onConsole = (message) => {
     if (message.type() === "error") problems.push(`console.error: ${message.text()} (${message.location()?.url ?? "?"})`);
-  });
+  };
+  page.on("console", onConsole);
+  page.on("worker", (worker) => worker.on("console", onConsole));
   page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+  // A request answered 404 (a .wasm looked for where the bundle has none) is a failed request
+  // too, whether the page or one of its workers made it.
+  page.context().on("response", (response) => {
+    if (response.status() >= 400) problems.push(`request failed: ${response.url()} answered ${response.status()}`);
+  });
   try {
     await page.goto(url);
     try {
@@ -466,7 +473,7 @@ export function moduleGraph(dir, entry) {
     for (const spec of specs) {
       if (!spec.startsWith(".")) continue;
       const target = join(dirname(file), spec);
-      if (!target.endsWith(".wasm")) walk(target);
+      if (!/\.wasm(\?module)?$/.test(target)) walk(target);
     }
   };
   walk(entry);
