@@ -41,13 +41,24 @@ run(bin("wasm-opt"), [
 // - no default wasm URL: every entry hands the module over itself, and the default's
 //   `new URL("tool_palette_bg.wasm", import.meta.url)` would make bundlers for Node emit
 //   an asset nobody loads, and esbuild warn about import.meta in CommonJS and iife output;
+// - initSync takes a compiled module from another realm as one: Next.js runs edge routes
+//   in a vm context and hands the `.wasm?module` import over as the outer realm's
+//   WebAssembly.Module, which `instanceof` does not recognise (it would be recompiled from
+//   "bytes" and fail); WebAssembly.Instance itself accepts it;
 // - nothing else: TextEncoder/TextDecoder stay the globals (the CommonJS builds below
 //   get a fallback for environments without them, see pkg-template/text-codec.js).
 {
   const glue = readFileSync(join(stage, "tool_palette.js"), "utf8");
+  const once = (text, what) => {
+    if (glue.split(text).length !== 2) throw new Error(`build: the glue's ${what} was not found once; check scripts/build.mjs against this wasm-bindgen`);
+  };
   const defaultUrl = "module_or_path = new URL('tool_palette_bg.wasm', import.meta.url);";
-  if (glue.split(defaultUrl).length !== 2) throw new Error("build: the glue's default wasm URL was not found once; check scripts/build.mjs against this wasm-bindgen");
-  const patched = glue.replace(defaultUrl, 'throw new TypeError("tool-palette: no WebAssembly module given");');
+  const moduleCheck = "if (!(module instanceof WebAssembly.Module)) {";
+  once(defaultUrl, "default wasm URL");
+  once(moduleCheck, "initSync module check");
+  const patched = glue
+    .replace(defaultUrl, 'throw new TypeError("tool-palette: no WebAssembly module given");')
+    .replace(moduleCheck, 'if (!(module instanceof WebAssembly.Module) && Object.prototype.toString.call(module) !== "[object WebAssembly.Module]") {');
   if (patched.includes("import.meta")) throw new Error("build: the glue still uses import.meta");
   writeFileSync(join(dist, "tool_palette.js"), patched);
 }

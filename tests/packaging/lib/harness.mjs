@@ -22,6 +22,7 @@ export function childEnv(extra = {}) {
   const env = { ...process.env, ...extra };
   delete env.NODE_TEST_CONTEXT;
   env.WRANGLER_SEND_METRICS = "false";
+  env.NEXT_TELEMETRY_DISABLED = "1";
   // Miniflare (wrangler dev) would fetch the `Request.cf` object from Cloudflare.
   env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
   env.npm_config_update_notifier = "false";

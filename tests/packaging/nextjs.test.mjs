@@ -1,0 +1,99 @@
+// Packaging test, Next.js 16 (App Router, Turbopack, no configuration): one project with a
+// route handler on the Edge Runtime and one on Node.js, built once, then answered by
+// `next start` and by `next dev`. The edge route gets the `edge-light` entry, which imports
+// the .wasm as a module: no wasm is compiled from bytes, so `next dev` prints no
+// DynamicWasmCodeGenerationWarning (a real edge deployment refuses such code).
+// The project lives under target/ (inside the workspace): Turbopack compiles nothing outside
+// the workspace root, where next, react and react-dom are installed as devDependencies.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { checkReport } from "./lib/expected.mjs";
+import { consumer, FIXTURES, freePort, pack, ROOT, run, startServer, workspace } from "./lib/harness.mjs";
+
+const NEXT = join(ROOT, "node_modules", "next", "dist", "bin", "next");
+let ws;
+let dir;
+
+before(
+  async () => {
+    ws = workspace();
+    const { tarball } = await pack(ws.dir);
+    mkdirSync(join(ROOT, "target"), { recursive: true });
+    const parent = mkdtempSync(join(ROOT, "target", "packaging-next-"));
+    const route = readFileSync(join(FIXTURES, "nextjs", "route.js"), "utf8");
+    dir = await consumer(parent, "next-app", {
+      type: "module",
+      tarball,
+      files: {
+        "app/scenario.js": "scenario.js",
+        "app/api/edge/route.js": { text: route.replace('"RUNTIME"', '"edge"') },
+        "app/api/node/route.js": { text: route.replace('"RUNTIME"', '"nodejs"') },
+      },
+    });
+  },
+  { timeout: 120_000 },
+);
+
+after(() => {
+  ws?.remove();
+  if (dir && !process.env.TOOL_PALETTE_KEEP_CONSUMERS) rmSync(join(dir, ".."), { recursive: true, force: true });
+});
+
+// What Next.js must never say about the package: the warning a real edge deployment turns
+// into a refusal, webpack's top-level-await complaint, or any error.
+const UNWELCOME = /DynamicWasmCodeGeneration|Dynamic WASM code generation|topLevelAwait|top-level await|error/i;
+
+async function answers(name, port) {
+  for (const runtime of ["edge", "nodejs"]) {
+    const response = await fetch(`http://127.0.0.1:${port}/api/${runtime === "edge" ? "edge" : "node"}`);
+    const text = await response.text();
+    assert.equal(response.status, 200, `${name}, ${runtime} route answered 200: ${text.slice(0, 2000)}`);
+    checkReport(`${name}, ${runtime} route`, text, { next: { runtime } });
+  }
+}
+
+test("Next.js 16 `next build` (Turbopack, no configuration): the edge route carries the .wasm as a module, no base64 copy", async () => {
+  const built = await run(process.execPath, [NEXT, "build"], { cwd: dir, timeoutMs: 240_000 });
+  assert.doesNotMatch(`${built.stdout}\n${built.stderr}`, UNWELCOME, `next build:\n${built.stdout}\n${built.stderr}`);
+  const chunks = join(dir, ".next", "server", "edge", "chunks");
+  const files = readdirSync(chunks);
+  assert.equal(files.filter((f) => f.endsWith(".wasm")).length, 1, `the edge bundle holds the .wasm as a module (${files.join(", ")})`);
+  // "AGFzbQ" is "\0asm" in base64: the start of the inline copy the other entries carry.
+  for (const f of files.filter((f) => f.endsWith(".js"))) {
+    assert.ok(!readFileSync(join(chunks, f), "utf8").includes("AGFzbQ"), `${f} carries no base64 copy of the module`);
+  }
+});
+
+test("Next.js 16 `next start`: the edge route and the Node.js route answer the scenario", async () => {
+  const port = await freePort();
+  const server = await startServer(process.execPath, [NEXT, "start", "--hostname", "127.0.0.1", "--port", String(port)], {
+    cwd: dir,
+    ready: /Ready in/,
+    failed: /Error|⨯/,
+    timeoutMs: 60_000,
+  });
+  try {
+    await answers("next start", port);
+    assert.doesNotMatch(server.output(), UNWELCOME, `next start printed:\n${server.output()}`);
+  } finally {
+    await server.stop();
+  }
+});
+
+test("Next.js 16 `next dev` (Turbopack): both routes answer, with no DynamicWasmCodeGenerationWarning", async () => {
+  const port = await freePort();
+  const server = await startServer(process.execPath, [NEXT, "dev", "--hostname", "127.0.0.1", "--port", String(port)], {
+    cwd: dir,
+    ready: /Ready in/,
+    failed: /Error|⨯/,
+    timeoutMs: 60_000,
+  });
+  try {
+    await answers("next dev", port);
+    assert.doesNotMatch(server.output(), UNWELCOME, `next dev printed:\n${server.output()}`);
+  } finally {
+    await server.stop();
+  }
+});
