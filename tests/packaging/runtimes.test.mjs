@@ -1,5 +1,5 @@
 // Packaging tests: the tarball `npm pack` makes of dist/, installed into small consumer
-// projects, works with no configuration in every runtime its users run: Node 20 (import
+// projects, works with no configuration in every runtime its users run: Node.js (import
 // and require, and tool-palette/init), a Vite build and dev server, native ES modules in
 // Chromium (an import map, under a strict Content-Security-Policy too, and
 // tool-palette/init), the single CDN file, an esbuild bundle in Chromium, a Cloudflare
@@ -276,12 +276,12 @@ test("tool-palette/init under Node.js, ESM and require: the same instance as the
   assert.deepStrictEqual(JSON.parse(cjs.stdout), expected("node.cjs"));
 });
 
-test("Node 20 ESM consumer: import, use at once, instanceof, exact refusals and a redirect", async () => {
+test(`Node ${process.versions.node.split(".")[0]} ESM consumer: import, use at once, instanceof, exact refusals and a redirect`, async () => {
   const { stdout } = await run(process.execPath, ["main.mjs"], { cwd: dirs.nodeEsm });
   checkReport("node ESM", stdout, { node: { entry: "node.mjs", processWarnings: ["ToolRoutingUnavailableWarning"] } });
 });
 
-test("Node 20 CommonJS consumer: require, use at once, instanceof, exact refusals and a redirect", async () => {
+test(`Node ${process.versions.node.split(".")[0]} CommonJS consumer: require, use at once, instanceof, exact refusals and a redirect`, async () => {
   const { stdout } = await run(process.execPath, ["main.cjs"], { cwd: dirs.nodeCjs });
   checkReport("node CommonJS", stdout, {
     node: { entry: "node.cjs", processWarnings: ["ToolRoutingUnavailableWarning"], earlyPolicy: "early" },
