@@ -73,6 +73,7 @@ before(
         tarball,
         files: {
           "main.mjs": "node-esm/main.mjs",
+          "threads.mjs": "threads.mjs",
           "scenario.js": "scenario.js",
           "init.mjs": "node-esm/init.mjs",
           "consumer.ts": "types/consumer.ts",
@@ -85,6 +86,7 @@ before(
         tarball,
         files: {
           "main.cjs": "node-cjs/main.cjs",
+          "threads.mjs": "threads.mjs",
           "scenario.mjs": "scenario.js",
           "init.cjs": "node-cjs/init.cjs",
           "consumer.ts": "types/consumer.ts",
@@ -288,12 +290,23 @@ test(`Node ${process.versions.node.split(".")[0]} CommonJS consumer: require, us
   });
 });
 
+test("worker_threads: the ESM and the CommonJS consumer, each in a worker thread", async () => {
+  const esm = await run(process.execPath, ["threads.mjs", "main.mjs"], { cwd: dirs.nodeEsm });
+  checkReport("node ESM in a worker thread", esm.stdout, { node: { entry: "node.mjs", processWarnings: ["ToolRoutingUnavailableWarning"] } });
+  const cjs = await run(process.execPath, ["threads.mjs", "main.cjs"], { cwd: dirs.nodeCjs });
+  checkReport("node CommonJS in a worker thread", cjs.stdout, {
+    node: { entry: "node.cjs", processWarnings: ["ToolRoutingUnavailableWarning"], earlyPolicy: "early" },
+  });
+});
+
 test("Vite 8 build (no wasm plugin) in headless Chromium", async () => {
   const out = join(dirs.web, "dist");
   await run(bin("vite"), ["build", "--logLevel", "warn"], { cwd: dirs.web });
   const assets = readdirSync(join(out, "assets"));
   const wasm = assets.filter((f) => f.endsWith(".wasm"));
   assert.equal(wasm.length, 1, `Vite emitted the wasm as one asset (${assets.join(", ")})`);
+  // Vite sets the `production` condition: the entry without the base64 copy ("AGFzbQ").
+  for (const f of assets.filter((f) => f.endsWith(".js"))) assert.ok(!readFileSync(join(out, "assets", f), "utf8").includes("AGFzbQ"), `${f} carries no base64 copy`);
 
   const server = await serve(out);
   try {
@@ -591,4 +604,25 @@ test("TypeScript, moduleResolution node16, ESM consumer: tsc --noEmit", async ()
 
 test("TypeScript, moduleResolution node16, CommonJS consumer: tsc --noEmit", async () => {
   await typecheck(dirs.nodeCjs, "index.d.cts");
+});
+
+// Miniflare driven by a program of the user's (tests, a custom dev server) on what wrangler
+// bundled: Miniflare has no module rule for .wasm of its own, so without the README's line
+// it refuses the bundle (naming the rule it misses); with it, the Worker answers.
+test("Miniflare used programmatically on a `wrangler deploy --dry-run` bundle: refused without the README's modulesRules line, works with it", async () => {
+  const dir = dirs.worker;
+  const out = join(dir, "out-programmatic");
+  await run(bin("wrangler"), ["deploy", "--dry-run", "--outdir", out], {
+    cwd: dir,
+    env: childEnv({ WRANGLER_LOG_PATH: join(dir, "wrangler-logs"), CI: "true" }),
+  });
+  const [modulesRules] = readmeLines(readFileSync(join(installed(dir), "README.md"), "utf8"), "Miniflare used programmatically");
+  assert.match(modulesRules, /^modulesRules: \[/, `the README's Miniflare line: ${modulesRules}`);
+  const env = childEnv();
+  const bare = await run(process.execPath, ["-e", miniflareScript(join(out, "index.js"), "modulesRules: []")], { cwd: dir, env, allowFailure: true });
+  assert.match(JSON.parse(bare.stdout).failed ?? "", /no matching module rules/, `refused without the rule: ${bare.stdout}`);
+  const { stdout } = await run(process.execPath, ["-e", miniflareScript(join(out, "index.js"), modulesRules)], { cwd: dir, env });
+  const { status, text } = JSON.parse(stdout);
+  assert.equal(status, 200, `the Worker answered 200: ${String(text).slice(0, 2000)}`);
+  checkReport("wrangler bundle in programmatic Miniflare", text, WORKER_RUNTIME);
 });
