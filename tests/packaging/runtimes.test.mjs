@@ -67,7 +67,7 @@ before(
     ws = workspace();
     packed = await pack(ws.dir);
     const { tarball } = packed;
-    const [nodeEsm, nodeCjs, web, nativeInit, csp, cdn, miniflare, worker] = await Promise.all([
+    const [nodeEsm, nodeCjs, web, nativeInit, csp, cdn, miniflare, worker, tsNode10] = await Promise.all([
       consumer(ws.dir, "node-esm", {
         type: "module",
         tarball,
@@ -141,8 +141,19 @@ before(
           },
         },
       }),
+      // A CommonJS TypeScript project of the older kind: module commonjs, moduleResolution
+      // node10 (no `exports` map read: `types` and `typesVersions` for tool-palette/init).
+      consumer(ws.dir, "ts-node10", {
+        type: "commonjs",
+        tarball,
+        files: {
+          "consumer.ts": "types/consumer.ts",
+          "init.ts": "types/init.ts",
+          "tsconfig.json": tsconfig({ module: "commonjs", moduleResolution: "node10" }, ["consumer.ts", "init.ts"]),
+        },
+      }),
     ]);
-    dirs = { nodeEsm, nodeCjs, web, worker, nativeInit, csp, cdn, miniflare };
+    dirs = { nodeEsm, nodeCjs, web, worker, nativeInit, csp, cdn, miniflare, tsNode10 };
   },
   { timeout: 180_000 },
 );
@@ -625,4 +636,8 @@ test("Miniflare used programmatically on a `wrangler deploy --dry-run` bundle: r
   const { status, text } = JSON.parse(stdout);
   assert.equal(status, 200, `the Worker answered 200: ${String(text).slice(0, 2000)}`);
   checkReport("wrangler bundle in programmatic Miniflare", text, WORKER_RUNTIME);
+});
+
+test("TypeScript, module commonjs with moduleResolution node10: tsc --noEmit (types and typesVersions)", async () => {
+  await typecheck(dirs.tsNode10, "index.d.ts");
 });
