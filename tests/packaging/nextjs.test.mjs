@@ -7,23 +7,23 @@
 // the workspace root, where next, react and react-dom are installed as devDependencies.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkReport } from "./lib/expected.mjs";
-import { consumer, FIXTURES, freePort, pack, ROOT, run, startServer, workspace } from "./lib/harness.mjs";
+import { consumer, FIXTURES, freePort, pack, ROOT, run, startServer, workspace, workspaceFolder } from "./lib/harness.mjs";
 
 const NEXT = join(ROOT, "node_modules", "next", "dist", "bin", "next");
 let ws;
+let folder;
 let dir;
 
 before(
   async () => {
     ws = workspace();
     const { tarball } = await pack(ws.dir);
-    mkdirSync(join(ROOT, "target"), { recursive: true });
-    const parent = mkdtempSync(join(ROOT, "target", "packaging-next-"));
+    folder = workspaceFolder("next");
     const route = readFileSync(join(FIXTURES, "nextjs", "route.js"), "utf8");
-    dir = await consumer(parent, "next-app", {
+    dir = await consumer(folder.dir, "next-app", {
       type: "module",
       tarball,
       files: {
@@ -38,7 +38,7 @@ before(
 
 after(() => {
   ws?.remove();
-  if (dir && !process.env.TOOL_PALETTE_KEEP_CONSUMERS) rmSync(join(dir, ".."), { recursive: true, force: true });
+  folder?.remove();
 });
 
 // What Next.js must never say about the package: the warning a real edge deployment turns

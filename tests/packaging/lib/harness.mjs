@@ -71,6 +71,21 @@ export function workspace() {
   };
 }
 
+// A folder for consumer projects under target/, inside the workspace, for frameworks whose
+// bundler compiles nothing outside the workspace root (Next.js's Turbopack) or that are
+// installed there as devDependencies and found by walking up (next, @sveltejs/kit).
+export function workspaceFolder(name) {
+  mkdirSync(join(ROOT, "target"), { recursive: true });
+  const dir = mkdtempSync(join(ROOT, "target", `packaging-${name}-`));
+  return {
+    dir,
+    remove() {
+      if (process.env.TOOL_PALETTE_KEEP_CONSUMERS) console.log(`# consumers kept in ${dir}`);
+      else rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 // `npm pack` of dist/ exactly as publishing would; returns the tarball and its file list.
 export async function pack(into) {
   if (!existsSync(join(DIST, "package.json"))) {
@@ -103,9 +118,10 @@ export async function consumer(root, name, { type, tarball, files = {} }) {
 
 // Starts a long-running server command and resolves once it prints a line matching
 // `ready` (rejects at once when it prints `failed`); `stop()` ends that one process.
-export function startServer(cmd, args, { cwd, ready, failed, timeoutMs = 30_000 }) {
+// `env`: variables added to the child's environment.
+export function startServer(cmd, args, { cwd, env, ready, failed, timeoutMs = 30_000 }) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd, args, { cwd, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     let settled = false;
     const stop = () =>
