@@ -78,7 +78,7 @@ if (!own.includes("export declare class ToolRouter")) throw new Error("build: th
 // Every entry (tool-palette and tool-palette/init alike) exports `ready` and `init`.
 const loading = `/**
  * Settles when the WebAssembly module is instantiated. Already settled when the module was
- * loaded on import: in Node.js, Deno, Bun and Workers, and through the default browser
+ * loaded on import: in Node.js, Deno, Bun, Workers and edge runtimes, and through the default browser
  * entry (top-level await). Through tool-palette/init in browsers (and require() under the
  * browser condition, and the CDN file), it settles later, and rejects when the module
  * cannot load (a network error, a Content-Security-Policy without 'wasm-unsafe-eval');
