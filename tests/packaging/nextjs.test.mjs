@@ -28,6 +28,7 @@ before(
       tarball,
       files: {
         "app/scenario.js": "scenario.js",
+        "app/report.js": "browser/report.js",
         "app/api/edge/route.js": { text: route.replace('"RUNTIME"', '"edge"') },
         "app/api/node/route.js": { text: route.replace('"RUNTIME"', '"nodejs"') },
       },
@@ -45,13 +46,27 @@ after(() => {
 // into a refusal, webpack's top-level-await complaint, or any error.
 const UNWELCOME = /DynamicWasmCodeGeneration|Dynamic WASM code generation|topLevelAwait|top-level await|error/i;
 
-async function answers(name, port) {
-  for (const runtime of ["edge", "nodejs"]) {
-    const response = await fetch(`http://127.0.0.1:${port}/api/${runtime === "edge" ? "edge" : "node"}`);
-    const text = await response.text();
-    assert.equal(response.status, 200, `${name}, ${runtime} route answered 200: ${text.slice(0, 2000)}`);
-    const consoleWarnings = runtime === "edge" ? ["ToolRoutingUnavailableWarning"] : [];
-    checkReport(`${name}, ${runtime} route`, text, { next: { runtime, consoleWarnings } });
+// Starts `next <command>` on a free port and asks both routes for the scenario; the server
+// must print nothing UNWELCOME meanwhile.
+async function answers(command) {
+  const port = await freePort();
+  const server = await startServer(process.execPath, [NEXT, command, "--hostname", "127.0.0.1", "--port", String(port)], {
+    cwd: dir,
+    ready: /Ready in/,
+    failed: /Error|⨯/,
+    timeoutMs: 60_000,
+  });
+  try {
+    for (const runtime of ["edge", "nodejs"]) {
+      const response = await fetch(`http://127.0.0.1:${port}/api/${runtime === "edge" ? "edge" : "node"}`);
+      const text = await response.text();
+      assert.equal(response.status, 200, `next ${command}, ${runtime} route answered 200: ${text.slice(0, 2000)}`);
+      const consoleWarnings = runtime === "edge" ? ["ToolRoutingUnavailableWarning"] : [];
+      checkReport(`next ${command}, ${runtime} route`, text, { next: { runtime, consoleWarnings } });
+    }
+    assert.doesNotMatch(server.output(), UNWELCOME, `next ${command} printed:\n${server.output()}`);
+  } finally {
+    await server.stop();
   }
 }
 
@@ -68,33 +83,9 @@ test("Next.js 16 `next build` (Turbopack, no configuration): the edge route carr
 });
 
 test("Next.js 16 `next start`: the edge route and the Node.js route answer the scenario", async () => {
-  const port = await freePort();
-  const server = await startServer(process.execPath, [NEXT, "start", "--hostname", "127.0.0.1", "--port", String(port)], {
-    cwd: dir,
-    ready: /Ready in/,
-    failed: /Error|⨯/,
-    timeoutMs: 60_000,
-  });
-  try {
-    await answers("next start", port);
-    assert.doesNotMatch(server.output(), UNWELCOME, `next start printed:\n${server.output()}`);
-  } finally {
-    await server.stop();
-  }
+  await answers("start");
 });
 
 test("Next.js 16 `next dev` (Turbopack): both routes answer, with no DynamicWasmCodeGenerationWarning", async () => {
-  const port = await freePort();
-  const server = await startServer(process.execPath, [NEXT, "dev", "--hostname", "127.0.0.1", "--port", String(port)], {
-    cwd: dir,
-    ready: /Ready in/,
-    failed: /Error|⨯/,
-    timeoutMs: 60_000,
-  });
-  try {
-    await answers("next dev", port);
-    assert.doesNotMatch(server.output(), UNWELCOME, `next dev printed:\n${server.output()}`);
-  } finally {
-    await server.stop();
-  }
+  await answers("dev");
 });

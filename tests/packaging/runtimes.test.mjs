@@ -128,7 +128,7 @@ before(
       consumer(ws.dir, "miniflare", {
         type: "module",
         tarball,
-        files: { "src/index.js": "worker/index.js", "src/scenario.js": "scenario.js" },
+        files: { "src/index.js": "worker/index.js", "src/scenario.js": "scenario.js", "src/report.js": "browser/report.js" },
       }),
       consumer(ws.dir, "worker", {
         type: "module",
@@ -136,6 +136,7 @@ before(
         files: {
           "src/index.js": "worker/index.js",
           "src/scenario.js": "scenario.js",
+          "src/report.js": "browser/report.js",
           "wrangler.jsonc": {
             text: JSON.stringify({ name: "tool-palette-consumer", main: "src/index.js", compatibility_date: COMPATIBILITY_DATE }, null, 2),
           },
