@@ -235,6 +235,15 @@ test("the tarball holds the package's files, and every exports target is among t
     // browser-worker tools set `worker` (webpack target "webworker") and need the browser build.
     assert.ok(!conditions.includes("worker"), `no \`worker\` condition in exports["${subpath}"]`);
     assert.equal(entry.workerd, "./workerd.js");
+    // Next.js/Vercel's Edge Runtime: the .wasm imported as a module, nothing compiled from bytes.
+    assert.equal(entry["edge-light"], "./edge.js");
+    assert.ok(conditions.indexOf("edge-light") < conditions.indexOf("browser"), "edge-light is matched before browser");
+    // Bundlers that emit the .wasm as an asset (they set production/development) get the
+    // entry without the base64 copy; the others (esbuild, Rollup) the one with it.
+    const asset = subpath === "." ? "./browser-asset.js" : "./init-asset.js";
+    assert.deepStrictEqual(Object.keys(entry.browser), ["require", "production", "development", "default"], `exports["${subpath}"].browser`);
+    assert.equal(entry.browser.production, asset);
+    assert.equal(entry.browser.development, asset);
     assert.deepStrictEqual(entry.node, { import: "./node.mjs", require: "./node.cjs" }, "one Node instance behind both subpaths");
     // Jest's jsdom environment asks browser + require.
     assert.equal(entry.browser.require, "./browser.cjs", `exports["${subpath}"].browser.require`);
@@ -260,8 +269,11 @@ test("tool-palette/init never awaits at module level; the default browser entry 
     visit(source);
     return found;
   };
-  for (const file of ["init.js", "node.mjs", "workerd.js", "state.js", "api.js", "tool_palette.js", "wasm-inline.js"]) assert.equal(awaits(file), false, `${file} awaits at top level`);
+  for (const file of ["init.js", "init-asset.js", "node.mjs", "workerd.js", "edge.js", "state.js", "api.js", "tool_palette.js", "wasm-inline.js"]) {
+    assert.equal(awaits(file), false, `${file} awaits at top level`);
+  }
   assert.equal(awaits("browser.js"), true, "the check bites: browser.js awaits the module at top level");
+  assert.equal(awaits("browser-asset.js"), true, "browser-asset.js awaits the module at top level");
 });
 
 test("the browser and Worker entries touch no process, Buffer, fs or random source at top level (static)", () => {
