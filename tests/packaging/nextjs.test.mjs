@@ -10,12 +10,13 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkReport } from "./lib/expected.mjs";
-import { consumer, FIXTURES, freePort, pack, ROOT, run, startServer, workspace, workspaceFolder } from "./lib/harness.mjs";
+import { consumer, FIXTURES, freePort, launchChromium, pack, reportFromPage, ROOT, run, startServer, workspace, workspaceFolder } from "./lib/harness.mjs";
 
 const NEXT = join(ROOT, "node_modules", "next", "dist", "bin", "next");
 let ws;
 let folder;
 let dir;
+let browser;
 
 before(
   async () => {
@@ -29,6 +30,8 @@ before(
       files: {
         "app/scenario.js": "scenario.js",
         "app/report.js": "browser/report.js",
+        "app/layout.js": "nextjs/layout.js",
+        "app/page.js": "nextjs/page.js",
         "app/api/edge/route.js": { text: route.replace('"RUNTIME"', '"edge"') },
         "app/api/node/route.js": { text: route.replace('"RUNTIME"', '"nodejs"') },
       },
@@ -37,7 +40,8 @@ before(
   { timeout: 120_000 },
 );
 
-after(() => {
+after(async () => {
+  await browser?.close();
   ws?.remove();
   folder?.remove();
 });
@@ -46,8 +50,8 @@ after(() => {
 // into a refusal, webpack's top-level-await complaint, or any error.
 const UNWELCOME = /DynamicWasmCodeGeneration|Dynamic WASM code generation|topLevelAwait|top-level await|error/i;
 
-// Starts `next <command>` on a free port and asks both routes for the scenario; the server
-// must print nothing UNWELCOME meanwhile.
+// Starts `next <command>` on a free port, asks both routes for the scenario and opens the
+// client page in Chromium; the server must print nothing UNWELCOME meanwhile.
 async function answers(command) {
   const port = await freePort();
   const server = await startServer(process.execPath, [NEXT, command, "--hostname", "127.0.0.1", "--port", String(port)], {
@@ -64,6 +68,13 @@ async function answers(command) {
       const consoleWarnings = runtime === "edge" ? ["ToolRoutingUnavailableWarning"] : [];
       checkReport(`next ${command}, ${runtime} route`, text, { next: { runtime, consoleWarnings } });
     }
+    browser ??= await launchChromium();
+    const { text, problems } = await reportFromPage(browser, `http://127.0.0.1:${port}/`, { timeoutMs: 60_000 });
+    checkReport(`next ${command}, client page in Chromium`, text, {
+      next: { runtime: "client" },
+      runtime: { touchedAtImport: [], consoleWarnings: ["ToolRoutingUnavailableWarning"] },
+    });
+    assert.deepStrictEqual(problems, [], `next ${command}: no page errors, console errors or failed requests`);
     assert.doesNotMatch(server.output(), UNWELCOME, `next ${command} printed:\n${server.output()}`);
   } finally {
     await server.stop();
@@ -82,10 +93,10 @@ test("Next.js 16 `next build` (Turbopack, no configuration): the edge route carr
   }
 });
 
-test("Next.js 16 `next start`: the edge route and the Node.js route answer the scenario", async () => {
+test("Next.js 16 `next start`: the edge route and the Node.js route answer the scenario, the client page runs it in Chromium", async () => {
   await answers("start");
 });
 
-test("Next.js 16 `next dev` (Turbopack): both routes answer, with no DynamicWasmCodeGenerationWarning", async () => {
+test("Next.js 16 `next dev` (Turbopack): both routes and the client page, with no DynamicWasmCodeGenerationWarning", async () => {
   await answers("dev");
 });
