@@ -10,23 +10,18 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkReport } from "./lib/expected.mjs";
-import { consumer, FIXTURES, freePort, launchChromium, pack, reportFromPage, ROOT, run, startServer, workspace, workspaceFolder } from "./lib/harness.mjs";
+import { FIXTURES, freePort, launchChromium, reportFromPage, ROOT, run, startServer, workspaceConsumer } from "./lib/harness.mjs";
 
 const NEXT = join(ROOT, "node_modules", "next", "dist", "bin", "next");
-let ws;
-let folder;
+let project;
 let dir;
 let browser;
 
 before(
   async () => {
-    ws = workspace();
-    const { tarball } = await pack(ws.dir);
-    folder = workspaceFolder("next");
     const route = readFileSync(join(FIXTURES, "nextjs", "route.js"), "utf8");
-    dir = await consumer(folder.dir, "next-app", {
+    project = await workspaceConsumer("next", {
       type: "module",
-      tarball,
       files: {
         "app/scenario.js": "scenario.js",
         "app/report.js": "browser/report.js",
@@ -36,14 +31,14 @@ before(
         "app/api/node/route.js": { text: route.replace('"RUNTIME"', '"nodejs"') },
       },
     });
+    dir = project.dir;
   },
   { timeout: 120_000 },
 );
 
 after(async () => {
   await browser?.close();
-  ws?.remove();
-  folder?.remove();
+  project?.remove();
 });
 
 // What Next.js must never say about the package: the warning a real edge deployment turns

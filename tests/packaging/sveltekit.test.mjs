@@ -7,21 +7,16 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { checkReport } from "./lib/expected.mjs";
-import { bin, consumer, freePort, launchChromium, pack, reportFromPage, run, startServer, workspace, workspaceFolder } from "./lib/harness.mjs";
+import { bin, freePort, launchChromium, reportFromPage, run, startServer, workspaceConsumer } from "./lib/harness.mjs";
 
-let ws;
-let folder;
+let project;
 let dir;
 let browser;
 
 before(
   async () => {
-    ws = workspace();
-    const { tarball } = await pack(ws.dir);
-    folder = workspaceFolder("sveltekit");
-    dir = await consumer(folder.dir, "sveltekit-app", {
+    project = await workspaceConsumer("sveltekit", {
       type: "module",
-      tarball,
       files: {
         "svelte.config.js": "sveltekit/svelte.config.js",
         "vite.config.js": "sveltekit/vite.config.js",
@@ -32,14 +27,14 @@ before(
         "src/lib/report.js": "browser/report.js",
       },
     });
+    dir = project.dir;
   },
   { timeout: 120_000 },
 );
 
 after(async () => {
   await browser?.close();
-  ws?.remove();
-  folder?.remove();
+  project?.remove();
 });
 
 test("SvelteKit 2 (adapter-node) `vite build`, then the built server: the endpoint and the page in Chromium", async () => {

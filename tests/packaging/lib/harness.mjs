@@ -71,17 +71,22 @@ export function workspace() {
   };
 }
 
-// A folder for consumer projects under target/, inside the workspace, for frameworks whose
-// bundler compiles nothing outside the workspace root (Next.js's Turbopack) or that are
-// installed there as devDependencies and found by walking up (next, @sveltejs/kit).
-export function workspaceFolder(name) {
+// One consumer project under target/, inside the workspace, for frameworks whose bundler
+// compiles nothing outside the workspace root (Next.js's Turbopack) and that are installed
+// there as devDependencies, found by walking up (next, @sveltejs/kit): the tarball packed
+// and installed as in consumer(); `remove()` deletes the project and the tarball.
+export async function workspaceConsumer(name, { type, files }) {
+  const packed = workspace();
   mkdirSync(join(ROOT, "target"), { recursive: true });
-  const dir = mkdtempSync(join(ROOT, "target", `packaging-${name}-`));
+  const parent = mkdtempSync(join(ROOT, "target", `packaging-${name}-`));
+  const { tarball } = await pack(packed.dir);
+  const dir = await consumer(parent, name, { type, tarball, files });
   return {
     dir,
     remove() {
-      if (process.env.TOOL_PALETTE_KEEP_CONSUMERS) console.log(`# consumers kept in ${dir}`);
-      else rmSync(dir, { recursive: true, force: true });
+      packed.remove();
+      if (process.env.TOOL_PALETTE_KEEP_CONSUMERS) console.log(`# consumer kept in ${dir}`);
+      else rmSync(parent, { recursive: true, force: true });
     },
   };
 }
