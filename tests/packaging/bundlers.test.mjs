@@ -164,6 +164,7 @@ test("webpack 5, target webworker (sets the `worker` condition): the browser bui
   assertQuiet("webpack", built, /WARNING|ERROR/);
   const bundle = readFileSync(join(out, "main.js"), "utf8");
   assert.doesNotMatch(bundle, /Cloudflare-Workers"\)|from"\.\/tool_palette_bg\.wasm"/, "not the Cloudflare entry");
+  assertOneCopy("webpack (webworker)", out);
   const { requests } = await pageReport("webpack (webworker) in a Chromium worker", out, {
     worker: { isWorkerScope: true },
     runtime: { touchedAtImport: [], consoleWarnings: ["ToolRoutingUnavailableWarning"] },
