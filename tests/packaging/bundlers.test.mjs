@@ -53,6 +53,26 @@ const SETUPS = {
   "esbuild-neutral": { type: "module", files: nodeSources("src") },
   "bun-build": { type: "module", files: nodeSources("src") },
   ncc: { type: "module", files: nodeSources("src") },
+  // A Vite page running a module Web Worker: through tool-palette/init with no configuration
+  // (Vite's default iife worker format), and through the default entry with the README's line.
+  ...Object.fromEntries(
+    [
+      ["vite-worker-init", "browser/worker-init.js"],
+      ["vite-worker", "browser/worker.js"],
+    ].map(([name, worker]) => [
+      name,
+      {
+        type: "module",
+        files: {
+          "index.html": { text: page({ script: "/src/page.js" }) },
+          "src/page.js": "vite-worker/page.js",
+          "src/worker.js": worker,
+          "src/report.js": "browser/report.js",
+          "src/scenario.js": "scenario.js",
+        },
+      },
+    ]),
+  ),
 };
 
 before(
@@ -90,20 +110,26 @@ const DEFAULT_ENTRY = { ...BROWSER_RUNTIME, entries: { sameInstance: true } };
 const INIT = { init: { readyIsPromise: true, initReturnsReady: true, earlyCallSaysAwaitReady: true } };
 const NODE_BUNDLE = { bundle: { processWarnings: ["ToolRoutingUnavailableWarning"], earlyPolicy: "early" } };
 
-// The one 404 a bundler without asset support leaves: the wasm looked for beside the bundle.
-const onlyWasm404 = (problems) => problems.filter((p) => !(/404/.test(p) && /tool_palette_bg\.wasm/.test(p)));
-
 // Serves `dir`, opens it in Chromium, checks the report and hands back what was requested.
-async function pageReport(name, dir, extra, { allowWasm404 = false, path = "/" } = {}) {
+// Any console error or failed request (a 404 included) fails the setup.
+async function pageReport(name, dir, extra, { path = "/" } = {}) {
   const server = await serve(dir);
   try {
     const { text, problems, wasmCalls } = await reportFromPage(await chromium(), `${server.url}${path}`);
     checkReport(name, text, extra);
-    assert.deepStrictEqual(allowWasm404 ? onlyWasm404(problems) : problems, [], `${name}: no page errors, console errors or failed requests`);
+    assert.deepStrictEqual(problems, [], `${name}: no page errors, console errors or failed requests`);
+    assert.deepStrictEqual(server.requests.filter((r) => r.status !== 200), [], `${name}: every request found its file`);
     return { requests: server.requests, wasmCalls };
   } finally {
     await server.close();
   }
+}
+
+// Bundlers that emit the .wasm as an asset get the entry without the base64 copy ("AGFzbQ"
+// is "\0asm" in base64, the start of that copy): the asset is the bundle's one copy.
+function assertOneCopy(name, out) {
+  const scripts = readdirSync(out, { recursive: true }).filter((f) => f.endsWith(".js"));
+  for (const f of scripts) assert.ok(!readFileSync(join(out, f), "utf8").includes("AGFzbQ"), `${name}: ${f} carries no base64 copy of the module`);
 }
 
 // A tool's output with no warning in it (a build that warns is not "unconfigured").
@@ -124,6 +150,7 @@ test("webpack 5, target web (no configuration) in headless Chromium: the wasm as
   assertQuiet("webpack", built, /WARNING|ERROR/);
   const wasm = readdirSync(out).filter((f) => f.endsWith(".wasm"));
   assert.equal(wasm.length, 1, `webpack emitted the wasm as one asset (${readdirSync(out).join(", ")})`);
+  assertOneCopy("webpack (web)", out);
   const { requests, wasmCalls } = await pageReport("webpack (web) in Chromium", out, DEFAULT_ENTRY);
   const fetched = requests.filter((r) => r.status === 200).map((r) => r.path);
   assert.deepStrictEqual(fetched.sort(), ["/", "/main.js", `/${wasm[0]}`].sort(), "the page loaded the bundle and the wasm, never the inline chunk");
@@ -137,6 +164,7 @@ test("webpack 5, target webworker (sets the `worker` condition): the browser bui
   assertQuiet("webpack", built, /WARNING|ERROR/);
   const bundle = readFileSync(join(out, "main.js"), "utf8");
   assert.doesNotMatch(bundle, /Cloudflare-Workers"\)|from"\.\/tool_palette_bg\.wasm"/, "not the Cloudflare entry");
+  assertOneCopy("webpack (webworker)", out);
   const { requests } = await pageReport("webpack (webworker) in a Chromium worker", out, {
     worker: { isWorkerScope: true },
     runtime: { touchedAtImport: [], consoleWarnings: ["ToolRoutingUnavailableWarning"] },
@@ -152,7 +180,7 @@ test("webpack 5, target node: the bundle runs from a folder with no node_modules
   await runBare("webpack (node) bundle", process.execPath, ["main.js"], out);
 });
 
-test("Rollup 4 with node-resolve and no asset plugin (the README's output.dir line) in headless Chromium", async () => {
+test("Rollup 4 with node-resolve and no asset plugin (the README's output.dir line) in headless Chromium: no request for a .wasm it does not have", async () => {
   const dir = dirs.rollup;
   // The package README's one line for Rollup, as written, in the usual config.
   const [output] = readmeLines(readFileSync(join(dir, "node_modules", "tool-palette", "README.md"), "utf8"), "Rollup");
@@ -164,11 +192,11 @@ test("Rollup 4 with node-resolve and no asset plugin (the README's output.dir li
   await run(bin("rollup"), ["-c", "--silent"], { cwd: dir });
   const out = join(dir, output.match(/dir: "([^"]+)"/)[1]);
   writeFileSync(join(out, "index.html"), page({ script: "./main.js" }));
-  const { requests } = await pageReport("Rollup in Chromium", out, DEFAULT_ENTRY, { allowWasm404: true });
-  // Rollup leaves the wasm's URL pointing beside the bundle, where nothing is: the bytes
-  // come from the inline chunk, fetched only then.
-  assert.ok(requests.some((r) => r.path === "/tool_palette_bg.wasm" && r.status === 404), "looked for the wasm beside the bundle");
-  assert.ok(requests.some((r) => /^\/wasm-inline-[\w-]+\.js$/.test(r.path) && r.status === 200), `then loaded the inline chunk (${JSON.stringify(requests)})`);
+  const { requests } = await pageReport("Rollup in Chromium", out, DEFAULT_ENTRY);
+  // Rollup leaves the wasm's URL pointing beside the bundle, where nothing is: the package
+  // sees that the URL was not rewritten and takes the inline chunk without asking for it.
+  assert.ok(!requests.some((r) => r.path.endsWith(".wasm")), `no request for a .wasm the bundle does not have (${JSON.stringify(requests)})`);
+  assert.ok(requests.some((r) => /^\/wasm-inline-[\w-]+\.js$/.test(r.path) && r.status === 200), `the inline chunk was loaded (${JSON.stringify(requests)})`);
 });
 
 test("Parcel 2 build (no configuration) in headless Chromium", async () => {
@@ -178,6 +206,8 @@ test("Parcel 2 build (no configuration) in headless Chromium", async () => {
   assertQuiet("parcel build", built, /warn|⚠/i);
   const wasm = readdirSync(out).filter((f) => f.endsWith(".wasm"));
   assert.equal(wasm.length, 1, `Parcel emitted the wasm as one asset (${readdirSync(out).join(", ")})`);
+  // Parcel reads no `exports` map unless told to (packageExports): it takes the `module`
+  // field, browser.js, whose base64 copy is a chunk of its own, never downloaded (below).
   const { requests, wasmCalls } = await pageReport("Parcel build in Chromium", out, DEFAULT_ENTRY);
   assert.ok(requests.some((r) => r.path === `/${wasm[0]}` && r.status === 200), "the page fetched the wasm asset");
   assert.ok(!requests.some((r) => r.path.includes("wasm-inline")), "the inline chunk was never downloaded");
@@ -260,4 +290,34 @@ test("ncc build: the bundle runs from a folder with no node_modules", async () =
   const entry = ["index.mjs", "index.js", "index.cjs"].find((f) => existsSync(join(out, f)));
   assert.ok(entry, `ncc wrote its entry (${readdirSync(out).join(", ")})`);
   await runBare("ncc bundle", process.execPath, [entry], out);
+});
+
+// The Vite worker consumers: built, served, run in Chromium; the worker bundle carries one
+// copy of the module (the .wasm asset, fetched), never the base64 copy beside it.
+async function viteWorker(name, dir) {
+  const built = await run(bin("vite"), ["build", "--logLevel", "warn"], { cwd: dir });
+  assertQuiet(`vite build (${name})`, built, /warn|error/i);
+  const assets = readdirSync(join(dir, "dist", "assets"));
+  const wasm = assets.filter((f) => f.endsWith(".wasm"));
+  assert.equal(wasm.length, 1, `one .wasm asset (${assets.join(", ")})`);
+  const scripts = assets.filter((f) => f.endsWith(".js"));
+  assert.ok(scripts.some((f) => f.startsWith("worker")), `a worker bundle (${assets.join(", ")})`);
+  assertOneCopy(name, join(dir, "dist"));
+  const { requests } = await pageReport(`${name} in Chromium`, join(dir, "dist"), {
+    worker: { isWorkerScope: true },
+    runtime: { touchedAtImport: [], consoleWarnings: ["ToolRoutingUnavailableWarning"] },
+  });
+  assert.ok(requests.some((r) => r.path === `/assets/${wasm[0]}`), `the worker fetched the .wasm asset (${JSON.stringify(requests)})`);
+}
+
+test("Vite 8 module Web Worker through tool-palette/init (no configuration: iife worker): one copy of the module", async () => {
+  await viteWorker("Vite worker, tool-palette/init", dirs["vite-worker-init"]);
+});
+
+test("Vite 8 module Web Worker through the default entry, with the README's `worker` line: one copy of the module", async () => {
+  const dir = dirs["vite-worker"];
+  const [line] = readmeLines(readFileSync(join(dir, "node_modules", "tool-palette", "README.md"), "utf8"), "Vite 8, a module Web Worker");
+  assert.match(line, /^worker: \{ format: "es" \}$/, `the README's Vite worker line: ${line}`);
+  writeFileSync(join(dir, "vite.config.js"), `export default { ${line} };\n`);
+  await viteWorker("Vite worker, default entry", dir);
 });

@@ -71,6 +71,7 @@ export const expectedReport = {
     droppedWarningIs: true,
   },
   predicateError: { causeIsThrown: true, namesPolicy: true, namesFunction: true },
+  search: { top: ["get_weather"], size: 2, routed: ["get_weather"], decisions: 1, rule: "routed", sameOutcome: true, hidden: ["send_email"] },
   afterErrors: ["send_email"],
 };
 

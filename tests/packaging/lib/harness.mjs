@@ -22,6 +22,7 @@ export function childEnv(extra = {}) {
   const env = { ...process.env, ...extra };
   delete env.NODE_TEST_CONTEXT;
   env.WRANGLER_SEND_METRICS = "false";
+  env.NEXT_TELEMETRY_DISABLED = "1";
   // Miniflare (wrangler dev) would fetch the `Request.cf` object from Cloudflare.
   env.CLOUDFLARE_CF_FETCH_ENABLED = "false";
   env.npm_config_update_notifier = "false";
@@ -70,6 +71,26 @@ export function workspace() {
   };
 }
 
+// One consumer project under target/, inside the workspace, for frameworks whose bundler
+// compiles nothing outside the workspace root (Next.js's Turbopack) and that are installed
+// there as devDependencies, found by walking up (next, @sveltejs/kit): the tarball packed
+// and installed as in consumer(); `remove()` deletes the project and the tarball.
+export async function workspaceConsumer(name, { type, files }) {
+  const packed = workspace();
+  mkdirSync(join(ROOT, "target"), { recursive: true });
+  const parent = mkdtempSync(join(ROOT, "target", `packaging-${name}-`));
+  const { tarball } = await pack(packed.dir);
+  const dir = await consumer(parent, name, { type, tarball, files });
+  return {
+    dir,
+    remove() {
+      packed.remove();
+      if (process.env.TOOL_PALETTE_KEEP_CONSUMERS) console.log(`# consumer kept in ${dir}`);
+      else rmSync(parent, { recursive: true, force: true });
+    },
+  };
+}
+
 // `npm pack` of dist/ exactly as publishing would; returns the tarball and its file list.
 export async function pack(into) {
   if (!existsSync(join(DIST, "package.json"))) {
@@ -102,9 +123,10 @@ export async function consumer(root, name, { type, tarball, files = {} }) {
 
 // Starts a long-running server command and resolves once it prints a line matching
 // `ready` (rejects at once when it prints `failed`); `stop()` ends that one process.
-export function startServer(cmd, args, { cwd, ready, failed, timeoutMs = 30_000 }) {
+// `env`: variables added to the child's environment.
+export function startServer(cmd, args, { cwd, env, ready, failed, timeoutMs = 30_000 }) {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: childEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(cmd, args, { cwd, env: childEnv(env), stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     let settled = false;
     const stop = () =>
@@ -239,10 +261,17 @@ export async function reportFromPage(browser, url, { timeoutMs = 20_000 } = {}) 
     problems.push(`pageerror: ${error.stack || error.message}`);
     failed(new Error("uncaught error in the page"));
   });
-  page.on("console", (message) => {
+  const onConsole = (message) => {
     if (message.type() === "error") problems.push(`console.error: ${message.text()} (${message.location()?.url ?? "?"})`);
-  });
+  };
+  page.on("console", onConsole);
+  page.on("worker", (worker) => worker.on("console", onConsole));
   page.on("requestfailed", (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText}`));
+  // A request answered 404 (a .wasm looked for where the bundle has none) is a failed request
+  // too, whether the page or one of its workers made it.
+  page.context().on("response", (response) => {
+    if (response.status() >= 400) problems.push(`request failed: ${response.url()} answered ${response.status()}`);
+  });
   try {
     await page.goto(url);
     try {
@@ -466,7 +495,7 @@ export function moduleGraph(dir, entry) {
     for (const spec of specs) {
       if (!spec.startsWith(".")) continue;
       const target = join(dirname(file), spec);
-      if (!target.endsWith(".wasm")) walk(target);
+      if (!/\.wasm(\?module)?$/.test(target)) walk(target);
     }
   };
   walk(entry);

@@ -1,0 +1,14 @@
+// Edge runtimes that compile no wasm from bytes (Next.js and Vercel's Edge Runtime, the
+// `edge-light` condition): the bundler hands `.wasm?module` over as a compiled
+// WebAssembly.Module, as wrangler does for workerd.js, and it is instantiated synchronously.
+import { initSync } from "./tool_palette.js";
+import module from "./tool_palette_bg.wasm?module";
+import { state } from "./state.js";
+
+initSync({ module });
+state.ready = true;
+
+export * from "./api.js";
+/** Settled already: the module is instantiated synchronously on import. */
+export const ready = Promise.resolve();
+export const init = () => ready;
