@@ -267,7 +267,7 @@ function weightOfToolIndex() {
   const opts = { cwd: root.pathname, stdio: "ignore" };
   spawnSync("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--no-default-features", "--target-dir", `${dir}cargo`], opts);
   spawnSync("wasm-bindgen", ["--target", "web", "--out-dir", dir, `${dir}cargo/wasm32-unknown-unknown/release/tool_palette.wasm`], opts);
-  const features = ["bulk-memory", "nontrapping-float-to-int", "sign-ext", "reference-types", "multivalue", "mutable-globals"].map((f) => `--enable-${f}`);
+  const features = ["bulk-memory", "nontrapping-float-to-int", "sign-ext", "reference-types", "multivalue", "mutable-globals", "simd"].map((f) => `--enable-${f}`);
   spawnSync(new URL("node_modules/.bin/wasm-opt", root).pathname, [`${dir}tool_palette_bg.wasm`, "-Oz", "--strip-debug", "--strip-producers", ...features, "-o", `${dir}o.wasm`], opts);
   const gz = (path) => gzipSync(readFileSync(path), { level: 9 }).length;
   const without = { wasm: gz(`${dir}o.wasm`), glue: gz(`${dir}tool_palette.js`) };

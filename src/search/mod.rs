@@ -9,10 +9,12 @@ mod math;
 mod stem;
 mod terms;
 mod tokenize;
+pub mod vectors;
 
 use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
 use terms::Terms;
+pub use vectors::{VectorError, Vectors};
 
 /// Where a text comes from in a tool's definition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,6 +100,8 @@ pub struct Index {
     post_tool: Vec<u32>,
     /// The term's whole BM25F contribution to the tool's score, idf included; > 0.
     post_score: Vec<f32>,
+    /// The tools' vectors, for hybrid ranking (`Index::hybrid`).
+    vectors: Option<Vectors>,
     scratch: RefCell<Scratch>,
 }
 
@@ -112,6 +116,10 @@ struct Scratch {
     /// Per term: the last query that used it (`stamp`), to count each term once.
     seen: Vec<u32>,
     stamp: u32,
+    /// Hybrid queries: the lexical hits, the cosines, the candidates.
+    lexical: Vec<Hit>,
+    cosines: Vec<f32>,
+    query: vectors::QueryScratch,
 }
 
 /// The index under construction.
@@ -245,6 +253,7 @@ impl Builder {
             offsets,
             post_tool,
             post_score,
+            vectors: None,
         }
     }
 }
@@ -296,7 +305,9 @@ impl Index {
     /// About how many bytes the index holds on the heap (capacities, scratch included).
     pub fn heap_bytes(&self) -> usize {
         let s = self.scratch.borrow();
-        self.surface.heap_bytes()
+        self.vectors.as_ref().map_or(0, Vectors::heap_bytes)
+            + 4 * s.cosines.capacity()
+            + self.surface.heap_bytes()
             + self.terms.heap_bytes()
             + 4 * (self.surface_term.capacity()
                 + self.offsets.capacity()
@@ -373,6 +384,137 @@ impl Index {
             h.swap(0, end);
             sift_down(&mut h[..end], 0);
         }
+    }
+}
+
+/// How hybrid ranking fuses the lexical and the embedding rankings: weighted reciprocal
+/// rank fusion over the first `depth` of each. `Fusion::default()` is the measured choice
+/// (bench/tool-search/DESIGN.md, "Hybrid ranking").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fusion {
+    /// RRF's constant: a tool at rank r (from 1) of a ranking adds `weight / (k + r)`.
+    pub k: f32,
+    pub lexical: f32,
+    pub embedding: f32,
+    /// How many of each ranking take part.
+    pub depth: usize,
+}
+
+impl Default for Fusion {
+    fn default() -> Self {
+        Fusion {
+            k: 60.0,
+            lexical: 1.0,
+            embedding: 1.0,
+            depth: 100,
+        }
+    }
+}
+
+impl Index {
+    /// Gives the index its tools' vectors (one per tool, in tool order); `Err` with the
+    /// number of vectors if it is not the number of tools.
+    pub fn set_vectors(&mut self, vectors: Vectors) -> Result<(), usize> {
+        if vectors.len() != self.len() {
+            return Err(vectors.len());
+        }
+        self.scratch.get_mut().cosines = Vec::with_capacity(vectors.len());
+        self.vectors = Some(vectors);
+        Ok(())
+    }
+
+    /// Whether `query` holds a word (a letter or a digit): a blank query ranks nothing.
+    pub fn has_word(&self, query: &[u16]) -> bool {
+        tokenize::has_word(query)
+    }
+
+    pub fn vectors(&self) -> Option<&Vectors> {
+        self.vectors.as_ref()
+    }
+
+    /// Hybrid ranking: like `search`, with the query's vector `vector` (its `dims`
+    /// components checked by the caller with `vectors::check`) fused in as `fusion` says.
+    /// Without vectors, or with a zero query vector, it is `search`. A blank query gives
+    /// nothing, as in `search`; a query no tool shares a term with still ranks by its vector.
+    pub fn hybrid(
+        &self,
+        query: &[u16],
+        vector: &[f64],
+        fusion: &Fusion,
+        limit: usize,
+        out: &mut Vec<Hit>,
+    ) {
+        let Some(vectors) = &self.vectors else {
+            return self.search(query, limit, out);
+        };
+        out.clear();
+        if limit == 0 || !tokenize::has_word(query) {
+            return;
+        }
+        let depth = fusion.depth.max(limit);
+        let mut lexical = match self.scratch.try_borrow_mut() {
+            Ok(mut guard) => {
+                let s = &mut *guard;
+                if !vectors.cosines(vector, &mut s.query, &mut s.cosines) {
+                    drop(guard);
+                    // A zero vector has no direction: the embedding says nothing.
+                    return self.search(query, limit, out);
+                }
+                core::mem::take(&mut s.lexical)
+            }
+            Err(_) => return,
+        };
+        self.search(query, depth, &mut lexical);
+        let Ok(mut guard) = self.scratch.try_borrow_mut() else {
+            return;
+        };
+        let s = &mut *guard;
+        // The candidates, in `heap` as (fused score, tool): the lexical hits first, then
+        // the embedding's first `depth` (the best of every tool's cosine, by a heap).
+        s.heap.clear();
+        let rrf = |weight: f32, rank: usize| weight / (fusion.k + rank as f32 + 1.0);
+        s.touched.clear();
+        for (rank, hit) in lexical.iter().enumerate() {
+            s.acc[hit.tool as usize] = rrf(fusion.lexical, rank);
+            s.touched.push(hit.tool);
+        }
+        s.heap
+            .extend(s.cosines.iter().enumerate().map(|(t, &c)| (c, t as u32)));
+        let h = &mut s.heap[..];
+        for i in (0..h.len() / 2).rev() {
+            sift_down(h, i);
+        }
+        let mut end = h.len();
+        let mut rank = 0;
+        while end > 0 && rank < depth {
+            let tool = h[0].1;
+            let acc = &mut s.acc[tool as usize];
+            if *acc == 0.0 {
+                s.touched.push(tool);
+            }
+            *acc += rrf(fusion.embedding, rank);
+            rank += 1;
+            end -= 1;
+            h.swap(0, end);
+            sift_down(&mut h[..end], 0);
+        }
+        s.heap.clear();
+        for &tool in &s.touched {
+            s.heap.push((s.acc[tool as usize], tool));
+            s.acc[tool as usize] = 0.0;
+        }
+        s.heap.sort_unstable_by(|a, b| {
+            if better(*a, *b) {
+                core::cmp::Ordering::Less
+            } else {
+                core::cmp::Ordering::Greater
+            }
+        });
+        out.extend(s.heap.iter().take(limit).map(|&(score, tool)| Hit {
+            tool,
+            score: f64::from(score),
+        }));
+        s.lexical = lexical;
     }
 }
 

@@ -584,3 +584,218 @@ fn queries_allocate_nothing_per_tool() {
     assert_eq!(out.len(), 150);
     assert_eq!(caps(&ix), before);
 }
+
+// ---- hybrid ranking ---------------------------------------------------------------------
+
+fn with_vectors(tools: &[Tool], vs: &[Vec<f64>]) -> Index {
+    let mut ix = index(tools);
+    let mut store = Vectors::new(vs[0].len());
+    let mut tmp = Vec::new();
+    for v in vs {
+        vectors::check(v, Some(store.dims())).unwrap();
+        store.push(v, &mut tmp);
+    }
+    ix.set_vectors(store).unwrap();
+    ix
+}
+
+fn fused(ix: &Index, q: &str, v: &[f64], limit: usize) -> Vec<u32> {
+    let mut out = Vec::new();
+    ix.hybrid(&u(q), v, &Fusion::default(), limit, &mut out);
+    out.iter().map(|h| h.tool).collect()
+}
+
+fn cosine(a: &[f64], b: &[f64]) -> f64 {
+    let dot: f64 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let n = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if n(a) == 0.0 || n(b) == 0.0 {
+        0.0
+    } else {
+        dot / n(a) / n(b)
+    }
+}
+
+#[test]
+fn vectors_are_checked() {
+    assert_eq!(vectors::check(&[1.0, 2.0], None), Ok(()));
+    assert_eq!(
+        vectors::check(&[], None),
+        Err(VectorError::Length {
+            expected: 0,
+            got: 0
+        })
+    );
+    assert_eq!(
+        vectors::check(&[1.0], Some(2)),
+        Err(VectorError::Length {
+            expected: 2,
+            got: 1
+        })
+    );
+    assert_eq!(
+        vectors::check(&[1.0, f64::NAN], Some(2)),
+        Err(VectorError::NotFinite { at: 1 })
+    );
+    assert_eq!(
+        vectors::check(&[f64::NEG_INFINITY], None),
+        Err(VectorError::NotFinite { at: 0 })
+    );
+    let mut ix = index(&weather_tools());
+    assert_eq!(ix.set_vectors(Vectors::new(3)), Err(0));
+    assert!(ix.vectors().is_none());
+}
+
+#[test]
+fn cosines_are_close_to_exact_whatever_the_scale() {
+    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    for dims in [1, 3, 16, 17, 384, 1000] {
+        let mut value = || (rng.below(2001) as f64 - 1000.0) / 997.0;
+        let vs: Vec<Vec<f64>> = (0..20)
+            .map(|_| (0..dims).map(|_| value()).collect())
+            .collect();
+        let exact_q: Vec<f64> = (0..dims).map(|_| value()).collect();
+        // Huge components (their squares overflow) have a direction all the same.
+        let q: Vec<f64> = exact_q.iter().map(|x| x * 1e300).collect();
+        let mut store = Vectors::new(dims);
+        let mut tmp = Vec::new();
+        for v in &vs {
+            store.push(v, &mut tmp);
+        }
+        assert_eq!(store.bytes_per_vector(), dims.div_ceil(16) * 16 + 4);
+        let mut scores = Vec::new();
+        assert!(store.cosines(&q, &mut Default::default(), &mut scores));
+        for (v, &s) in vs.iter().zip(&scores) {
+            let exact = cosine(v, &exact_q);
+            assert!(
+                (f64::from(s) - exact).abs() < 0.02,
+                "{dims}: {s} vs {exact}"
+            );
+        }
+        // A zero query has no direction.
+        assert!(!store.cosines(&vec![0.0; dims], &mut Default::default(), &mut scores));
+    }
+}
+
+#[test]
+fn hybrid_fuses_both_rankings() {
+    let tools = weather_tools();
+    // Vectors: the query's "direction" is closest to uber.ride, then forecast.
+    let vs = vec![
+        vec![0.0, 1.0, 0.0],
+        vec![0.0, 0.0, 1.0],
+        vec![0.6, 0.8, 0.0],
+        vec![1.0, 0.0, 0.0],
+    ];
+    let ix = with_vectors(&tools, &vs);
+    assert_eq!(ix.vectors().map(Vectors::dims), Some(3));
+    // No shared word: the vector alone ranks, best cosine first, every tool (depth ≥ 4).
+    assert_eq!(fused(&ix, "zzz", &[1.0, 0.1, 0.0], 5), [3, 2, 0, 1]);
+    // Lexical [0, 2], embedding [3, 2, 0, 1]: 1/61 + 1/63 > 1/62 + 1/62 > 1/61 > 1/64.
+    assert_eq!(fused(&ix, "weather", &[1.0, 0.3, 0.0], 5), [0, 2, 3, 1]);
+    // Lexical [0, 2], embedding [2, 0, 3, 1]: a tie, registration order.
+    assert_eq!(fused(&ix, "weather", &[0.7, 0.7, 0.0], 2), [0, 2]);
+    // Without a direction (a zero vector), or without vectors, it is the lexical ranking.
+    assert_eq!(
+        fused(&ix, "weather", &[0.0, 0.0, 0.0], 5),
+        ranked(&ix, "weather", 5)
+    );
+    let plain = index(&tools);
+    let mut out = Vec::new();
+    plain.hybrid(
+        &u("weather"),
+        &[1.0, 0.0, 0.0],
+        &Fusion::default(),
+        5,
+        &mut out,
+    );
+    assert_eq!(out.iter().map(|h| h.tool).collect::<Vec<_>>(), [0, 2]);
+    // A blank query, or limit 0, gives nothing.
+    for q in ["", "  \n", "?!"] {
+        assert_eq!(fused(&ix, q, &[1.0, 0.0, 0.0], 5), Vec::<u32>::new());
+    }
+    assert_eq!(
+        fused(&ix, "weather", &[1.0, 0.0, 0.0], 0),
+        Vec::<u32>::new()
+    );
+    // Digits are words to a vector.
+    assert_eq!(fused(&ix, "2024", &[1.0, 0.0, 0.0], 1), [3]);
+}
+
+#[test]
+fn hybrid_ties_keep_registration_order() {
+    let tools: Vec<Tool> = (0..6).map(|_| tool("lookup", "Looks a word up.")).collect();
+    let vs: Vec<Vec<f64>> = (0..6).map(|_| vec![1.0, 2.0]).collect();
+    let ix = with_vectors(&tools, &vs);
+    assert_eq!(fused(&ix, "lookup", &[1.0, 2.0], 4), [0, 1, 2, 3]);
+    assert_eq!(fused(&ix, "nothing", &[2.0, 1.0], 6), [0, 1, 2, 3, 4, 5]);
+}
+
+/// The fusion computed the obvious way, from the lexical ranking and the cosines.
+fn naive_fusion(ix: &Index, q: &[u16], v: &[f64], f: &Fusion, limit: usize) -> Vec<u32> {
+    let depth = f.depth.max(limit);
+    let mut lexical = Vec::new();
+    ix.search(q, depth, &mut lexical);
+    let mut cos = Vec::new();
+    let store = ix.vectors().unwrap();
+    let mut score = vec![0f64; ix.len()];
+    for (r, h) in lexical.iter().enumerate() {
+        score[h.tool as usize] += f64::from(f.lexical) / (f64::from(f.k) + r as f64 + 1.0);
+    }
+    if store.cosines(v, &mut Default::default(), &mut cos) {
+        let mut order: Vec<u32> = (0..ix.len() as u32).collect();
+        order.sort_by(|&a, &b| cos[b as usize].total_cmp(&cos[a as usize]).then(a.cmp(&b)));
+        for (r, &t) in order.iter().take(depth).enumerate() {
+            score[t as usize] += f64::from(f.embedding) / (f64::from(f.k) + r as f64 + 1.0);
+        }
+    }
+    let mut order: Vec<u32> = (0..ix.len() as u32)
+        .filter(|&t| score[t as usize] > 0.0)
+        .collect();
+    order.sort_by(|&a, &b| {
+        score[b as usize]
+            .total_cmp(&score[a as usize])
+            .then(a.cmp(&b))
+    });
+    order.truncate(limit);
+    order
+}
+
+#[test]
+fn random_hybrid_queries_match_the_naive_fusion() {
+    let mut rng = Rng(0x0DDB_A11_5EED_0002);
+    for round in 0..60 {
+        let n = 1 + rng.below(40);
+        let dims = 1 + rng.below(40);
+        let tools: Vec<Tool> = (0..n)
+            .map(|i| Tool {
+                name: u(&alloc::format!("t{i}")),
+                texts: vec![(Field::Description, rng.text(30))],
+            })
+            .collect();
+        // Few distinct components, so cosines tie now and then.
+        let mut value = |rng: &mut Rng| rng.below(5) as f64 - 2.0;
+        let vs: Vec<Vec<f64>> = (0..n)
+            .map(|_| (0..dims).map(|_| value(&mut rng)).collect())
+            .collect();
+        let ix = with_vectors(&tools, &vs);
+        let fusion = Fusion {
+            depth: 1 + rng.below(12),
+            ..Fusion::default()
+        };
+        for _ in 0..10 {
+            let q = rng.text(20);
+            let v: Vec<f64> = (0..dims).map(|_| value(&mut rng)).collect();
+            let limit = rng.below(15);
+            let mut out = Vec::new();
+            ix.hybrid(&q, &v, &fusion, limit, &mut out);
+            let got: Vec<u32> = out.iter().map(|h| h.tool).collect();
+            let want = if tokenize::has_word(&q) {
+                naive_fusion(&ix, &q, &v, &fusion, limit)
+            } else {
+                Vec::new()
+            };
+            assert_eq!(got, want, "round {round}");
+            assert!(out.windows(2).all(|w| w[0].score >= w[1].score));
+        }
+    }
+}
