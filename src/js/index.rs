@@ -5,11 +5,12 @@
 use super::options::{self, Fields};
 use super::{batch, frozen, host, must_be, unreadable, JsResult, Message};
 use crate::names::{NameList, NameTable};
+use crate::search::snapshot::{self, SnapshotError};
 use crate::search::{vectors, Field, Fusion, Hit, Index, ToolDoc, VectorError, Vectors};
 use alloc::rc::Rc;
 use alloc::vec::Vec;
 use core::cell::RefCell;
-use js_sys::{Array, Float32Array, Float64Array, Function, Promise};
+use js_sys::{Array, Float32Array, Float64Array, Function, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
@@ -77,6 +78,7 @@ const DEFAULT_LIMIT: u32 = 5;
 
 struct Built {
     index: Index,
+    fusion: Fusion,
     /// The tools' names, the caller's own strings.
     names: Array,
     embed: Option<Function>,
@@ -110,7 +112,7 @@ fn limit_of(value: JsValue, place: &dyn Fn() -> Message) -> JsResult<Option<u32>
 
 /// The options both the constructor and `load` take (`vectors` is the constructor's).
 struct Options {
-    limit: u32,
+    limit: Option<u32>,
     vectors: JsValue,
     embed: Option<Function>,
     on_embed_error: Option<Function>,
@@ -119,7 +121,7 @@ struct Options {
 fn read_options(options: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Options> {
     let fields: Fields = options::read_options(options, OPTIONS, place)?;
     Ok(Options {
-        limit: limit_of(fields.get(0), place)?.unwrap_or(DEFAULT_LIMIT),
+        limit: limit_of(fields.get(0), place)?,
         vectors: fields.get(1),
         embed: options::optional_function(fields.get(2), &|| place().add(".embed"))?,
         on_embed_error: options::optional_function(fields.get(3), &|| {
@@ -238,6 +240,45 @@ fn read_vectors(value: &JsValue, count: usize) -> JsResult<Option<Vectors>> {
     Ok(Some(store))
 }
 
+/// The error for bytes that are not a snapshot this version loads: what is wrong with them.
+fn snapshot_error(place: Message, error: SnapshotError) -> JsValue {
+    let n = |x: usize| JsValue::from(x as f64);
+    match error {
+        SnapshotError::Foreign => place
+            .add(" are not a ToolIndex snapshot (made by index.save())")
+            .type_error(),
+        SnapshotError::Truncated { had, needed } => place
+            .add(" are truncated: ")
+            .add_js(&n(had))
+            .add(" bytes of the ")
+            .add_js(&n(needed))
+            .add(" the snapshot needs")
+            .range_error(),
+        SnapshotError::Trailing { had, expected } => place
+            .add(" are ")
+            .add_js(&n(had))
+            .add(" bytes, more than the ")
+            .add_js(&n(expected))
+            .add(" of the snapshot they start with")
+            .range_error(),
+        SnapshotError::Version(v) => place
+            .add(" are a snapshot of format version ")
+            .add_js(&JsValue::from(v))
+            .add("; this tool-palette reads version ")
+            .add_js(&JsValue::from(snapshot::VERSION))
+            .add(": save the index again with this version")
+            .type_error(),
+        SnapshotError::Checksum => place
+            .add(" are altered: the snapshot's checksum does not match its content")
+            .type_error(),
+        SnapshotError::Corrupt(what) => place
+            .add(" are corrupt: ")
+            .add(what)
+            .add(" of the snapshot breaks its invariants")
+            .type_error(),
+    }
+}
+
 fn count_error(place: Message, got: u32, count: usize) -> JsValue {
     place
         .add(" holds ")
@@ -344,14 +385,22 @@ impl ToolIndex {
             // One per tool: read_vectors counted them.
             let _ = index.set_vectors(v);
         }
-        Ok(Self::made(index, frozen(names), options))
+        let limit = options.limit.unwrap_or(DEFAULT_LIMIT);
+        Ok(Self::made(
+            index,
+            Fusion::default(),
+            frozen(names),
+            limit,
+            options,
+        ))
     }
 
-    fn made(index: Index, names: Array, options: Options) -> JsValue {
+    fn made(index: Index, fusion: Fusion, names: Array, limit: u32, options: Options) -> JsValue {
         let size = index.len() as u32;
         let dimensions = index.vectors().map(|v| v.dims() as u32);
         let built = Built {
             index,
+            fusion,
             names,
             embed: options.embed,
             on_embed_error: options.on_embed_error,
@@ -359,7 +408,7 @@ impl ToolIndex {
         let index = ToolIndex {
             built: Rc::new(RefCell::new(Some(Rc::new(built)))),
             size,
-            limit: options.limit,
+            limit,
             dimensions,
         };
         frozen(JsValue::from(index))
@@ -416,6 +465,54 @@ impl ToolIndex {
         let query = batch::name_units(&query, &place)?;
         let vector = with_vector.then_some(&buf[..]);
         Ok(hits(&built, &query, vector, limit, true))
+    }
+
+    /// The whole index (names, vectors, the ranking's parameters) as bytes for `load`.
+    pub fn save(&self) -> JsResult<Uint8Array> {
+        let built = live(&self.built, "save")?;
+        let units = host::measure(&built.names).max(0.0) as usize;
+        let names = batch::write(&built.names, units);
+        let bytes = snapshot::save(&built.index, names.iter(), &built.fusion, self.limit);
+        Ok(Uint8Array::from(&bytes[..]))
+    }
+
+    /// An index from the bytes of `save()`, checked: it ranks as the index saved, or the
+    /// bytes are refused with the reason.
+    pub fn load(bytes: JsValue, options: JsValue) -> JsResult<JsValue> {
+        let place = || Message::new("ToolIndex.load: bytes");
+        let Some(array) = bytes.dyn_ref::<Uint8Array>() else {
+            return Err(must_be(place(), "a Uint8Array (from index.save())", &bytes));
+        };
+        let options_place = || Message::new("ToolIndex.load: options");
+        let options = read_options(&options, &options_place)?;
+        if !options.vectors.is_undefined() {
+            let message =
+                ".vectors: a snapshot holds its vectors; load takes limit, embed and onEmbedError";
+            return Err(options_place().add(message).type_error());
+        }
+        let loaded = snapshot::load(&array.to_vec()).map_err(|e| snapshot_error(place(), e))?;
+        if options.embed.is_some() && loaded.index.vectors().is_none() {
+            let message =
+                "ToolIndex.load: options.embed needs a snapshot with vectors (this one has none)";
+            return Err(Message::new(message).type_error());
+        }
+        let text = host::text(&loaded.name_units);
+        let mut spans = Vec::with_capacity(3 * loaded.name_ends.len());
+        let mut start = 0;
+        for &end in &loaded.name_ends {
+            spans.extend_from_slice(&[0, start, end]);
+            start = end;
+        }
+        let names = host::cut(&Array::of1(&text), &spans);
+        // The saved limit unless the options give one.
+        let limit = options.limit.unwrap_or(loaded.limit);
+        Ok(Self::made(
+            loaded.index,
+            loaded.fusion,
+            frozen(names),
+            limit,
+            options,
+        ))
     }
 
     /// Frees the index now rather than at garbage collection; later searches (and its
@@ -493,7 +590,7 @@ fn hits(built: &Built, query: &[u16], vector: Option<&[f64]>, limit: u32, scored
     match vector {
         Some(v) => built
             .index
-            .hybrid(query, v, &Fusion::default(), limit as usize, &mut found),
+            .hybrid(query, v, &built.fusion, limit as usize, &mut found),
         None => built.index.search(query, limit as usize, &mut found),
     }
     let indices: Vec<u32> = found.iter().map(|h| h.tool).collect();

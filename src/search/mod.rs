@@ -6,6 +6,7 @@
 //! See `bench/tool-search/DESIGN.md` for the design and what each part measured.
 
 mod math;
+pub mod snapshot;
 mod stem;
 mod terms;
 mod tokenize;

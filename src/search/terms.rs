@@ -43,6 +43,26 @@ impl Terms {
         &self.units[start..self.ends[i] as usize]
     }
 
+    /// The terms back to back and where each ends (for snapshots).
+    pub(crate) fn parts(&self) -> (&[u16], &[u32]) {
+        (&self.units, &self.ends)
+    }
+
+    /// The dictionary of `parts`, its table rebuilt; `None` unless the ends fit the units
+    /// and the terms are distinct.
+    pub(crate) fn from_parts(units: &[u16], ends: &[u32]) -> Option<Terms> {
+        let mut terms = Terms::default();
+        let mut start = 0usize;
+        for (i, &end) in ends.iter().enumerate() {
+            let term = units.get(start..end as usize)?;
+            if terms.intern(term, hash(term)) as usize != i {
+                return None;
+            }
+            start = end as usize;
+        }
+        (start == units.len()).then_some(terms)
+    }
+
     /// The slot holding `t`, or the empty slot where it would go.
     fn probe(&self, t: &[u16], h: u32) -> usize {
         let mask = self.slots.len() - 1;

@@ -799,3 +799,133 @@ fn random_hybrid_queries_match_the_naive_fusion() {
         }
     }
 }
+
+// ---- snapshots --------------------------------------------------------------------------
+
+fn names_of(tools: &[Tool]) -> Vec<&[u16]> {
+    tools.iter().map(|t| t.name.as_slice()).collect()
+}
+
+fn saved(ix: &Index, tools: &[Tool]) -> Vec<u8> {
+    snapshot::save(ix, names_of(tools).into_iter(), &Fusion::default(), 7)
+}
+
+#[test]
+fn snapshots_rank_exactly_as_the_saved_index() {
+    let mut rng = Rng(0x5A4E_5A4E_0003);
+    for round in 0..30 {
+        let n = rng.below(30);
+        let tools: Vec<Tool> = (0..n)
+            .map(|_| Tool {
+                name: rng.text(6),
+                texts: vec![
+                    (Field::Description, rng.text(30)),
+                    (Field::ParamName, rng.text(8)),
+                ],
+            })
+            .collect();
+        let dims = 1 + rng.below(40);
+        let vs: Vec<Vec<f64>> = (0..n)
+            .map(|_| (0..dims).map(|_| rng.below(9) as f64 - 4.0).collect())
+            .collect();
+        let ix = if n > 0 && round % 3 != 0 {
+            with_vectors(&tools, &vs)
+        } else {
+            index(&tools)
+        };
+        let bytes = saved(&ix, &tools);
+        let back = snapshot::load(&bytes).unwrap();
+        assert_eq!(back.limit, 7);
+        assert_eq!(back.fusion, Fusion::default());
+        let list = crate::names::NameList::from_parts(back.name_units, back.name_ends).unwrap();
+        assert_eq!(list.iter().collect::<Vec<_>>(), names_of(&tools));
+        assert_eq!(back.index.vectors(), ix.vectors());
+        // Saved again, the same bytes.
+        assert_eq!(saved(&back.index, &tools), bytes);
+        for _ in 0..10 {
+            let q = rng.text(20);
+            let v: Vec<f64> = (0..dims).map(|_| rng.below(9) as f64 - 4.0).collect();
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            ix.search(&q, 10, &mut a);
+            back.index.search(&q, 10, &mut b);
+            assert_eq!(a, b);
+            ix.hybrid(&q, &v, &Fusion::default(), 10, &mut a);
+            back.index.hybrid(&q, &v, &Fusion::default(), 10, &mut b);
+            assert_eq!(a, b);
+        }
+    }
+}
+
+#[test]
+fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
+    use snapshot::SnapshotError as E;
+    let tools = weather_tools();
+    let vs: Vec<Vec<f64>> = (0..4).map(|i| vec![i as f64, 1.0, 2.0]).collect();
+    let bytes = saved(&with_vectors(&tools, &vs), &tools);
+    assert!(snapshot::load(&bytes).is_ok());
+    assert_eq!(
+        snapshot::load(b"").err(),
+        Some(E::Truncated { had: 0, needed: 24 })
+    );
+    assert_eq!(snapshot::load(b"{\"tools\": []}").err(), Some(E::Foreign));
+    assert_eq!(
+        snapshot::load(b"TPIN").err(),
+        Some(E::Truncated { had: 4, needed: 24 })
+    );
+    // Every prefix is refused, and every byte altered.
+    for len in 0..bytes.len() {
+        assert!(snapshot::load(&bytes[..len]).is_err(), "prefix {len}");
+    }
+    for at in 0..bytes.len() {
+        let mut b = bytes.clone();
+        b[at] ^= 0x10;
+        let err = snapshot::load(&b).err();
+        assert!(err.is_some(), "byte {at}");
+        if (24..bytes.len()).contains(&at) {
+            assert_eq!(err, Some(E::Checksum), "byte {at}");
+        }
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(snapshot::load(&longer), Err(E::Trailing { .. })));
+    let mut other = bytes.clone();
+    other[8] = 2;
+    assert_eq!(snapshot::load(&other).err(), Some(E::Version(2)));
+    // Content that breaks an invariant, its checksum made to match: corrupt, not a panic.
+    let mut forged = bytes.clone();
+    let last = forged.len() - 1;
+    forged[last] ^= 0xFF;
+    let sum = snapshot::checksum(&forged[24..]);
+    forged[20..24].copy_from_slice(&sum.to_le_bytes());
+    assert!(
+        snapshot::load(&forged).is_ok(),
+        "a vector component is any i8"
+    );
+    let mut forged = bytes.clone();
+    forged[24..28].copy_from_slice(&0u32.to_le_bytes()); // limit 0
+    let sum = snapshot::checksum(&forged[24..]);
+    forged[20..24].copy_from_slice(&sum.to_le_bytes());
+    assert!(matches!(snapshot::load(&forged), Err(E::Corrupt(_))));
+}
+
+#[test]
+fn snapshots_of_random_bytes_never_panic() {
+    let mut rng = Rng(0xB17E_5EED_0004);
+    let tools = weather_tools();
+    let bytes = saved(&index(&tools), &tools);
+    for _ in 0..3000 {
+        let mut b = bytes.clone();
+        for _ in 0..1 + rng.below(4) {
+            let at = 24 + rng.below(b.len() - 24);
+            b[at] = rng.next() as u8;
+        }
+        // Forge the checksum, so the structural checks are what stands.
+        let sum = snapshot::checksum(&b[24..]);
+        b[20..24].copy_from_slice(&sum.to_le_bytes());
+        if let Ok(s) = snapshot::load(&b) {
+            let mut out = Vec::new();
+            s.index.search(&u("weather email uber"), 10, &mut out);
+            assert!(out.iter().all(|h| (h.tool as usize) < s.index.len()));
+        }
+    }
+}

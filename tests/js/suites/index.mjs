@@ -302,4 +302,87 @@ export function toolIndex(tp) {
       assert.throws(() => index.search("weather", { vector: EMAIL }), /search\(\) after dispose/);
     });
   });
+
+  describe("ToolIndex: snapshots (save, load)", () => {
+    const QUERIES = ["weather in Paris", "send weather email calendar sql", "zzzqqq", "query", ""];
+
+    test("load(save()) ranks exactly as the saved index: search, hybrid, entries, size, dimensions, limit", async () => {
+      for (const index of [new ToolIndex(TOOLS, { limit: 3 }), hybrid({ limit: 3 })]) {
+        const bytes = index.save();
+        assert.ok(bytes instanceof Uint8Array);
+        const back = ToolIndex.load(bytes);
+        assert.ok(back instanceof ToolIndex);
+        assert.ok(Object.isFrozen(back));
+        assert.equal(back.size, index.size);
+        assert.equal(back.dimensions, index.dimensions);
+        for (const q of QUERIES) {
+          assert.deepEqual(back.search(q), index.search(q), q);
+          assert.deepEqual(back.entries(q), index.entries(q), q);
+          if (index.dimensions) assert.deepEqual(back.search(q, { vector: EMAIL, limit: 4 }), index.search(q, { vector: EMAIL, limit: 4 }), q);
+        }
+        assert.equal(back.search("send weather email calendar sql").length, 3, "the saved limit");
+        assert.equal(ToolIndex.load(bytes, { limit: 1 }).search("send weather email calendar sql").length, 1, "a limit given to load wins");
+        assert.deepEqual([...back.save()], [...bytes], "saved again, the same bytes");
+      }
+    });
+
+    test("names come back exact (lone surrogates, __proto__); a Buffer loads too", () => {
+      const odd = ["tool\uD800", "tool\uDC00", "__proto__", "constructor", "", "日本語ツール"];
+      const index = new ToolIndex(odd.map((name) => ({ name, description: "shared" })));
+      const back = ToolIndex.load(index.save());
+      assert.deepEqual(names(back.search("shared", { limit: 10 })), odd);
+      assert.equal(names(back.search("shared"))[0].charCodeAt(4), 0xd800);
+      if (typeof Buffer === "function") assert.equal(ToolIndex.load(Buffer.from(index.save())).size, odd.length);
+      assert.equal(ToolIndex.load(new ToolIndex([]).save()).size, 0);
+    });
+
+    test("embed and onEmbedError are options of load, not part of the bytes", async () => {
+      const errors = [];
+      const bytes = hybrid({ embed: () => EMAIL }).save();
+      const plain = ToolIndex.load(bytes);
+      assert.ok(Array.isArray(plain.entries("zzzqqq")), "no embed: entries stays synchronous");
+      const withEmbed = ToolIndex.load(bytes, { embed: async () => EMAIL, limit: 1 });
+      assert.deepEqual(await withEmbed.entries("zzzqqq"), [{ tool: "send_email" }]);
+      const failing = ToolIndex.load(bytes, { embed: () => [1], onEmbedError: (e) => errors.push(e) });
+      assert.deepEqual(await failing.entries("weather"), [{ tool: "get_weather" }]);
+      assert.equal(errors.length, 1);
+      assert.throws(() => ToolIndex.load(new ToolIndex(TOOLS).save(), { embed: () => EMAIL }), (e) => e instanceof TypeError && /options\.embed needs a snapshot with vectors/.test(e.message));
+      assert.throws(() => ToolIndex.load(bytes, { vectors: VECTORS }), (e) => e instanceof TypeError && /ToolIndex\.load: options\.vectors/.test(e.message));
+      assert.throws(() => ToolIndex.load(bytes, { limit: 0 }), /ToolIndex\.load: options\.limit/);
+    });
+
+    test("foreign, truncated, altered or other-version bytes are a TypeError or RangeError saying which; never a wrong ranking", () => {
+      const bytes = hybrid().save();
+      const refused = (b, Type, pattern) => assert.throws(() => ToolIndex.load(b), (e) => e instanceof Type && pattern.test(e.message), String(pattern));
+      refused("bytes", TypeError, /ToolIndex\.load: bytes must be a Uint8Array/);
+      refused(bytes.buffer, TypeError, /must be a Uint8Array/);
+      refused(new TextEncoder().encode('{"tools":[]}'), TypeError, /bytes are not a ToolIndex snapshot/);
+      refused(new Uint8Array(0), RangeError, /bytes are truncated: 0 bytes of the 24/);
+      refused(bytes.subarray(0, bytes.length - 1), RangeError, new RegExp(`truncated: ${bytes.length - 1} bytes of the ${bytes.length}`));
+      refused(bytes.subarray(0, 30), RangeError, /truncated/);
+      const longer = new Uint8Array(bytes.length + 3);
+      longer.set(bytes);
+      refused(longer, RangeError, new RegExp(`${bytes.length + 3} bytes, more than the ${bytes.length}`));
+      const other = bytes.slice();
+      other[8] = 9;
+      refused(other, TypeError, /a snapshot of format version 9; this tool-palette reads version 1/);
+      // Any one byte altered anywhere in the payload: refused.
+      for (let at = 24; at < bytes.length; at += 7) {
+        const altered = bytes.slice();
+        altered[at] ^= 0x41;
+        refused(altered, TypeError, /bytes are altered: the snapshot's checksum does not match/);
+      }
+      // load copies: changing the bytes afterwards changes nothing.
+      const copy = bytes.slice();
+      const loaded = ToolIndex.load(copy);
+      copy.fill(0);
+      assert.deepEqual(loaded.search("weather"), hybrid().search("weather"));
+    });
+
+    test("save() after dispose() throws", () => {
+      const index = new ToolIndex(TOOLS);
+      index.dispose();
+      assert.throws(() => index.save(), /save\(\) after dispose/);
+    });
+  });
 }

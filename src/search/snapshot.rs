@@ -1,0 +1,375 @@
+//! Snapshots: an index (names, vectors and fusion included) as bytes, and back.
+//!
+//! Little-endian throughout. A 24-byte header: the magic `TPINDEX\0`, the format version
+//! (u32), 4 bytes of zeros, the payload's length (u32) and a 32-bit checksum of the
+//! payload (u32); then the payload, in the order `save` writes it. `load` checks the
+//! header, the length, the checksum, then every structural invariant a query relies on,
+//! so no bytes, however made, can make a query panic or rank otherwise than the index
+//! that was saved: they load as that index or are refused with the reason.
+//! The term tables' hash slots are not saved: they are rebuilt (and the terms found
+//! distinct) on load.
+
+use super::terms::Terms;
+use super::vectors::Vectors;
+use super::{Fusion, Index, Params, Scratch, FIELDS, NONE};
+use alloc::{vec, vec::Vec};
+use core::cell::RefCell;
+
+pub const MAGIC: &[u8; 8] = b"TPINDEX\0";
+pub const VERSION: u32 = 1;
+const HEADER: usize = 24;
+
+/// Why bytes are not a snapshot this version reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SnapshotError {
+    /// Not a snapshot at all (no magic).
+    Foreign,
+    /// Shorter than its header, or than the payload its header announces: (had, needed).
+    Truncated { had: usize, needed: usize },
+    /// Longer than the payload its header announces: (had, expected).
+    Trailing { had: usize, expected: usize },
+    /// A snapshot of another format version.
+    Version(u32),
+    /// The checksum does not match: altered bytes.
+    Checksum,
+    /// The checksum matches but the content breaks an invariant (made by hand?).
+    Corrupt(&'static str),
+}
+
+/// What a snapshot holds besides the index: the names and the options it was built with.
+pub struct Snapshot {
+    pub index: Index,
+    pub fusion: Fusion,
+    pub limit: u32,
+    /// The tools' names back to back (UTF-16 code units), and where each ends.
+    pub name_units: Vec<u16>,
+    pub name_ends: Vec<u32>,
+}
+
+/// A 32-bit checksum of `bytes`: four multiply-rotate lanes over 8-byte words (fast in
+/// wasm: loading a 20 MB snapshot spends about a millisecond here), then the tail.
+pub fn checksum(bytes: &[u8]) -> u32 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut lanes = [1u64, 2, 3, 4];
+    let mut words = bytes.chunks_exact(32);
+    for block in &mut words {
+        for (lane, w) in lanes.iter_mut().zip(block.chunks_exact(8)) {
+            let w = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+            *lane = (*lane ^ w).wrapping_mul(K).rotate_left(29);
+        }
+    }
+    let mut h = bytes.len() as u64;
+    for lane in lanes {
+        h = (h ^ lane).wrapping_mul(K).rotate_left(31);
+    }
+    for &b in words.remainder() {
+        h = (h ^ u64::from(b)).wrapping_mul(K);
+    }
+    (h ^ h >> 32) as u32
+}
+
+struct Writer(Vec<u8>);
+
+impl Writer {
+    fn u32(&mut self, x: u32) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+    }
+    fn f32(&mut self, x: f32) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+    }
+    fn u32s(&mut self, xs: &[u32]) {
+        self.u32(xs.len() as u32);
+        for &x in xs {
+            self.u32(x);
+        }
+    }
+    fn f32s(&mut self, xs: &[f32]) {
+        self.u32(xs.len() as u32);
+        for &x in xs {
+            self.f32(x);
+        }
+    }
+    fn u16s(&mut self, xs: &[u16]) {
+        self.u32(xs.len() as u32);
+        for &x in xs {
+            self.0.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    fn u64s(&mut self, xs: &[u64]) {
+        self.u32(xs.len() as u32);
+        for &x in xs {
+            self.0.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+}
+
+/// The snapshot of `index` with its names (in tool order), `fusion` and `limit`.
+pub fn save<'a>(
+    index: &Index,
+    names: impl Iterator<Item = &'a [u16]>,
+    fusion: &Fusion,
+    limit: u32,
+) -> Vec<u8> {
+    let mut w = Writer(Vec::with_capacity(HEADER + index.heap_bytes()));
+    w.0.extend_from_slice(MAGIC);
+    w.u32(VERSION);
+    w.u32(0);
+    w.u32(0); // payload length, set below
+    w.u32(0); // checksum, set below
+    w.u32(limit);
+    let p = &index.params;
+    for x in p.weight.iter().chain(&p.b) {
+        w.f32(*x);
+    }
+    w.f32(p.k1);
+    w.u32(u32::from(p.stem) | u32::from(p.stop) << 1 | u32::from(p.camel) << 2);
+    w.f32(fusion.k);
+    w.f32(fusion.lexical);
+    w.f32(fusion.embedding);
+    w.u32(fusion.depth.min(u32::MAX as usize) as u32);
+    w.u32(index.tools);
+    let mut units = Vec::new();
+    let mut ends = Vec::with_capacity(index.len());
+    for name in names {
+        units.extend_from_slice(name);
+        ends.push(units.len() as u32);
+    }
+    w.u16s(&units);
+    w.u32s(&ends);
+    for terms in [&index.surface, &index.terms] {
+        let (units, ends) = terms.parts();
+        w.u16s(units);
+        w.u32s(ends);
+    }
+    w.u32s(&index.surface_term);
+    w.u32s(&index.offsets);
+    w.u32s(&index.post_tool);
+    w.f32s(&index.post_score);
+    match &index.vectors {
+        None => w.u32(0),
+        Some(v) => {
+            w.u32(v.dims() as u32);
+            let (data, scale) = v.raw();
+            w.f32s(scale);
+            w.u64s(data);
+        }
+    }
+    let mut bytes = w.0;
+    let len = (bytes.len() - HEADER) as u32;
+    let sum = checksum(&bytes[HEADER..]);
+    bytes[16..20].copy_from_slice(&len.to_le_bytes());
+    bytes[20..24].copy_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+const SHORT: SnapshotError = SnapshotError::Corrupt("a section runs past the end");
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], SnapshotError> {
+        let end = self.at.checked_add(n).ok_or(SHORT)?;
+        let out = self.bytes.get(self.at..end).ok_or(SHORT)?;
+        self.at = end;
+        Ok(out)
+    }
+    fn u32(&mut self) -> Result<u32, SnapshotError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn f32(&mut self) -> Result<f32, SnapshotError> {
+        self.u32().map(f32::from_bits)
+    }
+    /// A length-prefixed array of `size`-byte items, as its bytes.
+    fn array(&mut self, size: usize) -> Result<&'a [u8], SnapshotError> {
+        let n = self.u32()? as usize;
+        self.take(n.checked_mul(size).ok_or(SHORT)?)
+    }
+    fn u32s(&mut self) -> Result<Vec<u32>, SnapshotError> {
+        let b = self.array(4)?;
+        Ok(b.chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    }
+    fn f32s(&mut self) -> Result<Vec<f32>, SnapshotError> {
+        let b = self.array(4)?;
+        Ok(b.chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
+    }
+    fn u16s(&mut self) -> Result<Vec<u16>, SnapshotError> {
+        let b = self.array(2)?;
+        Ok(b.chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect())
+    }
+    fn u64s(&mut self) -> Result<Vec<u64>, SnapshotError> {
+        let b = self.array(8)?;
+        Ok(b.chunks_exact(8)
+            .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
+            .collect())
+    }
+    fn terms(&mut self) -> Result<Terms, SnapshotError> {
+        let units = self.u16s()?;
+        let ends = self.u32s()?;
+        Terms::from_parts(&units, &ends).ok_or(SnapshotError::Corrupt("a term table"))
+    }
+}
+
+/// Checks the header of `bytes`: `Ok` with the payload when it is a snapshot of this
+/// version, whole and unaltered.
+fn payload(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
+    let magic = &bytes[..bytes.len().min(MAGIC.len())];
+    if magic != &MAGIC[..magic.len()] {
+        return Err(SnapshotError::Foreign);
+    }
+    if bytes.len() < HEADER {
+        return Err(SnapshotError::Truncated {
+            had: bytes.len(),
+            needed: HEADER,
+        });
+    }
+    let word =
+        |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let version = word(8);
+    if version != VERSION {
+        return Err(SnapshotError::Version(version));
+    }
+    let needed = HEADER + word(16) as usize;
+    if bytes.len() < needed {
+        return Err(SnapshotError::Truncated {
+            had: bytes.len(),
+            needed,
+        });
+    }
+    if bytes.len() > needed {
+        return Err(SnapshotError::Trailing {
+            had: bytes.len(),
+            expected: needed,
+        });
+    }
+    if word(12) != 0 || checksum(&bytes[HEADER..]) != word(20) {
+        return Err(SnapshotError::Checksum);
+    }
+    Ok(&bytes[HEADER..])
+}
+
+/// The index of a snapshot, checked.
+pub fn load(bytes: &[u8]) -> Result<Snapshot, SnapshotError> {
+    use SnapshotError::Corrupt;
+    let mut r = Reader {
+        bytes: payload(bytes)?,
+        at: 0,
+    };
+    let limit = r.u32()?;
+    let mut weight = [0f32; FIELDS];
+    let mut b = [0f32; FIELDS];
+    for x in weight.iter_mut().chain(b.iter_mut()) {
+        *x = r.f32()?;
+    }
+    let k1 = r.f32()?;
+    let flags = r.u32()?;
+    let params = Params {
+        weight,
+        b,
+        k1,
+        stem: flags & 1 != 0,
+        stop: flags & 2 != 0,
+        camel: flags & 4 != 0,
+    };
+    let fusion = Fusion {
+        k: r.f32()?,
+        lexical: r.f32()?,
+        embedding: r.f32()?,
+        depth: r.u32()? as usize,
+    };
+    let sane = |x: f32| x.is_finite() && x >= 0.0;
+    if limit == 0 || !sane(fusion.k) || !sane(fusion.lexical) || !sane(fusion.embedding) {
+        return Err(Corrupt("the options"));
+    }
+    let tools = r.u32()?;
+    let name_units = r.u16s()?;
+    let name_ends = r.u32s()?;
+    let mut prev = 0;
+    if name_ends.len() != tools as usize
+        || !name_ends.iter().all(|&e| {
+            let ok = e >= prev && e as usize <= name_units.len();
+            prev = e;
+            ok
+        })
+    {
+        return Err(Corrupt("the names"));
+    }
+    let surface = r.terms()?;
+    let terms = r.terms()?;
+    let surface_term = r.u32s()?;
+    if surface_term.len() != surface.len()
+        || surface_term
+            .iter()
+            .any(|&t| t != NONE && t as usize >= terms.len())
+    {
+        return Err(Corrupt("the surface table"));
+    }
+    let offsets = r.u32s()?;
+    let post_tool = r.u32s()?;
+    let post_score = r.f32s()?;
+    let mut prev = 0;
+    if offsets.len() != terms.len() + 1
+        || offsets.first() != Some(&0)
+        || !offsets.iter().all(|&o| {
+            let ok = o >= prev;
+            prev = o;
+            ok
+        })
+        || prev as usize != post_tool.len()
+        || post_tool.len() != post_score.len()
+        || post_tool.iter().any(|&t| t >= tools)
+        || !post_score.iter().all(|&s| s.is_finite() && s > 0.0)
+    {
+        return Err(Corrupt("the postings"));
+    }
+    let dims = r.u32()? as usize;
+    let vectors = if dims == 0 {
+        None
+    } else {
+        let scale = r.f32s()?;
+        let data = r.u64s()?;
+        if scale.len() != tools as usize || !scale.iter().all(|&s| sane(s)) {
+            return Err(Corrupt("the vectors"));
+        }
+        Some(Vectors::from_raw(dims, data, scale).ok_or(Corrupt("the vectors"))?)
+    };
+    if r.at != r.bytes.len() {
+        return Err(Corrupt("bytes after the last section"));
+    }
+    let n = tools as usize;
+    let index = Index {
+        tools,
+        params,
+        scratch: RefCell::new(Scratch {
+            acc: vec![0.0; n],
+            touched: Vec::with_capacity(n),
+            heap: Vec::with_capacity(n),
+            seen: vec![0; terms.len()],
+            cosines: Vec::with_capacity(if vectors.is_some() { n } else { 0 }),
+            ..Scratch::default()
+        }),
+        surface,
+        surface_term,
+        terms,
+        offsets,
+        post_tool,
+        post_score,
+        vectors,
+    };
+    Ok(Snapshot {
+        index,
+        fusion,
+        limit,
+        name_units,
+        name_ends,
+    })
+}
