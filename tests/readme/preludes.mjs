@@ -40,6 +40,20 @@ export const PRELUDES = {
 declare const tools: { name: string; description: string; parameters: object }[];
 declare const message: string;
 `,
+  // pkg-template/README.md, "Hybrid ranking" and "Snapshots": the host's embeddings.
+  "// Hybrid tool search: embeddings from an OpenAI-compatible API": `
+declare const tools: { name: string; description: string; parameters: object }[];
+declare const apiKey: string;
+`,
+  '// Hybrid tool search in the browser: transformers.js (pipeline from "@huggingface/transformers")': `
+declare const tools: { name: string; description: string; parameters: object }[];
+declare const message: string;
+// The part of @huggingface/transformers the snippet uses.
+declare function pipeline(task: "feature-extraction", model: string): Promise<(text: string, options: { pooling: "mean"; normalize: boolean }) => Promise<{ data: Float32Array; dims: number[] }>>;
+`,
+  "// Hybrid tool search in a Cloudflare Worker: Workers AI embeddings, the index kept in KV": `
+declare const tools: { name: string; description: string; parameters: object }[];
+`,
   // pkg-template/README.md, "Agent frameworks": routing by tool search, the AI SDK's tools record.
   'import { createToolPalette, toolSearchFunction } from "tool-palette/ai-sdk";': `
 import { toolSearch, type Tool } from "ai";
