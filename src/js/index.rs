@@ -226,16 +226,24 @@ fn read_vectors(value: &JsValue, count: usize) -> JsResult<Option<Vectors>> {
     let dims = len / count;
     let mut store = Vectors::new(dims);
     store.reserve(count);
-    let mut row = alloc::vec![0f32; dims];
+    // Copied out a block of rows at a time: one crossing per block, not per vector.
+    let block = (65_536 / dims).max(1);
+    let mut rows = Vec::new();
     let mut tmp = Vec::new();
-    for i in 0..count {
-        flat.subarray((i * dims) as u32, ((i + 1) * dims) as u32)
-            .copy_to(&mut row);
-        buf.clear();
-        buf.extend(row.iter().map(|&x| f64::from(x)));
-        vectors::check(&buf, Some(dims))
-            .map_err(|e| vector_error(place().index(i as u32), e, Some(dims)))?;
-        store.push(&buf, &mut tmp);
+    let mut first = 0;
+    while first < count {
+        let n = block.min(count - first);
+        rows.resize(n * dims, 0f32);
+        flat.subarray((first * dims) as u32, ((first + n) * dims) as u32)
+            .copy_to(&mut rows);
+        for (k, row) in rows.chunks_exact(dims).enumerate() {
+            buf.clear();
+            buf.extend(row.iter().map(|&x| f64::from(x)));
+            vectors::check(&buf, Some(dims))
+                .map_err(|e| vector_error(place().index((first + k) as u32), e, Some(dims)))?;
+            store.push(&buf, &mut tmp);
+        }
+        first += n;
     }
     Ok(Some(store))
 }

@@ -479,43 +479,72 @@ impl Index {
             s.acc[hit.tool as usize] = rrf(fusion.lexical, rank);
             s.touched.push(hit.tool);
         }
-        s.heap
-            .extend(s.cosines.iter().enumerate().map(|(t, &c)| (c, t as u32)));
-        let h = &mut s.heap[..];
-        for i in (0..h.len() / 2).rev() {
-            sift_down(h, i);
+        // The embedding's first `depth`: a heap of the best so far whose root is the worst
+        // of them, so that most tools cost one comparison; then best first.
+        let n = s.cosines.len();
+        let kept = depth.min(n);
+        for t in 0..kept {
+            s.heap.push((s.cosines[t], t as u32));
         }
-        let mut end = h.len();
-        let mut rank = 0;
-        while end > 0 && rank < depth {
-            let tool = h[0].1;
+        for i in (0..kept / 2).rev() {
+            sift_down_worst(&mut s.heap, i);
+        }
+        for t in kept..n {
+            let item = (s.cosines[t], t as u32);
+            if better(item, s.heap[0]) {
+                s.heap[0] = item;
+                sift_down_worst(&mut s.heap, 0);
+            }
+        }
+        sort_best_first(&mut s.heap);
+        for (rank, &(_, tool)) in s.heap.iter().enumerate() {
             let acc = &mut s.acc[tool as usize];
             if *acc == 0.0 {
                 s.touched.push(tool);
             }
             *acc += rrf(fusion.embedding, rank);
-            rank += 1;
-            end -= 1;
-            h.swap(0, end);
-            sift_down(&mut h[..end], 0);
         }
         s.heap.clear();
         for &tool in &s.touched {
             s.heap.push((s.acc[tool as usize], tool));
             s.acc[tool as usize] = 0.0;
         }
-        s.heap.sort_unstable_by(|a, b| {
-            if better(*a, *b) {
-                core::cmp::Ordering::Less
-            } else {
-                core::cmp::Ordering::Greater
-            }
-        });
+        sort_best_first(&mut s.heap);
         out.extend(s.heap.iter().take(limit).map(|&(score, tool)| Hit {
             tool,
             score: f64::from(score),
         }));
         s.lexical = lexical;
+    }
+}
+
+/// Sorts hits best first (`better`; hits are distinct tools, so the order is total).
+fn sort_best_first(h: &mut [(f32, u32)]) {
+    h.sort_unstable_by(|a, b| {
+        if better(*a, *b) {
+            core::cmp::Ordering::Less
+        } else {
+            core::cmp::Ordering::Greater
+        }
+    });
+}
+
+/// `sift_down` for a heap whose root is the worst hit.
+fn sift_down_worst(h: &mut [(f32, u32)], mut i: usize) {
+    loop {
+        let (left, right) = (2 * i + 1, 2 * i + 2);
+        let mut worst = i;
+        if left < h.len() && better(h[worst], h[left]) {
+            worst = left;
+        }
+        if right < h.len() && better(h[worst], h[right]) {
+            worst = right;
+        }
+        if worst == i {
+            return;
+        }
+        h.swap(i, worst);
+        i = worst;
     }
 }
 
@@ -528,11 +557,13 @@ fn better(a: (f32, u32), b: (f32, u32)) -> bool {
 /// Moves `h[i]` down until no child is better: `h` is a heap again if it was one below `i`.
 fn sift_down(h: &mut [(f32, u32)], mut i: usize) {
     loop {
+        let (left, right) = (2 * i + 1, 2 * i + 2);
         let mut best = i;
-        for child in [2 * i + 1, 2 * i + 2] {
-            if child < h.len() && better(h[child], h[best]) {
-                best = child;
-            }
+        if left < h.len() && better(h[left], h[best]) {
+            best = left;
+        }
+        if right < h.len() && better(h[right], h[best]) {
+            best = right;
         }
         if best == i {
             return;

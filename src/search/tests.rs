@@ -896,7 +896,7 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
     let last = forged.len() - 1;
     forged[last] ^= 0xFF;
     let sum = snapshot::checksum(&forged[24..]);
-    forged[20..24].copy_from_slice(&sum.to_le_bytes());
+    forged[16..24].copy_from_slice(&sum.to_le_bytes());
     assert!(
         snapshot::load(&forged).is_ok(),
         "a vector component is any i8"
@@ -904,7 +904,7 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
     let mut forged = bytes.clone();
     forged[24..28].copy_from_slice(&0u32.to_le_bytes()); // limit 0
     let sum = snapshot::checksum(&forged[24..]);
-    forged[20..24].copy_from_slice(&sum.to_le_bytes());
+    forged[16..24].copy_from_slice(&sum.to_le_bytes());
     assert!(matches!(snapshot::load(&forged), Err(E::Corrupt(_))));
 }
 
@@ -921,7 +921,7 @@ fn snapshots_of_random_bytes_never_panic() {
         }
         // Forge the checksum, so the structural checks are what stands.
         let sum = snapshot::checksum(&b[24..]);
-        b[20..24].copy_from_slice(&sum.to_le_bytes());
+        b[16..24].copy_from_slice(&sum.to_le_bytes());
         if let Ok(s) = snapshot::load(&b) {
             let mut out = Vec::new();
             s.index.search(&u("weather email uber"), 10, &mut out);

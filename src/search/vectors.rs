@@ -42,10 +42,10 @@ pub struct Vectors {
     dims: usize,
     /// `dims` rounded up to a multiple of `LANES`.
     stride: usize,
-    /// Row i is `data[i * stride / 8..(i + 1) * stride / 8]`: the unit vector divided by
-    /// `scale[i]`, as i8 components packed eight to a u64 (little-endian: component 8k + j
-    /// is byte j of word k), which wasm SIMD reads two words at a time.
-    data: Vec<u64>,
+    /// Row i is `data[i * stride..(i + 1) * stride]`: the unit vector divided by
+    /// `scale[i]`, as i8 components (stored as their bytes, so that a snapshot's rows are
+    /// copied in one go); SIMD reads 16 at a time, as two little-endian u64 words.
+    data: Vec<u8>,
     scale: Vec<f32>,
 }
 
@@ -70,6 +70,7 @@ fn unit(v: &[f64], out: &mut Vec<f64>) {
 }
 
 /// Rounds to the nearest integer (half away from zero) without std.
+#[inline(always)]
 fn round(x: f64) -> f64 {
     let t = x as i64 as f64;
     let r = x - t;
@@ -106,7 +107,7 @@ impl Vectors {
     }
 
     pub fn heap_bytes(&self) -> usize {
-        8 * self.data.capacity() + 4 * self.scale.capacity()
+        self.data.capacity() + 4 * self.scale.capacity()
     }
 
     /// Bytes per vector stored.
@@ -115,7 +116,7 @@ impl Vectors {
     }
 
     pub fn reserve(&mut self, n: usize) {
-        self.data.reserve(n * self.stride / 8);
+        self.data.reserve(n * self.stride);
         self.scale.reserve(n);
     }
 
@@ -124,14 +125,10 @@ impl Vectors {
         unit(v, tmp);
         let max = tmp.iter().fold(0f64, |m, x| m.max(x.abs()));
         let k = if max > 0.0 { 127.0 / max } else { 0.0 };
-        let mut words = tmp.chunks(8);
-        for _ in 0..self.stride / 8 {
-            let chunk = words.next().unwrap_or(&[]);
-            let mut word = 0u64;
-            for (j, &x) in chunk.iter().enumerate() {
-                word |= u64::from(round(x * k) as i8 as u8) << (8 * j);
-            }
-            self.data.push(word);
+        let start = self.data.len();
+        self.data.resize(start + self.stride, 0);
+        for (d, &x) in self.data[start..].iter_mut().zip(tmp.iter()) {
+            *d = round(x * k) as i8 as u8;
         }
         self.scale
             .push(if max > 0.0 { (max / 127.0) as f32 } else { 0.0 });
@@ -167,7 +164,7 @@ impl Vectors {
         let q = query_form(&scratch.q, &mut scratch.simd);
         for ((row, &s), out) in self
             .data
-            .chunks_exact(self.stride / 8)
+            .chunks_exact(self.stride)
             .zip(&self.scale)
             .zip(scores.iter_mut())
         {
@@ -177,14 +174,14 @@ impl Vectors {
     }
 
     /// The stored form, for snapshots: dims, then per vector its scale and its row.
-    pub fn raw(&self) -> (&[u64], &[f32]) {
+    pub fn raw(&self) -> (&[u8], &[f32]) {
         (&self.data, &self.scale)
     }
 
     /// A store from its stored form (as `raw` gives it); `None` if the sizes disagree.
-    pub fn from_raw(dims: usize, data: Vec<u64>, scale: Vec<f32>) -> Option<Vectors> {
+    pub fn from_raw(dims: usize, data: Vec<u8>, scale: Vec<f32>) -> Option<Vectors> {
         let v = Vectors::new(dims);
-        if dims == 0 || data.len() != scale.len().checked_mul(v.stride / 8)? {
+        if dims == 0 || data.len() != scale.len().checked_mul(v.stride)? {
             return None;
         }
         Some(Vectors { data, scale, ..v })
@@ -223,20 +220,34 @@ fn query_form<'a>(
 /// pairwise into i32 lanes.
 #[cfg(target_arch = "wasm32")]
 #[target_feature(enable = "simd128")]
-fn dot(q: &[core::arch::wasm32::v128], row: &[u64]) -> i32 {
+fn dot(q: &[core::arch::wasm32::v128], row: &[u8]) -> i32 {
     use core::arch::wasm32::*;
+    // Indexing, not zipped iterators (which opt-level "z" leaves as calls), over slices
+    // cut to the length first so that the bounds checks fold away.
+    let steps = q.len() / 2;
+    let (q, row) = (&q[..2 * steps], &row[..LANES * steps]);
     let mut a = i32x4_splat(0);
     let mut b = i32x4_splat(0);
-    for (w, q) in row.chunks_exact(2).zip(q.chunks_exact(2)) {
-        let v = u64x2(w[0], w[1]);
-        a = i32x4_add(a, i32x4_dot_i16x8(i16x8_extend_low_i8x16(v), q[0]));
-        b = i32x4_add(b, i32x4_dot_i16x8(i16x8_extend_high_i8x16(v), q[1]));
+    let mut i = 0;
+    while i < steps {
+        let at = LANES * i;
+        let v = u64x2(word(row, at), word(row, at + 8));
+        a = i32x4_add(a, i32x4_dot_i16x8(i16x8_extend_low_i8x16(v), q[2 * i]));
+        b = i32x4_add(b, i32x4_dot_i16x8(i16x8_extend_high_i8x16(v), q[2 * i + 1]));
+        i += 1;
     }
     let s = i32x4_add(a, b);
     i32x4_extract_lane::<0>(s)
         + i32x4_extract_lane::<1>(s)
         + i32x4_extract_lane::<2>(s)
         + i32x4_extract_lane::<3>(s)
+}
+
+/// The little-endian u64 at `at` of `bytes` (one 8-byte load once compiled).
+#[inline(always)]
+pub(crate) fn word(bytes: &[u8], at: usize) -> u64 {
+    let w = &bytes[at..at + 8];
+    u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]])
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -246,12 +257,9 @@ fn query_form<'a>(q: &'a [i16], _: &mut ()) -> &'a [i16] {
 
 /// The same, portably (native tests; the sums are exact integers, so equal to the SIMD's).
 #[cfg(not(target_arch = "wasm32"))]
-fn dot(q: &[i16], row: &[u64]) -> i32 {
-    let mut sum = 0i32;
-    for (w, q) in row.iter().zip(q.chunks_exact(8)) {
-        for (j, &qj) in q.iter().enumerate() {
-            sum += i32::from(qj) * i32::from((w >> (8 * j)) as u8 as i8);
-        }
-    }
-    sum
+fn dot(q: &[i16], row: &[u8]) -> i32 {
+    q.iter()
+        .zip(row)
+        .map(|(&a, &b)| i32::from(a) * i32::from(b as i8))
+        .sum()
 }
