@@ -690,10 +690,24 @@ fn hybrid_fuses_both_rankings() {
     assert_eq!(ix.vectors().map(Vectors::dims), Some(3));
     // No shared word: the vector alone ranks, best cosine first, every tool (depth ≥ 4).
     assert_eq!(fused(&ix, "zzz", &[1.0, 0.1, 0.0], 5), [3, 2, 0, 1]);
-    // Lexical [0, 2], embedding [3, 2, 0, 1]: 1/61 + 1/63 > 1/62 + 1/62 > 1/61 > 1/64.
+    // Lexical [0, 2], embedding [3, 2, 0, 1]: 1.2/11 + 1/13 > 1.2/12 + 1/12 > 1/11 > 1/14.
     assert_eq!(fused(&ix, "weather", &[1.0, 0.3, 0.0], 5), [0, 2, 3, 1]);
-    // Lexical [0, 2], embedding [2, 0, 3, 1]: a tie, registration order.
+    // Lexical [0, 2], embedding [2, 0, 3, 1]: first lexically beats first by the vector.
     assert_eq!(fused(&ix, "weather", &[0.7, 0.7, 0.0], 2), [0, 2]);
+    let embedding_first = Fusion {
+        lexical: 1.0,
+        embedding: 1.2,
+        ..Fusion::default()
+    };
+    let mut out = Vec::new();
+    ix.hybrid(
+        &u("weather"),
+        &[0.7, 0.7, 0.0],
+        &embedding_first,
+        2,
+        &mut out,
+    );
+    assert_eq!(out.iter().map(|h| h.tool).collect::<Vec<_>>(), [2, 0]);
     // Without a direction (a zero vector), or without vectors, it is the lexical ranking.
     assert_eq!(
         fused(&ix, "weather", &[0.0, 0.0, 0.0], 5),
@@ -737,15 +751,17 @@ fn naive_fusion(ix: &Index, q: &[u16], v: &[f64], f: &Fusion, limit: usize) -> V
     ix.search(q, depth, &mut lexical);
     let mut cos = Vec::new();
     let store = ix.vectors().unwrap();
-    let mut score = vec![0f64; ix.len()];
+    // In f32, as the core adds them (lexical first): near-ties then break the same way.
+    let rrf = |w: f32, r: usize| w / (f.k + r as f32 + 1.0);
+    let mut score = vec![0f32; ix.len()];
     for (r, h) in lexical.iter().enumerate() {
-        score[h.tool as usize] += f64::from(f.lexical) / (f64::from(f.k) + r as f64 + 1.0);
+        score[h.tool as usize] += rrf(f.lexical, r);
     }
     if store.cosines(v, &mut Default::default(), &mut cos) {
         let mut order: Vec<u32> = (0..ix.len() as u32).collect();
         order.sort_by(|&a, &b| cos[b as usize].total_cmp(&cos[a as usize]).then(a.cmp(&b)));
         for (r, &t) in order.iter().take(depth).enumerate() {
-            score[t as usize] += f64::from(f.embedding) / (f64::from(f.k) + r as f64 + 1.0);
+            score[t as usize] += rrf(f.embedding, r);
         }
     }
     let mut order: Vec<u32> = (0..ix.len() as u32)
