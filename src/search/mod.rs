@@ -522,15 +522,18 @@ impl Index {
     }
 }
 
-/// Sorts hits best first (`better`; hits are distinct tools, so the order is total).
+/// Sorts hits best first (`better`), by heapsort over `sift_down`: no generic sort is
+/// compiled in for a hundred hits (std's quicksort weighs ~2 KB of wasm).
 fn sort_best_first(h: &mut [(f32, u32)]) {
-    h.sort_unstable_by(|a, b| {
-        if better(*a, *b) {
-            core::cmp::Ordering::Less
-        } else {
-            core::cmp::Ordering::Greater
-        }
-    });
+    for i in (0..h.len() / 2).rev() {
+        sift_down(h, i);
+    }
+    // Popping the best to the end gives worst first; then reversed.
+    for end in (1..h.len()).rev() {
+        h.swap(0, end);
+        sift_down(&mut h[..end], 0);
+    }
+    h.reverse();
 }
 
 /// `sift_down` for a heap whose root is the worst hit.
