@@ -537,22 +537,8 @@ fn sort_best_first(h: &mut [(f32, u32)]) {
 }
 
 /// `sift_down` for a heap whose root is the worst hit.
-fn sift_down_worst(h: &mut [(f32, u32)], mut i: usize) {
-    loop {
-        let (left, right) = (2 * i + 1, 2 * i + 2);
-        let mut worst = i;
-        if left < h.len() && better(h[worst], h[left]) {
-            worst = left;
-        }
-        if right < h.len() && better(h[worst], h[right]) {
-            worst = right;
-        }
-        if worst == i {
-            return;
-        }
-        h.swap(i, worst);
-        i = worst;
-    }
+fn sift_down_worst(h: &mut [(f32, u32)], i: usize) {
+    sift(h, i, |a, b| better(b, a));
 }
 
 /// Whether hit `a` ranks above hit `b`: a higher score, or an equal one and an earlier tool.
@@ -560,23 +546,28 @@ fn better(a: (f32, u32), b: (f32, u32)) -> bool {
     a.0 > b.0 || (a.0 == b.0 && a.1 < b.1)
 }
 
-#[inline(never)]
 /// Moves `h[i]` down until no child is better: `h` is a heap again if it was one below `i`.
-fn sift_down(h: &mut [(f32, u32)], mut i: usize) {
+fn sift_down(h: &mut [(f32, u32)], i: usize) {
+    sift(h, i, better);
+}
+
+/// Moves `h[i]` down until no child goes `above` it.
+#[inline(never)]
+fn sift(h: &mut [(f32, u32)], mut i: usize, above: fn((f32, u32), (f32, u32)) -> bool) {
     loop {
         let (left, right) = (2 * i + 1, 2 * i + 2);
-        let mut best = i;
-        if left < h.len() && better(h[left], h[best]) {
-            best = left;
+        let mut top = i;
+        if left < h.len() && above(h[left], h[top]) {
+            top = left;
         }
-        if right < h.len() && better(h[right], h[best]) {
-            best = right;
+        if right < h.len() && above(h[right], h[top]) {
+            top = right;
         }
-        if best == i {
+        if top == i {
             return;
         }
-        h.swap(i, best);
-        i = best;
+        h.swap(i, top);
+        i = top;
     }
 }
 

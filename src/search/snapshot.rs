@@ -120,22 +120,10 @@ impl Writer {
         self.0.resize(at + n * size, 0);
         at
     }
-    fn u32s(&mut self, xs: &[u32]) {
+    fn u32s(&mut self, xs: impl ExactSizeIterator<Item = u32>) {
         let mut at = self.room(xs.len(), 4);
-        for &x in xs {
+        for x in xs {
             let b = x.to_le_bytes();
-            let out = &mut self.0[at..at + 4];
-            out[0] = b[0];
-            out[1] = b[1];
-            out[2] = b[2];
-            out[3] = b[3];
-            at += 4;
-        }
-    }
-    fn f32s(&mut self, xs: &[f32]) {
-        let mut at = self.room(xs.len(), 4);
-        for &x in xs {
-            let b = x.to_bits().to_le_bytes();
             let out = &mut self.0[at..at + 4];
             out[0] = b[0];
             out[1] = b[1];
@@ -190,22 +178,22 @@ pub fn save<'a>(
         ends.push(units.len() as u32);
     }
     w.u16s(&units);
-    w.u32s(&ends);
+    w.u32s(ends.iter().copied());
     for terms in [&index.surface, &index.terms] {
         let (units, ends) = terms.parts();
         w.u16s(units);
-        w.u32s(ends);
+        w.u32s(ends.iter().copied());
     }
-    w.u32s(&index.surface_term);
-    w.u32s(&index.offsets);
-    w.u32s(&index.post_tool);
-    w.f32s(&index.post_score);
+    w.u32s(index.surface_term.iter().copied());
+    w.u32s(index.offsets.iter().copied());
+    w.u32s(index.post_tool.iter().copied());
+    w.u32s(index.post_score.iter().map(|x| x.to_bits()));
     match &index.vectors {
         None => w.u32(0),
         Some(v) => {
             w.u32(v.dims() as u32);
             let (data, scale) = v.raw();
-            w.f32s(scale);
+            w.u32s(scale.iter().map(|x| x.to_bits()));
             w.bytes(data);
         }
     }
