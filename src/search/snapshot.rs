@@ -231,30 +231,30 @@ impl<'a> Reader<'a> {
         let n = self.u32()? as usize;
         self.take(n.checked_mul(size).ok_or(SHORT)?)
     }
-    fn u32s(&mut self) -> Result<Vec<u32>, SnapshotError> {
-        let b = self.array(4)?;
-        let mut out = vec![0u32; b.len() / 4];
-        let mut at = 0;
-        for x in out.iter_mut() {
-            *x = u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
-            at += 4;
+    /// A length-prefixed array of `N`-byte items, each decoded by `item`.
+    fn items<T: Copy + Default, const N: usize>(
+        &mut self,
+        item: fn([u8; N]) -> T,
+    ) -> Result<Vec<T>, SnapshotError> {
+        let b = self.array(N)?;
+        let mut out = vec![T::default(); b.len() / N];
+        for (i, x) in out.iter_mut().enumerate() {
+            // One bounds check an item, then one load.
+            let c = &b[N * i..N * i + N];
+            let mut a = [0u8; N];
+            a.copy_from_slice(c);
+            *x = item(a);
         }
         Ok(out)
+    }
+    fn u32s(&mut self) -> Result<Vec<u32>, SnapshotError> {
+        self.items(u32::from_le_bytes)
     }
     fn f32s(&mut self) -> Result<Vec<f32>, SnapshotError> {
-        let mut out = self.u32s()?;
-        // f32 from the same bits, in place of a second copy.
-        Ok(out.drain(..).map(f32::from_bits).collect())
+        self.items(f32::from_le_bytes)
     }
     fn u16s(&mut self) -> Result<Vec<u16>, SnapshotError> {
-        let b = self.array(2)?;
-        let mut out = vec![0u16; b.len() / 2];
-        let mut at = 0;
-        for x in out.iter_mut() {
-            *x = u16::from_le_bytes([b[at], b[at + 1]]);
-            at += 2;
-        }
-        Ok(out)
+        self.items(u16::from_le_bytes)
     }
     fn bytes(&mut self) -> Result<Vec<u8>, SnapshotError> {
         self.array(1).map(<[u8]>::to_vec)
