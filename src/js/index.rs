@@ -204,7 +204,7 @@ fn read_vectors(value: &JsValue, count: usize) -> JsResult<Option<Vectors>> {
                 v.reserve(count);
                 v
             });
-            store.push(&buf, &mut Vec::new());
+            store.push(&buf);
         }
         return Ok(store);
     }
@@ -229,7 +229,6 @@ fn read_vectors(value: &JsValue, count: usize) -> JsResult<Option<Vectors>> {
     // Copied out a block of rows at a time: one crossing per block, not per vector.
     let block = (65_536 / dims).max(1);
     let mut rows = Vec::new();
-    let mut tmp = Vec::new();
     let mut first = 0;
     while first < count {
         let n = block.min(count - first);
@@ -241,7 +240,7 @@ fn read_vectors(value: &JsValue, count: usize) -> JsResult<Option<Vectors>> {
             buf.extend(row.iter().map(|&x| f64::from(x)));
             vectors::check(&buf, Some(dims))
                 .map_err(|e| vector_error(place().index((first + k) as u32), e, Some(dims)))?;
-            store.push(&buf, &mut tmp);
+            store.push(&buf);
         }
         first += n;
     }

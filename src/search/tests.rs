@@ -590,10 +590,9 @@ fn queries_allocate_nothing_per_tool() {
 fn with_vectors(tools: &[Tool], vs: &[Vec<f64>]) -> Index {
     let mut ix = index(tools);
     let mut store = Vectors::new(vs[0].len());
-    let mut tmp = Vec::new();
     for v in vs {
         vectors::check(v, Some(store.dims())).unwrap();
-        store.push(v, &mut tmp);
+        store.push(v);
     }
     ix.set_vectors(store).unwrap();
     ix
@@ -657,9 +656,8 @@ fn cosines_are_close_to_exact_whatever_the_scale() {
         // Huge components (their squares overflow) have a direction all the same.
         let q: Vec<f64> = exact_q.iter().map(|x| x * 1e300).collect();
         let mut store = Vectors::new(dims);
-        let mut tmp = Vec::new();
         for v in &vs {
-            store.push(v, &mut tmp);
+            store.push(v);
         }
         assert_eq!(store.bytes_per_vector(), dims.div_ceil(16) * 16 + 4);
         let mut scores = Vec::new();

@@ -121,17 +121,30 @@ impl Vectors {
     }
 
     /// Adds a vector (checked with `check` first: `dims` finite components).
-    pub fn push(&mut self, v: &[f64], tmp: &mut Vec<f64>) {
-        unit(v, tmp);
-        let max = tmp.iter().fold(0f64, |m, x| m.max(x.abs()));
-        let k = if max > 0.0 { 127.0 / max } else { 0.0 };
+    pub fn push(&mut self, v: &[f64]) {
+        // int8 = x / max|x| · 127 (the unit vector's own scaling), and the scale back to
+        // the unit vector is (max|x| / norm) / 127 = 1 / (127 · sqrt(Σ (x / max|x|)²)):
+        // two passes over `v`, no unit vector made, no overflow however large x is.
+        // Index loops: opt-level "z" leaves iterator adapters as calls here.
+        let mut max = 0f64;
+        for &x in v {
+            max = max.max(x.abs());
+        }
         let start = self.data.len();
         self.data.resize(start + self.stride, 0);
-        for (d, &x) in self.data[start..].iter_mut().zip(tmp.iter()) {
-            *d = round(x * k) as i8 as u8;
+        if max == 0.0 {
+            self.scale.push(0.0);
+            return;
         }
-        self.scale
-            .push(if max > 0.0 { (max / 127.0) as f32 } else { 0.0 });
+        let inv = 1.0 / max;
+        let mut squares = 0f64;
+        let row = &mut self.data[start..start + v.len()];
+        for i in 0..v.len() {
+            let r = v[i] * inv;
+            squares += r * r;
+            row[i] = round(r * 127.0) as i8 as u8;
+        }
+        self.scale.push((1.0 / (127.0 * squares.sqrt())) as f32);
     }
 
     /// The query as i16 components scaled so that no partial sum of a dot product can
