@@ -372,6 +372,7 @@ console.log(`  harder: the live tools pooled with BFCL's others (${search.pooled
 for (const r of search.pooled) console.log(`  ${r.name.padEnd(52)} ${r3(r)}`);
 for (const t of search.times) console.log(`  ${t.name.padEnd(52)} ${String(t.tools).padStart(6)} tools: build ${t.build.toFixed(1)} ms, query ${fmt(t.queryUs)}`);
 for (const s of search.snapshots) console.log(`  snapshot of ${s.tools.toLocaleString("en")} tools${s.vectors ? ` × ${s.vectors} dims` : ", lexical"}: ${(s.bytes / 1e6).toFixed(1)} MB (${s.bytesPerTool.toFixed(0)} bytes per tool), save ${s.saveMs.toFixed(1)} ms, load ${s.loadMs.toFixed(2)} ms`);
+console.log(`  memory per tool: ${search.snapshots.map((s) => `${s.bytesPerTool.toFixed(0)} B ${s.vectors ? `with ${s.vectors}-dimensional vectors (int8 + scale: ${s.vectors + 4} B of it)` : "lexical"}`).join(", ")}: the snapshot holds the index's arrays; in memory add ~20 B per tool of query scratch and the term tables' hash slots`);
 console.log(`  ToolIndex adds ${search.weight.total} gzip bytes (wasm ${search.weight.wasm}, glue ${search.weight.glue})`);
 console.log("  musts:");
 for (const m of search.musts) console.log(`    ${m.ok ? "ok  " : "MISS"} ${m.what}: ${m.got}`);
@@ -412,6 +413,8 @@ if (!quick) {
     "| ranker | tools | build | query (limit 5) |",
     "|---|---:|---:|---:|",
     ...search.times.map((t) => `| ${t.name} | ${t.tools.toLocaleString("en")} | ${t.build.toFixed(1)} ms | ${fmt(t.queryUs)} |`),
+    "",
+    "Memory per tool is about the snapshot's size per tool (the index's own arrays; in memory add ~20 B of query scratch per tool and the term tables' hash slots):",
     "",
     "| snapshot | size | per tool | save | load |",
     "|---|---:|---:|---:|---:|",
