@@ -435,12 +435,16 @@ impl ToolIndex {
     #[wasm_bindgen(js_name = entriesFor)]
     pub fn entries_for(&self, context: JsValue) -> JsResult<JsValue> {
         let built = live(&self.built, "entries")?;
-        let message = message_of(&context)?;
         let Some(embed) = built.embed.clone() else {
-            return Ok(match message {
+            return Ok(match message_of(&context)? {
                 Some((_, query)) => hits(&built, &query, None, self.limit, false),
                 None => host::rows(&built.names, &[]),
             });
+        };
+        // With `embed`, entries returns a Promise: an unreadable context rejects it.
+        let message = match message_of(&context) {
+            Ok(message) => message,
+            Err(error) => return Ok(Promise::reject(&error).into()),
         };
         let Some((message, query)) = message.filter(|(_, q)| built.index.has_word(q)) else {
             return Ok(Promise::resolve(&host::rows(&built.names, &[])).into());

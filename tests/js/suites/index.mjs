@@ -252,6 +252,11 @@ export function toolIndex(tp) {
       // Nothing to embed: no call, no rows (routing refuses and every tool stays).
       for (const context of [undefined, null, 5, {}, { message: 7 }, "", "  "]) assert.deepEqual([...(await index.entries(context))], []);
       assert.equal(asked.length, 2);
+      // An unreadable context rejects the Promise (it does not throw).
+      const hostile = { get message() { throw new Error("no message"); } };
+      const rejected = index.entries(hostile);
+      assert.ok(rejected instanceof Promise);
+      await assert.rejects(rejected, (e) => e instanceof TypeError && /context\.message could not be read/.test(e.message));
     });
 
     test("when embed throws, rejects or answers a bad vector, that turn ranks lexically and onEmbedError gets why", async () => {
