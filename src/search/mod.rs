@@ -171,23 +171,24 @@ impl Builder {
                     self.df.push(0);
                 }
             }
-            let t = self.surface_term[s] as usize;
+            // `as_slice` indexing: `Vec`'s own `Index` stays a call at opt-level "z".
+            let t = self.surface_term.as_slice()[s] as usize;
             if t == NONE as usize {
                 continue;
             }
             if let Some(len) = self.lens.last_mut() {
                 len[f] += 1;
             }
-            let e = self.last[t] as usize;
+            let e = self.last.as_slice()[t] as usize;
             if e > first {
-                let tf = &mut self.entries[e - 1].1;
+                let tf = &mut self.entries.as_mut_slice()[e - 1].1;
                 if (*tf >> shift) & TF_MAX < TF_MAX {
                     *tf += 1 << shift;
                 }
             } else {
                 self.entries.push((t as u32, 1 << shift));
-                self.last[t] = self.entries.len() as u32;
-                self.df[t] += 1;
+                self.last.as_mut_slice()[t] = self.entries.len() as u32;
+                self.df.as_mut_slice()[t] += 1;
             }
         }
     }
