@@ -21,7 +21,6 @@ max |component| = 127. About 60-120 ms a text on one core.
 """
 import json
 import re
-import struct
 import sys
 from pathlib import Path
 
