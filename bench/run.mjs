@@ -8,7 +8,7 @@ import { gzipSync } from "node:zlib";
 import { cpus } from "node:os";
 import * as pkg from "../dist/node.mjs";
 import * as baseline from "./baseline.mjs";
-import { aiSdk, data as bfcl, miniSearch, recall, synthetic } from "./tool-search/compare.mjs";
+import { aiSdk, data as bfcl, embeddingAlone, miniSearch, pool as bfclPool, recall, recalls, synthetic, toolIndexRankers, vectors } from "./tool-search/compare.mjs";
 import { tokenTable, mcpOverhead, markdown as tokenLines } from "./tool-search/tokens.mjs";
 
 const root = new URL("..", import.meta.url);
@@ -226,39 +226,81 @@ async function memory(turns) {
 
 // ------------------------------------------------------------------ tool search (SPEC 6)
 
-// The package's ToolIndex as a ranker of bench/tool-search/compare.mjs, beside what users
-// would pick instead (the AI SDK's default toolSearch scorer, MiniSearch's BM25).
-const toolIndex = {
-  name: "ToolIndex (this package)",
-  rank(tools) {
-    const index = new pkg.ToolIndex(tools);
-    return (query, k) => index.search(query, { limit: k }).map((h) => h.name);
-  },
-};
+// The package's ToolIndex (lexical, and hybrid with the fixture's e5-small vectors) as
+// rankers of bench/tool-search/compare.mjs, beside the embedding alone (cosine) and what
+// users would pick instead (the AI SDK's default toolSearch scorer, MiniSearch's BM25).
+const [lexical, hybrid] = toolIndexRankers(pkg);
 
-function searchTimes(ranker, n, queries) {
+function searchTimes(ranker, n, questions) {
   const tools = synthetic(bfcl.tools, n);
   let t0 = performance.now();
   const search = ranker.rank(tools);
   const build = performance.now() - t0;
-  for (const q of queries.slice(0, 10)) search(q, 5);
+  for (const q of questions.slice(0, 10)) search(q.query, 5, q);
   t0 = performance.now();
-  for (const q of queries) search(q, 5);
-  return { build, queryUs: ((performance.now() - t0) / queries.length) * 1000 };
+  for (const q of questions) search(q.query, 5, q);
+  return { build, queryUs: ((performance.now() - t0) / questions.length) * 1000 };
+}
+
+// Snapshots of n synthetic tools (with vectors or not): size, save time, and load time
+// (median of 15 loads).
+function snapshotTimes(n, withVectors) {
+  const tools = synthetic(bfcl.tools, n);
+  const options = withVectors ? { vectors: tools.map((t, i) => vectors.tool(t, i)) } : {};
+  const index = new pkg.ToolIndex(tools, options);
+  let t0 = performance.now();
+  const bytes = index.save();
+  const save = performance.now() - t0;
+  const loads = [];
+  for (let i = 0; i < 15; i++) {
+    t0 = performance.now();
+    const back = pkg.ToolIndex.load(bytes);
+    loads.push(performance.now() - t0);
+    back.dispose();
+  }
+  index.dispose();
+  loads.sort((a, b) => a - b);
+  return { tools: n, vectors: withVectors ? vectors.dims : 0, bytes: bytes.length, bytesPerTool: bytes.length / n, saveMs: save, loadMs: loads[loads.length >> 1] };
+}
+
+// The musts of the issue, checked on this run's numbers.
+function musts(live, perCategory) {
+  const [lex, emb, hyb] = live;
+  const out = [
+    { what: "hybrid recall@5 >= lexical + 0.02", ok: hyb["r@5"] >= lex["r@5"] + 0.02 - 1e-9, got: `${hyb["r@5"].toFixed(3)} vs ${lex["r@5"].toFixed(3)}` },
+    { what: "hybrid recall@10 >= lexical + 0.03", ok: hyb["r@10"] >= lex["r@10"] + 0.03 - 1e-9, got: `${hyb["r@10"].toFixed(3)} vs ${lex["r@10"].toFixed(3)}` },
+    { what: "hybrid >= embedding alone at recall@5 and @10", ok: hyb["r@5"] >= emb["r@5"] && hyb["r@10"] >= emb["r@10"], got: `${hyb["r@5"].toFixed(3)}/${hyb["r@10"].toFixed(3)} vs ${emb["r@5"].toFixed(3)}/${emb["r@10"].toFixed(3)}` },
+  ];
+  for (const [c, [l, , h]] of Object.entries(perCategory)) {
+    const worst = Math.min(...["r@5", "r@10"].map((k) => h[k] - l[k]));
+    const at1 = h["r@1"] - l["r@1"];
+    out.push({ what: `category ${c}: hybrid no more than 0.01 below lexical at recall@5 and @10`, ok: worst >= -0.01 - 1e-9, got: `worst ${worst >= 0 ? "+" : ""}${worst.toFixed(3)} (recall@1 ${at1 >= 0 ? "+" : ""}${at1.toFixed(3)})` });
+  }
+  return out;
 }
 
 async function toolSearch() {
-  const rankers = [aiSdk, miniSearch, toolIndex];
-  const recalls = rankers.map((r) => ({ name: r.name, ...recall(r) }));
-  const queries = bfcl.questions.map((q) => q.query);
+  const rankers = [aiSdk, miniSearch, embeddingAlone, lexical, hybrid];
+  const recallsOf = rankers.map((r) => ({ name: r.name, ...recall(r) }));
+  // The three rankers per BFCL live category, on the 528 tools and pooled with BFCL's others.
+  const three = [lexical, embeddingAlone, hybrid];
+  const byCategory = three.map((r) => recalls(r));
+  const perCategory = {};
+  for (const c of Object.keys(byCategory[0]).filter((c) => c !== "all")) perCategory[c] = byCategory.map((r) => r[c]);
+  const pooledTools = [...bfcl.tools, ...bfclPool.tools];
+  const pooled = three.map((r) => ({ name: r.name, ...recall(r, pooledTools) }));
+  const questions = bfcl.questions;
   const times = [];
   for (const n of quick ? [500, 10_000] : [500, 10_000, 50_000]) {
-    for (const r of rankers) {
+    for (const r of [aiSdk, miniSearch, embeddingAlone, lexical, hybrid]) {
+      if (r === aiSdk && n > 10_000) continue;
       // Every question at 500 tools; the first 100 above (the JS rankers scan every tool).
-      times.push({ name: r.name, tools: n, ...searchTimes(r, n, n > 500 ? queries.slice(0, 100) : queries) });
+      times.push({ name: r.name, tools: n, ...searchTimes(r, n, n > 500 ? questions.slice(0, 100) : questions) });
     }
   }
-  return { tools: bfcl.tools.length, questions: bfcl.questions.length, recalls, times, weight: weightOfToolIndex() };
+  const snapshots = [snapshotTimes(50_000, false), snapshotTimes(50_000, true)];
+  const checks = musts(byCategory.map((r) => r.all), perCategory);
+  return { tools: bfcl.tools.length, pooledTools: pooledTools.length, questions: bfcl.questions.length, model: vectors.model, recalls: recallsOf, perCategory, pooled, times, snapshots, musts: checks, weight: weightOfToolIndex() };
 }
 
 // What ToolIndex adds to the weight a browser loads: the module and its glue built once
@@ -268,7 +310,7 @@ function weightOfToolIndex() {
   const opts = { cwd: root.pathname, stdio: "ignore" };
   spawnSync("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--no-default-features", "--target-dir", `${dir}cargo`], opts);
   spawnSync("wasm-bindgen", ["--target", "web", "--out-dir", dir, `${dir}cargo/wasm32-unknown-unknown/release/tool_palette.wasm`], opts);
-  const features = ["bulk-memory", "nontrapping-float-to-int", "sign-ext", "reference-types", "multivalue", "mutable-globals"].map((f) => `--enable-${f}`);
+  const features = ["bulk-memory", "nontrapping-float-to-int", "sign-ext", "reference-types", "multivalue", "mutable-globals", "simd"].map((f) => `--enable-${f}`);
   spawnSync(new URL("node_modules/.bin/wasm-opt", root).pathname, [`${dir}tool_palette_bg.wasm`, "-Oz", "--strip-debug", "--strip-producers", ...features, "-o", `${dir}o.wasm`], opts);
   const gz = (path) => gzipSync(readFileSync(path), { level: 9 }).length;
   const without = { wasm: gz(`${dir}o.wasm`), glue: gz(`${dir}tool_palette.js`) };
@@ -281,6 +323,12 @@ function weightOfToolIndex() {
 const fmt = (us) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(2)} µs`);
 const machine = `${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} cores), Node ${process.version}`;
 console.log(`tool-palette bench on ${machine}: ${ROUNDS} interleaved rounds of ${TIME_MS} ms per task\n`);
+
+// `--tool-search`: only the tool-search section, printed, nothing written.
+if (process.argv.includes("--tool-search")) {
+  printSearch(await toolSearch());
+  process.exit(0);
+}
 
 const turns = await race(scenarios);
 for (const r of turns) console.log(`${r.name.padEnd(40)} package ${fmt(r.packageUs).padStart(10)}  baseline ${fmt(r.baselineUs).padStart(10)}  ratio ${r.ratio.toFixed(2)}×`);
@@ -320,14 +368,25 @@ const crossings = JSON.parse(spawnSync(process.execPath, [new URL("bench/crossin
 console.log(
   `crossings of one async resolvePalette: ${crossings.resolvePalette.total} (${crossings.resolvePalette.exports} into the module, ${crossings.resolvePalette.imports} out); of one redirected, dropped dispatch: ${crossings.dispatch.total} (${crossings.dispatch.exports} in, ${crossings.dispatch.imports} out)`,
 );
-const search = await toolSearch();
-console.log(`\ntool search on BFCL live (${search.tools} tools, ${search.questions} questions):`);
-for (const r of search.recalls) console.log(`  ${r.name.padEnd(42)} recall@1 ${r["r@1"].toFixed(3)}  @5 ${r["r@5"].toFixed(3)}  @10 ${r["r@10"].toFixed(3)}`);
-for (const t of search.times) console.log(`  ${t.name.padEnd(42)} ${String(t.tools).padStart(6)} tools: build ${t.build.toFixed(1)} ms, query ${fmt(t.queryUs)}`);
+function printSearch(search) {
+const r3 = (r) => `recall@1 ${r["r@1"].toFixed(3)}  @5 ${r["r@5"].toFixed(3)}  @10 ${r["r@10"].toFixed(3)}`;
+console.log(`\ntool search on BFCL live (${search.tools} tools, ${search.questions} questions; vectors: ${search.model}):`);
+for (const r of search.recalls) console.log(`  ${r.name.padEnd(52)} ${r3(r)}`);
+console.log("  per BFCL live category (lexical | embedding alone | hybrid):");
+for (const [c, rs] of Object.entries(search.perCategory)) console.log(`    ${c.padEnd(18)} ${rs.map((r) => ["r@1", "r@5", "r@10"].map((k) => r[k].toFixed(3)).join("/")).join("  |  ")}`);
+console.log(`  harder: the live tools pooled with BFCL's others (${search.pooledTools} tools), the same questions:`);
+for (const r of search.pooled) console.log(`  ${r.name.padEnd(52)} ${r3(r)}`);
+for (const t of search.times) console.log(`  ${t.name.padEnd(52)} ${String(t.tools).padStart(6)} tools: build ${t.build.toFixed(1)} ms, query ${fmt(t.queryUs)}`);
+for (const s of search.snapshots) console.log(`  snapshot of ${s.tools.toLocaleString("en")} tools${s.vectors ? ` × ${s.vectors} dims` : ", lexical"}: ${(s.bytes / 1e6).toFixed(1)} MB (${s.bytesPerTool.toFixed(0)} bytes per tool), save ${s.saveMs.toFixed(1)} ms, load ${s.loadMs.toFixed(2)} ms`);
+console.log(`  memory per tool: ${search.snapshots.map((s) => `${s.bytesPerTool.toFixed(0)} B ${s.vectors ? `with ${s.vectors}-dimensional vectors (int8 + scale: ${s.vectors + 4} B of it)` : "lexical"}`).join(", ")}: the snapshot holds the index's arrays; in memory add ~20 B per tool of query scratch and the term tables' hash slots`);
 console.log(`  ToolIndex adds ${search.weight.total} gzip bytes (wasm ${search.weight.wasm}, glue ${search.weight.glue})`);
+console.log("  musts:");
+for (const m of search.musts) console.log(`    ${m.ok ? "ok  " : "MISS"} ${m.what}: ${m.got}`);
+}
+const search = await toolSearch();
+printSearch(search);
 const tokens = { routing: await tokenTable(), mcp: await mcpOverhead({ runs: quick ? 50 : 300 }) };
 console.log(`\n${tokenLines(tokens.routing, tokens.mcp).join("\n")}`);
-
 
 const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem, crossings, toolSearch: search, tokens };
 if (!quick) {
@@ -348,17 +407,30 @@ if (!quick) {
     `| boundary crossings, one async resolvePalette (into the module / out of it) | ${crossings.resolvePalette.total} (${crossings.resolvePalette.exports} / ${crossings.resolvePalette.imports}) | | |`,
     `| boundary crossings, one redirected, dropped dispatch | ${crossings.dispatch.total} (${crossings.dispatch.exports} / ${crossings.dispatch.imports}) | | |`,
     "",
-    `Tool search on BFCL live (${search.tools} tools pooled from the four \`live_*\` categories, ${search.questions} questions, each retrieving from the whole pool; bench/tool-search/):`,
+    `Tool search on BFCL live (${search.tools} tools pooled from the four \`live_*\` categories, ${search.questions} questions, each retrieving from the whole pool; bench/tool-search/). Embeddings: ${search.model}, computed offline (bench/tool-search/embed.py) and committed:`,
     "",
     "| ranker | recall@1 | recall@5 | recall@10 |",
     "|---|---:|---:|---:|",
     ...search.recalls.map((r) => `| ${r.name} | ${r["r@1"].toFixed(3)} | ${r["r@5"].toFixed(3)} | ${r["r@10"].toFixed(3)} |`),
     "",
+    `The three rankers per BFCL live category (recall@1 / @5 / @10), and with the live tools pooled among BFCL's other tools (${search.pooledTools} tools, the same questions):`,
+    "",
+    "| | ToolIndex, lexical | embedding alone (cosine) | ToolIndex, hybrid |",
+    "|---|---:|---:|---:|",
+    ...Object.entries(search.perCategory).map(([c, rs]) => `| ${c} | ${rs.map((r) => ["r@1", "r@5", "r@10"].map((k) => r[k].toFixed(3)).join(" / ")).join(" | ")} |`),
+    `| pooled, ${search.pooledTools} tools | ${search.pooled.map((r) => ["r@1", "r@5", "r@10"].map((k) => r[k].toFixed(3)).join(" / ")).join(" | ")} |`,
+    "",
     "| ranker | tools | build | query (limit 5) |",
     "|---|---:|---:|---:|",
     ...search.times.map((t) => `| ${t.name} | ${t.tools.toLocaleString("en")} | ${t.build.toFixed(1)} ms | ${fmt(t.queryUs)} |`),
     "",
-    `ToolIndex adds ${search.weight.total} gzip bytes to what a browser loads (wasm ${search.weight.wasm}, glue ${search.weight.glue}).`,
+    "Memory per tool is about the snapshot's size per tool (the index's own arrays; in memory add ~20 B of query scratch per tool and the term tables' hash slots):",
+    "",
+    "| snapshot | size | per tool | save | load |",
+    "|---|---:|---:|---:|---:|",
+    ...search.snapshots.map((x) => `| ${x.tools.toLocaleString("en")} tools${x.vectors ? ` × ${x.vectors} dims` : ", lexical"} | ${(x.bytes / 1e6).toFixed(1)} MB | ${x.bytesPerTool.toFixed(0)} B | ${x.saveMs.toFixed(1)} ms | ${x.loadMs.toFixed(1)} ms |`),
+    "",
+    `ToolIndex adds ${search.weight.total} gzip bytes to what a browser loads (wasm ${search.weight.wasm}, glue ${search.weight.glue}). The issue's musts, on this run: ${search.musts.map((m) => `${m.ok ? "met" : "**missed**"}: ${m.what} (${m.got})`).join("; ")}.`,
     "",
     ...tokenLines(tokens.routing, tokens.mcp),
   ].join("\n");

@@ -62,8 +62,10 @@ const methods = [
   [ToolRouter, ["resolve"], guardedAsync],
   [ToolPolicies, ["selectModel", "dispatch"], guarded],
   [ToolCallPolicy, ["matchesTool"], guarded],
-  [ToolIndex, ["search", "entriesFor"], guarded],
+  [ToolIndex, ["search", "entriesFor", "save"], guarded],
 ];
+// `ToolIndex.load(bytes, options?)`: guarded like the constructor.
+Object.defineProperty(wasm.ToolIndex, "load", { value: guarded(wasm.ToolIndex.load), writable: true, configurable: true });
 // `index.entries`: a function of the index, ready to be a router's procedural layer.
 Object.defineProperty(ToolIndex.prototype, "entries", {
   get() {

@@ -700,3 +700,29 @@ export function rows(names, indices) {
   for (let i = 0; i < indices.length; i++) out[i] = Object.freeze({ tool: names[indices[i]] });
   return Object.freeze(out);
 }
+
+// ---------------------------------------------------------------- ToolIndex vectors (SPEC 6, hybrid)
+
+const tagOf = (value) => Object.prototype.toString.call(value);
+const NUMERIC_VIEW = /^\[object (Float(16|32|64)|U?Int(8|16|32)|Uint8Clamped)Array\]$/;
+
+// One vector as the core reads it: its components as a Float64Array, where a component
+// that is not a number becomes NaN (the core refuses it, naming the tool); a value that
+// is not array-like comes back as it is. Typed arrays of any realm are judged by their tag.
+function vectorOf(value) {
+  if (value === null || (typeof value !== "object" && typeof value !== "function")) return value;
+  if (NUMERIC_VIEW.test(tagOf(value))) return Float64Array.from(value);
+  const n = value.length;
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) return value;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const x = value[i];
+    out[i] = typeof x === "number" ? x : NaN;
+  }
+  return out;
+}
+
+// `options.vectors`: one flat Float32Array as it is, else each vector through vectorOf.
+export const readVectors = catching((vectors) => (tagOf(vectors) === "[object Float32Array]" ? vectors : Array.from(vectors, (v) => vectorOf(v))));
+// A query's vector: `options.vector`, or what `embed` answered.
+export const readVector = catching(vectorOf);

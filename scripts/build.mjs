@@ -37,10 +37,12 @@ writeFileSync(join(stage, "tool_palette_bg.wasm"), trapAtPanic(readFileSync(join
 // The features rustc emits for wasm32 today; wasm-opt must be told it may keep them.
 // -ocimfs 0: no inlining of functions merely because they have one caller (-Oz inlines
 // them whatever their size): measured 1.6 KB of gzip smaller.
+// SIMD: only ToolIndex's vector search uses it (src/search/vectors.rs, one function with
+// `target_feature(enable = "simd128")`); every runtime the package supports has it.
 run(bin("wasm-opt"), [
   join(stage, "tool_palette_bg.wasm"), "-Oz", "-ocimfs", "0", "--strip-debug", "--strip-producers",
   "--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext",
-  "--enable-reference-types", "--enable-multivalue", "--enable-mutable-globals",
+  "--enable-reference-types", "--enable-multivalue", "--enable-mutable-globals", "--enable-simd",
   "-o", join(dist, "tool_palette_bg.wasm"),
 ]);
 // The glue, with two changes (three edits), each checked so that a new wasm-bindgen cannot slip past:

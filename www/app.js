@@ -876,6 +876,20 @@ function renderToolsets() {
   }
 }
 
+// e5-small vectors for the "Assistant tools" and a few messages (bench/tool-search/
+// embed_demo.py): the page runs no model, so only these messages have a vector. Another
+// message (or tool set) ranks lexically, as a host's failing `embed` would.
+let demoVectors = null;
+const decode = ([scale, b64]) => Float32Array.from(atob(b64), (c) => ((c.charCodeAt(0) << 24) >> 24) * scale);
+const toolVector = (name) => (demoVectors?.tools[name] ? decode(demoVectors.tools[name]) : null);
+const messageVector = (text) => (demoVectors?.messages[text.trim()] ? decode(demoVectors.messages[text.trim()]) : null);
+
+// The embedding alone: cosine (the vectors are unit length), best first, ties in tool order.
+function embeddingRanks(names, vectors, q, limit) {
+  const scores = vectors.map((v) => v.reduce((s, x, i) => s + x * q[i], 0));
+  return names.map((name, i) => ({ name, score: scores[i] })).sort((a, b) => b.score - a.score).slice(0, limit);
+}
+
 async function searchNow() {
   if (!tp) return;
   const my = ++searchSeq;
@@ -888,16 +902,24 @@ async function searchNow() {
     out.replaceChildren(h("p", { class: "error-text", dataset: { field: "search-error" } }, `the tools are not valid JSON (${e.message})`));
     return;
   }
+  const registered = Array.isArray(tools) ? tools.map((t) => t?.name ?? t?.function?.name) : Object.keys(tools);
+  const limit = searchState.limit >= 1 ? searchState.limit : 3;
+  // Vectors when the demo has one for every tool of the set.
+  const vectors = registered.map((name) => (typeof name === "string" ? toolVector(name) : null));
+  const hybrid = vectors.length > 0 && vectors.every(Boolean);
+  const embed = (text) => messageVector(text) ?? Promise.reject(new Error("the demo has no vector for this message"));
   let index;
   try {
-    index = new tp.ToolIndex(tools, { limit: searchState.limit >= 1 ? searchState.limit : 3 });
+    index = new tp.ToolIndex(tools, hybrid ? { limit, vectors, embed, onEmbedError: () => {} } : { limit });
   } catch (e) {
     out.dataset.state = "error";
     out.replaceChildren(h("p", { class: "error-text", dataset: { field: "search-error" } }, `${e.name}: ${e.message}`));
     return;
   }
-  const hits = index.search(searchState.message);
-  const registered = Array.isArray(tools) ? tools.map((t) => t?.name ?? t?.function?.name) : Object.keys(tools);
+  const vector = hybrid ? messageVector(searchState.message) : null;
+  const lexical = index.search(searchState.message);
+  const hits = vector ? index.search(searchState.message, { vector }) : lexical;
+  const embedding = vector ? embeddingRanks(registered, vectors, vector, limit) : null;
   let decision = null;
   const router = new tp.ToolRouter({ entries: index.entries, registered, onDecision: (d) => (decision = d) });
   const outcome = await router.resolve({ context: { message: searchState.message } });
@@ -906,8 +928,18 @@ async function searchNow() {
   if (my !== searchSeq) return;
   out.dataset.state = "done";
   const max = hits.length ? hits[0].score : 1;
+  const ranks = (title, field, list) =>
+    h("div", { class: "rank" }, h("h4", {}, title), list.length ? h("ol", { dataset: { field } }, list.map((hit) => h("li", { dataset: { name: hit.name } }, h("code", {}, hit.name)))) : h("p", { class: "none", dataset: { field } }, "none"));
+  const samples = hybrid
+    ? h(
+        "p",
+        { class: "samples small" },
+        vector ? "Side by side for this message (e5-small vectors, precomputed). " : "The demo runs no model: only its sample messages have vectors (this one ranks lexically). Try: ",
+        ...(vector ? [] : Object.keys(demoVectors.messages).map((text) => h("button", { type: "button", class: "sample", dataset: { sample: text }, onclick: () => { searchState.message = text; $("#search-message").value = text; searchNow(); } }, text))),
+      )
+    : null;
   out.replaceChildren(
-    h("p", { class: "summary" }, `${index.size} tools indexed; `, h("code", {}, `index.search(message)`), ` → ${hits.length} hit${hits.length === 1 ? "" : "s"}`),
+    h("p", { class: "summary" }, `${index.size} tools indexed; `, h("code", {}, vector ? "index.search(message, { vector })" : "index.search(message)"), ` → ${hits.length} hit${hits.length === 1 ? "" : "s"}`),
     hits.length
       ? h(
           "ol",
@@ -917,6 +949,8 @@ async function searchNow() {
           ),
         )
       : h("p", { class: "none", dataset: { field: "hits" } }, "no tool matches: the router refuses (rule 3) and every tool stays available"),
+    ...(samples ? [samples] : []),
+    ...(vector ? [h("div", { class: "ranks", dataset: { field: "ranks" } }, ranks("lexical", "rank-lexical", lexical), ranks("embedding (cosine)", "rank-embedding", embedding), ranks("hybrid (fused)", "rank-hybrid", hits))] : []),
     h("p", { class: "rule" }, "routing: ", h("strong", { dataset: { field: "search-rule" } }, decision?.rule ?? "?"), outcome.kind === "routed" ? ` · the model sees ${outcome.names.length} of ${registered.length} tools` : " · every tool stays available"),
     group("Routed palette", "search-palette", outcome.kind === "routed" ? [...outcome.names] : [], "ok"),
     group("Hidden", "search-hidden", decision ? [...decision.hidden] : [], "muted"),
@@ -929,6 +963,7 @@ async function main() {
   wireInputs();
   try {
     tp = await import("./pkg/browser.js");
+    demoVectors = (await import("./demo-vectors.js")).default;
   } catch (e) {
     const banner = $("#load-error");
     banner.textContent = `The package could not be loaded from /pkg/browser.js (${e.message}). Build it first: npm run build.`;

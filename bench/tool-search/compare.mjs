@@ -87,18 +87,109 @@ export function miniSearchWith(searchOptions = {}) {
 export const miniSearch = { name: 'MiniSearch 7 (BM25, name x2)', rank: miniSearchWith() };
 
 // ---------------------------------------------------------------------------------------
+// Recall@k, averaged over the questions: the fraction of a question's expected tools in the
+// first k. A ranker's search gets the question too (its id finds its vector).
 export function recall(ranker, tools = data.tools, questions = data.questions, ks = [1, 5, 10]) {
   const search = ranker.rank(tools);
   const kmax = Math.max(...ks);
   const sums = ks.map(() => 0);
   for (const q of questions) {
-    const got = search(q.query, kmax);
+    const got = search(q.query, kmax, q);
     ks.forEach((k, i) => {
       const top = new Set(got.slice(0, k));
       sums[i] += q.expected.filter((n) => top.has(n)).length / q.expected.length;
     });
   }
   return Object.fromEntries(ks.map((k, i) => [`r@${k}`, sums[i] / questions.length]));
+}
+
+// The BFCL live category of a question ("live_parallel_multiple_3-2-1" -> "parallel_multiple").
+export const categoryOf = (q) => q.id.replace(/^live_/, '').replace(/_\d[^_]*$/, '');
+
+// Recall per category, and overall: { all: {...}, simple: {...}, ... }.
+export function recalls(ranker, tools = data.tools, questions = data.questions) {
+  const out = { all: recall(ranker, tools, questions) };
+  for (const c of [...new Set(questions.map(categoryOf))]) out[c] = recall(ranker, tools, questions.filter((q) => categoryOf(q) === c));
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------
+// The embeddings (bfcl-vectors.bin, made by embed.py with multilingual-e5-small; never
+// computed in CI): one flat Float32Array per set, vector i = int8 row i × scale i.
+export const pool = JSON.parse(readFileSync(new URL('bfcl-pool.json', here), 'utf8'));
+export const vectors = (() => {
+  const bytes = readFileSync(new URL('bfcl-vectors.bin', here));
+  const nl = bytes.indexOf(10);
+  const header = JSON.parse(bytes.subarray(0, nl).toString('utf8'));
+  const d = header.dims;
+  const sets = {};
+  let at = nl + 1;
+  for (const { name, count, first, last } of header.sets) {
+    const scales = new Float32Array(bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + 4 * count));
+    at += 4 * count;
+    const q = new Int8Array(bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + count * d));
+    at += count * d;
+    const flat = new Float32Array(count * d);
+    for (let i = 0; i < count * d; i++) flat[i] = q[i] * scales[Math.floor(i / d)];
+    sets[name] = { flat, first, last, count };
+  }
+  if (at !== bytes.length) throw new Error('bfcl-vectors.bin: size does not match its header');
+  const check = (set, items, key) => {
+    if (set.count !== items.length || set.first !== items[0][key] || set.last !== items.at(-1)[key]) throw new Error('bfcl-vectors.bin does not match the JSON files: run embed.py again');
+  };
+  check(sets.tools, data.tools, 'name');
+  check(sets.questions, data.questions, 'id');
+  check(sets.pool, pool.tools, 'name');
+  const row = (set, i) => set.flat.subarray(i * d, (i + 1) * d);
+  const byName = new Map();
+  data.tools.forEach((t, i) => byName.set(t.name, row(sets.tools, i)));
+  pool.tools.forEach((t, i) => byName.set(t.name, row(sets.pool, i)));
+  const byQuestion = new Map(data.questions.map((q, i) => [q.id, row(sets.questions, i)]));
+  // A synthetic copy (compare.mjs's synthetic(), name `${name}_${c}`) has its original's vector.
+  const tool = (t, i) => byName.get(t.name) ?? byName.get(data.tools[i % data.tools.length].name);
+  return { dims: d, model: header.model, tool, question: (q) => byQuestion.get(q.id) };
+})();
+
+// The embedding alone: cosine similarity (the fixture's vectors are unit length), exact,
+// in JS; ties keep tool order.
+export const embeddingAlone = {
+  name: 'embedding alone (cosine, e5-small)',
+  rank(tools) {
+    const d = vectors.dims;
+    const flat = new Float32Array(tools.length * d);
+    tools.forEach((t, i) => flat.set(vectors.tool(t, i), i * d));
+    return (query, k, q) => {
+      const v = vectors.question(q);
+      const scores = new Float64Array(tools.length);
+      for (let i = 0; i < tools.length; i++) {
+        let s = 0;
+        for (let j = 0; j < d; j++) s += flat[i * d + j] * v[j];
+        scores[i] = s;
+      }
+      const order = [...scores.keys()].sort((a, b) => scores[b] - scores[a] || a - b);
+      return order.slice(0, k).map((i) => tools[i].name);
+    };
+  },
+};
+
+// The package's ToolIndex, lexical and hybrid (the fixture's vectors; each question's own).
+export function toolIndexRankers(pkg) {
+  return [
+    {
+      name: 'ToolIndex, lexical (this package)',
+      rank(tools) {
+        const index = new pkg.ToolIndex(tools);
+        return (query, k) => index.search(query, { limit: k }).map((h) => h.name);
+      },
+    },
+    {
+      name: 'ToolIndex, hybrid (this package + e5-small vectors)',
+      rank(tools) {
+        const index = new pkg.ToolIndex(tools, { vectors: tools.map((t, i) => vectors.tool(t, i)) });
+        return (query, k, q) => index.search(query, { limit: k, vector: vectors.question(q) }).map((h) => h.name);
+      },
+    },
+  ];
 }
 
 // Synthetic tool sets: tool i of n is pool[i % pool.length]; copy c = floor(i / pool.length)

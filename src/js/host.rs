@@ -335,3 +335,27 @@ pub fn read_tools(tools: &JsValue, as_record: bool) -> JsResult<ToolTexts> {
     };
     caught(read).map(JsCast::unchecked_into)
 }
+
+// ------------------------------------------------------------ ToolIndex vectors (SPEC 6, hybrid)
+
+#[cfg(feature = "tool-index")]
+#[wasm_bindgen(raw_module = "./host.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = readVectors)]
+    fn read_vectors_(vectors: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = readVector)]
+    fn read_vector_(vector: &JsValue) -> JsValue;
+}
+
+/// `options.vectors` read: one flat `Float32Array` as it is, else an array holding each
+/// vector as a `Float64Array` (non-numbers as NaN), or `null` where one is not array-like.
+#[cfg(feature = "tool-index")]
+pub fn read_vectors(vectors: &JsValue) -> JsResult<JsValue> {
+    caught(read_vectors_(vectors))
+}
+
+/// One vector read as `read_vectors` reads each: a `Float64Array`, or `null`.
+#[cfg(feature = "tool-index")]
+pub fn read_vector(vector: &JsValue) -> JsResult<JsValue> {
+    caught(read_vector_(vector))
+}

@@ -5,12 +5,14 @@
 use super::options::{self, Fields};
 use super::{batch, frozen, host, must_be, unreadable, JsResult, Message};
 use crate::names::{NameList, NameTable};
-use crate::search::{Field, Hit, Index, ToolDoc};
+use crate::search::snapshot::{self, SnapshotError};
+use crate::search::{vectors, Field, Fusion, Hit, Index, ToolDoc, VectorError, Vectors};
 use alloc::rc::Rc;
 use alloc::vec::Vec;
 use core::cell::RefCell;
-use js_sys::Array;
+use js_sys::{Array, Float32Array, Float64Array, Function, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -24,6 +26,19 @@ export interface ToolDoc {
   schema?: unknown;
 }
 
+export type ToolRows = readonly { readonly tool: string }[];
+
+export interface ToolIndexOptions {
+  /** Hits per search and rows per turn (default 5). */
+  limit?: number;
+  /** One vector per tool (the host's embeddings), in the order the tools are read, or one flat n × d Float32Array. */
+  vectors?: Iterable<ArrayLike<number>> | Float32Array;
+  /** The query's vector, for `entries`: with it `entries` returns a Promise and ranks hybrid. */
+  embed?: (text: string) => ArrayLike<number> | PromiseLike<ArrayLike<number>>;
+  /** Gets what `embed` threw or rejected with, or the TypeError for a vector of another length; that turn ranks lexically. */
+  onEmbedError?: (error: unknown) => void;
+}
+
 export interface ToolHit {
   readonly name: string;
   readonly score: number;
@@ -32,15 +47,27 @@ export interface ToolHit {
 /** Tool search over the tools' names, descriptions and parameter schemas, in the Rust core. */
 export declare class ToolIndex {
   /** An iterable of tools, or a record of tools keyed by name (an AI SDK `tools` object). */
-  constructor(tools: Iterable<ToolDoc | { type: "function"; function: ToolDoc }> | Record<string, unknown>, options?: { limit?: number });
-  /** At most `limit` (default 5, or the constructor's) tools with a score above 0, best first; ties keep registration order. */
-  search(query: string, options?: { limit?: number }): readonly ToolHit[];
-  /** A ready `entries` for `ToolRouter`/`resolvePalette`: the rows `{ tool }` of `search(message)` for the turn's context. */
-  readonly entries: (context?: string | { message?: string }) => readonly { readonly tool: string }[];
+  constructor(tools: Iterable<ToolDoc | { type: "function"; function: ToolDoc }> | Record<string, unknown>, options?: ToolIndexOptions);
+  /**
+   * At most `limit` (default 5, or the constructor's) tools with a score above 0, best first; ties keep registration order.
+   * With `vector` (the query's embedding) and an index built with `vectors`: hybrid ranking.
+   */
+  search(query: string, options?: { limit?: number; vector?: ArrayLike<number> }): readonly ToolHit[];
+  /**
+   * A ready `entries` for `ToolRouter`/`resolvePalette`: the rows `{ tool }` of `search(message)` for the turn's context.
+   * With `embed`, a Promise of them: `embed(message)` is awaited (within the router's `timeoutMs`), then the ranking is hybrid.
+   */
+  readonly entries: (context?: string | { message?: string }) => ToolRows | Promise<ToolRows>;
   /** What `entries` calls: the rows for one context. */
-  entriesFor(context?: string | { message?: string }): readonly { readonly tool: string }[];
+  entriesFor(context?: string | { message?: string }): ToolRows | Promise<ToolRows>;
   /** How many tools were indexed. */
   readonly size: number;
+  /** The length of the tools' vectors, or `null` for an index without them. */
+  readonly dimensions: number | null;
+  /** The whole index (vectors included) as bytes, for `ToolIndex.load` in another isolate or process. */
+  save(): Uint8Array;
+  /** An index from the bytes of `save()`: it ranks exactly as the one saved. `embed` and `onEmbedError` are options here, not part of the bytes. */
+  static load(bytes: Uint8Array, options?: Omit<ToolIndexOptions, "vectors">): ToolIndex;
   /** Frees the index now rather than at garbage collection; later searches throw. */
   dispose(): void;
   [Symbol.dispose](): void;
@@ -51,24 +78,29 @@ const DEFAULT_LIMIT: u32 = 5;
 
 struct Built {
     index: Index,
+    fusion: Fusion,
     /// The tools' names, the caller's own strings.
     names: Array,
+    embed: Option<Function>,
+    on_embed_error: Option<Function>,
 }
 
-type Shared = RefCell<Option<Rc<Built>>>;
+/// The index until `dispose()`; shared with the `entries` still awaiting `embed`.
+type Shared = Rc<RefCell<Option<Rc<Built>>>>;
 
 #[wasm_bindgen(skip_typescript)]
 pub struct ToolIndex {
     built: Shared,
     size: u32,
     limit: u32,
+    dimensions: Option<u32>,
 }
 
-const OPTIONS: &[&str] = &["limit"];
+const OPTIONS: &[&str] = &["limit", "vectors", "embed", "onEmbedError"];
+const SEARCH_OPTIONS: &[&str] = &["limit", "vector"];
 
 /// A positive whole number of hits, or `None` when not given.
-fn limit_of(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Option<u32>> {
-    let value = fields.get(0);
+fn limit_of(value: JsValue, place: &dyn Fn() -> Message) -> JsResult<Option<u32>> {
     if value.is_undefined() {
         return Ok(None);
     }
@@ -78,8 +110,24 @@ fn limit_of(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Option<u32
     }
 }
 
-fn options_limit(options: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Option<u32>> {
-    limit_of(&options::read_options(options, OPTIONS, place)?, place)
+/// The options both the constructor and `load` take (`vectors` is the constructor's).
+struct Options {
+    limit: Option<u32>,
+    vectors: JsValue,
+    embed: Option<Function>,
+    on_embed_error: Option<Function>,
+}
+
+fn read_options(options: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Options> {
+    let fields: Fields = options::read_options(options, OPTIONS, place)?;
+    Ok(Options {
+        limit: limit_of(fields.get(0), place)?,
+        vectors: fields.get(1),
+        embed: options::optional_function(fields.get(2), &|| place().add(".embed"))?,
+        on_embed_error: options::optional_function(fields.get(3), &|| {
+            place().add(".onEmbedError")
+        })?,
+    })
 }
 
 /// A list of texts (strings by construction) as names in the core's form.
@@ -90,6 +138,162 @@ fn texts(list: &Array, place: &dyn Fn() -> Message) -> JsResult<NameList> {
         return Err(place().add(message).range_error());
     }
     Ok(batch::write(list, units))
+}
+
+/// The error for a vector the core refused: `place` names it (`options.vectors[3]`).
+fn vector_error(place: Message, error: VectorError, dims: Option<usize>) -> JsValue {
+    match error {
+        VectorError::NotFinite { at } => place
+            .index(at as u32)
+            .add(" must be a finite number")
+            .type_error(),
+        VectorError::Length { got: 0, .. } if dims.is_none() => place
+            .add(" must hold at least one number, got an empty vector")
+            .type_error(),
+        VectorError::Length { expected, got } => place
+            .add(" has ")
+            .add_js(&JsValue::from(got as u32))
+            .add(" numbers; the index's vectors have ")
+            .add_js(&JsValue::from(expected as u32))
+            .type_error(),
+    }
+}
+
+/// One vector as `host::read_vector(s)` reads it (a `Float64Array`, or the caller's value
+/// that is not array-like) into `buf`, checked.
+fn vector_into(
+    read: &JsValue,
+    dims: Option<usize>,
+    buf: &mut Vec<f64>,
+    place: &dyn Fn() -> Message,
+) -> JsResult<()> {
+    if !read.is_instance_of::<Float64Array>() {
+        return Err(must_be(place(), "an array of numbers", read));
+    }
+    let array: &Float64Array = read.unchecked_ref();
+    buf.clear();
+    buf.resize(array.length() as usize, 0.0);
+    array.copy_to(buf);
+    vectors::check(buf, dims).map_err(|e| vector_error(place(), e, dims))
+}
+
+/// `options.vectors` into the core's store: one vector per tool, of one length.
+fn read_vectors(value: &JsValue, count: usize) -> JsResult<Option<Vectors>> {
+    let place = || Message::new("ToolIndex: options.vectors");
+    if value.is_undefined() {
+        return Ok(None);
+    }
+    if !value.is_object() {
+        let what = "an iterable of vectors or a flat Float32Array";
+        return Err(must_be(place(), what, value));
+    }
+    let read = host::read_vectors(value).map_err(|cause| unreadable(place(), &cause))?;
+    let mut buf = Vec::new();
+    if host::is_array(&read) {
+        let rows: Array = read.unchecked_into();
+        if rows.length() as usize != count {
+            return Err(count_error(place(), rows.length(), count));
+        }
+        let mut store: Option<Vectors> = None;
+        for i in 0..rows.length() {
+            let row = rows.get(i);
+            let dims = store.as_ref().map(Vectors::dims);
+            vector_into(&row, dims, &mut buf, &|| place().index(i))?;
+            let store = store.get_or_insert_with(|| {
+                let mut v = Vectors::new(buf.len());
+                v.reserve(count);
+                v
+            });
+            store.push(&buf);
+        }
+        return Ok(store);
+    }
+    // One flat n × d Float32Array.
+    let flat: Float32Array = read.unchecked_into();
+    let len = flat.length() as usize;
+    if count == 0 {
+        return Ok(None);
+    }
+    if len == 0 || len % count != 0 {
+        return Err(place()
+            .add(": a flat Float32Array of ")
+            .add_js(&JsValue::from(len as u32))
+            .add(" numbers is not one vector of one length for each of the ")
+            .add_js(&JsValue::from(count as u32))
+            .add(" tools")
+            .type_error());
+    }
+    let dims = len / count;
+    let mut store = Vectors::new(dims);
+    store.reserve(count);
+    // Copied out a block of rows at a time: one crossing per block, not per vector.
+    let block = (65_536 / dims).max(1);
+    let mut rows = Vec::new();
+    let mut first = 0;
+    while first < count {
+        let n = block.min(count - first);
+        rows.resize(n * dims, 0f32);
+        flat.subarray((first * dims) as u32, ((first + n) * dims) as u32)
+            .copy_to(&mut rows);
+        for (k, row) in rows.chunks_exact(dims).enumerate() {
+            buf.clear();
+            buf.extend(row.iter().map(|&x| f64::from(x)));
+            vectors::check(&buf, Some(dims))
+                .map_err(|e| vector_error(place().index((first + k) as u32), e, Some(dims)))?;
+            store.push(&buf);
+        }
+        first += n;
+    }
+    Ok(Some(store))
+}
+
+/// The error for bytes that are not a snapshot this version loads: what is wrong with them.
+fn snapshot_error(place: Message, error: SnapshotError) -> JsValue {
+    let n = |x: usize| JsValue::from(x as f64);
+    match error {
+        SnapshotError::Foreign => place
+            .add(" are not a ToolIndex snapshot (made by index.save())")
+            .type_error(),
+        SnapshotError::Truncated { had, needed } => place
+            .add(" are truncated: ")
+            .add_js(&n(had))
+            .add(" bytes of the ")
+            .add_js(&n(needed))
+            .add(" the snapshot needs")
+            .range_error(),
+        SnapshotError::Trailing { had, expected } => place
+            .add(" are ")
+            .add_js(&n(had))
+            .add(" bytes, more than the ")
+            .add_js(&n(expected))
+            .add(" of the snapshot they start with")
+            .range_error(),
+        SnapshotError::Version(v) => place
+            .add(" are a snapshot of format version ")
+            .add_js(&JsValue::from(v))
+            .add("; this tool-palette reads version ")
+            .add_js(&JsValue::from(snapshot::VERSION))
+            .add(": save the index again with this version")
+            .type_error(),
+        SnapshotError::Checksum => place
+            .add(" are altered: the snapshot's checksum does not match its content")
+            .type_error(),
+        SnapshotError::Corrupt(what) => place
+            .add(" are corrupt: ")
+            .add(what)
+            .add(" of the snapshot breaks its invariants")
+            .type_error(),
+    }
+}
+
+fn count_error(place: Message, got: u32, count: usize) -> JsValue {
+    place
+        .add(" holds ")
+        .add_js(&JsValue::from(got))
+        .add(" vectors for ")
+        .add_js(&JsValue::from(count as u32))
+        .add(" tools: one per tool, in the order the tools are read")
+        .type_error()
 }
 
 #[wasm_bindgen]
@@ -104,8 +308,7 @@ impl ToolIndex {
         let as_record = !batch::is_iterable(&tools, &place)?;
         let read =
             host::read_tools(&tools, as_record).map_err(|cause| unreadable(place(), &cause))?;
-        let limit = options_limit(&options, &|| Message::new("ToolIndex: options"))?
-            .unwrap_or(DEFAULT_LIMIT);
+        let options = read_options(&options, &|| Message::new("ToolIndex: options"))?;
 
         let names = read.names();
         let measured = host::measure(&names);
@@ -131,6 +334,13 @@ impl ToolIndex {
                     .add_js(&names.get(i));
                 return Err(message.add("\"; tool names must be unique").type_error());
             }
+        }
+        let vectors = read_vectors(&options.vectors, count)?;
+        if options.embed.is_some() && vectors.is_none() {
+            return Err(Message::new(
+                "ToolIndex: options.embed needs options.vectors (the tools' vectors, to rank its answers against)",
+            )
+            .type_error());
         }
 
         let descriptions = texts(&read.descriptions(), &place)?;
@@ -177,16 +387,38 @@ impl ToolIndex {
                 texts: &flat[range],
             })
             .collect();
+        let mut index = Index::build(&docs);
+        if let Some(v) = vectors {
+            // One per tool: read_vectors counted them.
+            let _ = index.set_vectors(v);
+        }
+        let limit = options.limit.unwrap_or(DEFAULT_LIMIT);
+        Ok(Self::made(
+            index,
+            Fusion::default(),
+            frozen(names),
+            limit,
+            options,
+        ))
+    }
+
+    fn made(index: Index, fusion: Fusion, names: Array, limit: u32, options: Options) -> JsValue {
+        let size = index.len() as u32;
+        let dimensions = index.vectors().map(|v| v.dims() as u32);
         let built = Built {
-            index: Index::build(&docs),
-            names: frozen(names),
+            index,
+            fusion,
+            names,
+            embed: options.embed,
+            on_embed_error: options.on_embed_error,
         };
         let index = ToolIndex {
-            built: RefCell::new(Some(Rc::new(built))),
-            size: count as u32,
+            built: Rc::new(RefCell::new(Some(Rc::new(built)))),
+            size,
             limit,
+            dimensions,
         };
-        Ok(frozen(JsValue::from(index)))
+        frozen(JsValue::from(index))
     }
 
     #[wasm_bindgen(getter)]
@@ -194,10 +426,32 @@ impl ToolIndex {
         self.size
     }
 
+    #[wasm_bindgen(getter)]
+    pub fn dimensions(&self) -> JsValue {
+        self.dimensions.map_or(JsValue::NULL, JsValue::from)
+    }
+
     /// The rows for one context (what the `entries` function, made in api.js, calls).
     #[wasm_bindgen(js_name = entriesFor)]
     pub fn entries_for(&self, context: JsValue) -> JsResult<JsValue> {
-        entries(&self.built, self.limit, &context)
+        let built = live(&self.built, "entries")?;
+        let Some(embed) = built.embed.clone() else {
+            return Ok(match message_of(&context)? {
+                Some((_, query)) => hits(&built, &query, None, self.limit, false),
+                None => host::rows(&built.names, &[]),
+            });
+        };
+        // With `embed`, entries returns a Promise: an unreadable context rejects it.
+        let message = match message_of(&context) {
+            Ok(message) => message,
+            Err(error) => return Ok(Promise::reject(&error).into()),
+        };
+        let Some((message, query)) = message.filter(|(_, q)| built.index.has_word(q)) else {
+            return Ok(Promise::resolve(&host::rows(&built.names, &[])).into());
+        };
+        drop(built);
+        let turn = embedded(self.built.clone(), self.limit, message, query, embed);
+        Ok(future_to_promise(turn).into())
     }
 
     /// At most `limit` hits with a score above 0, best first.
@@ -206,11 +460,70 @@ impl ToolIndex {
         if !query.is_string() {
             return Err(must_be(place(), "a string", &query));
         }
-        let limit = options_limit(&options, &|| Message::new("ToolIndex.search: options"))?
-            .unwrap_or(self.limit);
+        let at = || Message::new("ToolIndex.search: options");
+        let fields = options::read_options(&options, SEARCH_OPTIONS, &at)?;
+        let limit = limit_of(fields.get(0), &at)?.unwrap_or(self.limit);
+        let vector = fields.get(1);
         let built = live(&self.built, "search")?;
+        let mut buf = Vec::new();
+        let dims = built.index.vectors().map(Vectors::dims);
+        let with_vector = !vector.is_undefined() && dims.is_some();
+        if with_vector {
+            let place = || at().add(".vector");
+            let read = host::read_vector(&vector).map_err(|cause| unreadable(place(), &cause))?;
+            vector_into(&read, dims, &mut buf, &place)?;
+        }
         let query = batch::name_units(&query, &place)?;
-        Ok(hits(&built, &query, limit, true))
+        let vector = with_vector.then_some(&buf[..]);
+        Ok(hits(&built, &query, vector, limit, true))
+    }
+
+    /// The whole index (names, vectors, the ranking's parameters) as bytes for `load`.
+    pub fn save(&self) -> JsResult<Uint8Array> {
+        let built = live(&self.built, "save")?;
+        let units = host::measure(&built.names).max(0.0) as usize;
+        let names = batch::write(&built.names, units);
+        let bytes = snapshot::save(&built.index, names.iter(), &built.fusion, self.limit);
+        Ok(Uint8Array::from(&bytes[..]))
+    }
+
+    /// An index from the bytes of `save()`, checked: it ranks as the index saved, or the
+    /// bytes are refused with the reason.
+    pub fn load(bytes: JsValue, options: JsValue) -> JsResult<JsValue> {
+        let place = || Message::new("ToolIndex.load: bytes");
+        let Some(array) = bytes.dyn_ref::<Uint8Array>() else {
+            return Err(must_be(place(), "a Uint8Array (from index.save())", &bytes));
+        };
+        let options_place = || Message::new("ToolIndex.load: options");
+        let options = read_options(&options, &options_place)?;
+        if !options.vectors.is_undefined() {
+            let message =
+                ".vectors: a snapshot holds its vectors; load takes limit, embed and onEmbedError";
+            return Err(options_place().add(message).type_error());
+        }
+        let loaded = snapshot::load(&array.to_vec()).map_err(|e| snapshot_error(place(), e))?;
+        if options.embed.is_some() && loaded.index.vectors().is_none() {
+            let message =
+                "ToolIndex.load: options.embed needs a snapshot with vectors (this one has none)";
+            return Err(Message::new(message).type_error());
+        }
+        let text = host::text(&loaded.name_units);
+        let mut spans = Vec::with_capacity(3 * loaded.name_ends.len());
+        let mut start = 0;
+        for &end in &loaded.name_ends {
+            spans.extend_from_slice(&[0, start, end]);
+            start = end;
+        }
+        let names = host::cut(&Array::of1(&text), &spans);
+        // The saved limit unless the options give one.
+        let limit = options.limit.unwrap_or(loaded.limit);
+        Ok(Self::made(
+            loaded.index,
+            loaded.fusion,
+            frozen(names),
+            limit,
+            options,
+        ))
     }
 
     /// Frees the index now rather than at garbage collection; later searches (and its
@@ -219,6 +532,56 @@ impl ToolIndex {
         let built = self.built.borrow_mut().take();
         drop(built);
     }
+}
+
+/// The turn's message (a string, or an object's `message`) and its code units.
+fn message_of(context: &JsValue) -> JsResult<Option<(JsValue, Vec<u16>)>> {
+    let message = if context.is_string() {
+        context.clone()
+    } else if context.is_object() {
+        host::get(context, |k| &k.message).map_err(|cause| {
+            unreadable(Message::new("ToolIndex.entries: context.message"), &cause)
+        })?
+    } else {
+        return Ok(None);
+    };
+    if !message.is_string() {
+        return Ok(None);
+    }
+    let query = batch::name_units(&message, &|| Message::new("ToolIndex.entries: context"))?;
+    Ok(Some((message, query)))
+}
+
+/// One turn's rows with `embed`: its answer awaited, then the hybrid ranking; a failure
+/// (a throw, a rejection, a vector of another length) goes to `onEmbedError` and that
+/// turn ranks lexically.
+async fn embedded(
+    shared: Shared,
+    limit: u32,
+    message: JsValue,
+    query: Vec<u16>,
+    embed: Function,
+) -> JsResult<JsValue> {
+    let answer = match host::call1(&embed, &message) {
+        Ok(value) => JsFuture::from(Promise::resolve(&value)).await,
+        Err(thrown) => Err(thrown),
+    };
+    let built = live(&shared, "entries")?;
+    let dims = built.index.vectors().map(Vectors::dims);
+    let mut buf = Vec::new();
+    let place = || Message::new("ToolIndex: the vector embed(message) answered");
+    let checked = answer.and_then(|value| {
+        let read = host::read_vector(&value).map_err(|cause| unreadable(place(), &cause))?;
+        vector_into(&read, dims, &mut buf, &place)
+    });
+    if let Err(error) = checked {
+        if let Some(report) = &built.on_embed_error {
+            // What onEmbedError throws is ignored: the turn goes on, lexically.
+            let _ = host::call1(report, &error);
+        }
+        return Ok(hits(&built, &query, None, limit, false));
+    }
+    Ok(hits(&built, &query, Some(&buf), limit, false))
 }
 
 fn live(shared: &Shared, what: &str) -> JsResult<Rc<Built>> {
@@ -231,10 +594,16 @@ fn live(shared: &Shared, what: &str) -> JsResult<Rc<Built>> {
     })
 }
 
-/// The ranked tools for a query, as frozen `{ name, score }` hits or `{ tool }` rows.
-fn hits(built: &Built, query: &[u16], limit: u32, scored: bool) -> JsValue {
+/// The ranked tools for a query (hybrid with a vector), as frozen `{ name, score }` hits
+/// or `{ tool }` rows.
+fn hits(built: &Built, query: &[u16], vector: Option<&[f64]>, limit: u32, scored: bool) -> JsValue {
     let mut found: Vec<Hit> = Vec::new();
-    built.index.search(query, limit as usize, &mut found);
+    match vector {
+        Some(v) => built
+            .index
+            .hybrid(query, v, &built.fusion, limit as usize, &mut found),
+        None => built.index.search(query, limit as usize, &mut found),
+    }
     let indices: Vec<u32> = found.iter().map(|h| h.tool).collect();
     if scored {
         let scores: Vec<f64> = found.iter().map(|h| h.score).collect();
@@ -242,24 +611,4 @@ fn hits(built: &Built, query: &[u16], limit: u32, scored: bool) -> JsValue {
     } else {
         host::rows(&built.names, &indices)
     }
-}
-
-/// The procedural layer over an index: the turn's context is a string (the message) or an
-/// object whose `message` is one; anything else, or no match, gives no rows.
-fn entries(shared: &Shared, limit: u32, context: &JsValue) -> JsResult<JsValue> {
-    let built = live(shared, "entries")?;
-    let message = if context.is_string() {
-        context.clone()
-    } else if context.is_object() {
-        host::get(context, |k| &k.message).map_err(|cause| {
-            unreadable(Message::new("ToolIndex.entries: context.message"), &cause)
-        })?
-    } else {
-        JsValue::UNDEFINED
-    };
-    if !message.is_string() {
-        return Ok(host::rows(&built.names, &[]));
-    }
-    let query = batch::name_units(&message, &|| Message::new("ToolIndex.entries: context"))?;
-    Ok(hits(&built, &query, limit, false))
 }

@@ -6,13 +6,16 @@
 //! See `bench/tool-search/DESIGN.md` for the design and what each part measured.
 
 mod math;
+pub mod snapshot;
 mod stem;
 mod terms;
 mod tokenize;
+pub mod vectors;
 
 use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
 use terms::Terms;
+pub use vectors::{VectorError, Vectors};
 
 /// Where a text comes from in a tool's definition.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -98,6 +101,8 @@ pub struct Index {
     post_tool: Vec<u32>,
     /// The term's whole BM25F contribution to the tool's score, idf included; > 0.
     post_score: Vec<f32>,
+    /// The tools' vectors, for hybrid ranking (`Index::hybrid`).
+    vectors: Option<Vectors>,
     scratch: RefCell<Scratch>,
 }
 
@@ -112,6 +117,10 @@ struct Scratch {
     /// Per term: the last query that used it (`stamp`), to count each term once.
     seen: Vec<u32>,
     stamp: u32,
+    /// Hybrid queries: the lexical hits, the cosines, the candidates.
+    lexical: Vec<Hit>,
+    cosines: Vec<f32>,
+    query: vectors::QueryScratch,
 }
 
 /// The index under construction.
@@ -162,23 +171,24 @@ impl Builder {
                     self.df.push(0);
                 }
             }
-            let t = self.surface_term[s] as usize;
+            // `as_slice` indexing: `Vec`'s own `Index` stays a call at opt-level "z".
+            let t = self.surface_term.as_slice()[s] as usize;
             if t == NONE as usize {
                 continue;
             }
             if let Some(len) = self.lens.last_mut() {
                 len[f] += 1;
             }
-            let e = self.last[t] as usize;
+            let e = self.last.as_slice()[t] as usize;
             if e > first {
-                let tf = &mut self.entries[e - 1].1;
+                let tf = &mut self.entries.as_mut_slice()[e - 1].1;
                 if (*tf >> shift) & TF_MAX < TF_MAX {
                     *tf += 1 << shift;
                 }
             } else {
                 self.entries.push((t as u32, 1 << shift));
-                self.last[t] = self.entries.len() as u32;
-                self.df[t] += 1;
+                self.last.as_mut_slice()[t] = self.entries.len() as u32;
+                self.df.as_mut_slice()[t] += 1;
             }
         }
     }
@@ -245,6 +255,7 @@ impl Builder {
             offsets,
             post_tool,
             post_score,
+            vectors: None,
         }
     }
 }
@@ -296,7 +307,9 @@ impl Index {
     /// About how many bytes the index holds on the heap (capacities, scratch included).
     pub fn heap_bytes(&self) -> usize {
         let s = self.scratch.borrow();
-        self.surface.heap_bytes()
+        self.vectors.as_ref().map_or(0, Vectors::heap_bytes)
+            + 4 * s.cosines.capacity()
+            + self.surface.heap_bytes()
             + self.terms.heap_bytes()
             + 4 * (self.surface_term.capacity()
                 + self.offsets.capacity()
@@ -376,26 +389,186 @@ impl Index {
     }
 }
 
+/// How hybrid ranking fuses the lexical and the embedding rankings: weighted reciprocal
+/// rank fusion over the first `depth` of each. `Fusion::default()` is the measured choice
+/// (bench/tool-search/DESIGN.md, "Hybrid ranking").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fusion {
+    /// RRF's constant: a tool at rank r (from 1) of a ranking adds `weight / (k + r)`.
+    pub k: f32,
+    pub lexical: f32,
+    pub embedding: f32,
+    /// How many of each ranking take part.
+    pub depth: usize,
+}
+
+impl Default for Fusion {
+    fn default() -> Self {
+        // k = 10 and the lexical ranking weighted 1.2: measured on BFCL live and on its
+        // tools pooled with BFCL's others (DESIGN.md, "Hybrid ranking"). A smaller k than
+        // RRF's usual 60 lets a first place count; the lexical weight breaks the ties
+        // between "first lexically" and "first by the embedding" towards the exact terms.
+        Fusion {
+            k: 10.0,
+            lexical: 1.2,
+            embedding: 1.0,
+            depth: 100,
+        }
+    }
+}
+
+impl Index {
+    /// Gives the index its tools' vectors (one per tool, in tool order); `Err` with the
+    /// number of vectors if it is not the number of tools.
+    pub fn set_vectors(&mut self, vectors: Vectors) -> Result<(), usize> {
+        if vectors.len() != self.len() {
+            return Err(vectors.len());
+        }
+        self.scratch.get_mut().cosines = Vec::with_capacity(vectors.len());
+        self.vectors = Some(vectors);
+        Ok(())
+    }
+
+    /// Whether `query` holds a word (a letter or a digit): a blank query ranks nothing.
+    pub fn has_word(&self, query: &[u16]) -> bool {
+        tokenize::has_word(query)
+    }
+
+    pub fn vectors(&self) -> Option<&Vectors> {
+        self.vectors.as_ref()
+    }
+
+    /// Hybrid ranking: like `search`, with the query's vector `vector` (its `dims`
+    /// components checked by the caller with `vectors::check`) fused in as `fusion` says.
+    /// Without vectors, or with a zero query vector, it is `search`. A blank query gives
+    /// nothing, as in `search`; a query no tool shares a term with still ranks by its vector.
+    pub fn hybrid(
+        &self,
+        query: &[u16],
+        vector: &[f64],
+        fusion: &Fusion,
+        limit: usize,
+        out: &mut Vec<Hit>,
+    ) {
+        let Some(vectors) = &self.vectors else {
+            return self.search(query, limit, out);
+        };
+        out.clear();
+        if limit == 0 || !tokenize::has_word(query) {
+            return;
+        }
+        let depth = fusion.depth.max(limit);
+        let mut lexical = match self.scratch.try_borrow_mut() {
+            Ok(mut guard) => {
+                let s = &mut *guard;
+                if !vectors.cosines(vector, &mut s.query, &mut s.cosines) {
+                    drop(guard);
+                    // A zero vector has no direction: the embedding says nothing.
+                    return self.search(query, limit, out);
+                }
+                core::mem::take(&mut s.lexical)
+            }
+            Err(_) => return,
+        };
+        self.search(query, depth, &mut lexical);
+        let Ok(mut guard) = self.scratch.try_borrow_mut() else {
+            return;
+        };
+        let s = &mut *guard;
+        // The candidates, in `heap` as (fused score, tool): the lexical hits first, then
+        // the embedding's first `depth` (the best of every tool's cosine, by a heap).
+        s.heap.clear();
+        let rrf = |weight: f32, rank: usize| weight / (fusion.k + rank as f32 + 1.0);
+        s.touched.clear();
+        for (rank, hit) in lexical.iter().enumerate() {
+            s.acc[hit.tool as usize] = rrf(fusion.lexical, rank);
+            s.touched.push(hit.tool);
+        }
+        // The embedding's first `depth`: a heap of the best so far whose root is the worst
+        // of them, so that most tools cost one comparison; then best first.
+        let n = s.cosines.len();
+        let kept = depth.min(n);
+        for t in 0..kept {
+            s.heap.push((s.cosines[t], t as u32));
+        }
+        for i in (0..kept / 2).rev() {
+            sift_down_worst(&mut s.heap, i);
+        }
+        for t in kept..n {
+            let item = (s.cosines[t], t as u32);
+            if better(item, s.heap[0]) {
+                s.heap[0] = item;
+                sift_down_worst(&mut s.heap, 0);
+            }
+        }
+        sort_best_first(&mut s.heap);
+        for (rank, &(_, tool)) in s.heap.iter().enumerate() {
+            let acc = &mut s.acc[tool as usize];
+            if *acc == 0.0 {
+                s.touched.push(tool);
+            }
+            *acc += rrf(fusion.embedding, rank);
+        }
+        s.heap.clear();
+        for &tool in &s.touched {
+            s.heap.push((s.acc[tool as usize], tool));
+            s.acc[tool as usize] = 0.0;
+        }
+        sort_best_first(&mut s.heap);
+        out.extend(s.heap.iter().take(limit).map(|&(score, tool)| Hit {
+            tool,
+            score: f64::from(score),
+        }));
+        s.lexical = lexical;
+    }
+}
+
+/// Sorts hits best first (`better`), by heapsort over `sift_down`: no generic sort is
+/// compiled in for a hundred hits (std's quicksort weighs ~2 KB of wasm).
+fn sort_best_first(h: &mut [(f32, u32)]) {
+    for i in (0..h.len() / 2).rev() {
+        sift_down(h, i);
+    }
+    // Popping the best to the end gives worst first; then reversed.
+    for end in (1..h.len()).rev() {
+        h.swap(0, end);
+        sift_down(&mut h[..end], 0);
+    }
+    h.reverse();
+}
+
+/// `sift_down` for a heap whose root is the worst hit.
+fn sift_down_worst(h: &mut [(f32, u32)], i: usize) {
+    sift(h, i, |a, b| better(b, a));
+}
+
 /// Whether hit `a` ranks above hit `b`: a higher score, or an equal one and an earlier tool.
 fn better(a: (f32, u32), b: (f32, u32)) -> bool {
     a.0 > b.0 || (a.0 == b.0 && a.1 < b.1)
 }
 
-#[inline(never)]
 /// Moves `h[i]` down until no child is better: `h` is a heap again if it was one below `i`.
-fn sift_down(h: &mut [(f32, u32)], mut i: usize) {
+fn sift_down(h: &mut [(f32, u32)], i: usize) {
+    sift(h, i, better);
+}
+
+/// Moves `h[i]` down until no child goes `above` it.
+#[inline(never)]
+fn sift(h: &mut [(f32, u32)], mut i: usize, above: fn((f32, u32), (f32, u32)) -> bool) {
     loop {
-        let mut best = i;
-        for child in [2 * i + 1, 2 * i + 2] {
-            if child < h.len() && better(h[child], h[best]) {
-                best = child;
-            }
+        let (left, right) = (2 * i + 1, 2 * i + 2);
+        let mut top = i;
+        if left < h.len() && above(h[left], h[top]) {
+            top = left;
         }
-        if best == i {
+        if right < h.len() && above(h[right], h[top]) {
+            top = right;
+        }
+        if top == i {
             return;
         }
-        h.swap(i, best);
-        i = best;
+        h.swap(i, top);
+        i = top;
     }
 }
 

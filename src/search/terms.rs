@@ -8,15 +8,38 @@ use alloc::{vec, vec::Vec};
 /// caller's own tool texts, and a collision only costs a probe.
 #[inline(never)]
 pub(crate) fn hash(t: &[u16]) -> u32 {
+    // Index loops: at opt-level "z" iterator adapters stay calls, and this runs once per
+    // token of every tool at build time.
     let mut h = t.len() as u64;
-    for chunk in t.chunks(4) {
-        let w = chunk
-            .iter()
-            .rev()
-            .fold(0u64, |w, &u| w << 16 | u64::from(u));
+    let mut i = 0;
+    while i < t.len() {
+        let end = (i + 4).min(t.len());
+        let mut w = 0u64;
+        let mut j = end;
+        while j > i {
+            j -= 1;
+            w = w << 16 | u64::from(t[j]);
+        }
         h = (h.rotate_left(26) ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        i = end;
     }
     (h ^ h >> 32) as u32
+}
+
+/// `a == b`, without the call to `memcmp` that slice equality compiles to (tokens are a
+/// few code units; the call costs more than the comparison).
+fn same(a: &[u16], b: &[u16]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
 }
 
 #[derive(Debug, Clone, Default)]
@@ -38,21 +61,42 @@ impl Terms {
     }
 
     pub(crate) fn get(&self, id: u32) -> &[u16] {
-        let i = id as usize;
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.units[start..self.ends[i] as usize]
+        let (i, ends) = (id as usize, self.ends.as_slice());
+        let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+        &self.units.as_slice()[start..ends[i] as usize]
+    }
+
+    /// The terms back to back and where each ends (for snapshots).
+    pub(crate) fn parts(&self) -> (&[u16], &[u32]) {
+        (&self.units, &self.ends)
+    }
+
+    /// The dictionary of `parts`, its table rebuilt; `None` unless the ends fit the units
+    /// and the terms are distinct.
+    pub(crate) fn from_parts(units: &[u16], ends: &[u32]) -> Option<Terms> {
+        let mut terms = Terms::default();
+        let mut start = 0usize;
+        for (i, &end) in ends.iter().enumerate() {
+            let term = units.get(start..end as usize)?;
+            if terms.intern(term, hash(term)) as usize != i {
+                return None;
+            }
+            start = end as usize;
+        }
+        (start == units.len()).then_some(terms)
     }
 
     /// The slot holding `t`, or the empty slot where it would go.
     fn probe(&self, t: &[u16], h: u32) -> usize {
-        let mask = self.slots.len() - 1;
+        let slots = self.slots.as_slice();
+        let mask = slots.len() - 1;
         let mut at = h as usize & mask;
         loop {
-            match self.slots[at] {
-                (0, _) => return at,
-                (s, sh) if sh == h && self.get(s - 1) == t => return at,
-                _ => at = (at + 1) & mask,
+            let (s, sh) = slots[at];
+            if s == 0 || (sh == h && same(self.get(s - 1), t)) {
+                return at;
             }
+            at = (at + 1) & mask;
         }
     }
 

@@ -584,3 +584,362 @@ fn queries_allocate_nothing_per_tool() {
     assert_eq!(out.len(), 150);
     assert_eq!(caps(&ix), before);
 }
+
+// ---- hybrid ranking ---------------------------------------------------------------------
+
+fn with_vectors(tools: &[Tool], vs: &[Vec<f64>]) -> Index {
+    let mut ix = index(tools);
+    let mut store = Vectors::new(vs[0].len());
+    for v in vs {
+        vectors::check(v, Some(store.dims())).unwrap();
+        store.push(v);
+    }
+    ix.set_vectors(store).unwrap();
+    ix
+}
+
+fn fused(ix: &Index, q: &str, v: &[f64], limit: usize) -> Vec<u32> {
+    let mut out = Vec::new();
+    ix.hybrid(&u(q), v, &Fusion::default(), limit, &mut out);
+    out.iter().map(|h| h.tool).collect()
+}
+
+fn cosine(a: &[f64], b: &[f64]) -> f64 {
+    let dot: f64 = a.iter().zip(b).map(|(x, y)| x * y).sum();
+    let n = |v: &[f64]| v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    if n(a) == 0.0 || n(b) == 0.0 {
+        0.0
+    } else {
+        dot / n(a) / n(b)
+    }
+}
+
+#[test]
+fn vectors_are_checked() {
+    assert_eq!(vectors::check(&[1.0, 2.0], None), Ok(()));
+    assert_eq!(
+        vectors::check(&[], None),
+        Err(VectorError::Length {
+            expected: 0,
+            got: 0
+        })
+    );
+    assert_eq!(
+        vectors::check(&[1.0], Some(2)),
+        Err(VectorError::Length {
+            expected: 2,
+            got: 1
+        })
+    );
+    assert_eq!(
+        vectors::check(&[1.0, f64::NAN], Some(2)),
+        Err(VectorError::NotFinite { at: 1 })
+    );
+    assert_eq!(
+        vectors::check(&[f64::NEG_INFINITY], None),
+        Err(VectorError::NotFinite { at: 0 })
+    );
+    let mut ix = index(&weather_tools());
+    assert_eq!(ix.set_vectors(Vectors::new(3)), Err(0));
+    assert!(ix.vectors().is_none());
+}
+
+#[test]
+fn cosines_are_close_to_exact_whatever_the_scale() {
+    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    for dims in [1, 3, 16, 17, 384, 1000] {
+        let mut value = || (rng.below(2001) as f64 - 1000.0) / 997.0;
+        let vs: Vec<Vec<f64>> = (0..20)
+            .map(|_| (0..dims).map(|_| value()).collect())
+            .collect();
+        let exact_q: Vec<f64> = (0..dims).map(|_| value()).collect();
+        // Huge components (their squares overflow) have a direction all the same.
+        let q: Vec<f64> = exact_q.iter().map(|x| x * 1e300).collect();
+        let mut store = Vectors::new(dims);
+        for v in &vs {
+            store.push(v);
+        }
+        assert_eq!(store.bytes_per_vector(), dims.div_ceil(16) * 16 + 4);
+        let mut scores = Vec::new();
+        assert!(store.cosines(&q, &mut Default::default(), &mut scores));
+        for (v, &s) in vs.iter().zip(&scores) {
+            let exact = cosine(v, &exact_q);
+            assert!(
+                (f64::from(s) - exact).abs() < 0.02,
+                "{dims}: {s} vs {exact}"
+            );
+        }
+        // A zero query has no direction.
+        assert!(!store.cosines(&vec![0.0; dims], &mut Default::default(), &mut scores));
+    }
+}
+
+#[test]
+fn hybrid_fuses_both_rankings() {
+    let tools = weather_tools();
+    // Vectors: the query's "direction" is closest to uber.ride, then forecast.
+    let vs = vec![
+        vec![0.0, 1.0, 0.0],
+        vec![0.0, 0.0, 1.0],
+        vec![0.6, 0.8, 0.0],
+        vec![1.0, 0.0, 0.0],
+    ];
+    let ix = with_vectors(&tools, &vs);
+    assert_eq!(ix.vectors().map(Vectors::dims), Some(3));
+    // No shared word: the vector alone ranks, best cosine first, every tool (depth ≥ 4).
+    assert_eq!(fused(&ix, "zzz", &[1.0, 0.1, 0.0], 5), [3, 2, 0, 1]);
+    // Lexical [0, 2], embedding [3, 2, 0, 1]: 1.2/11 + 1/13 > 1.2/12 + 1/12 > 1/11 > 1/14.
+    assert_eq!(fused(&ix, "weather", &[1.0, 0.3, 0.0], 5), [0, 2, 3, 1]);
+    // Lexical [0, 2], embedding [2, 0, 3, 1]: first lexically beats first by the vector.
+    assert_eq!(fused(&ix, "weather", &[0.7, 0.7, 0.0], 2), [0, 2]);
+    let embedding_first = Fusion {
+        lexical: 1.0,
+        embedding: 1.2,
+        ..Fusion::default()
+    };
+    let mut out = Vec::new();
+    ix.hybrid(
+        &u("weather"),
+        &[0.7, 0.7, 0.0],
+        &embedding_first,
+        2,
+        &mut out,
+    );
+    assert_eq!(out.iter().map(|h| h.tool).collect::<Vec<_>>(), [2, 0]);
+    // Without a direction (a zero vector), or without vectors, it is the lexical ranking.
+    assert_eq!(
+        fused(&ix, "weather", &[0.0, 0.0, 0.0], 5),
+        ranked(&ix, "weather", 5)
+    );
+    let plain = index(&tools);
+    let mut out = Vec::new();
+    plain.hybrid(
+        &u("weather"),
+        &[1.0, 0.0, 0.0],
+        &Fusion::default(),
+        5,
+        &mut out,
+    );
+    assert_eq!(out.iter().map(|h| h.tool).collect::<Vec<_>>(), [0, 2]);
+    // A blank query, or limit 0, gives nothing.
+    for q in ["", "  \n", "?!"] {
+        assert_eq!(fused(&ix, q, &[1.0, 0.0, 0.0], 5), Vec::<u32>::new());
+    }
+    assert_eq!(
+        fused(&ix, "weather", &[1.0, 0.0, 0.0], 0),
+        Vec::<u32>::new()
+    );
+    // Digits are words to a vector.
+    assert_eq!(fused(&ix, "2024", &[1.0, 0.0, 0.0], 1), [3]);
+}
+
+#[test]
+fn hybrid_ties_keep_registration_order() {
+    let tools: Vec<Tool> = (0..6).map(|_| tool("lookup", "Looks a word up.")).collect();
+    let vs: Vec<Vec<f64>> = (0..6).map(|_| vec![1.0, 2.0]).collect();
+    let ix = with_vectors(&tools, &vs);
+    assert_eq!(fused(&ix, "lookup", &[1.0, 2.0], 4), [0, 1, 2, 3]);
+    assert_eq!(fused(&ix, "nothing", &[2.0, 1.0], 6), [0, 1, 2, 3, 4, 5]);
+}
+
+/// The fusion computed the obvious way, from the lexical ranking and the cosines.
+fn naive_fusion(ix: &Index, q: &[u16], v: &[f64], f: &Fusion, limit: usize) -> Vec<u32> {
+    let depth = f.depth.max(limit);
+    let mut lexical = Vec::new();
+    ix.search(q, depth, &mut lexical);
+    let mut cos = Vec::new();
+    let store = ix.vectors().unwrap();
+    // In f32, as the core adds them (lexical first): near-ties then break the same way.
+    let rrf = |w: f32, r: usize| w / (f.k + r as f32 + 1.0);
+    let mut score = vec![0f32; ix.len()];
+    for (r, h) in lexical.iter().enumerate() {
+        score[h.tool as usize] += rrf(f.lexical, r);
+    }
+    if store.cosines(v, &mut Default::default(), &mut cos) {
+        let mut order: Vec<u32> = (0..ix.len() as u32).collect();
+        order.sort_by(|&a, &b| cos[b as usize].total_cmp(&cos[a as usize]).then(a.cmp(&b)));
+        for (r, &t) in order.iter().take(depth).enumerate() {
+            score[t as usize] += rrf(f.embedding, r);
+        }
+    }
+    let mut order: Vec<u32> = (0..ix.len() as u32)
+        .filter(|&t| score[t as usize] > 0.0)
+        .collect();
+    order.sort_by(|&a, &b| {
+        score[b as usize]
+            .total_cmp(&score[a as usize])
+            .then(a.cmp(&b))
+    });
+    order.truncate(limit);
+    order
+}
+
+#[test]
+fn random_hybrid_queries_match_the_naive_fusion() {
+    let mut rng = Rng(0x00DD_BA11_5EED_0002);
+    for round in 0..60 {
+        let n = 1 + rng.below(40);
+        let dims = 1 + rng.below(40);
+        let tools: Vec<Tool> = (0..n)
+            .map(|i| Tool {
+                name: u(&alloc::format!("t{i}")),
+                texts: vec![(Field::Description, rng.text(30))],
+            })
+            .collect();
+        // Few distinct components, so cosines tie now and then.
+        let value = |rng: &mut Rng| rng.below(5) as f64 - 2.0;
+        let vs: Vec<Vec<f64>> = (0..n)
+            .map(|_| (0..dims).map(|_| value(&mut rng)).collect())
+            .collect();
+        let ix = with_vectors(&tools, &vs);
+        let fusion = Fusion {
+            depth: 1 + rng.below(12),
+            ..Fusion::default()
+        };
+        for _ in 0..10 {
+            let q = rng.text(20);
+            let v: Vec<f64> = (0..dims).map(|_| value(&mut rng)).collect();
+            let limit = rng.below(15);
+            let mut out = Vec::new();
+            ix.hybrid(&q, &v, &fusion, limit, &mut out);
+            let got: Vec<u32> = out.iter().map(|h| h.tool).collect();
+            let want = if tokenize::has_word(&q) {
+                naive_fusion(&ix, &q, &v, &fusion, limit)
+            } else {
+                Vec::new()
+            };
+            assert_eq!(got, want, "round {round}");
+            assert!(out.windows(2).all(|w| w[0].score >= w[1].score));
+        }
+    }
+}
+
+// ---- snapshots --------------------------------------------------------------------------
+
+fn names_of(tools: &[Tool]) -> Vec<&[u16]> {
+    tools.iter().map(|t| t.name.as_slice()).collect()
+}
+
+fn saved(ix: &Index, tools: &[Tool]) -> Vec<u8> {
+    snapshot::save(ix, names_of(tools).into_iter(), &Fusion::default(), 7)
+}
+
+#[test]
+fn snapshots_rank_exactly_as_the_saved_index() {
+    let mut rng = Rng(0x5A4E_5A4E_0003);
+    for round in 0..30 {
+        let n = rng.below(30);
+        let tools: Vec<Tool> = (0..n)
+            .map(|_| Tool {
+                name: rng.text(6),
+                texts: vec![
+                    (Field::Description, rng.text(30)),
+                    (Field::ParamName, rng.text(8)),
+                ],
+            })
+            .collect();
+        let dims = 1 + rng.below(40);
+        let vs: Vec<Vec<f64>> = (0..n)
+            .map(|_| (0..dims).map(|_| rng.below(9) as f64 - 4.0).collect())
+            .collect();
+        let ix = if n > 0 && round % 3 != 0 {
+            with_vectors(&tools, &vs)
+        } else {
+            index(&tools)
+        };
+        let bytes = saved(&ix, &tools);
+        let back = snapshot::load(&bytes).unwrap();
+        assert_eq!(back.limit, 7);
+        assert_eq!(back.fusion, Fusion::default());
+        let list = crate::names::NameList::from_parts(back.name_units, back.name_ends).unwrap();
+        assert_eq!(list.iter().collect::<Vec<_>>(), names_of(&tools));
+        assert_eq!(back.index.vectors(), ix.vectors());
+        // Saved again, the same bytes.
+        assert_eq!(saved(&back.index, &tools), bytes);
+        for _ in 0..10 {
+            let q = rng.text(20);
+            let v: Vec<f64> = (0..dims).map(|_| rng.below(9) as f64 - 4.0).collect();
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            ix.search(&q, 10, &mut a);
+            back.index.search(&q, 10, &mut b);
+            assert_eq!(a, b);
+            ix.hybrid(&q, &v, &Fusion::default(), 10, &mut a);
+            back.index.hybrid(&q, &v, &Fusion::default(), 10, &mut b);
+            assert_eq!(a, b);
+        }
+    }
+}
+
+#[test]
+fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
+    use snapshot::SnapshotError as E;
+    let tools = weather_tools();
+    let vs: Vec<Vec<f64>> = (0..4).map(|i| vec![i as f64, 1.0, 2.0]).collect();
+    let bytes = saved(&with_vectors(&tools, &vs), &tools);
+    assert!(snapshot::load(&bytes).is_ok());
+    assert_eq!(
+        snapshot::load(b"").err(),
+        Some(E::Truncated { had: 0, needed: 24 })
+    );
+    assert_eq!(snapshot::load(b"{\"tools\": []}").err(), Some(E::Foreign));
+    assert_eq!(
+        snapshot::load(b"TPIN").err(),
+        Some(E::Truncated { had: 4, needed: 24 })
+    );
+    // Every prefix is refused, and every byte altered.
+    for len in 0..bytes.len() {
+        assert!(snapshot::load(&bytes[..len]).is_err(), "prefix {len}");
+    }
+    for at in 0..bytes.len() {
+        let mut b = bytes.clone();
+        b[at] ^= 0x10;
+        let err = snapshot::load(&b).err();
+        assert!(err.is_some(), "byte {at}");
+        if (24..bytes.len()).contains(&at) {
+            assert_eq!(err, Some(E::Checksum), "byte {at}");
+        }
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(snapshot::load(&longer), Err(E::Trailing { .. })));
+    let mut other = bytes.clone();
+    other[8] = 2;
+    assert_eq!(snapshot::load(&other).err(), Some(E::Version(2)));
+    // Content that breaks an invariant, its checksum made to match: corrupt, not a panic.
+    let mut forged = bytes.clone();
+    let last = forged.len() - 1;
+    forged[last] ^= 0xFF;
+    let sum = snapshot::checksum(&forged[24..]);
+    forged[16..24].copy_from_slice(&sum.to_le_bytes());
+    assert!(
+        snapshot::load(&forged).is_ok(),
+        "a vector component is any i8"
+    );
+    let mut forged = bytes.clone();
+    forged[24..28].copy_from_slice(&0u32.to_le_bytes()); // limit 0
+    let sum = snapshot::checksum(&forged[24..]);
+    forged[16..24].copy_from_slice(&sum.to_le_bytes());
+    assert!(matches!(snapshot::load(&forged), Err(E::Corrupt(_))));
+}
+
+#[test]
+fn snapshots_of_random_bytes_never_panic() {
+    let mut rng = Rng(0xB17E_5EED_0004);
+    let tools = weather_tools();
+    let bytes = saved(&index(&tools), &tools);
+    for _ in 0..3000 {
+        let mut b = bytes.clone();
+        for _ in 0..1 + rng.below(4) {
+            let at = 24 + rng.below(b.len() - 24);
+            b[at] = rng.next() as u8;
+        }
+        // Forge the checksum, so the structural checks are what stands.
+        let sum = snapshot::checksum(&b[24..]);
+        b[16..24].copy_from_slice(&sum.to_le_bytes());
+        if let Ok(s) = snapshot::load(&b) {
+            let mut out = Vec::new();
+            s.index.search(&u("weather email uber"), 10, &mut out);
+            assert!(out.iter().all(|h| (h.tool as usize) < s.index.len()));
+        }
+    }
+}

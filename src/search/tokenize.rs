@@ -91,6 +91,12 @@ pub(crate) struct Tokens {
     pub(crate) hashes: Vec<u32>,
 }
 
+/// Whether `text` holds a letter or a digit (anything but separators): a query without one
+/// is blank, and ranks nothing, lexically or by its vector.
+pub(crate) fn has_word(text: &[u16]) -> bool {
+    text.iter().any(|&u| class(u) != Class::Sep)
+}
+
 /// The case-folded tokens of `text` into `out` (cleared first). `camel` splits camelCase.
 pub(crate) fn tokenize(text: &[u16], camel: bool, out: &mut Tokens) {
     let Tokens {

@@ -629,6 +629,39 @@ test("tool search: a tool set and a message give ranked tools with scores and th
   await page.waitForFunction(() => document.querySelector('#search-out[data-state="done"] [data-field="hits"] li')?.dataset.name === "get_weather");
 });
 
+test("tool search: lexical, embedding and hybrid ranks side by side for a sample message", async () => {
+  const ranks = () =>
+    page.evaluate(() => {
+      const out = document.querySelector("#search-out");
+      const list = (f) => [...out.querySelectorAll(`[data-field="${f}"] li`)].map((li) => li.dataset.name);
+      return { lexical: list("rank-lexical"), embedding: list("rank-embedding"), hybrid: list("rank-hybrid"), hits: list("hits"), rule: out.querySelector('[data-field="search-rule"]')?.textContent, palette: [...out.querySelectorAll('[data-field="search-palette"] li')].map((li) => li.textContent.trim()), samples: out.querySelectorAll("[data-sample]").length };
+    });
+  // A message with no vector: lexical only, the sample messages offered.
+  await page.fill("#search-message", "email the invoice to the customer");
+  await page.waitForFunction(() => document.querySelectorAll("#search-out [data-sample]").length > 0);
+  let r = await ranks();
+  assert.deepEqual([r.lexical, r.embedding, r.hybrid], [[], [], []]);
+  assert.ok(r.samples >= 5);
+  // A sample that shares no word with get_weather: the lexical ranking misses it, the
+  // embedding finds it, the hybrid keeps it first, and routing gives the model that tool.
+  await page.click('[data-sample="Will I need an umbrella in Lyon tomorrow?"]');
+  await page.waitForSelector('#search-out [data-field="rank-hybrid"] li');
+  r = await ranks();
+  assert.equal(r.lexical.length, 0, JSON.stringify(r));
+  assert.equal(r.embedding[0], "get_weather");
+  assert.equal(r.hybrid[0], "get_weather");
+  assert.deepEqual(r.hits, r.hybrid, "the ranked list is the hybrid one");
+  assert.equal(r.rule, "routed");
+  assert.equal(r.palette[0], "get_weather", "entries awaited embed: routed to the hybrid ranking");
+  // A sample both rankings see: the hybrid holds the tool each ranks first.
+  await page.click('[data-toolset="assistant"]');
+  await page.waitForSelector('#search-out [data-field="rank-hybrid"] li');
+  r = await ranks();
+  assert.equal(r.lexical[0], "get_weather");
+  assert.equal(r.hybrid[0], "get_weather");
+  assert.equal(r.samples, 0);
+});
+
 test("layout: two columns at 1280×800, one column without horizontal scrolling at phone width; screenshots", async () => {
   const p = watch(await context.newPage());
   await p.goto(server.url);

@@ -50,6 +50,20 @@ export const PRELUDES = {
 declare const tools: { name: string; description: string; parameters: object }[];
 declare const message: string;
 `,
+  // pkg-template/README.md, "Hybrid ranking" and "Snapshots": the host's embeddings.
+  "// Hybrid tool search: embeddings from an OpenAI-compatible API": `
+declare const tools: { name: string; description: string; parameters: object }[];
+declare const apiKey: string;
+`,
+  '// Hybrid tool search in the browser: transformers.js (pipeline from "@huggingface/transformers")': `
+declare const tools: { name: string; description: string; parameters: object }[];
+declare const message: string;
+// The part of @huggingface/transformers the snippet uses.
+declare function pipeline(task: "feature-extraction", model: string): Promise<(text: string, options: { pooling: "mean"; normalize: boolean }) => Promise<{ data: Float32Array; dims: number[] }>>;
+`,
+  "// Hybrid tool search in a Cloudflare Worker: Workers AI embeddings, the index kept in KV": `
+declare const tools: { name: string; description: string; parameters: object }[];
+`,
   // pkg-template/README.md, "Agent frameworks": routing by tool search with the AI SDK's toolSearch.
   "// The AI SDK's tool search, ranked and routed by tool-palette: tools declared with deferLoading: true wait for it": `
 import type { LanguageModel, Tool } from "ai";

@@ -139,4 +139,255 @@ export function toolIndex(tp) {
       assert.equal(direct.names[0], "send_email");
     });
   });
+
+  // Hybrid ranking (SPEC 6): four tools, four directions. A query vector picks a tool
+  // whatever its words; the fixture stands in for the host's embeddings.
+  const VECTORS = [
+    [1, 0, 0, 0], // get_weather
+    [0, 1, 0, 0], // send_email
+    [0, 0, 1, 0], // sqlQuery
+    [0, 0, 0.6, 0.8], // calendar.create-event
+  ];
+  const EMAIL = [0.1, 1, 0, 0];
+  const hybrid = (options) => new ToolIndex(TOOLS, { vectors: VECTORS, ...options });
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  describe("ToolIndex: hybrid ranking with the host's vectors", () => {
+    test("without vectors, or without a query vector, the ranking is lexical, exactly", () => {
+      const plain = new ToolIndex(TOOLS);
+      assert.equal(plain.dimensions, null);
+      const index = hybrid();
+      assert.equal(index.dimensions, 4);
+      for (const q of ["weather in Paris", "send weather email calendar sql", "zzzqqq", ""]) {
+        assert.deepEqual(index.search(q), plain.search(q), q);
+        assert.deepEqual(plain.search(q, { vector: EMAIL }), plain.search(q), "an index without vectors ignores a query vector");
+      }
+    });
+
+    test("with a vector: a query sharing no word still finds its tool; both rankings fused", () => {
+      const index = hybrid();
+      assert.deepEqual([...index.search("zzzqqq")], []);
+      const hits = index.search("zzzqqq", { vector: EMAIL });
+      assert.equal(hits[0].name, "send_email");
+      assert.ok(Object.isFrozen(hits) && hits.every(Object.isFrozen));
+      assert.ok(hits.every((h) => h.score > 0));
+      for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1].score >= hits[i].score);
+      // Lexically only get_weather; by its vector the calendar: the fused ranking has both first.
+      const fused = names(index.search("weather", { vector: [0, 0, 0.6, 0.8], limit: 2 }));
+      assert.deepEqual([...fused].sort(), ["calendar.create-event", "get_weather"]);
+      assert.equal(index.search("weather", { vector: EMAIL, limit: 1 }).length, 1);
+      // A blank query ranks nothing, vector or not; a zero vector says nothing: lexical.
+      for (const q of ["", "  ", "?!"]) assert.deepEqual([...index.search(q, { vector: EMAIL })], [], JSON.stringify(q));
+      assert.deepEqual(index.search("weather", { vector: [0, 0, 0, 0] }), index.search("weather"));
+    });
+
+    test("vectors come as arrays, typed arrays, array-likes, any iterable, or one flat n × d Float32Array; they are copied", () => {
+      const reference = names(hybrid().search("zzz", { vector: EMAIL, limit: 4 }));
+      const flat = new Float32Array(VECTORS.flat());
+      const forms = [
+        VECTORS.map((v) => Float64Array.from(v)),
+        VECTORS.map((v) => Float32Array.from(v)),
+        VECTORS.map((v) => Int8Array.from(v.map((x) => x * 100))),
+        VECTORS.map((v) => ({ length: v.length, ...v })),
+        new Set(VECTORS),
+        flat,
+      ];
+      for (const vectors of forms) {
+        const index = new ToolIndex(TOOLS, { vectors });
+        assert.equal(index.dimensions, 4);
+        assert.deepEqual(names(index.search("zzz", { vector: EMAIL, limit: 4 })), reference);
+        assert.deepEqual(names(index.search("zzz", { vector: Float32Array.from(EMAIL), limit: 4 })), reference);
+      }
+      const index = new ToolIndex(TOOLS, { vectors: flat });
+      flat.fill(0);
+      assert.deepEqual(names(index.search("zzz", { vector: EMAIL, limit: 4 })), reference, "changing the caller's array changes nothing");
+      // A record of tools: the vectors come in the order of its keys.
+      const record = { a: { description: "x" }, b: { description: "y" } };
+      assert.equal(new ToolIndex(record, { vectors: [[1, 0], [0, 1]] }).search("zzz", { vector: [0, 1] })[0].name, "b");
+    });
+
+    test("a bad vector is a TypeError naming the tool's index; a wrong count names vectors", () => {
+      const bad = (vectors, pattern) => assert.throws(() => new ToolIndex(TOOLS, { vectors }), (e) => e instanceof TypeError && pattern.test(e.message), String(pattern));
+      bad([VECTORS[0], VECTORS[1], [0, 1], VECTORS[3]], /options\.vectors\[2\] has 2 numbers; the index's vectors have 4/);
+      bad([VECTORS[0], [0, NaN, 0, 0], VECTORS[2], VECTORS[3]], /options\.vectors\[1\]\[1\] must be a finite number/);
+      bad([VECTORS[0], VECTORS[1], [0, 0, Infinity, 0], VECTORS[3]], /options\.vectors\[2\]\[2\] must be a finite number/);
+      bad([VECTORS[0], VECTORS[1], VECTORS[2], [0, "1", 0, 0]], /options\.vectors\[3\]\[1\] must be a finite number/);
+      bad([VECTORS[0], 5, VECTORS[2], VECTORS[3]], /options\.vectors\[1\] must be an array of numbers, got number/);
+      bad([[], [], [], []], /options\.vectors\[0\] must hold at least one number/);
+      bad(VECTORS.slice(0, 3), /options\.vectors holds 3 vectors for 4 tools/);
+      bad([...VECTORS, [1, 1, 1, 1]], /options\.vectors holds 5 vectors for 4 tools/);
+      bad(new Float32Array(15), /options\.vectors: a flat Float32Array of 15 numbers/);
+      bad(new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, NaN, 0]), /options\.vectors\[3\]\[2\] must be a finite number/);
+      bad("vectors", /options\.vectors must be an iterable of vectors or a flat Float32Array, got string/);
+      const throwing = { *[Symbol.iterator]() { yield VECTORS[0]; throw new Error("boom"); } };
+      assert.throws(() => new ToolIndex(TOOLS, { vectors: throwing }), (e) => e instanceof TypeError && /options\.vectors could not be read/.test(e.message) && e.cause.message === "boom");
+      assert.throws(() => new ToolIndex(TOOLS, { vectors: VECTORS, embed: 5 }), /options\.embed must be a function/);
+      assert.throws(() => new ToolIndex(TOOLS, { vectors: VECTORS, onEmbedError: "x" }), /options\.onEmbedError must be a function/);
+      assert.throws(() => new ToolIndex(TOOLS, { embed: () => EMAIL }), (e) => e instanceof TypeError && /options\.embed needs options\.vectors/.test(e.message));
+    });
+
+    test("a query vector of another length, or not numbers, is a TypeError naming vector", () => {
+      const index = hybrid();
+      const bad = (vector, pattern) => assert.throws(() => index.search("weather", { vector }), (e) => e instanceof TypeError && pattern.test(e.message), String(pattern));
+      bad([1, 0, 0], /ToolIndex\.search: options\.vector has 3 numbers; the index's vectors have 4/);
+      bad([1, 0, 0, NaN], /options\.vector\[3\] must be a finite number/);
+      bad(5, /options\.vector must be an array of numbers, got number/);
+      bad(null, /options\.vector must be an array of numbers, got null/);
+      assert.throws(() => index.search("weather", { vector: new Proxy([], { get() { throw new Error("no"); } }) }), /options\.vector could not be read/);
+    });
+
+    test("entries with embed: a Promise of the hybrid rows; embed gets the message; search stays synchronous", async () => {
+      const asked = [];
+      const index = hybrid({ limit: 1, embed: async (text) => (asked.push(text), EMAIL) });
+      assert.ok(Array.isArray(index.search("zzz", { vector: EMAIL })), "search is synchronous");
+      const rows = index.entries({ message: "zzzqqq" });
+      assert.ok(rows instanceof Promise);
+      assert.deepEqual(await rows, [{ tool: "send_email" }]);
+      assert.ok(Object.isFrozen(await rows));
+      assert.deepEqual(await index.entries("zzzqqq"), [{ tool: "send_email" }]);
+      // A synchronous answer (any array-like) is fine too.
+      const sync = hybrid({ limit: 1, embed: () => new Float32Array(EMAIL) });
+      assert.deepEqual(await sync.entries("zzzqqq"), [{ tool: "send_email" }]);
+      assert.deepEqual(asked, ["zzzqqq", "zzzqqq"]);
+      // Nothing to embed: no call, no rows (routing refuses and every tool stays).
+      for (const context of [undefined, null, 5, {}, { message: 7 }, "", "  "]) assert.deepEqual([...(await index.entries(context))], []);
+      assert.equal(asked.length, 2);
+      // An unreadable context rejects the Promise (it does not throw).
+      const hostile = { get message() { throw new Error("no message"); } };
+      const rejected = index.entries(hostile);
+      assert.ok(rejected instanceof Promise);
+      await assert.rejects(rejected, (e) => e instanceof TypeError && /context\.message could not be read/.test(e.message));
+    });
+
+    test("when embed throws, rejects or answers a bad vector, that turn ranks lexically and onEmbedError gets why", async () => {
+      const boom = new Error("embeddings API down");
+      const answers = [
+        [() => { throw boom; }, (e) => e === boom],
+        [() => Promise.reject(boom), (e) => e === boom],
+        [() => [1, 0], (e) => e instanceof TypeError && /embed\(message\) answered has 2 numbers; the index's vectors have 4/.test(e.message)],
+        [() => [1, 0, 0, NaN], (e) => e instanceof TypeError && /\[3\] must be a finite number/.test(e.message)],
+        [() => "vector", (e) => e instanceof TypeError && /must be an array of numbers, got string/.test(e.message)],
+        [() => ({ then() { throw boom; } }), (e) => e === boom],
+      ];
+      for (const [embed, why] of answers) {
+        const errors = [];
+        const index = hybrid({ embed, onEmbedError: (e) => errors.push(e) });
+        assert.deepEqual(await index.entries("weather"), [{ tool: "get_weather" }], String(embed));
+        assert.equal(errors.length, 1);
+        assert.ok(why(errors[0]), String(errors[0]));
+        // Without onEmbedError it is ignored; an onEmbedError that throws changes nothing.
+        assert.deepEqual(await hybrid({ embed }).entries("weather"), [{ tool: "get_weather" }]);
+        const loud = hybrid({ embed, onEmbedError: () => { throw new Error("loud"); } });
+        assert.deepEqual(await loud.entries("weather"), [{ tool: "get_weather" }]);
+      }
+    });
+
+    test("through a router: embed is awaited within timeoutMs; a slow embed is the timeout refusal", async () => {
+      const registered = TOOLS.map((t) => t.name);
+      const index = hybrid({ embed: async () => EMAIL, limit: 1 });
+      const router = new ToolRouter({ entries: index.entries, registered, timeoutMs: 1000 });
+      const hit = await router.resolve({ context: { message: "zzzqqq" } });
+      assert.ok(hit instanceof Routed);
+      assert.deepEqual([...hit.names], ["send_email"]);
+      const slow = hybrid({ embed: () => new Promise(() => {}) });
+      const late = await new ToolRouter({ entries: slow.entries, registered, timeoutMs: 20 }).resolve({ context: { message: "weather" } });
+      assert.ok(late instanceof RoutingRefusal);
+      assert.equal(late.reason, REASONS.timedOut(20));
+    });
+
+    test("dispose() while embed is pending: that entries rejects; later calls throw", async () => {
+      let answer;
+      const index = hybrid({ embed: () => new Promise((resolve) => (answer = resolve)) });
+      const pending = index.entries("weather");
+      await tick();
+      index.dispose();
+      answer(EMAIL);
+      await assert.rejects(pending, /entries\(\) after dispose/);
+      assert.throws(() => index.entries("weather"), /entries\(\) after dispose/);
+      assert.throws(() => index.search("weather", { vector: EMAIL }), /search\(\) after dispose/);
+    });
+  });
+
+  describe("ToolIndex: snapshots (save, load)", () => {
+    const QUERIES = ["weather in Paris", "send weather email calendar sql", "zzzqqq", "query", ""];
+
+    test("load(save()) ranks exactly as the saved index: search, hybrid, entries, size, dimensions, limit", async () => {
+      for (const index of [new ToolIndex(TOOLS, { limit: 3 }), hybrid({ limit: 3 })]) {
+        const bytes = index.save();
+        assert.ok(bytes instanceof Uint8Array);
+        const back = ToolIndex.load(bytes);
+        assert.ok(back instanceof ToolIndex);
+        assert.ok(Object.isFrozen(back));
+        assert.equal(back.size, index.size);
+        assert.equal(back.dimensions, index.dimensions);
+        for (const q of QUERIES) {
+          assert.deepEqual(back.search(q), index.search(q), q);
+          assert.deepEqual(back.entries(q), index.entries(q), q);
+          if (index.dimensions) assert.deepEqual(back.search(q, { vector: EMAIL, limit: 4 }), index.search(q, { vector: EMAIL, limit: 4 }), q);
+        }
+        assert.equal(back.search("send weather email calendar sql").length, 3, "the saved limit");
+        assert.equal(ToolIndex.load(bytes, { limit: 1 }).search("send weather email calendar sql").length, 1, "a limit given to load wins");
+        assert.deepEqual([...back.save()], [...bytes], "saved again, the same bytes");
+      }
+    });
+
+    test("names come back exact (lone surrogates, __proto__); a Buffer loads too", () => {
+      const odd = ["tool\uD800", "tool\uDC00", "__proto__", "constructor", "", "日本語ツール"];
+      const index = new ToolIndex(odd.map((name) => ({ name, description: "shared" })));
+      const back = ToolIndex.load(index.save());
+      assert.deepEqual(names(back.search("shared", { limit: 10 })), odd);
+      assert.equal(names(back.search("shared"))[0].charCodeAt(4), 0xd800);
+      if (typeof Buffer === "function") assert.equal(ToolIndex.load(Buffer.from(index.save())).size, odd.length);
+      assert.equal(ToolIndex.load(new ToolIndex([]).save()).size, 0);
+    });
+
+    test("embed and onEmbedError are options of load, not part of the bytes", async () => {
+      const errors = [];
+      const bytes = hybrid({ embed: () => EMAIL }).save();
+      const plain = ToolIndex.load(bytes);
+      assert.ok(Array.isArray(plain.entries("zzzqqq")), "no embed: entries stays synchronous");
+      const withEmbed = ToolIndex.load(bytes, { embed: async () => EMAIL, limit: 1 });
+      assert.deepEqual(await withEmbed.entries("zzzqqq"), [{ tool: "send_email" }]);
+      const failing = ToolIndex.load(bytes, { embed: () => [1], onEmbedError: (e) => errors.push(e) });
+      assert.deepEqual(await failing.entries("weather"), [{ tool: "get_weather" }]);
+      assert.equal(errors.length, 1);
+      assert.throws(() => ToolIndex.load(new ToolIndex(TOOLS).save(), { embed: () => EMAIL }), (e) => e instanceof TypeError && /options\.embed needs a snapshot with vectors/.test(e.message));
+      assert.throws(() => ToolIndex.load(bytes, { vectors: VECTORS }), (e) => e instanceof TypeError && /ToolIndex\.load: options\.vectors/.test(e.message));
+      assert.throws(() => ToolIndex.load(bytes, { limit: 0 }), /ToolIndex\.load: options\.limit/);
+    });
+
+    test("foreign, truncated, altered or other-version bytes are a TypeError or RangeError saying which; never a wrong ranking", () => {
+      const bytes = hybrid().save();
+      const refused = (b, Type, pattern) => assert.throws(() => ToolIndex.load(b), (e) => e instanceof Type && pattern.test(e.message), String(pattern));
+      refused("bytes", TypeError, /ToolIndex\.load: bytes must be a Uint8Array/);
+      refused(bytes.buffer, TypeError, /must be a Uint8Array/);
+      refused(new TextEncoder().encode('{"tools":[]}'), TypeError, /bytes are not a ToolIndex snapshot/);
+      refused(new Uint8Array(0), RangeError, /bytes are truncated: 0 bytes of the 24/);
+      refused(bytes.subarray(0, bytes.length - 1), RangeError, new RegExp(`truncated: ${bytes.length - 1} bytes of the ${bytes.length}`));
+      refused(bytes.subarray(0, 30), RangeError, /truncated/);
+      const longer = new Uint8Array(bytes.length + 3);
+      longer.set(bytes);
+      refused(longer, RangeError, new RegExp(`${bytes.length + 3} bytes, more than the ${bytes.length}`));
+      const other = bytes.slice();
+      other[8] = 9;
+      refused(other, TypeError, /a snapshot of format version 9; this tool-palette reads version 1/);
+      // Any one byte altered anywhere in the payload: refused.
+      for (let at = 24; at < bytes.length; at += 7) {
+        const altered = bytes.slice();
+        altered[at] ^= 0x41;
+        refused(altered, TypeError, /bytes are altered: the snapshot's checksum does not match/);
+      }
+      // load copies: changing the bytes afterwards changes nothing.
+      const copy = bytes.slice();
+      const loaded = ToolIndex.load(copy);
+      copy.fill(0);
+      assert.deepEqual(loaded.search("weather"), hybrid().search("weather"));
+    });
+
+    test("save() after dispose() throws", () => {
+      const index = new ToolIndex(TOOLS);
+      index.dispose();
+      assert.throws(() => index.save(), /save\(\) after dispose/);
+    });
+  });
 }

@@ -1,0 +1,422 @@
+//! Snapshots: an index (names, vectors and fusion included) as bytes, and back.
+//!
+//! Little-endian throughout. A 24-byte header: the magic `TPINDEX\0`, the format version
+//! (u32), the payload's length (u32) and a 64-bit checksum of the payload (`checksum`);
+//! then the payload, in the order `save` writes it. `load` checks the
+//! header, the length, the checksum, then every structural invariant a query relies on,
+//! so no bytes, however made, can make a query panic or rank otherwise than the index
+//! that was saved: they load as that index or are refused with the reason.
+//! The term tables' hash slots are not saved: they are rebuilt (and the terms found
+//! distinct) on load.
+
+use super::terms::Terms;
+use super::vectors::Vectors;
+use super::{Fusion, Index, Params, Scratch, FIELDS, NONE};
+use alloc::{vec, vec::Vec};
+use core::cell::RefCell;
+
+pub const MAGIC: &[u8; 8] = b"TPINDEX\0";
+pub const VERSION: u32 = 1;
+const HEADER: usize = 24;
+
+/// Why bytes are not a snapshot this version reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SnapshotError {
+    /// Not a snapshot at all (no magic).
+    Foreign,
+    /// Shorter than its header, or than the payload its header announces: (had, needed).
+    Truncated { had: usize, needed: usize },
+    /// Longer than the payload its header announces: (had, expected).
+    Trailing { had: usize, expected: usize },
+    /// A snapshot of another format version.
+    Version(u32),
+    /// The checksum does not match: altered bytes.
+    Checksum,
+    /// The checksum matches but the content breaks an invariant (made by hand?).
+    Corrupt(&'static str),
+}
+
+/// What a snapshot holds besides the index: the names and the options it was built with.
+pub struct Snapshot {
+    pub index: Index,
+    pub fusion: Fusion,
+    pub limit: u32,
+    /// The tools' names back to back (UTF-16 code units), and where each ends.
+    pub name_units: Vec<u16>,
+    pub name_ends: Vec<u32>,
+}
+
+/// The checksum of `bytes`: Fletcher's two running sums over little-endian u64 words,
+/// kept in two lanes (even and odd words; in wasm one SIMD i64x2 pair: about 16 bytes a
+/// cycle, so that loading a snapshot of 50,000 tools × 384 dimensions spends ~2 ms here),
+/// then the tail and the length, mixed. Any one word altered changes the first sum; words
+/// moved change the second.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    let blocks = bytes.len() / 16 * 16;
+    let (s1, s2) = fletcher(&bytes[..blocks]);
+    let mut h = bytes.len() as u64;
+    for x in s1.into_iter().chain(s2) {
+        h = mix(h ^ x);
+    }
+    for &b in &bytes[blocks..] {
+        h = mix(h ^ u64::from(b));
+    }
+    h
+}
+
+fn mix(x: u64) -> u64 {
+    let x = x.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    x ^ x >> 29
+}
+
+/// Per lane (even words, odd words): s1 = Σ w, s2 = Σ s1, wrapping. `bytes.len()` is a
+/// multiple of 16.
+#[cfg(target_arch = "wasm32")]
+#[target_feature(enable = "simd128")]
+fn fletcher(bytes: &[u8]) -> ([u64; 2], [u64; 2]) {
+    use super::vectors::word;
+    use core::arch::wasm32::*;
+    let mut s1 = u64x2_splat(0);
+    let mut s2 = u64x2_splat(0);
+    for w in bytes.chunks_exact(16) {
+        s1 = i64x2_add(s1, u64x2(word(w, 0), word(w, 8)));
+        s2 = i64x2_add(s2, s1);
+    }
+    (
+        [u64x2_extract_lane::<0>(s1), u64x2_extract_lane::<1>(s1)],
+        [u64x2_extract_lane::<0>(s2), u64x2_extract_lane::<1>(s2)],
+    )
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn fletcher(bytes: &[u8]) -> ([u64; 2], [u64; 2]) {
+    use super::vectors::word;
+    let (mut s1, mut s2) = ([0u64; 2], [0u64; 2]);
+    for w in bytes.chunks_exact(16) {
+        for lane in 0..2 {
+            s1[lane] = s1[lane].wrapping_add(word(w, 8 * lane));
+            s2[lane] = s2[lane].wrapping_add(s1[lane]);
+        }
+    }
+    (s1, s2)
+}
+
+struct Writer(Vec<u8>);
+
+/// Plain loops that write and read arrays element by element into bytes known to fit:
+/// at opt-level "z" iterator adapters and per-element `extend`/`push` cost several times
+/// more (measured: save and load of a 10,000-tool snapshot).
+impl Writer {
+    fn u32(&mut self, x: u32) {
+        self.0.extend_from_slice(&x.to_le_bytes());
+    }
+    fn f32(&mut self, x: f32) {
+        self.u32(x.to_bits());
+    }
+    /// A length, then room for `n` items of `size` bytes: where they start.
+    fn room(&mut self, n: usize, size: usize) -> usize {
+        self.u32(n as u32);
+        let at = self.0.len();
+        self.0.resize(at + n * size, 0);
+        at
+    }
+    fn u32s(&mut self, xs: impl ExactSizeIterator<Item = u32>) {
+        let mut at = self.room(xs.len(), 4);
+        for x in xs {
+            let b = x.to_le_bytes();
+            let out = &mut self.0[at..at + 4];
+            out[0] = b[0];
+            out[1] = b[1];
+            out[2] = b[2];
+            out[3] = b[3];
+            at += 4;
+        }
+    }
+    fn u16s(&mut self, xs: &[u16]) {
+        let mut at = self.room(xs.len(), 2);
+        for &x in xs {
+            let b = x.to_le_bytes();
+            self.0[at] = b[0];
+            self.0[at + 1] = b[1];
+            at += 2;
+        }
+    }
+    fn bytes(&mut self, xs: &[u8]) {
+        self.u32(xs.len() as u32);
+        self.0.extend_from_slice(xs);
+    }
+}
+
+/// The snapshot of `index` with its names (in tool order), `fusion` and `limit`.
+pub fn save<'a>(
+    index: &Index,
+    names: impl Iterator<Item = &'a [u16]>,
+    fusion: &Fusion,
+    limit: u32,
+) -> Vec<u8> {
+    let mut w = Writer(Vec::with_capacity(HEADER + index.heap_bytes()));
+    w.0.extend_from_slice(MAGIC);
+    w.u32(VERSION);
+    w.u32(0); // payload length, set below
+    w.0.extend_from_slice(&[0; 8]); // checksum, set below
+    w.u32(limit);
+    let p = &index.params;
+    for x in p.weight.iter().chain(&p.b) {
+        w.f32(*x);
+    }
+    w.f32(p.k1);
+    w.u32(u32::from(p.stem) | u32::from(p.stop) << 1 | u32::from(p.camel) << 2);
+    w.f32(fusion.k);
+    w.f32(fusion.lexical);
+    w.f32(fusion.embedding);
+    w.u32(fusion.depth.min(u32::MAX as usize) as u32);
+    w.u32(index.tools);
+    let mut units = Vec::new();
+    let mut ends = Vec::with_capacity(index.len());
+    for name in names {
+        units.extend_from_slice(name);
+        ends.push(units.len() as u32);
+    }
+    w.u16s(&units);
+    w.u32s(ends.iter().copied());
+    for terms in [&index.surface, &index.terms] {
+        let (units, ends) = terms.parts();
+        w.u16s(units);
+        w.u32s(ends.iter().copied());
+    }
+    w.u32s(index.surface_term.iter().copied());
+    w.u32s(index.offsets.iter().copied());
+    w.u32s(index.post_tool.iter().copied());
+    w.u32s(index.post_score.iter().map(|x| x.to_bits()));
+    match &index.vectors {
+        None => w.u32(0),
+        Some(v) => {
+            w.u32(v.dims() as u32);
+            let (data, scale) = v.raw();
+            w.u32s(scale.iter().map(|x| x.to_bits()));
+            w.bytes(data);
+        }
+    }
+    let mut bytes = w.0;
+    let len = (bytes.len() - HEADER) as u32;
+    let sum = checksum(&bytes[HEADER..]);
+    bytes[12..16].copy_from_slice(&len.to_le_bytes());
+    bytes[16..24].copy_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+const SHORT: SnapshotError = SnapshotError::Corrupt("a section runs past the end");
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> Result<&'a [u8], SnapshotError> {
+        let end = self.at.checked_add(n).ok_or(SHORT)?;
+        let out = self.bytes.get(self.at..end).ok_or(SHORT)?;
+        self.at = end;
+        Ok(out)
+    }
+    fn u32(&mut self) -> Result<u32, SnapshotError> {
+        let b = self.take(4)?;
+        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+    fn f32(&mut self) -> Result<f32, SnapshotError> {
+        self.u32().map(f32::from_bits)
+    }
+    /// A length-prefixed array of `size`-byte items, as its bytes.
+    fn array(&mut self, size: usize) -> Result<&'a [u8], SnapshotError> {
+        let n = self.u32()? as usize;
+        self.take(n.checked_mul(size).ok_or(SHORT)?)
+    }
+    /// A length-prefixed array of `N`-byte items, each decoded by `item`.
+    fn items<T: Copy + Default, const N: usize>(
+        &mut self,
+        item: impl Fn([u8; N]) -> T,
+    ) -> Result<Vec<T>, SnapshotError> {
+        let b = self.array(N)?;
+        let mut out = vec![T::default(); b.len() / N];
+        for (i, x) in out.iter_mut().enumerate() {
+            // A bounds check and a load an item: no `copy_from_slice` (a memcpy call per
+            // item at opt-level "z"), no zipped iterators.
+            if let Ok(a) = <&[u8; N]>::try_from(&b[N * i..N * i + N]) {
+                *x = item(*a);
+            }
+        }
+        Ok(out)
+    }
+    fn u32s(&mut self) -> Result<Vec<u32>, SnapshotError> {
+        self.items(u32::from_le_bytes)
+    }
+    fn f32s(&mut self) -> Result<Vec<f32>, SnapshotError> {
+        self.items(f32::from_le_bytes)
+    }
+    fn u16s(&mut self) -> Result<Vec<u16>, SnapshotError> {
+        self.items(u16::from_le_bytes)
+    }
+    fn bytes(&mut self) -> Result<Vec<u8>, SnapshotError> {
+        self.array(1).map(<[u8]>::to_vec)
+    }
+    fn terms(&mut self) -> Result<Terms, SnapshotError> {
+        let units = self.u16s()?;
+        let ends = self.u32s()?;
+        Terms::from_parts(&units, &ends).ok_or(SnapshotError::Corrupt("a term table"))
+    }
+}
+
+/// Checks the header of `bytes`: `Ok` with the payload when it is a snapshot of this
+/// version, whole and unaltered.
+fn payload(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
+    let magic = &bytes[..bytes.len().min(MAGIC.len())];
+    if magic != &MAGIC[..magic.len()] {
+        return Err(SnapshotError::Foreign);
+    }
+    if bytes.len() < HEADER {
+        return Err(SnapshotError::Truncated {
+            had: bytes.len(),
+            needed: HEADER,
+        });
+    }
+    let word =
+        |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
+    let version = word(8);
+    if version != VERSION {
+        return Err(SnapshotError::Version(version));
+    }
+    let needed = HEADER + word(12) as usize;
+    if bytes.len() < needed {
+        return Err(SnapshotError::Truncated {
+            had: bytes.len(),
+            needed,
+        });
+    }
+    if bytes.len() > needed {
+        return Err(SnapshotError::Trailing {
+            had: bytes.len(),
+            expected: needed,
+        });
+    }
+    if checksum(&bytes[HEADER..]) != super::vectors::word(bytes, 16) {
+        return Err(SnapshotError::Checksum);
+    }
+    Ok(&bytes[HEADER..])
+}
+
+/// The index of a snapshot, checked.
+pub fn load(bytes: &[u8]) -> Result<Snapshot, SnapshotError> {
+    use SnapshotError::Corrupt;
+    let mut r = Reader {
+        bytes: payload(bytes)?,
+        at: 0,
+    };
+    let limit = r.u32()?;
+    let mut weight = [0f32; FIELDS];
+    let mut b = [0f32; FIELDS];
+    for x in weight.iter_mut().chain(b.iter_mut()) {
+        *x = r.f32()?;
+    }
+    let k1 = r.f32()?;
+    let flags = r.u32()?;
+    let params = Params {
+        weight,
+        b,
+        k1,
+        stem: flags & 1 != 0,
+        stop: flags & 2 != 0,
+        camel: flags & 4 != 0,
+    };
+    let fusion = Fusion {
+        k: r.f32()?,
+        lexical: r.f32()?,
+        embedding: r.f32()?,
+        depth: r.u32()? as usize,
+    };
+    let sane = |x: f32| x.is_finite() && x >= 0.0;
+    if limit == 0 || !sane(fusion.k) || !sane(fusion.lexical) || !sane(fusion.embedding) {
+        return Err(Corrupt("the options"));
+    }
+    let tools = r.u32()?;
+    let name_units = r.u16s()?;
+    let name_ends = r.u32s()?;
+    let mut prev = 0;
+    if name_ends.len() != tools as usize
+        || !name_ends.iter().all(|&e| {
+            let ok = e >= prev && e as usize <= name_units.len();
+            prev = e;
+            ok
+        })
+    {
+        return Err(Corrupt("the names"));
+    }
+    let surface = r.terms()?;
+    let terms = r.terms()?;
+    let surface_term = r.u32s()?;
+    if surface_term.len() != surface.len()
+        || surface_term
+            .iter()
+            .any(|&t| t != NONE && t as usize >= terms.len())
+    {
+        return Err(Corrupt("the surface table"));
+    }
+    let offsets = r.u32s()?;
+    let post_tool = r.u32s()?;
+    let post_score = r.f32s()?;
+    let mut prev = 0;
+    if offsets.len() != terms.len() + 1
+        || offsets.first() != Some(&0)
+        || !offsets.iter().all(|&o| {
+            let ok = o >= prev;
+            prev = o;
+            ok
+        })
+        || prev as usize != post_tool.len()
+        || post_tool.len() != post_score.len()
+        || post_tool.iter().any(|&t| t >= tools)
+        || !post_score.iter().all(|&s| s.is_finite() && s > 0.0)
+    {
+        return Err(Corrupt("the postings"));
+    }
+    let dims = r.u32()? as usize;
+    let vectors = if dims == 0 {
+        None
+    } else {
+        let scale = r.f32s()?;
+        let data = r.bytes()?;
+        if scale.len() != tools as usize || !scale.iter().all(|&s| sane(s)) {
+            return Err(Corrupt("the vectors"));
+        }
+        Some(Vectors::from_raw(dims, data, scale).ok_or(Corrupt("the vectors"))?)
+    };
+    if r.at != r.bytes.len() {
+        return Err(Corrupt("bytes after the last section"));
+    }
+    let n = tools as usize;
+    let index = Index {
+        tools,
+        params,
+        scratch: RefCell::new(Scratch {
+            acc: vec![0.0; n],
+            touched: Vec::with_capacity(n),
+            heap: Vec::with_capacity(n),
+            seen: vec![0; terms.len()],
+            cosines: Vec::with_capacity(if vectors.is_some() { n } else { 0 }),
+            ..Scratch::default()
+        }),
+        surface,
+        surface_term,
+        terms,
+        offsets,
+        post_tool,
+        post_score,
+        vectors,
+    };
+    Ok(Snapshot {
+        index,
+        fusion,
+        limit,
+        name_units,
+        name_ends,
+    })
+}
