@@ -95,10 +95,18 @@ export class ToolRedirectDroppedWarning extends Error {
 // One delivery for every warning: the caller's `onWarning`, else Node's
 // `process.emitWarning` (so --no-warnings and process.on("warning") apply), else
 // `console.warn`. `process` is looked up at call time, never at import.
+// (An emitWarning that throws, as the Next.js Edge Runtime's does, falls back too.) The
+// framework adapters deliver theirs through this same function.
 export function deliver(warning, onWarning) {
   if (onWarning) return void onWarning(warning);
   const proc = globalThis.process;
-  if (proc && typeof proc.emitWarning === "function") return void proc.emitWarning(warning);
+  if (proc && typeof proc.emitWarning === "function") {
+    try {
+      return void proc.emitWarning(warning);
+    } catch {
+      // not supported here: console.warn below
+    }
+  }
   globalThis.console?.warn?.(`${warning.name}: ${warning.message}`);
 }
 
@@ -299,6 +307,19 @@ export function isPlainObject(value) {
 export function ownFields(target, keys, values) {
   for (let i = 0; i < keys.length; i++) {
     Object.defineProperty(target, keys[i], { value: values[i], enumerable: true });
+  }
+}
+
+// A caller's answer as a promise that never rejects, and an adoption that never throws
+// (a promise's own `then` or `constructor` getter may): [0, value] or [1, error].
+export function adopt(value) {
+  try {
+    return Promise.resolve(value).then(
+      (settled) => [0, settled],
+      (error) => [1, error],
+    );
+  } catch (error) {
+    return Promise.resolve([1, error]);
   }
 }
 

@@ -30,15 +30,10 @@ export class ToolPaletteAdapterWarning extends Error {
   }
 }
 
-// As the core delivers its warnings: `onWarning`, else Node's process.emitWarning (so
-// --no-warnings and process.on("warning") apply), else console.warn. The one path of every
-// adapter's warnings (the package does not export the core's own deliver).
-export function deliver(warning, onWarning) {
-  if (onWarning) return void onWarning(warning);
-  const proc = globalThis.process;
-  if (proc && typeof proc.emitWarning === "function") return void proc.emitWarning(warning);
-  globalThis.console?.warn?.(`${warning.name}: ${warning.message}`);
-}
+// The package's one delivery of warnings (host.js): `onWarning`, else Node's
+// process.emitWarning (so --no-warnings and process.on("warning") apply), else console.warn.
+import { deliver } from "../host.js";
+export { deliver };
 
 const MODES = ["enforce", "shadow"];
 const OUTSIDE = ["refuse", "allow"];

@@ -91,6 +91,9 @@ extern "C" {
     /// Defines `keys[i]` as a read-only own property of `target` with `values[i]`.
     #[wasm_bindgen(js_name = ownFields)]
     pub fn own_fields(target: &JsValue, keys: &Array, values: &Array);
+    /// A promise of `[0, value]` or `[1, error]` for a caller's answer: never rejects, and
+    /// what adopting the answer throws comes back as `[1, error]`.
+    pub fn adopt(value: &JsValue) -> Promise;
     /// Handles and ignores a rejection of a store answer the turn no longer waits for.
     pub fn ignore(value: &JsValue);
     #[wasm_bindgen(js_name = isPlainObject)]

@@ -562,8 +562,19 @@ async fn embedded(
     query: Vec<u16>,
     embed: Function,
 ) -> JsResult<JsValue> {
+    // The answer adopted through the door (a promise whose `then` or `constructor` throws
+    // is a failure like a rejection, and nothing unwinds through the module).
     let answer = match host::call1(&embed, &message) {
-        Ok(value) => JsFuture::from(Promise::resolve(&value)).await,
+        Ok(value) => {
+            let settled: js_sys::Array = JsFuture::from(host::adopt(&value))
+                .await
+                .unwrap_or_default()
+                .unchecked_into();
+            match settled.get(0).as_f64() {
+                Some(0.0) => Ok(settled.get(1)),
+                _ => Err(settled.get(1)),
+            }
+        }
         Err(thrown) => Err(thrown),
     };
     let built = live(&shared, "entries")?;

@@ -77,6 +77,30 @@ export function door(tp, label) {
     });
   });
 
+  describe(`a host's hostile embed promise (${label})`, () => {
+    test("embed answering a promise whose then or constructor throws: that turn ranks lexically, onEmbedError gets the error", async () => {
+      const tools = [
+        { name: "get_weather", description: "Current weather for a city" },
+        { name: "send_email", description: "Send an email message" },
+      ];
+      const errors = [];
+      const make = (k) => {
+        const p = Promise.resolve([1, 0]);
+        if (k) p.then = () => { throw new TypeError("then"); };
+        else Object.defineProperty(p, "constructor", { get() { throw new RangeError("constructor"); } });
+        return p;
+      };
+      let k = 0;
+      const index = new tp.ToolIndex(tools, { vectors: [[1, 0], [0, 1]], embed: () => make(k++ % 2), onEmbedError: (e) => errors.push(e.name) });
+      for (let i = 0; i < 4; i++) {
+        const rows = await index.entries("what is the weather in Paris");
+        assert.equal(rows[0].tool, "get_weather");
+      }
+      assert.deepEqual(errors.sort(), ["RangeError", "RangeError", "TypeError", "TypeError"]);
+      await exact();
+    });
+  });
+
   describe(`a store that settles after its turn did (${label})`, () => {
     test("abort inside entries, then the store rejects: the turn rejects with the reason, the rejection is handled", async () => {
       const seen = await unhandled(async () => {
