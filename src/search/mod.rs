@@ -123,6 +123,27 @@ struct Scratch {
     query: vectors::QueryScratch,
 }
 
+/// Adds `score` to `tool`'s, noting the tool the first time it scores.
+#[inline(always)]
+fn add(acc: &mut [f32], touched: &mut Vec<u32>, tool: u32, score: f32) {
+    let a = &mut acc[tool as usize];
+    if *a == 0.0 {
+        touched.push(tool);
+    }
+    *a += score;
+}
+
+impl Scratch {
+    /// The touched tools and their scores into `heap`, the scores back to 0.
+    fn gather(&mut self) {
+        self.heap.clear();
+        for &tool in &self.touched {
+            self.heap.push((self.acc[tool as usize], tool));
+            self.acc[tool as usize] = 0.0;
+        }
+    }
+}
+
 /// The index under construction.
 struct Builder {
     p: Params,
@@ -358,19 +379,11 @@ impl Index {
             s.seen[t] = s.stamp;
             let (a, b) = (self.offsets[t] as usize, self.offsets[t + 1] as usize);
             for (&tool, &score) in self.post_tool[a..b].iter().zip(&self.post_score[a..b]) {
-                let acc = &mut s.acc[tool as usize];
-                if *acc == 0.0 {
-                    s.touched.push(tool);
-                }
-                *acc += score;
+                add(&mut s.acc, &mut s.touched, tool, score);
             }
         }
         // A heap of the touched tools, the best at the root; then the best `limit` out.
-        s.heap.clear();
-        for &tool in &s.touched {
-            s.heap.push((s.acc[tool as usize], tool));
-            s.acc[tool as usize] = 0.0;
-        }
+        s.gather();
         let h = &mut s.heap[..];
         for i in (0..h.len() / 2).rev() {
             sift_down(h, i);
@@ -502,18 +515,16 @@ impl Index {
             }
         }
         sort_best_first(&mut s.heap);
-        for (rank, &(_, tool)) in s.heap.iter().enumerate() {
-            let acc = &mut s.acc[tool as usize];
-            if *acc == 0.0 {
-                s.touched.push(tool);
-            }
-            *acc += rrf(fusion.embedding, rank);
+        for rank in 0..s.heap.len() {
+            let tool = s.heap[rank].1;
+            add(
+                &mut s.acc,
+                &mut s.touched,
+                tool,
+                rrf(fusion.embedding, rank),
+            );
         }
-        s.heap.clear();
-        for &tool in &s.touched {
-            s.heap.push((s.acc[tool as usize], tool));
-            s.acc[tool as usize] = 0.0;
-        }
+        s.gather();
         sort_best_first(&mut s.heap);
         out.extend(s.heap.iter().take(limit).map(|&(score, tool)| Hit {
             tool,
