@@ -1,12 +1,8 @@
 // How browsers get the module, shared by the browser entries: the wasm is fetched from
 // beside the entry, where native ES modules find it and where bundlers that follow
 // `new URL(…, import.meta.url)` (Vite, webpack, Parcel) emit it as an asset and rewrite the
-// URL. A response served as `application/wasm` is compiled while it downloads
-// (WebAssembly.instantiateStreaming); any other answer is read whole and used if it is a
-// wasm module.
+// URL.
 import initWasm from "./tool_palette.js";
-
-const NAME = "tool_palette_bg.wasm";
 
 // "\0asm": tells a real wasm from an HTML fallback page served with status 200.
 const isWasm = (bytes) => bytes[0] === 0x00 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d;
@@ -20,7 +16,7 @@ function wasmUrl(onlyIfThere) {
     const url = new URL("./tool_palette_bg.wasm", import.meta.url);
     if (!onlyIfThere) return url;
     const self = new URL(import.meta.url);
-    const rewritten = url.origin !== self.origin || url.pathname !== self.pathname.replace(/[^/]*$/, NAME);
+    const rewritten = url.origin !== self.origin || url.pathname !== self.pathname.replace(/[^/]*$/, "tool_palette_bg.wasm");
     return rewritten || /\/init\.js$/.test(self.pathname) ? url : undefined;
   } catch {
     // No import.meta.url (esbuild's iife and CommonJS formats).
@@ -28,13 +24,14 @@ function wasmUrl(onlyIfThere) {
   }
 }
 
+// A response served as `application/wasm` is compiled while it downloads; any other answer
+// is read whole and used if it is a wasm module (not an HTML fallback page served with 200).
 async function fetched(url) {
   const response = await fetch(url);
-  if (!response.ok) throw new Error(`tool-palette: ${url} answered ${response.status}`);
-  if (/^application\/wasm\b/i.test(response.headers.get("content-type") ?? "")) return response;
+  if (response.ok && /^application\/wasm\b/i.test(response.headers.get("content-type"))) return response;
   const bytes = new Uint8Array(await response.arrayBuffer());
-  if (!isWasm(bytes)) throw new Error(`tool-palette: ${url} is not a WebAssembly module`);
-  return bytes;
+  if (response.ok && isWasm(bytes)) return bytes;
+  throw new Error(`tool-palette: no WebAssembly module at ${url} (HTTP ${response.status})`);
 }
 
 // `inline`: where the bytes come from when no .wasm is beside the bundle (a function that
