@@ -248,10 +248,15 @@ export function bindPalette(tools, outcome) {
   if (!isObject(tools)) throw fail("bindPalette: tools", "an array of { name } or a record keyed by name", tools);
   const keep = new Set(outcome.names);
   if (Array.isArray(tools)) {
-    tools.forEach((t, i) => {
-      if (typeof t?.name !== "string") throw fail(`bindPalette: tools[${i}].name`, "a string", t?.name);
+    // An entry without a string name cannot be routed: it stays, in place (SPEC 3).
+    const names = tools.map((t, i) => {
+      try {
+        return isObject(t) ? t.name : undefined;
+      } catch (cause) {
+        throw new TypeError(`bindPalette: tools[${i}].name could not be read`, { cause });
+      }
     });
-    return tools.filter((t) => keep.has(t.name));
+    return tools.filter((t, i) => typeof names[i] !== "string" || keep.has(names[i]));
   }
   const out = Object.create(Object.getPrototypeOf(tools) === null ? null : Object.prototype);
   for (const k of Object.keys(tools)) {

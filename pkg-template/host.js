@@ -95,8 +95,7 @@ export class ToolRedirectDroppedWarning extends Error {
 // One delivery for every warning: the caller's `onWarning`, else Node's
 // `process.emitWarning` (so --no-warnings and process.on("warning") apply), else
 // `console.warn`. `process` is looked up at call time, never at import.
-// (An emitWarning that throws, as the Next.js Edge Runtime's does, falls back too.) The
-// framework adapters deliver theirs through this same function.
+// (An emitWarning that throws, as the Next.js Edge Runtime's does, falls back too.)
 export function deliver(warning, onWarning) {
   if (onWarning) return void onWarning(warning);
   const proc = globalThis.process;
@@ -352,6 +351,7 @@ export const typeOf = (value) => typeof value;
 // the strings in row order, `units` their total length.
 export class Rows {
   constructor(codes, strings, units) {
+    this.count = codes.length / 2;
     this.codes = codes;
     this.strings = strings;
     this.units = units;

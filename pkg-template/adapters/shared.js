@@ -30,10 +30,22 @@ export class ToolPaletteAdapterWarning extends Error {
   }
 }
 
-// The package's one delivery of warnings (host.js): `onWarning`, else Node's
-// process.emitWarning (so --no-warnings and process.on("warning") apply), else console.warn.
-import { deliver } from "../host.js";
-export { deliver };
+// As the core delivers its warnings (host.js `deliver`; the adapters import nothing of the
+// package but its public entry): `onWarning`, else Node's process.emitWarning (so
+// --no-warnings and process.on("warning") apply; one that throws, as the Next.js Edge
+// Runtime's does, falls back too), else console.warn.
+export function deliver(warning, onWarning) {
+  if (onWarning) return void onWarning(warning);
+  const proc = globalThis.process;
+  if (proc && typeof proc.emitWarning === "function") {
+    try {
+      return void proc.emitWarning(warning);
+    } catch {
+      // not supported here: console.warn below
+    }
+  }
+  globalThis.console?.warn?.(`${warning.name}: ${warning.message}`);
+}
 
 const MODES = ["enforce", "shadow"];
 const OUTSIDE = ["refuse", "allow"];

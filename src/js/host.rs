@@ -115,6 +115,9 @@ extern "C" {
     pub type Rows;
     #[wasm_bindgen(method, getter)]
     pub fn codes(this: &Rows) -> Vec<u8>;
+    /// The number of rows.
+    #[wasm_bindgen(method, getter)]
+    pub fn count(this: &Rows) -> f64;
     #[wasm_bindgen(method, getter)]
     pub fn strings(this: &Rows) -> Array;
     #[wasm_bindgen(method, getter)]

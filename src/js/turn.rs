@@ -258,8 +258,10 @@ fn broken_signal(place: &'static str, cause: &JsValue) -> JsValue {
 
 /// A turn's rows as read, before any rule.
 struct Read {
-    /// Two per row: its activity, then its candidacy (see `host.js` `readRows`).
-    codes: Vec<u8>,
+    /// Two codes per row, its activity, then its candidacy (see `host.js` `readRows`),
+    /// copied in once the strings are (the larger buffers first: the allocator then
+    /// reuses the same room turn after turn).
+    rows: host::Rows,
     /// The strings the candidacies hold, in row order.
     strings: Array,
     units: usize,
@@ -291,14 +293,13 @@ fn read(value: &JsValue, layer: &Layer) -> Retrieved {
         Ok(rows) => rows,
         Err(thrown) => return Retrieved::Failed(thrown),
     };
-    let codes = rows.codes();
     let strings = rows.strings();
     let units = rows.units() as usize;
-    if !fits(codes.len() / 2, units) || !fits(strings.length() as usize, units) {
+    if !fits(rows.count() as usize, units) {
         return too_large();
     }
     Retrieved::Rows(Some(Read {
-        codes,
+        rows,
         strings,
         units,
     }))
@@ -317,14 +318,14 @@ fn activity_of(code: u8) -> Activity {
 }
 
 /// The rows for the core, from what `host.js` read (the strings in row order).
-fn rows_of<'a>(read: &Read, strings: &'a NameList) -> Vec<Row<'a>> {
+fn rows_of<'a>(codes: &[u8], strings: &'a NameList) -> Vec<Row<'a>> {
     let mut next = 0;
     // The next string read; none when the reader held back one it coded (it never does).
     let mut take = || {
         next += 1;
         (next <= strings.len()).then(|| strings.get(next - 1))
     };
-    read.codes
+    codes
         .chunks_exact(2)
         .map(|pair| {
             let (a, c) = (pair[0], pair[1]);
@@ -437,7 +438,7 @@ fn finish(
         Retrieved::Rows(None) => Retrieval::Rows(None),
         Retrieved::Rows(Some(read)) => {
             strings = batch::write(&read.strings, read.units);
-            rows = rows_of(read, &strings);
+            rows = rows_of(&read.rows.codes(), &strings);
             // The candidates, in order: the caller's own strings. Every string read is
             // one when the reader stops at a row's first string, as `host.js`'s does.
             let candidates = rows.iter().filter(|r| matches!(r, Row::Candidate(_)));
