@@ -10,6 +10,7 @@ import * as pkg from "../dist/node.mjs";
 import * as baseline from "./baseline.mjs";
 import { aiSdk, data as bfcl, embeddingAlone, miniSearch, pool as bfclPool, recall, recalls, synthetic, toolIndexRankers, vectors } from "./tool-search/compare.mjs";
 import { tokenTable, mcpOverhead, markdown as tokenLines } from "./tool-search/tokens.mjs";
+import { shortenImports, trapAtPanic, WASM_OPT_ARGS } from "../scripts/wasm-edit.mjs";
 
 const root = new URL("..", import.meta.url);
 const quick = process.argv.includes("--quick");
@@ -326,11 +327,13 @@ function weightOfToolIndex() {
   const opts = { cwd: root.pathname, stdio: "ignore" };
   spawnSync("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--no-default-features", "--target-dir", `${dir}cargo`], opts);
   spawnSync("wasm-bindgen", ["--target", "web", "--out-dir", dir, `${dir}cargo/wasm32-unknown-unknown/release/tool_palette.wasm`], opts);
-  const features = ["bulk-memory", "nontrapping-float-to-int", "sign-ext", "reference-types", "multivalue", "mutable-globals", "simd"].map((f) => `--enable-${f}`);
-  spawnSync(new URL("node_modules/.bin/wasm-opt", root).pathname, [`${dir}tool_palette_bg.wasm`, "-Oz", "--strip-debug", "--strip-producers", ...features, "-o", `${dir}o.wasm`], opts);
-  const gz = (path) => gzipSync(readFileSync(path), { level: 9 }).length;
-  const without = { wasm: gz(`${dir}o.wasm`), glue: gz(`${dir}tool_palette.js`) };
-  const shipped = { wasm: gz(new URL("dist/tool_palette_bg.wasm", root)), glue: gz(new URL("dist/tool_palette.js", root)) };
+  // The same edits and wasm-opt arguments as scripts/build.mjs.
+  writeFileSync(`${dir}tool_palette_bg.wasm`, trapAtPanic(readFileSync(`${dir}tool_palette_bg.wasm`)));
+  spawnSync(new URL("node_modules/.bin/wasm-opt", root).pathname, [`${dir}tool_palette_bg.wasm`, ...WASM_OPT_ARGS, "-o", `${dir}o.wasm`], opts);
+  const short = shortenImports(readFileSync(`${dir}o.wasm`), readFileSync(`${dir}tool_palette.js`, "utf8"));
+  const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
+  const without = { wasm: gz(short.wasm), glue: gz(short.glue) };
+  const shipped = { wasm: gz(readFileSync(new URL("dist/tool_palette_bg.wasm", root))), glue: gz(readFileSync(new URL("dist/tool_palette.js", root))) };
   return { wasm: shipped.wasm - without.wasm, glue: shipped.glue - without.glue, total: shipped.wasm + shipped.glue - without.wasm - without.glue };
 }
 

@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, renameSync, readFileSync, rmSync, writeF
 import { join } from "node:path";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { build } from "esbuild";
-import { shortenImports, trapAtPanic } from "./wasm-edit.mjs";
+import { shortenImports, trapAtPanic, WASM_OPT_ARGS } from "./wasm-edit.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 // Assembled in target/ and moved into place at the end, so that dist/ is never half-built.
@@ -34,17 +34,7 @@ mkdirSync(dist, { recursive: true });
 // The panic handler traps at once (see scripts/wasm-edit.mjs): the trap panic = "abort"
 // ends in anyway, without the message formatting that only it reached.
 writeFileSync(join(stage, "tool_palette_bg.wasm"), trapAtPanic(readFileSync(join(stage, "tool_palette_bg.wasm"))));
-// The features rustc emits for wasm32 today; wasm-opt must be told it may keep them.
-// -ocimfs 0: no inlining of functions merely because they have one caller (-Oz inlines
-// them whatever their size): measured 1.6 KB of gzip smaller.
-// SIMD: only ToolIndex's vector search uses it (src/search/vectors.rs, one function with
-// `target_feature(enable = "simd128")`); every runtime the package supports has it.
-run(bin("wasm-opt"), [
-  join(stage, "tool_palette_bg.wasm"), "-Oz", "-ocimfs", "0", "--strip-debug", "--strip-producers",
-  "--enable-bulk-memory", "--enable-nontrapping-float-to-int", "--enable-sign-ext",
-  "--enable-reference-types", "--enable-multivalue", "--enable-mutable-globals", "--enable-simd",
-  "-o", join(dist, "tool_palette_bg.wasm"),
-]);
+run(bin("wasm-opt"), [join(stage, "tool_palette_bg.wasm"), ...WASM_OPT_ARGS, "-o", join(dist, "tool_palette_bg.wasm")]);
 // The glue, with two changes (three edits), each checked so that a new wasm-bindgen cannot slip past:
 // - no default wasm URL: every entry hands the module over itself, and the default's
 //   `new URL("tool_palette_bg.wasm", import.meta.url)` would make bundlers for Node emit
