@@ -578,18 +578,29 @@ export class Wait {
       this.settle([1, error]);
     }
   }
+  // The timer and the listener are armed only while the turn is undecided (adopting the
+  // answer may have decided it already: a `then` that threw), so none outlives it.
   startTimer(ms) {
     // (A realm without timers cannot enforce a budget; nothing else is lost.)
-    if (typeof setTimeout === "function") this.timer = setTimeout(() => this.settle([2]), ms);
+    if (this.turn !== undefined && typeof setTimeout === "function") this.timer = setTimeout(() => this.settle([2]), ms);
   }
   stopTimer() {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
   }
   listen(signal) {
+    if (this.turn === undefined) return;
     this.onAbort = () => this.settle([3]);
     signal.addEventListener("abort", this.onAbort, { once: true });
     this.signal = signal;
+  }
+  // The turn failed before it could wait (the signal refused a listener): nothing of it
+  // runs later, whatever the store does.
+  cancel() {
+    const turn = this.turn;
+    this.turn = undefined;
+    this.stopTimer();
+    turn?.free();
   }
   settle(event) {
     const turn = this.turn;

@@ -172,10 +172,11 @@ extern "C" {
     pub fn follow(this: &Wait, value: &JsValue);
     #[wasm_bindgen(method, js_name = startTimer)]
     pub fn start_timer(this: &Wait, ms: f64);
-    #[wasm_bindgen(method, js_name = stopTimer)]
-    pub fn stop_timer(this: &Wait);
     #[wasm_bindgen(method, catch)]
     pub fn listen(this: &Wait, signal: &JsValue) -> Result<(), JsValue>;
+    /// Ends a turn that failed before it could wait: nothing of it runs later.
+    #[wasm_bindgen(method)]
+    pub fn cancel(this: &Wait);
 
     pub fn now() -> f64;
 

@@ -27,8 +27,15 @@ pub(crate) type JsResult<T> = Result<T, JsValue>;
 
 /// Hands the door (`host.js` `enter`) the module's exports once, at instantiation: it
 /// needs the stack pointer to put back after an exception unwound through the module.
+///
+/// It also gives wasm-bindgen's reference table room for 4,096 values at once: within
+/// that room, taking and releasing a slot calls nothing while the table's bookkeeping is
+/// borrowed, so a stack overflow cannot strike there and leave it borrowed for good (the
+/// one piece of the module's state the door could not put back).
 #[wasm_bindgen(start)]
 fn start() {
+    let room: alloc::vec::Vec<JsValue> = (0..4096u32).map(JsValue::from).collect();
+    drop(room);
     host::attach(&wasm_bindgen::exports());
 }
 

@@ -124,7 +124,7 @@ pub(crate) fn run(mut ask: Ask, palette: Palette) -> Promise {
             }
             if let Some(signal) = &signal {
                 if let Err(cause) = wait.listen(signal) {
-                    wait.stop_timer();
+                    wait.cancel();
                     return Promise::reject(&broken_signal(place, &cause));
                 }
             }

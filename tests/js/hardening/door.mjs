@@ -66,6 +66,17 @@ export function door(tp, label) {
       });
     }
 
+    test("decided while adopted: no listener stays on the signal, and onDecision is called once", async () => {
+      const listeners = new Set();
+      const signal = { aborted: false, reason: undefined, addEventListener: (t, l) => listeners.add(l), removeEventListener: (t, l) => listeners.delete(l) };
+      const [p] = hostile["own then that throws"]();
+      let reports = 0;
+      const r = await resolvePalette({ entries: () => p, registered: ["a"], timeoutMs: 60_000, signal, onDecision: () => reports++ });
+      assert.equal(r.reason, REASONS.failed("TypeError"));
+      assert.equal(listeners.size, 0);
+      assert.equal(reports, 1);
+    });
+
     test("3,000 such turns in a row leave the module working (no reference-table slot lost)", async () => {
       const make = hostile["own then that throws"];
       const router = new ToolRouter({ entries: () => make()[0], registered: ["a"] });

@@ -133,13 +133,18 @@ describe("resources", () => {
         const ctl = new AbortController();
         const e = tp.resolvePalette({ entries: () => new Promise(() => {}), registered: ["a"], timeoutMs: long, signal: ctl.signal }).catch((x) => x);
         ctl.abort("gone");
-        console.log(JSON.stringify([a.kind, b.kind, c.kind, d.kind, await e]));
+        // A store answer whose own then throws decides the turn while it is adopted: no
+        // timer or listener may be armed after that (issue 19).
+        const hostile = Promise.resolve(["a"]);
+        hostile.then = () => { throw new TypeError("then"); };
+        const f = await tp.resolvePalette({ entries: () => hostile, registered: ["a"], timeoutMs: long, signal });
+        console.log(JSON.stringify([a.kind, b.kind, c.kind, d.kind, await e, f.kind]));
       `;
       const code = format === "esm" ? `${load}\n${body}` : `(async () => { ${load}\n${body} })();`;
       const r = node(format === "esm" ? ["--input-type=module"] : [], code, 10_000);
       assert.equal(r.error, undefined, `the child did not exit by itself within 10 s (${r.ms} ms)`);
       assert.equal(r.status, 0, r.stderr);
-      assert.deepEqual(JSON.parse(r.stdout), ["routed", "refused", "refused", "routed", "gone"]);
+      assert.deepEqual(JSON.parse(r.stdout), ["routed", "refused", "refused", "routed", "gone", "refused"]);
       assert.ok(r.ms < 5000, `exited after ${r.ms} ms`);
     });
   }
