@@ -201,6 +201,29 @@ export function call2(f, a, b) {
   }
 }
 
+// A predicate, whose usual answer (a boolean) crosses as a number; anything else, or
+// what it threw, waits in `held` for `answered()`, which the binding calls at once.
+let held;
+
+export function verdict(f, a) {
+  let answer;
+  try {
+    answer = f(a);
+  } catch (e) {
+    answer = new Thrown(e);
+  }
+  if (answer === true) return 1;
+  if (answer === false) return 0;
+  held = answer;
+  return 2;
+}
+
+export function answered() {
+  const answer = held;
+  held = undefined;
+  return answer;
+}
+
 export function get(value, key) {
   try {
     return value[key];

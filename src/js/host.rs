@@ -63,6 +63,11 @@ extern "C" {
     fn call2_(f: &Function, a: &JsValue, b: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = get)]
     fn get_(value: &JsValue, key: &JsValue) -> JsValue;
+    /// A predicate called with one argument: 1 or 0 for a boolean answer; 2 for anything
+    /// else (or a throw), which [`answered`] then hands over.
+    pub fn verdict(f: &Function, a: &JsValue) -> u32;
+    /// The answer (or a `Thrown`) of the last `verdict` that returned 2.
+    pub fn answered() -> JsValue;
 
     // ------------------------------------------------------------ the caller's values
 
@@ -257,11 +262,6 @@ pub fn call0(f: &Function) -> JsResult<JsValue> {
 
 pub fn call1(f: &Function, a: &JsValue) -> JsResult<JsValue> {
     caught(call1_(f, a))
-}
-
-/// [`call1`] before [`caught`]: for a caller that reads a boolean answer first.
-pub fn call1_raw(f: &Function, a: &JsValue) -> JsValue {
-    call1_(f, a)
 }
 
 pub fn call2(f: &Function, a: &JsValue, b: &JsValue) -> JsResult<JsValue> {

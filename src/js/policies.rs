@@ -383,14 +383,15 @@ fn answer(result: Result<JsValue, JsValue>) -> Result<JsValue, Fault> {
     Ok(value)
 }
 
-/// A predicate's answer, read as truthy or falsy (a boolean, the usual answer, in one
-/// look; anything else is checked for being a thenable first).
+/// A predicate's answer, read as truthy or falsy: a boolean, the usual answer, comes back
+/// as a number in one crossing; anything else (or what it threw) is fetched and checked
+/// for being a thenable first.
 fn verdict(predicate: &Function, ctx: &JsValue) -> Result<bool, Fault> {
-    let value = host::call1_raw(predicate, ctx);
-    if let Some(yes) = value.as_bool() {
-        return Ok(yes);
+    match host::verdict(predicate, ctx) {
+        1 => Ok(true),
+        0 => Ok(false),
+        _ => Ok(answer(host::caught(host::answered()))?.is_truthy()),
     }
-    Ok(answer(host::caught(value))?.is_truthy())
 }
 
 impl Hooks for Seam<'_> {
