@@ -1,14 +1,13 @@
 //! The caller's options objects and policy specs as typed Rust structs.
 //!
-//! `host.js` reads an object's fields once each, in a fixed order (a getter or proxy
-//! trap that throws is caught there and named here), in one call; each field is then
-//! checked into a typed struct, with the message naming it. Functions, the model and
-//! the caller's objects stay `JsValue`s.
+//! `host.js` reads an object's fields once each (a getter or proxy trap that throws is
+//! caught there and named here), in one call; each field is then found by its key and
+//! checked into a typed struct, with the message naming it. Functions, the model and the
+//! caller's objects stay `JsValue`s.
 //!
-//! serde-wasm-bindgen builds the structured answers (see `outcome.rs`, `policies.rs`) but
-//! does not read these: its deserializer alone weighs 41 KB of wasm (18 KB gzip, measured
-//! with one preserved `Vec`), more than half the package's whole size budget, and it
-//! reads fields with no way to catch a throwing getter.
+//! serde-wasm-bindgen does not read these: its deserializer alone weighs 41 KB of wasm
+//! (18 KB gzip, measured with one preserved `Vec`), and it reads fields with no way to
+//! catch a throwing getter.
 
 use super::{function, host, must_be, unreadable, JsResult, Message};
 use alloc::vec::Vec;
