@@ -121,10 +121,10 @@ struct Options {
 fn read_options(options: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Options> {
     let fields: Fields = options::read_options(options, OPTIONS, place)?;
     Ok(Options {
-        limit: limit_of(fields.get(0), place)?,
-        vectors: fields.get(1),
-        embed: options::optional_function(fields.get(2), &|| place().add(".embed"))?,
-        on_embed_error: options::optional_function(fields.get(3), &|| {
+        limit: limit_of(fields.named("limit"), place)?,
+        vectors: fields.named("vectors"),
+        embed: options::optional_function(fields.named("embed"), &|| place().add(".embed"))?,
+        on_embed_error: options::optional_function(fields.named("onEmbedError"), &|| {
             place().add(".onEmbedError")
         })?,
     })
@@ -462,8 +462,8 @@ impl ToolIndex {
         }
         let at = || Message::new("ToolIndex.search: options");
         let fields = options::read_options(&options, SEARCH_OPTIONS, &at)?;
-        let limit = limit_of(fields.get(0), &at)?.unwrap_or(self.limit);
-        let vector = fields.get(1);
+        let limit = limit_of(fields.named("limit"), &at)?.unwrap_or(self.limit);
+        let vector = fields.named("vector");
         let built = live(&self.built, "search")?;
         let mut buf = Vec::new();
         let dims = built.index.vectors().map(Vectors::dims);

@@ -41,10 +41,6 @@ impl Fields {
             }
         }
     }
-
-    pub fn get(&self, i: u32) -> JsValue {
-        self.values.get(i)
-    }
 }
 
 /// Reads `keys` of `source`, once each, in order.

@@ -134,12 +134,15 @@ impl ToolPolicies {
 
         let place = || Message::new("ToolPolicies: options");
         let fields = options::read_options(&options, POLICIES, &place)?;
-        let resolver =
-            options::optional_function(fields.get(0), &|| place().add(".modelResolver"))?;
-        let callback =
-            options::optional_function(fields.get(1), &|| place().add(".onToolCallDispatch"))?;
-        let on_warning = options::optional_function(fields.get(2), &|| place().add(".onWarning"))?;
-        let registered = fields.get(3);
+        let resolver = options::optional_function(fields.named("modelResolver"), &|| {
+            place().add(".modelResolver")
+        })?;
+        let callback = options::optional_function(fields.named("onToolCallDispatch"), &|| {
+            place().add(".onToolCallDispatch")
+        })?;
+        let on_warning =
+            options::optional_function(fields.named("onWarning"), &|| place().add(".onWarning"))?;
+        let registered = fields.named("registered");
         let registered = if registered.is_undefined() {
             None
         } else {

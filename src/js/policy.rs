@@ -105,8 +105,16 @@ impl Spec {
             }
             unreadable(named(&name).add(": spec.").add(u.key), &u.cause)
         })?;
-        let [name, matcher, when_tool, redirect_to, model, args_transform, guard] =
-            core::array::from_fn(|i| fields.get(i as u32));
+        let [name, matcher, when_tool, redirect_to, model, args_transform, guard] = [
+            "name",
+            "match",
+            "whenTool",
+            "redirectTo",
+            "model",
+            "argsTransform",
+            "guard",
+        ]
+        .map(|key| fields.named(key));
         check_name(&name)?;
         batch::check_fits(&name, &|| Message::new("ToolCallPolicy: name"))?;
         let at = |field: &str| named(&name).add(": ").add(field);
