@@ -12,7 +12,7 @@ mod model;
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use model::{PolicySpec, RetrievalSpec, RowSpec, Script, Units, WhenSpec};
+use model::{Field, PolicySpec, RetrievalSpec, RowSpec, Script, Units, WhenSpec};
 use tool_palette::names::{trim_bounds, NameList, NameSet};
 
 /// Code units that make trims, collisions and lookalikes likely.
@@ -56,21 +56,39 @@ fn routing(u: &mut Unstructured) -> Result<()> {
             let n = u.int_in_range(0usize..=40)?;
             let mut rows = Vec::with_capacity(n);
             for _ in 0..n {
-                rows.push(match u.int_in_range(0u8..=7)? {
-                    0 => RowSpec::Inactive,
-                    1 => RowSpec::NoCandidate,
-                    // Often a registered name, padded with JS whitespace, so that the
-                    // routed branch is as common as the refusals.
-                    2..=4 if !registered.is_empty() => {
+                // A candidate: often a registered name, padded with JS whitespace, so
+                // that the routed branch is as common as the refusals.
+                let candidate = |u: &mut Unstructured| -> Result<Units> {
+                    if !registered.is_empty() && u.int_in_range(0u8..=2)? > 0 {
                         let i = u.choose_index(registered.len())?;
                         let mut t: Units = (0..u.int_in_range(0..=2)?)
                             .map(|_| unit(u))
                             .collect::<Result<_>>()?;
                         t.extend_from_slice(&registered[i]);
                         t.extend((0..u.int_in_range(0..=2)?).map(|_| 0x20u16));
-                        RowSpec::Candidate(t)
+                        Ok(t)
+                    } else {
+                        name(u)
                     }
-                    _ => RowSpec::Candidate(name(u)?),
+                };
+                // A property of an object row.
+                let field = |u: &mut Unstructured| -> Result<Field> {
+                    Ok(match u.int_in_range(0u8..=5)? {
+                        0 | 1 => Field::Absent,
+                        2 | 3 => Field::Text(candidate(u)?),
+                        4 => Field::False,
+                        _ => Field::Other,
+                    })
+                };
+                rows.push(match u.int_in_range(0u8..=7)? {
+                    0 => RowSpec::Other,
+                    1..=2 => RowSpec::Text(candidate(u)?),
+                    _ => RowSpec::Record {
+                        active: field(u)?,
+                        tool: field(u)?,
+                        tool_name: field(u)?,
+                        content: field(u)?,
+                    },
                 });
             }
             RetrievalSpec::Rows(rows)
