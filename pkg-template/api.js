@@ -86,3 +86,14 @@ for (const [Class, names, guard] of methods) {
     Object.defineProperty(Class.prototype, Symbol.dispose, { value: Class.prototype.dispose, writable: true, configurable: true });
   }
 }
+// entriesFor hands the module the index itself, whose `rankEmbedded` finishes a turn with
+// `embed` once the host answered (host.js afterEmbed).
+const entriesFor = ToolIndex.prototype.entriesFor;
+Object.defineProperty(ToolIndex.prototype, "entriesFor", {
+  value(context) {
+    return entriesFor.call(this, context, this);
+  },
+  writable: true,
+  configurable: true,
+});
+

@@ -99,6 +99,10 @@ extern "C" {
     /// A promise of `[0, value]` or `[1, error]` for a caller's answer: never rejects, and
     /// what adopting the answer throws comes back as `[1, error]`.
     pub fn adopt(value: &JsValue) -> Promise;
+    /// `index.rankEmbedded(message, settled)` once `settled` (an `adopt` promise) is in,
+    /// through the door; a promise of its answer.
+    #[wasm_bindgen(js_name = afterEmbed)]
+    pub fn after_embed(settled: &Promise, index: &JsValue, message: &JsValue) -> Promise;
     /// Handles and ignores a rejection of a store answer the turn no longer waits for.
     pub fn ignore(value: &JsValue);
     #[wasm_bindgen(js_name = isPlainObject)]

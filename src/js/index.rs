@@ -12,7 +12,6 @@ use alloc::vec::Vec;
 use core::cell::RefCell;
 use js_sys::{Array, Float32Array, Float64Array, Function, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
@@ -431,9 +430,10 @@ impl ToolIndex {
         self.dimensions.map_or(JsValue::NULL, JsValue::from)
     }
 
-    /// The rows for one context (what the `entries` function, made in api.js, calls).
+    /// The rows for one context (what the `entries` function, made in api.js, calls with
+    /// the index itself as `me`).
     #[wasm_bindgen(js_name = entriesFor)]
-    pub fn entries_for(&self, context: JsValue) -> JsResult<JsValue> {
+    pub fn entries_for(&self, context: JsValue, me: JsValue) -> JsResult<JsValue> {
         let built = live(&self.built, "entries")?;
         let Some(embed) = built.embed.clone() else {
             return Ok(match message_of(&context)? {
@@ -449,9 +449,28 @@ impl ToolIndex {
         let Some((message, query)) = message.filter(|(_, q)| built.index.has_word(q)) else {
             return Ok(Promise::resolve(&host::rows(&built.names, &[])).into());
         };
-        drop(built);
-        let turn = embedded(self.built.clone(), self.limit, message, query, embed);
-        Ok(future_to_promise(turn).into())
+        match host::call1(&embed, &message) {
+            // The answer is awaited in JavaScript (`host.js` `afterEmbed`), adopted through
+            // the door, and ranked by `rankEmbedded`: nothing of the turn waits inside the
+            // module, so an `embed` that never settles keeps nothing of it alive.
+            Ok(value) => Ok(host::after_embed(&host::adopt(&value), &me, &message).into()),
+            Err(thrown) => {
+                Ok(Promise::resolve(&embedded(&built, self.limit, &query, Err(thrown))).into())
+            }
+        }
+    }
+
+    /// The second half of `entries` with `embed`: the ranking once `embed` answered
+    /// (`settled` is `[0, vector]` or `[1, error]`, see `host.js` `adopt`).
+    #[wasm_bindgen(js_name = rankEmbedded)]
+    pub fn rank_embedded(&self, message: JsValue, settled: js_sys::Array) -> JsResult<JsValue> {
+        let built = live(&self.built, "entries")?;
+        let query = batch::name_units(&message, &|| Message::new("ToolIndex.entries: context"))?;
+        let answer = match settled.get(0).as_f64() {
+            Some(0.0) => Ok(settled.get(1)),
+            _ => Err(settled.get(1)),
+        };
+        Ok(embedded(&built, self.limit, &query, answer))
     }
 
     /// At most `limit` hits with a score above 0, best first.
@@ -552,32 +571,10 @@ fn message_of(context: &JsValue) -> JsResult<Option<(JsValue, Vec<u16>)>> {
     Ok(Some((message, query)))
 }
 
-/// One turn's rows with `embed`: its answer awaited, then the hybrid ranking; a failure
-/// (a throw, a rejection, a vector of another length) goes to `onEmbedError` and that
-/// turn ranks lexically.
-async fn embedded(
-    shared: Shared,
-    limit: u32,
-    message: JsValue,
-    query: Vec<u16>,
-    embed: Function,
-) -> JsResult<JsValue> {
-    // The answer adopted through the door (a promise whose `then` or `constructor` throws
-    // is a failure like a rejection, and nothing unwinds through the module).
-    let answer = match host::call1(&embed, &message) {
-        Ok(value) => {
-            let settled: js_sys::Array = JsFuture::from(host::adopt(&value))
-                .await
-                .unwrap_or_default()
-                .unchecked_into();
-            match settled.get(0).as_f64() {
-                Some(0.0) => Ok(settled.get(1)),
-                _ => Err(settled.get(1)),
-            }
-        }
-        Err(thrown) => Err(thrown),
-    };
-    let built = live(&shared, "entries")?;
+/// One turn's rows once `embed` answered: the hybrid ranking; a failure (a throw, a
+/// rejection, a vector of another length) goes to `onEmbedError` and that turn ranks
+/// lexically.
+fn embedded(built: &Built, limit: u32, query: &[u16], answer: JsResult<JsValue>) -> JsValue {
     let dims = built.index.vectors().map(Vectors::dims);
     let mut buf = Vec::new();
     let place = || Message::new("ToolIndex: the vector embed(message) answered");
@@ -590,9 +587,9 @@ async fn embedded(
             // What onEmbedError throws is ignored: the turn goes on, lexically.
             let _ = host::call1(report, &error);
         }
-        return Ok(hits(&built, &query, None, limit, false));
+        return hits(built, query, None, limit, false);
     }
-    Ok(hits(&built, &query, Some(&buf), limit, false))
+    hits(built, query, Some(&buf), limit, false)
 }
 
 fn live(shared: &Shared, what: &str) -> JsResult<Rc<Built>> {

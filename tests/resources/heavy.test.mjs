@@ -299,3 +299,32 @@ test("a store-promise storm (then and constructor that throw) and a stack overfl
   assert.equal(out.exact, true);
   assert.equal(out.dispatch, "b");
 });
+
+test("ToolIndex entries whose embed never settles keep nothing alive once dropped", () => {
+  const out = scenario(`
+    ${TABLE}
+    const collected = { n: 0 };
+    const registry = new FinalizationRegistry(() => collected.n++);
+    const tools = [{ name: "get_weather", description: "weather for a city" }, { name: "send_email", description: "send an email" }];
+    const index = new tp.ToolIndex(tools, { vectors: [[1, 0], [0, 1]], embed: () => new Promise(() => {}) });
+    const router = new tp.ToolRouter({ entries: index.entries, registered: ["get_weather", "send_email"], timeoutMs: 1 });
+    const round = async (n) => {
+      for (let i = 0; i < n; i++) {
+        const context = { message: "weather in Paris " + i, payload: new Array(64).fill(i) };
+        registry.register(context, i);
+        if (i % 2) index.entries(context);
+        else await router.resolve({ context }); // refused (2b) after 1 ms; the embed call stays pending
+      }
+    };
+    await round(2_000);
+    const m0 = await settle();
+    const t0 = table.length;
+    await round(2_000);
+    const m1 = await settle();
+    console.log(JSON.stringify({ collected: collected.n, t0, t1: table.length, m0, m1, exact: await exact() }));
+  `);
+  assert.ok(out.collected >= 3_990, `only ${out.collected} of 4,000 contexts were collected`);
+  assert.ok(out.t1 <= out.t0 + 1024, `the reference table grew from ${out.t0} to ${out.t1}`);
+  assert.ok(out.m1 <= out.m0 + 2 * MB, `wasm memory grew from ${out.m0} to ${out.m1}`);
+  assert.equal(out.exact, true);
+});
