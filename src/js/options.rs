@@ -233,7 +233,7 @@ pub(crate) fn signal(value: JsValue, place: &dyn Fn() -> Message) -> JsResult<Op
 
 // ------------------------------------------------------------------ policies
 
-pub(crate) const POLICY: &[&str] = &[
+pub(crate) const POLICY: [&str; 7] = [
     "name",
     "match",
     "whenTool",

@@ -95,7 +95,7 @@ impl Spec {
                 )),
             }
         };
-        let fields = fields_of(value, POLICY).map_err(|u| {
+        let fields = fields_of(value, &POLICY).map_err(|u| {
             if u.key == "name" {
                 return unreadable(Message::new("ToolCallPolicy: spec.name"), &u.cause);
             }
@@ -105,16 +105,8 @@ impl Spec {
             }
             unreadable(named(&name).add(": spec.").add(u.key), &u.cause)
         })?;
-        let [name, matcher, when_tool, redirect_to, model, args_transform, guard] = [
-            "name",
-            "match",
-            "whenTool",
-            "redirectTo",
-            "model",
-            "argsTransform",
-            "guard",
-        ]
-        .map(|key| fields.named(key));
+        let [name, matcher, when_tool, redirect_to, model, args_transform, guard] =
+            POLICY.map(|key| fields.named(key));
         check_name(&name)?;
         batch::check_fits(&name, &|| Message::new("ToolCallPolicy: name"))?;
         let at = |field: &str| named(&name).add(": ").add(field);
