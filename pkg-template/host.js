@@ -374,8 +374,9 @@ export const typeOf = (value) => typeof value;
 // candidacy: 0 a string row (its string), 3 nothing to read, 4 / 5 the caller's
 // candidateOf answered a string (it) / something else, or for an object 8 plus a bit for
 // each of `tool`, `toolName`, `content` read that is a string (those strings, in that
-// order); 255 for a row the core's table says is inactive (not read). `strings` holds
-// the strings in row order, `units` their total length.
+// order); 255 for a row the core's table says is inactive (not read): the core's
+// `routing::turn::code`, which reads them back. `strings` holds the strings in row order,
+// `units` their total length.
 export class Rows {
   constructor(codes, strings, units) {
     this.count = codes.length / 2;

@@ -16,9 +16,7 @@ use super::options::Layer;
 use super::outcome;
 use super::{JsResult, Message};
 use crate::names::{NameList, NameSet};
-use crate::routing::turn::{
-    self as machine, Activity, Candidacy, Event, Next, Returned, Settled, Thrown,
-};
+use crate::routing::turn::{self as machine, Event, Next, Returned, Settled, Thrown};
 use crate::routing::{self, Retrieval, Row};
 use alloc::rc::Rc;
 use alloc::vec::Vec;
@@ -286,9 +284,7 @@ fn read(value: &JsValue, layer: &Layer) -> Retrieved {
             Message::new("the procedural layer's answer is too large to route").range_error(),
         )
     };
-    // The core's activity rule as a table by the reader's activity code.
-    let active: [u8; 6] =
-        core::array::from_fn(|code| u8::from(machine::is_active(activity_of(code as u8))));
+    let active = machine::activity_table();
     let rows = match host::read_rows(value, &layer.is_active, &layer.candidate_of, &active) {
         Ok(rows) => rows,
         Err(thrown) => return Retrieved::Failed(thrown),
@@ -304,71 +300,6 @@ fn read(value: &JsValue, layer: &Layer) -> Retrieved {
         units,
     }))
 }
-
-/// A row's activity as `host.js` `readRows` codes it.
-fn activity_of(code: u8) -> Activity {
-    match code {
-        0 => Activity::Text,
-        1 => Activity::Record { off: false },
-        2 => Activity::Record { off: true },
-        4 => Activity::Said(true),
-        5 => Activity::Said(false),
-        _ => Activity::Other,
-    }
-}
-
-/// The rows for the core, from what `host.js` read (the strings in row order).
-fn rows_of<'a>(codes: &[u8], strings: &'a NameList) -> Vec<Row<'a>> {
-    let mut next = 0;
-    // The next string read; none when the reader held back one it coded (it never does).
-    let mut take = || {
-        next += 1;
-        (next <= strings.len()).then(|| strings.get(next - 1))
-    };
-    codes
-        .chunks_exact(2)
-        .map(|pair| {
-            let (a, c) = (pair[0], pair[1]);
-            let candidacy = match c {
-                NOT_READ => None,
-                0 => Some(take().map_or(Candidacy::Other, Candidacy::Text)),
-                4 => Some(Candidacy::Said(take())),
-                5 => Some(Candidacy::Said(None)),
-                c if c & RECORD != 0 => {
-                    let mut fields = [None; 3];
-                    for (k, field) in fields.iter_mut().enumerate() {
-                        if c & (1 << k) != 0 {
-                            *field = take();
-                        }
-                    }
-                    Some(Candidacy::Record(fields))
-                }
-                _ => Some(Candidacy::Other),
-            };
-            machine::row(activity_of(a), candidacy)
-        })
-        .collect()
-}
-
-/// For each row with a candidate, the index of its string among `strings`.
-fn chosen(rows: &[Row], strings: &NameList) -> Vec<u32> {
-    let mut at = 0;
-    let mut out = Vec::new();
-    for row in rows {
-        if let Row::Candidate(text) = row {
-            while at < strings.len() && !core::ptr::eq(strings.get(at), *text) {
-                at += 1;
-            }
-            out.push(at as u32);
-        }
-    }
-    out
-}
-
-/// `host.js` `readRows`' candidacy codes: a record's holds this bit and one bit per
-/// candidate field that is a string; a row that was not asked (inactive) is `NOT_READ`.
-const RECORD: u8 = 8;
-const NOT_READ: u8 = 255;
 
 /// NAME in "procedural retrieval failed (NAME)", from the facts of what was thrown (the
 /// rule is the core's, `routing::turn::error_name`); a name too large to carry is a store
@@ -438,14 +369,14 @@ fn finish(
         Retrieved::Rows(None) => Retrieval::Rows(None),
         Retrieved::Rows(Some(read)) => {
             strings = batch::write(&read.strings, read.units);
-            rows = rows_of(&read.rows.codes(), &strings);
-            // The candidates, in order: the caller's own strings. Every string read is
-            // one when the reader stops at a row's first string, as `host.js`'s does.
-            let candidates = rows.iter().filter(|r| matches!(r, Row::Candidate(_)));
-            names = if candidates.count() == strings.len() {
+            let chosen;
+            (rows, chosen) = machine::rows(&read.rows.codes(), &strings);
+            // The candidates, in order: the caller's own strings (every string read is
+            // one when the reader stops at a row's first string, as `host.js`'s does).
+            names = if chosen.len() == strings.len() {
                 read.strings.clone()
             } else {
-                host::pick(&read.strings, &chosen(&rows, &strings))
+                host::pick(&read.strings, &chosen)
             };
             Retrieval::Rows(Some(&rows))
         }

@@ -5,7 +5,8 @@
 //! which budget a timer can carry. The binding only reads, calls and waits.
 
 use super::Row;
-use crate::names::Name;
+use crate::names::{Name, NameList};
+use alloc::vec::Vec;
 
 /// `setTimeout` fires at once for delays past 2^31 - 1 ms: a budget beyond it never runs
 /// out, so no timer is set for it.
@@ -78,6 +79,87 @@ pub fn row<'a>(activity: Activity, candidacy: Option<Candidacy<'a>>) -> Row<'a> 
         Some(text) => Row::Candidate(text),
         None => Row::NoCandidate,
     }
+}
+
+/// How a reader codes what it read of the rows (two codes per row, its activity, then its
+/// candidacy; the strings it kept in row order beside them): `host.js` `readRows` writes
+/// them, [`rows`] reads them.
+pub mod code {
+    /// Activity codes: a string, a record (`active` not `false`), a record with
+    /// `active: false`, anything else, `isActive` said yes, `isActive` said no.
+    pub const TEXT: u8 = 0;
+    pub const RECORD_ON: u8 = 1;
+    pub const RECORD_OFF: u8 = 2;
+    pub const OTHER: u8 = 3;
+    pub const SAID_YES: u8 = 4;
+    pub const SAID_NO: u8 = 5;
+    /// Candidacy codes beside `TEXT` and `OTHER`: `candidateOf` answered a string (kept)
+    /// or something else; a record's holds `RECORD` and one bit per field of
+    /// [`super::CANDIDATE_FIELDS`] that it kept; an inactive row was not asked.
+    pub const SAID_TEXT: u8 = 4;
+    pub const SAID_OTHER: u8 = 5;
+    pub const RECORD: u8 = 8;
+    pub const NOT_READ: u8 = 255;
+}
+
+/// A row's activity from its code.
+pub fn activity(code: u8) -> Activity {
+    match code {
+        code::TEXT => Activity::Text,
+        code::RECORD_ON => Activity::Record { off: false },
+        code::RECORD_OFF => Activity::Record { off: true },
+        code::SAID_YES => Activity::Said(true),
+        code::SAID_NO => Activity::Said(false),
+        _ => Activity::Other,
+    }
+}
+
+/// The activity rule as a table by activity code (1: active), for a reader that asks
+/// active rows only for their candidate.
+pub fn activity_table() -> [u8; 6] {
+    core::array::from_fn(|c| u8::from(is_active(activity(c as u8))))
+}
+
+/// The rows a reader coded, with the strings it kept (in row order), and for each row
+/// with a candidate the index of its string among them.
+pub fn rows<'a>(codes: &[u8], strings: &'a NameList) -> (Vec<Row<'a>>, Vec<u32>) {
+    let mut next = 0;
+    let mut chosen = Vec::new();
+    let rows = codes
+        .chunks_exact(2)
+        .map(|pair| {
+            let first = next;
+            // The next string kept; none when the reader held back one it coded.
+            let mut take = || {
+                next += 1;
+                (next <= strings.len()).then(|| strings.get(next - 1))
+            };
+            let candidacy = match pair[1] {
+                code::NOT_READ => None,
+                code::TEXT => Some(take().map_or(Candidacy::Other, Candidacy::Text)),
+                code::SAID_TEXT => Some(Candidacy::Said(take())),
+                code::SAID_OTHER => Some(Candidacy::Said(None)),
+                c if c & code::RECORD != 0 => {
+                    let mut fields = [None; 3];
+                    for (k, field) in fields.iter_mut().enumerate() {
+                        if c & (1 << k) != 0 {
+                            *field = take();
+                        }
+                    }
+                    Some(Candidacy::Record(fields))
+                }
+                _ => Some(Candidacy::Other),
+            };
+            let row = row(activity(pair[0]), candidacy);
+            if let Row::Candidate(text) = row {
+                let at =
+                    (first..next.min(strings.len())).find(|&i| core::ptr::eq(strings.get(i), text));
+                chosen.push(at.unwrap_or(first) as u32);
+            }
+            row
+        })
+        .collect();
+    (rows, chosen)
 }
 
 /// What a store threw, as facts: its `name` when that is a string, its constructor's

@@ -18,7 +18,7 @@ use tool_palette::names::{Name, NameList, NameSet};
 use tool_palette::policy::gate;
 use tool_palette::policy::seams::{Failure, Function, Hooks, Seam, Selection};
 use tool_palette::policy::{Policy, PolicySet, WhenTool};
-use tool_palette::routing::turn::{self as machine, Activity, Candidacy};
+use tool_palette::routing::turn::{self as machine, code};
 use tool_palette::routing::{self, Fate, Outcome, Retrieval, Row};
 
 pub type Units = Vec<u16>;
@@ -305,37 +305,51 @@ pub fn core_resolve(registered: &[Units], retrieval: &RetrievalSpec) -> Decision
         RetrievalSpec::Rows(rows) => rows,
         _ => &[],
     };
-    // What the binding reads of each row (host.js: activity for every row, then the
-    // candidacy of the rows the core says are active), decided by the core's rules.
-    fn text(f: &Field) -> Option<&Name> {
-        match f {
-            Field::Text(t) => Some(t),
-            _ => None,
-        }
+    // What the binding reads of the rows, coded as `host.js` `readRows` codes them
+    // (activity for every row, then the candidacy of the rows the core's table says are
+    // active, stopping at a record's first string field), then decoded by the core.
+    let table = machine::activity_table();
+    let (mut codes, mut strings) = (Vec::new(), NameList::default());
+    for r in read {
+        let activity = match r {
+            RowSpec::Text(_) => code::TEXT,
+            RowSpec::Record { active, .. } if *active == Field::False => code::RECORD_OFF,
+            RowSpec::Record { .. } => code::RECORD_ON,
+            RowSpec::Other => code::OTHER,
+        };
+        let candidacy = match r {
+            _ if table[activity as usize] == 0 => code::NOT_READ,
+            RowSpec::Text(t) => {
+                strings.push(t);
+                code::TEXT
+            }
+            RowSpec::Record {
+                tool,
+                tool_name,
+                content,
+                ..
+            } => {
+                let fields = [tool, tool_name, content];
+                match fields.iter().position(|f| matches!(f, Field::Text(_))) {
+                    Some(k) => {
+                        if let Field::Text(t) = fields[k] {
+                            strings.push(t);
+                        }
+                        code::RECORD | 1 << k
+                    }
+                    None => code::RECORD,
+                }
+            }
+            RowSpec::Other => code::OTHER,
+        };
+        codes.extend([activity, candidacy]);
     }
-    let rows: Vec<Row> = read
-        .iter()
-        .map(|r| {
-            let activity = match r {
-                RowSpec::Text(_) => Activity::Text,
-                RowSpec::Record { active, .. } => Activity::Record {
-                    off: *active == Field::False,
-                },
-                RowSpec::Other => Activity::Other,
-            };
-            let candidacy = machine::is_active(activity).then(|| match r {
-                RowSpec::Text(t) => Candidacy::Text(t),
-                RowSpec::Record {
-                    tool,
-                    tool_name,
-                    content,
-                    ..
-                } => Candidacy::Record([text(tool), text(tool_name), text(content)]),
-                RowSpec::Other => Candidacy::Other,
-            });
-            machine::row(activity, candidacy)
-        })
-        .collect();
+    let (rows, chosen) = machine::rows(&codes, &strings);
+    assert_eq!(
+        chosen.len(),
+        strings.len(),
+        "every string kept is a candidate"
+    );
     // The binding numbers candidates among the rows that have one.
     let candidates: Vec<&Name> = rows
         .iter()
