@@ -109,15 +109,26 @@ pub(crate) fn is_iterable(value: &JsValue, place: &dyn Fn() -> Message) -> JsRes
 /// The caller's iterable of strings, as a fresh array and its total length in code
 /// units; or the error naming the argument (`place`, built only when it is needed).
 pub(crate) fn strings(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<(Array, usize)> {
+    let list = listed(value, place)?;
+    let units = measured(&list, place)?;
+    Ok((list, units))
+}
+
+/// The caller's iterable as a fresh array (its items not checked yet).
+pub(crate) fn listed(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Array> {
     if !is_iterable(value, place)? {
         return Err(must_be(place(), "an iterable of strings", value));
     }
-    let list = host::list(value).map_err(|cause| {
+    host::list(value).map_err(|cause| {
         place()
             .add(" could not be iterated")
             .type_error_caused(&cause)
-    })?;
-    let measured = host::measure(&list);
+    })
+}
+
+/// The total length of a listed iterable's strings, checked: all strings, within limits.
+pub(crate) fn measured(list: &Array, place: &dyn Fn() -> Message) -> JsResult<usize> {
+    let measured = host::measure(list);
     if measured < 0.0 {
         let i = (-measured - 1.0) as u32;
         let place = place().index(i);
@@ -127,7 +138,7 @@ pub(crate) fn strings(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<
     if !fits(list.length() as usize, units) {
         return Err(too_big(place()));
     }
-    Ok((list, units))
+    Ok(units)
 }
 
 /// The RangeError for a caller's argument beyond the limits.

@@ -5,7 +5,7 @@ use super::options::{self, Layer, ROUTING};
 use super::turn::{self, Ask, Palette};
 use super::{JsResult, Message};
 use alloc::rc::Rc;
-use js_sys::{Array, Promise};
+use js_sys::Promise;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -46,18 +46,23 @@ const PLACE: &str = "resolvePalette: options";
 #[wasm_bindgen(js_name = resolvePalette, skip_typescript)]
 pub fn resolve_palette(options: JsValue) -> Promise {
     match ask(&options) {
-        Ok((ask, list, units)) => turn::run(ask, Palette::Names(list, units)),
+        Ok((ask, palette)) => turn::run(ask, palette),
         Err(error) => Promise::reject(&error),
     }
 }
 
-fn ask(options: &JsValue) -> JsResult<(Ask, Array, usize)> {
+fn ask(options: &JsValue) -> JsResult<(Ask, Palette)> {
     let place = || Message::new(PLACE);
     options::object(options, &place, "an object")?;
     let fields = options::read(options, ROUTING, &place)?;
     let layer = Layer::check(&fields, &place)?;
-    let (list, units) =
-        batch::strings(&fields.named("registered"), &|| place().add(".registered"))?;
+    // The list of the last turn is checked and indexed already.
+    let at = || place().add(".registered");
+    let list = batch::listed(&fields.named("registered"), &at)?;
+    let palette = match turn::known(&list) {
+        Some(registered) => Palette::Indexed(registered),
+        None => Palette::Names(list.clone(), batch::measured(&list, &at)?),
+    };
     let signal = options::signal(fields.named("signal"), &|| place().add(".signal"))?;
     let on_decision = layer.on_decision.iter().cloned().collect();
     let ask = Ask {
@@ -67,5 +72,5 @@ fn ask(options: &JsValue) -> JsResult<(Ask, Array, usize)> {
         on_decision,
         signal_place: "resolvePalette: options.signal",
     };
-    Ok((ask, list, units))
+    Ok((ask, palette))
 }

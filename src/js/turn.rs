@@ -81,18 +81,27 @@ thread_local! {
 }
 
 /// The index of `list` (`units` code units of names, checked against the limits): the
-/// last one built when the names are the same strings in the same order, compared name
-/// by name on every call, else a new one, which then replaces it.
+/// last one built when the names are the same strings in the same order (see [`known`]),
+/// else a new one, which then replaces it.
 pub(crate) fn registry_of(list: &Array, units: usize) -> Rc<NameSet> {
-    if let Some((names, set)) = LAST.take() {
-        if host::same(&names, list) {
-            LAST.set(Some((names, set.clone())));
-            return set;
-        }
+    if let Some(known) = known(list) {
+        return known.set;
     }
     let set = Rc::new(NameSet::new(batch::write(list, units)));
     LAST.set(Some((list.clone(), set.clone())));
     set
+}
+
+/// `list` indexed already when it holds the same strings in the same order as the last
+/// list indexed (compared name by name on every call): then it was checked already, too.
+pub(crate) fn known(list: &Array) -> Option<Registered> {
+    let (names, set) = LAST.take()?;
+    let same = host::same(&names, list);
+    LAST.set(Some((names, set.clone())));
+    same.then(|| Registered {
+        list: list.clone(),
+        set,
+    })
 }
 
 /// Runs a turn. The promise rejects only for an abort, a broken signal, or an
