@@ -32,7 +32,7 @@ pub(crate) type JsResult<T> = Result<T, JsValue>;
 /// that room, taking and releasing a slot calls nothing while the table's bookkeeping is
 /// borrowed, so a stack overflow cannot strike there and leave it borrowed for good (the
 /// one piece of the module's state the door could not put back).
-#[wasm_bindgen(start)]
+#[wasm_bindgen(start, skip_typescript)]
 fn start() {
     let room: alloc::vec::Vec<JsValue> = (0..4096u32).map(JsValue::from).collect();
     drop(room);

@@ -8,9 +8,6 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
-/** The routed names, or `undefined` ("every tool", the AI SDK's own meaning). Never `[]`. */
-export declare function activeTools(outcome: RouterOutcome): string[] | undefined;
-
 /**
  * Keeps the routed tools of an array of `{ name }` or a record keyed by name; unchanged unless
  * routed. An array entry without a string name (a provider-defined tool, a separator) is kept in place.
@@ -44,10 +41,11 @@ fn routed_names(
     }
 }
 
-/// The routed names, or `undefined` ("every tool", the AI SDK's own meaning). Never
-/// `[]`: a `Routed` is never empty.
-#[wasm_bindgen(js_name = activeTools, skip_typescript)]
-pub fn active_tools(outcome: JsValue) -> JsResult<JsValue> {
+/// The routed names, or `undefined` ("every tool", the AI SDK's own meaning). Never `[]`.
+#[wasm_bindgen(js_name = activeTools, unchecked_return_type = "string[] | undefined")]
+pub fn active_tools(
+    #[wasm_bindgen(unchecked_param_type = "RouterOutcome")] outcome: JsValue,
+) -> JsResult<JsValue> {
     let names = routed_names(&outcome, &|| Message::new("activeTools: outcome"))?;
     Ok(names.map_or(JsValue::UNDEFINED, |(names, _)| names.into()))
 }

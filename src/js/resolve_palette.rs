@@ -31,20 +31,20 @@ export interface ResolvePaletteOptions {
   onDecision?: (decision: RoutingDecision) => void;
 }
 
-/**
- * Narrows `registered` to the tools this turn's skills name. Store faults resolve to refusals
- * (rows beyond 1,048,576, or beyond 8,388,608 code units of candidates, are refusal 2a with
- * `RangeError`); only the caller's mistakes and an abort reject.
- */
-export declare function resolvePalette(options: ResolvePaletteOptions): Promise<Routed | RoutingRefusal>;
 "#;
 
 const PLACE: &str = "resolvePalette: options";
 
-/// Narrows `registered` to the tools this turn's skills name. Store faults resolve to
-/// refusals; only the caller's own mistakes (and an abort) reject.
-#[wasm_bindgen(js_name = resolvePalette, skip_typescript)]
-pub fn resolve_palette(options: JsValue) -> Promise {
+/// Narrows `registered` to the tools this turn's skills name. Store faults resolve to refusals
+/// (rows beyond 1,048,576, or beyond 8,388,608 code units of candidates, are refusal 2a with
+/// `RangeError`); only the caller's mistakes and an abort reject.
+#[wasm_bindgen(
+    js_name = resolvePalette,
+    unchecked_return_type = "Promise<Routed | RoutingRefusal>"
+)]
+pub fn resolve_palette(
+    #[wasm_bindgen(unchecked_param_type = "ResolvePaletteOptions")] options: JsValue,
+) -> Promise {
     match ask(&options) {
         Ok((ask, palette)) => turn::run(ask, palette),
         Err(error) => Promise::reject(&error),
