@@ -455,24 +455,6 @@ export function writeName(name, units) {
   for (let j = 0; j < name.length; j++) units[j] = name.charCodeAt(j);
 }
 
-let encoder;
-
-// The same as UTF-8 in one native call (the binding decodes it back into the same code
-// units, see src/js/batch.rs): returns the bytes written, or -1 when the text holds an
-// unpaired surrogate, which UTF-8 cannot carry.
-export function encodeNames(strings, ends, bytes) {
-  let text = "";
-  let k = 0;
-  for (let i = 0; i < strings.length; i++) {
-    text += strings[i];
-    ends[i] = k += strings[i].length;
-  }
-  // Without `isWellFormed` or a TextEncoder (a bare realm), the UTF-16 writes serve.
-  if (!text.isWellFormed?.() || typeof TextEncoder !== "function") return -1;
-  encoder ??= new TextEncoder();
-  return encoder.encodeInto(text, bytes).written;
-}
-
 // ---------------------------------------------------------------- answers out of wasm
 
 // Whether two arrays hold the same strings in the same order.

@@ -145,8 +145,6 @@ extern "C" {
     /// One string's code units, into memory allocated for exactly them.
     #[wasm_bindgen(js_name = writeName)]
     pub fn write_name(name: &JsString, units: &mut [u16]);
-    #[wasm_bindgen(js_name = encodeNames)]
-    pub fn encode_names(strings: &Array, ends: &mut [u32], bytes: &mut [u8]) -> i32;
 
     /// Whether two arrays hold the same strings in the same order.
     pub fn same(a: &Array, b: &Array) -> bool;
