@@ -2,7 +2,7 @@
 //! through a Rust `String` (which would replace an unpaired surrogate with U+FFFD and make
 //! two tools equal) nor UTF-8; `host.js` writes each string's UTF-16 code units straight
 //! into memory the binding allocated for them. (A UTF-8 `encodeInto` path for large
-//! batches was measured against it: 4% faster at 200 rows, 10% slower at 10,000, and
+//! batches was measured against it: 3-5% faster at 200 rows, 6-10% slower at 10,000, and
 //! 600 gzip bytes heavier.) Answers go back as indices into the caller's own strings.
 //!
 //! The limits below are checked before anything is allocated, so no call, however large
