@@ -20,6 +20,7 @@ mod resolve_palette;
 mod router;
 mod turn;
 
+use crate::given::Given;
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
 
@@ -81,28 +82,28 @@ impl Message {
     }
 }
 
-/// How error messages name what the caller gave.
-pub(crate) fn describe(value: &JsValue) -> &'static str {
+/// The facts of a value the caller gave, for the core's rules ([`crate::given`]).
+pub(crate) fn given(value: &JsValue) -> Given {
     if value.is_null() {
-        "null"
+        Given::Null
     } else if host::is_array(value) {
-        "an array"
+        Given::Array
     } else if value.is_object() {
-        "an object"
+        Given::Object
     } else if value.is_function() {
-        "function"
+        Given::Function
     } else if value.is_undefined() {
-        "undefined"
-    } else if value.is_string() {
-        "string"
+        Given::Undefined
+    } else if let Some(s) = value.dyn_ref::<JsString>() {
+        Given::String(s.length() as usize)
     } else if value.as_bool().is_some() {
-        "boolean"
-    } else if value.as_f64().is_some() {
-        "number"
+        Given::Boolean
+    } else if let Some(n) = value.as_f64() {
+        Given::Number(n)
     } else if value.is_bigint() {
-        "bigint"
+        Given::BigInt
     } else {
-        "symbol"
+        Given::Symbol
     }
 }
 
@@ -112,18 +113,13 @@ pub(crate) fn must_be(place: Message, what: &str, value: &JsValue) -> JsValue {
         .add(" must be ")
         .add(what)
         .add(", got ")
-        .add(describe(value))
+        .add(given(value).described())
         .type_error()
 }
 
 /// `<where> could not be read`, with what the read threw as the cause.
 pub(crate) fn unreadable(place: Message, cause: &JsValue) -> JsValue {
     place.add(" could not be read").type_error_caused(cause)
-}
-
-/// Whether `value` can be called.
-pub(crate) fn function(value: &JsValue) -> Option<js_sys::Function> {
-    value.is_function().then(|| value.clone().unchecked_into())
 }
 
 /// Freezes an object the binding built itself (nothing of the caller's can object).

@@ -3,9 +3,9 @@
 //! the core's `Hooks`; an exception they throw passes through unchanged, as the `cause`
 //! of the seam's error (or as itself for the adopter's own callbacks).
 
-use super::options::{self, POLICIES};
+use super::options::{self, At, POLICIES};
 use super::policy::{is_policy, Held, Spec, ToolCallPolicy};
-use super::{batch, describe, frozen, host, must_be, unreadable, JsResult, Message};
+use super::{batch, frozen, given, host, must_be, unreadable, JsResult, Message};
 use crate::names::Name;
 use crate::policy::gate::{admits, dropped_reason, Admits, Handed};
 use crate::policy::seams::{Failure, Hooks, Selection};
@@ -133,15 +133,11 @@ impl ToolPolicies {
         }
 
         let place = || Message::new("ToolPolicies: options");
+        let at = At(&place, ".");
         let fields = options::read_options(&options, POLICIES, &place)?;
-        let resolver = options::optional_function(fields.named("modelResolver"), &|| {
-            place().add(".modelResolver")
-        })?;
-        let callback = options::optional_function(fields.named("onToolCallDispatch"), &|| {
-            place().add(".onToolCallDispatch")
-        })?;
-        let on_warning =
-            options::optional_function(fields.named("onWarning"), &|| place().add(".onWarning"))?;
+        let resolver = fields.function("modelResolver", at)?;
+        let callback = fields.function("onToolCallDispatch", at)?;
+        let on_warning = fields.function("onWarning", at)?;
         let registered = fields.named("registered");
         let registered = if registered.is_undefined() {
             None
@@ -499,7 +495,7 @@ fn seam_error(composed: &Composed, failure: Failure<Fault>) -> JsValue {
         Fault::NotPlain(v) => (
             message
                 .add("returned ")
-                .add(describe(&v))
+                .add(given(&v).described())
                 .add(", not a plain object"),
             v,
         ),

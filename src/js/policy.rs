@@ -2,13 +2,14 @@
 //! core's form of it (names as code units, the `whenTool` set) is built by the
 //! `ToolPolicies` that composes it, and, for `matchesTool`, on first use.
 
-use super::options::{self, fields_of, POLICY};
+use super::options::{self, fields_of, At, POLICY};
 use super::{batch, frozen, must_be, unreadable, JsResult, Message};
+use crate::given::Rule;
 use crate::names::NameSet;
 use crate::policy::{Policy, WhenTool};
 use alloc::rc::Rc;
 use core::cell::RefCell;
-use js_sys::{Array, Function, JsString, WeakSet};
+use js_sys::{Array, Function, WeakSet};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -78,26 +79,16 @@ impl Spec {
     /// Reads and checks a spec (or a policy, through its getters), with TypeErrors that
     /// name the policy and the field.
     pub fn read(value: &JsValue) -> JsResult<Spec> {
-        if !value.is_object() {
-            return Err(must_be(
-                Message::new("ToolCallPolicy: spec"),
-                "an object",
-                value,
-            ));
-        }
-        let check_name = |name: &JsValue| -> JsResult<()> {
-            match name.dyn_ref::<JsString>() {
-                Some(s) if s.length() > 0 => Ok(()),
-                _ => Err(must_be(
-                    Message::new("ToolCallPolicy: name"),
-                    "a non-empty string",
-                    name,
-                )),
-            }
+        let spec = || Message::new("ToolCallPolicy: spec");
+        options::checked(value.clone(), Rule::Object, &spec)?;
+        let check_name = |name: &JsValue| {
+            options::checked(name.clone(), Rule::Name, &|| {
+                Message::new("ToolCallPolicy: name")
+            })
         };
         let fields = fields_of(value, &POLICY).map_err(|u| {
             if u.key == "name" {
-                return unreadable(Message::new("ToolCallPolicy: spec.name"), &u.cause);
+                return unreadable(spec().add(".name"), &u.cause);
             }
             let name = u.before.get(0);
             if let Err(e) = check_name(&name) {
@@ -105,50 +96,43 @@ impl Spec {
             }
             unreadable(named(&name).add(": spec.").add(u.key), &u.cause)
         })?;
-        let [name, matcher, when_tool, redirect_to, model, args_transform, guard] =
-            POLICY.map(|key| fields.named(key));
+        let name = fields.named("name");
         check_name(&name)?;
         batch::check_fits(&name, &|| Message::new("ToolCallPolicy: name"))?;
         let at = |field: &str| named(&name).add(": ").add(field);
-        let matcher = super::function(&matcher)
-            .ok_or_else(|| must_be(at("match"), "a function", &matcher))?;
+        let policy = || named(&name);
+        let here = At(&policy, ": ");
+        // The core's rule for `match` never leaves it out.
+        let matcher = fields.function("match", here)?.unwrap_or_default();
+        let when_tool = fields.named("whenTool");
         let when_tool = if when_tool.is_string() {
             batch::check_fits(&when_tool, &|| at("whenTool"))?;
             when_tool
-        } else if when_tool.is_null() {
-            when_tool
-        } else if when_tool.is_undefined() {
+        } else if when_tool.is_null() || when_tool.is_undefined() {
             JsValue::NULL
         } else {
             frozen(batch::strings(&when_tool, &|| at("whenTool"))?.0).into()
         };
-        let redirect_to = match redirect_to {
-            v if v.is_null() || v.is_undefined() => JsValue::NULL,
-            v if v.dyn_ref::<JsString>().is_some_and(|s| s.length() > 0) => {
+        let redirect_to = match fields.checked("redirectTo", here)? {
+            Some(v) => {
                 batch::check_fits(&v, &|| at("redirectTo"))?;
                 v
             }
-            v => {
-                return Err(must_be(
-                    at("redirectTo"),
-                    "a non-empty string, null or undefined",
-                    &v,
-                ))
-            }
+            None => JsValue::NULL,
         };
-        let args_transform = options::nullable_function(args_transform, &|| at("argsTransform"))?;
-        let guard = options::nullable_function(guard, &|| at("guard"))?;
-        let model = if model.is_undefined() {
-            JsValue::NULL
-        } else {
-            model
-        };
+        let args_transform = fields.function("argsTransform", here)?;
+        let guard = fields.function("guard", here)?;
+        let model = fields.named("model");
         Ok(Spec {
             name,
             matcher,
             when_tool,
             redirect_to,
-            model,
+            model: if model.is_undefined() {
+                JsValue::NULL
+            } else {
+                model
+            },
             args_transform,
             guard,
         })

@@ -4,6 +4,7 @@ use super::batch;
 use super::options::{self, Layer, ROUTING};
 use super::turn::{self, Ask, Palette};
 use super::{JsResult, Message};
+use crate::given::Rule;
 use alloc::rc::Rc;
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;
@@ -53,7 +54,7 @@ pub fn resolve_palette(
 
 fn ask(options: &JsValue) -> JsResult<(Ask, Palette)> {
     let place = || Message::new(PLACE);
-    options::object(options, &place, "an object")?;
+    options::checked(options.clone(), Rule::Object, &place)?;
     let fields = options::read(options, ROUTING, &place)?;
     let layer = Layer::check(&fields, &place)?;
     // The list of the last turn is checked and indexed already.
