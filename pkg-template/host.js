@@ -309,6 +309,12 @@ export function isArray(value) {
   }
 }
 
+// What kind of value the caller gave, in one crossing, for the core's rules (src/given.rs,
+// read by src/js/mod.rs `given`): 0 undefined, 1 null, 2 boolean, 3 number, 4 string,
+// 5 function, 6 an array, 7 another object, 8 bigint, 9 symbol.
+const KINDS = { undefined: 0, boolean: 2, number: 3, string: 4, function: 5, bigint: 8, symbol: 9 };
+export const kindOfValue = (value) => (value === null ? 1 : typeof value === "object" ? (isArray(value) ? 6 : 7) : KINDS[typeof value]);
+
 // A plain object, judged by shape so that one made in another realm (a `vm` context, an
 // iframe) is one too: an ordinary object (not an array, a Map, a class instance) whose
 // prototype is null or a realm's Object.prototype (itself without a prototype).

@@ -93,6 +93,9 @@ extern "C" {
     pub fn measure(strings: &Array) -> f64;
     #[wasm_bindgen(js_name = isArray)]
     pub fn is_array(value: &JsValue) -> bool;
+    /// What kind of value it is (see `given` in mod.rs).
+    #[wasm_bindgen(js_name = kindOfValue)]
+    pub fn kind_of_value(value: &JsValue) -> u32;
     /// Defines `keys[i]` as a read-only own property of `target` with `values[i]`.
     #[wasm_bindgen(js_name = ownFields)]
     pub fn own_fields(target: &JsValue, keys: &Array, values: &Array);

@@ -82,28 +82,20 @@ impl Message {
     }
 }
 
-/// The facts of a value the caller gave, for the core's rules ([`crate::given`]).
+/// The facts of a value the caller gave, for the core's rules ([`crate::given`]): its kind
+/// in one crossing (`host.js` `kindOfValue`), then a number's value or a string's length.
 pub(crate) fn given(value: &JsValue) -> Given {
-    if value.is_null() {
-        Given::Null
-    } else if host::is_array(value) {
-        Given::Array
-    } else if value.is_object() {
-        Given::Object
-    } else if value.is_function() {
-        Given::Function
-    } else if value.is_undefined() {
-        Given::Undefined
-    } else if let Some(s) = value.dyn_ref::<JsString>() {
-        Given::String(s.length() as usize)
-    } else if value.as_bool().is_some() {
-        Given::Boolean
-    } else if let Some(n) = value.as_f64() {
-        Given::Number(n)
-    } else if value.is_bigint() {
-        Given::BigInt
-    } else {
-        Given::Symbol
+    match host::kind_of_value(value) {
+        0 => Given::Undefined,
+        1 => Given::Null,
+        2 => Given::Boolean,
+        3 => Given::Number(value.as_f64().unwrap_or(f64::NAN)),
+        4 => Given::String(value.unchecked_ref::<JsString>().length() as usize),
+        5 => Given::Function,
+        6 => Given::Array,
+        7 => Given::Object,
+        8 => Given::BigInt,
+        _ => Given::Symbol,
     }
 }
 
