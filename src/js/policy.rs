@@ -103,7 +103,7 @@ impl Spec {
         let policy = || named(&name);
         let here = At(&policy, ": ");
         // The core's rule for `match` never leaves it out.
-        let matcher = fields.function("match", here)?.unwrap_or_default();
+        let matcher = fields.checked("match", here)?.unwrap_or_default();
         let when_tool = fields.named("whenTool");
         let when_tool = if when_tool.is_string() {
             batch::check_fits(&when_tool, &|| at("whenTool"))?;
@@ -125,7 +125,7 @@ impl Spec {
         let model = fields.named("model");
         Ok(Spec {
             name,
-            matcher,
+            matcher: matcher.unchecked_into(),
             when_tool,
             redirect_to,
             model: if model.is_undefined() {
