@@ -550,6 +550,10 @@ export const record = catching((tools, keys, indices) => {
 // The rewritten call: a new object with every field of the original and the target's name.
 export const rewrite = catching((call, name) => ({ ...call, name }));
 
+// The call `onToolCallDispatch` returned, over the call it was given: a field it leaves
+// out keeps the call's (its `id` above all, SPEC 4); the call itself when it returned it.
+export const overlay = catching((call, next) => (next === call ? next : { ...call, ...next }));
+
 // `call.args`, as a shallow copy of the same shape (array, plain or null-prototype object,
 // class instance), so that argsTransform never gets the caller's object.
 export const copyArgs = catching((call) => {

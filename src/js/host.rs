@@ -164,6 +164,8 @@ extern "C" {
 
     #[wasm_bindgen(js_name = rewrite)]
     fn rewrite_(call: &JsValue, name: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = overlay)]
+    fn overlay_(call: &JsValue, next: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = copyArgs)]
     fn copy_args_(call: &JsValue) -> JsValue;
     /// Sets `args` on a call the binding built.
@@ -330,6 +332,11 @@ pub fn record(tools: &JsValue, keys: &Array, indices: &[u32]) -> JsResult<JsValu
 /// A new call with every field of `call` and the given tool name.
 pub fn rewrite(call: &JsValue, name: &JsValue) -> JsResult<JsValue> {
     caught(rewrite_(call, name))
+}
+
+/// The fields of `next` over those of `call`, as a new call (`next` itself if it is `call`).
+pub fn overlay(call: &JsValue, next: &JsValue) -> JsResult<JsValue> {
+    caught(overlay_(call, next))
 }
 
 /// A shallow copy of `call.args`, of the same shape.

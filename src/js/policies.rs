@@ -21,7 +21,7 @@ const TYPES: &str = r#"
 export interface ToolPoliciesOptions<Ctx = unknown, Model = unknown, Call extends ToolCall = ToolCall> {
   /** Asked only when no policy supplies a model; `null`/`undefined` means the default. */
   modelResolver?: (ctx: Ctx) => Model | null | undefined;
-  /** Runs after the policies, before the gate; may return a rewritten call. */
+  /** Runs after the policies, before the gate; may return a rewritten call (its fields over the call's: `id` is kept unless it sets one). */
   onToolCallDispatch?: (call: Call, ctx: Ctx) => Call | null | undefined | void;
   /** Receives `ToolRedirectDroppedWarning`s instead of `process.emitWarning`/`console.warn`. */
   onWarning?: (warning: Error) => void;
@@ -449,7 +449,9 @@ impl Hooks for Seam<'_> {
         let place = || Message::new("ToolPolicies: onToolCallDispatch's returned call");
         let name = call_name(&next, &place).map_err(Fault::Raw)?;
         let units = batch::name_units(&name, &|| place().add(".name")).map_err(Fault::Raw)?;
-        self.current = next;
+        // A field the returned call leaves out keeps the call's (its `id` above all).
+        self.current = host::overlay(&self.current, &next)
+            .map_err(|cause| Fault::Raw(unreadable(place(), &cause)))?;
         self.target = name;
         Ok(Some(units))
     }

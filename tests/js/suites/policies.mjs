@@ -212,6 +212,18 @@ export function policies(tp) {
       assert.equal(d.redirectedBy, "r");
     });
 
+    test("a call onToolCallDispatch returns keeps every field it leaves out (id above all)", () => {
+      const set = new ToolPolicies([], { onToolCallDispatch: (call) => ({ name: call.name, args: { ...call.args, safe: true } }) });
+      const call = { name: "web_search", args: { q: "x" }, id: "call-1", providerMeta: 1 };
+      const d = set.dispatch(call, ctx);
+      assert.deepEqual(d.call, { name: "web_search", args: { q: "x", safe: true }, id: "call-1", providerMeta: 1 });
+      assert.deepEqual(call, { name: "web_search", args: { q: "x" }, id: "call-1", providerMeta: 1 });
+      const moved = new ToolPolicies([], { onToolCallDispatch: () => ({ name: "sql_query", args: {}, id: "own" }) }).dispatch(call, ctx);
+      assert.deepEqual(moved.call, { name: "sql_query", args: {}, id: "own", providerMeta: 1 });
+      const same = new ToolPolicies([], { onToolCallDispatch: (c) => c }).dispatch(call, ctx);
+      assert.equal(same.call, call);
+    });
+
     test("the palette gate runs last: an unrouted target is dropped with a warning", () => {
       const warnings = [];
       const set = new ToolPolicies([{ name: "r", match: yes, redirectTo: "sql_query" }], { onWarning: (w) => warnings.push(w) });
