@@ -287,8 +287,20 @@ export function hasIterator(value) {
   }
 }
 
+// An iterable as a fresh array, read no further than one item past the most a call may
+// hold (src/js/batch.rs MAX_NAMES): a longer one is then refused by its length (a
+// RangeError, or refusal 2a for a store's rows), and an endless one is never drained.
+const MOST = 1 << 20;
+const arrayValues = Array.prototype[Symbol.iterator];
+export function bounded(value) {
+  if (Array.isArray(value) && value[Symbol.iterator] === arrayValues) return Array.from(value);
+  const out = [];
+  for (const item of value) if (out.push(item) > MOST) break;
+  return out;
+}
+
 // An iterable as a fresh array (the binding checked that it is one).
-export const list = catching((value) => Array.from(value));
+export const list = catching(bounded);
 
 // The total length of `strings` in code units, or -(i + 1) when strings[i] is no string.
 export function measure(strings) {
@@ -395,7 +407,7 @@ export class Rows {
 const isRecord = (row) => isObject(row) && !Array.isArray(row);
 
 export const readRows = catching((rows, isActive, candidateOf, active) => {
-  const all = Array.isArray(rows) ? rows : Array.from(rows);
+  const all = Array.isArray(rows) ? rows : bounded(rows);
   const n = all.length;
   const codes = new Uint8Array(2 * n);
   for (let i = 0; i < n; i++) {

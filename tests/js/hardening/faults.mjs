@@ -52,6 +52,18 @@ export function faults(tp, label) {
       await ok();
     });
 
+    test("an endless iterable is read one item past the limit, then refused as too large", async () => {
+      let pulled = 0;
+      const forever = (f) => (function* () { for (;;) yield f(pulled++); })();
+      await assert.rejects(resolvePalette({ entries: () => [], registered: forever((i) => `t${i}`) }), (e) => e instanceof RangeError && /options\.registered is too large/.test(e.message));
+      assert.equal(pulled, MAX_NAMES + 1);
+      pulled = 0;
+      assert.equal((await resolvePalette({ entries: () => forever(() => "a"), registered: ["a"] })).reason, REASONS.failed("RangeError"));
+      assert.equal(pulled, MAX_NAMES + 1);
+      assert.throws(() => new ToolPolicies([{ name: "p", match: () => true, whenTool: forever(() => "x") }]), (e) => e instanceof RangeError && /whenTool is too large/.test(e.message));
+      await ok();
+    });
+
     test("the limits hold exactly: 1,048,576 names and 8,388,608 code units pass, one more does not", async () => {
       const names = Array(MAX_NAMES).fill("a");
       assert.deepEqual([...(await resolvePalette({ entries: () => names, registered: ["a"] })).names], ["a"]);
