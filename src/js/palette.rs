@@ -34,7 +34,12 @@ fn routed_names(
         host::ROUTED => {
             let names = host::get(outcome, |k| &k.names)
                 .map_err(|cause| unreadable(place().add(".names"), &cause))?;
-            Ok(Some(batch::strings(&names, &|| place().add(".names"))?))
+            let (names, units) = batch::strings(&names, &|| place().add(".names"))?;
+            if names.length() == 0 {
+                let message = ".names must not be empty (a routed palette is never empty)";
+                return Err(place().add(message).type_error());
+            }
+            Ok(Some((names, units)))
         }
         host::NOT_ROUTED => Ok(None),
         _ => Err(must_be(place(), WHAT, outcome)),

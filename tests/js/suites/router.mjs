@@ -193,8 +193,11 @@ export function router(tp, { entry, format }) {
       assert.throws(() => activeTools(["a"]), /activeTools: outcome/);
     });
 
-    test("never [] (a Routed cannot be empty)", () => {
+    test("never [] (a Routed cannot be empty, nor an outcome that crossed as one)", () => {
       assert.throws(() => new Routed([]), TypeError);
+      const crossed = { kind: "routed", names: [], unresolved: [] };
+      assert.throws(() => activeTools(crossed), (e) => e instanceof TypeError && /activeTools: outcome\.names must not be empty/.test(e.message));
+      assert.throws(() => bindPalette([{ name: "a" }], crossed), (e) => e instanceof TypeError && /outcome\.names must not be empty/.test(e.message));
     });
   });
 
