@@ -14,7 +14,7 @@ export type {
 
 /** The default context: the step's message, its messages, and the runtime context of the call. */
 export interface AiSdkContext {
-  /** `runtimeContext.message` when your runtime context has a string one, else the last user message's text. */
+  /** `runtimeContext.message` when your runtime context has a string one, else the last user message's text (its text parts joined by "\n"). */
   message: string;
   messages: readonly unknown[];
   runtimeContext: unknown;
@@ -36,7 +36,10 @@ export interface AiSdkToolPalette<Model> {
    * the step's model (the policy's, watched), and, with tracing, `runtimeContext.toolPalette`.
    */
   prepareStep(options: AiSdkStepInput): Promise<{ activeTools?: any[]; model?: any; runtimeContext?: any }>;
-  /** The same tools, each `execute` dispatched through the policies (a redirect runs the target's `execute`). */
+  /**
+   * The same tools, each `execute` dispatched through the policies (a redirect runs the target's `execute`), in a new
+   * record with the same keys (own data properties: `__proto__` and the like are ordinary names).
+   */
   wrapTools<Tools extends Record<string, any>>(tools: Tools): Tools;
 }
 
@@ -49,7 +52,8 @@ export declare function createToolPalette<Ctx = AiSdkContext, Model = any>(
 /**
  * A `search` function for `toolSearch({ search })`, ranked by the package's `ToolIndex`: give an index
  * built from your tools (parameter schemas count too), or none to index the candidates the SDK hands over.
+ * It answers the candidates the SDK handed over (the deferred tools still to find) that match, best first.
  */
 export declare function toolSearchFunction(
-  index?: { search(query: string, options?: { limit?: number }): readonly { readonly name: string }[] },
+  index?: { search(query: string, options?: { limit?: number }): readonly { readonly name: string }[]; readonly size?: number },
 ): (options: { query: string; tools: Array<{ name: string; description?: string }> }) => string[];

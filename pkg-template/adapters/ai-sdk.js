@@ -202,7 +202,8 @@ export function createToolPalette(options) {
 
   function wrapTools(tools) {
     if (!isObject(tools) || Array.isArray(tools)) throw fail(`${WHERE}: wrapTools(tools)`, "a record of tools keyed by name", tools);
-    const wrapped = {};
+    // Keyed as the core's records are: `__proto__` and the like are ordinary names (own data properties).
+    const wrapped = Object.create(Object.getPrototypeOf(tools) === null ? null : Object.prototype);
     const names = Object.keys(tools);
     const searchers = new Set(names.filter((n) => isToolSearch(tools[n])));
     known = {
@@ -215,7 +216,8 @@ export function createToolPalette(options) {
     };
     for (const name of names) {
       const tool = tools[name];
-      wrapped[name] = known.executable.has(name) ? { ...tool, execute: dispatching(name, tool) } : tool;
+      const value = known.executable.has(name) ? { ...tool, execute: dispatching(name, tool) } : tool;
+      Object.defineProperty(wrapped, name, { value, enumerable: true, writable: true, configurable: true });
     }
 
     function dispatching(name, tool) {
@@ -256,6 +258,9 @@ export function createToolPalette(options) {
  * tool search (`ToolIndex`, BM25F in the Rust core) instead of the SDK's keyword scorer.
  * Give it an index built from your tools (their parameter schemas count too), or none: then
  * the candidates the SDK hands over (names and descriptions) are indexed, once per set.
+ * Either way the answer is the candidates the SDK handed over (the deferred tools still to
+ * find) that match the query, best first: a given index ranks all its tools, and only
+ * those candidates are kept.
  */
 export function toolSearchFunction(index) {
   if (index !== undefined && !(isObject(index) && isFunction(index.search))) {
@@ -275,6 +280,14 @@ export function toolSearchFunction(index) {
       }
       search = own;
     }
-    return search.search(typeof query === "string" ? query : "", { limit: Math.max(1, candidates.length) }).map((hit) => hit.name);
+    const text = typeof query === "string" ? query : "";
+    if (search === own) return search.search(text, { limit: Math.max(1, candidates.length) }).map((hit) => hit.name);
+    // The index holds other tools too (those not deferred, or already found): rank them all, keep the candidates.
+    const wanted = new Set(candidates.map((t) => (isObject(t) ? t.name : undefined)));
+    const depth = typeof search.size === "number" && search.size > 0 ? search.size : undefined;
+    return search
+      .search(text, depth === undefined ? undefined : { limit: depth })
+      .map((hit) => hit.name)
+      .filter((name) => wanted.has(name));
   };
 }

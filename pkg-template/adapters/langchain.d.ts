@@ -14,7 +14,7 @@ export type {
 
 /** The default context: the step's message, the messages, the agent's runtime context. */
 export interface LangChainContext {
-  /** The runtime context's `message` when it has a string one, else the last human message's text. */
+  /** The runtime context's `message` when it has a string one, else the last human message's text (its text parts joined by "\n"). */
   message: string;
   messages: readonly unknown[];
   runtimeContext: unknown;

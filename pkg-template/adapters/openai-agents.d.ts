@@ -19,7 +19,7 @@ export interface OpenAIAgentsContext {
 
 /**
  * What `context` receives: `{ request, runContext, agent, message }` at the model seam (a ModelRequest, and the run
- * context and agent the SDK showed this run's tools; `message` the turn's last user text), `{ runContext, agent }`
+ * context and agent the SDK showed this run's tools; `message` the turn's last user text, its text parts joined by "\n"), `{ runContext, agent }`
  * at a tool seam the model seam did not serve.
  */
 export interface OpenAIAgentsContextInput {

@@ -47,8 +47,9 @@ export interface StepReport {
   /** The router's decision report (SPEC section 5); `null` without a router, or when a function router did not pass `onDecision` on. */
   readonly routing: RoutingDecision | null;
   /**
-   * The names offered (in shadow mode: that would have been): the routed names and `alwaysInclude` (with the AI SDK's
-   * toolSearch: what the model was sent, the search tool and the deferred tools it found); `null` = every tool.
+   * The names offered (in shadow mode: that would have been): the routed names and `alwaysInclude` that are among the
+   * framework's tools (with the AI SDK's toolSearch: what the model was sent, the search tool and the deferred tools it
+   * found); `null` = every tool, also when routing named none of the framework's tools (never none).
    */
   readonly offered: readonly string[] | null;
   /** The framework's tools the model did not see (in shadow mode: would not have seen). */
@@ -78,7 +79,8 @@ export interface ToolPaletteAdapterWarning extends Error {
   /**
    * "NO_MESSAGE": no user message for a step; "NO_PREPARE_STEP" / "NO_MODEL_SEAM": a tool ran in a step the adapter's
    * model seam did not serve; "MODEL_NOT_WATCHED" (AI SDK): a step's model is an id string, whose calls the adapter cannot see;
-   * "NOTHING_OFFERED" (AI SDK): routing named only deferred tools no toolSearch found yet, so every tool was offered;
+   * "NOTHING_OFFERED": routing named none of the framework's tools it could show the model (names it does not have; with
+   * the AI SDK, deferred tools no toolSearch found yet), so every tool was offered;
    * "LIST_FAILED:<server>" (MCP): a server could not be listed.
    */
   readonly code: string;

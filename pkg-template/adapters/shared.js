@@ -94,16 +94,17 @@ export function readOptions(options, where, defaultContext) {
   };
 }
 
-// The text of a message whose content is a string or an array of text parts.
+// The text of a message whose content is a string or an array of text parts, the parts
+// joined by a line break so that the words at their boundaries stay apart.
 export function textOf(content) {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  let text = "";
+  const texts = [];
   for (const part of content) {
-    if (typeof part === "string") text += part;
-    else if (isObject(part) && typeof part.text === "string") text += part.text;
+    if (typeof part === "string") texts.push(part);
+    else if (isObject(part) && typeof part.text === "string") texts.push(part.text);
   }
-  return text;
+  return texts.join("\n");
 }
 
 // The text of the last message for which `isUser` holds, or "".
@@ -303,12 +304,18 @@ export class Step {
       // What bindPalette and the policies' gate read: the routed outcome, or the routed
       // names with the pins (still a routed palette; the outcome itself is unchanged).
       this.palette = o.pins.length ? { kind: "routed", names: routed, unresolved: [] } : outcome;
-      const shown = shape ? shape(routed) : routed;
+      // What the model is really shown: of those names, the framework's tools (when known).
+      let shown = shape ? shape(routed) : routed;
+      if (this.tools) shown = shown.filter((name) => this.tools.has(name));
       if (shown.length === 0) {
-        core.warnOnce(
-          "NOTHING_OFFERED",
-          "routing named only tools the framework does not show the model this step (deferred tools no toolSearch found yet), so every tool is offered instead: a step never offers nothing.",
-        );
+        // Never none: every tool, and no palette for the policies' gate to hold a redirect to.
+        this.palette = null;
+        if (!this.tools || this.tools.size > 0) {
+          core.warnOnce(
+            "NOTHING_OFFERED",
+            "routing named no tool the framework shows the model this step (names it does not have, or deferred tools no toolSearch found yet), so every tool is offered instead: a step never offers nothing.",
+          );
+        }
       }
       this.offer(shown.length ? shown : null);
     }
