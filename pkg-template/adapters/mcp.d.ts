@@ -129,13 +129,13 @@ export interface McpPaletteOptions<Ctx = { message: string }> {
   /**
    * Hybrid ranking of the listed tools: `embed(text)` embeds each tool's `"<palette name>: <description>"` when the tools
    * are (re)listed (within `listTimeoutMs`; a text embedded before is not embedded again), and each turn's message
-   * (within `timeoutMs`). If embedding the tools fails, routing ranks lexically until the next listing (warning
-   * `EMBED_FAILED`, the report's `embedding.error`). `onEmbedError` gets a turn's failed `embed(message)`.
+   * (within `timeoutMs` when given). If embedding the tools fails, routing ranks lexically until the next listing (warning
+   * `EMBED_FAILED`, the report's `embedding.error`). `search_tools` embeds its query too. `onEmbedError` gets a failed `embed` of a message or a query (that one ranks lexically).
    */
   index?: { embed?: (text: string) => ArrayLike<number> | PromiseLike<ArrayLike<number>>; onEmbedError?: (error: unknown) => void };
   /** Tools routed per turn, and answered by search_tools (default 5). */
   limit?: number;
-  /** The budget of the procedural layer per turn (resolvePalette's timeoutMs). */
+  /** The budget of the procedural layer per turn (resolvePalette's timeoutMs; Infinity for none, as without it). */
   timeoutMs?: number;
   /** The time one server's listing may take, all pages (default 10,000 ms; Infinity, or more than 2^31 - 1, for none). */
   listTimeoutMs?: number;

@@ -331,7 +331,7 @@ export function createMcpPalette(options) {
         entries: rows,
         registered: l.names,
         signal,
-        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(timeoutMs === undefined || timeoutMs === Infinity ? {} : { timeoutMs }), // Infinity: no budget
         onDecision: (d) => {
           decision = d;
         },
@@ -385,9 +385,22 @@ export function createMcpPalette(options) {
       return { name, args: args ?? {}, ...(id === undefined ? {} : { id }) };
     }
 
-    async function search(args, l) {
+    // The best matches of the query: hybrid when the tools were embedded (the query embedded
+    // within timeoutMs; if that fails, onEmbedError gets the error and the search is lexical).
+    async function search(args, l, signal) {
       const query = isObject(args) && typeof args.query === "string" ? args.query : "";
-      const hits = l.index.search(query, { limit });
+      let hits = null;
+      if (l.embedding?.hybrid && query.trim() !== "") {
+        try {
+          const embedded = Promise.resolve().then(() => embed(query));
+          const vector = await abortable(within(embedded, timeoutMs ?? Infinity, () => new Error(`embedding the query timed out after ${timeoutMs} ms`)), signal);
+          hits = l.index.search(query, { limit, vector });
+        } catch (error) {
+          if (signal?.aborted) throw reasonOf(signal);
+          if (onEmbedError !== null) onEmbedError(error);
+        }
+      }
+      hits ??= l.index.search(query, { limit });
       const tools = hits.map(({ name }) => {
         const { description, inputSchema } = l.byName.get(name);
         if (!found.includes(name)) found.push(name);
@@ -418,12 +431,12 @@ export function createMcpPalette(options) {
         const names = offered ?? [...l.names];
         return failed(`Tool ${c.name} is not available${known ? " in this step" : ""}. Available tools: ${names.join(", ")}.`);
       }
-      if (c.name === searchName && searchName !== false) return search(c.args, l);
+      if (c.name === searchName && searchName !== false) return search(c.args, l, signal);
       const ctx = turn ? turn.ctx : { message: "" };
       const dispatch = policies ? policies.dispatch(c, ctx, turn ? turn.palette : undefined) : null;
       const target = dispatch ? dispatch.call : c;
       // A redirect to the search tool (which the turn offers when routing narrows) searches.
-      if (target.name === searchName && searchName !== false) return search(target.args, l);
+      if (target.name === searchName && searchName !== false) return search(target.args, l, signal);
       const entry = l.byName.get(target.name);
       if (!entry) return failed(`Tool ${c.name} was redirected to ${target.name}, which no server lists.`);
       try {

@@ -70,6 +70,13 @@ test("index: { embed } ranks hybrid: the tools are embedded when listed (once pe
   assert.deepEqual(refreshed.embedding, { hybrid: true, error: null });
   assert.equal(embedded.length, 6);
   assert.deepEqual(warnings, []);
+  // search_tools embeds its query: "diagram" is in no description; a failed query embedding goes to onEmbedError and is lexical.
+  const hit = await run.callTool({ name: "search_tools", arguments: { query: "a diagram please" } });
+  assert.deepEqual(hit.structuredContent.tools.map((t) => t.name), ["plot"]);
+  const errors = [];
+  const failing = mcp.createMcpPalette({ servers: { s: client(TOOLS) }, limit: 1, index: { embed: (t) => (t === "explode" ? Promise.reject(new Error("boom")) : toyEmbed(t)), onEmbedError: (e) => errors.push(e.message) } });
+  const lexicalHit = await failing.run().callTool({ name: "search_tools", arguments: { query: "explode" } });
+  assert.deepEqual([lexicalHit.structuredContent.tools, errors], [[], ["boom"]]);
   // Without embed the report says so.
   const lexical = await mcp.createMcpPalette({ servers: { s: client(TOOLS) } }).refresh();
   assert.equal(lexical.embedding, null);
@@ -136,11 +143,11 @@ test("a malformed tool (cyclic schema, throwing getter) leaves out that tool onl
   assert.deepEqual((await palette.tools()).map((t) => t.name), ["weather", "radar"]);
 });
 
-test("listTimeoutMs beyond a timer's reach (2^31 ms and more) is no timeout, never 1 ms", async () => {
-  for (const listTimeoutMs of [2 ** 31, 1e300, Infinity]) {
+test("listTimeoutMs beyond a timer's reach (2^31 ms and more) is no timeout, never 1 ms; timeoutMs: Infinity is no budget", async () => {
+  for (const [listTimeoutMs, timeoutMs] of [[2 ** 31, Infinity], [1e300, 1e300], [Infinity, undefined]]) {
     const slow = { ...client([tool("weather", "weather forecast")]), listTools: () => new Promise((r) => setTimeout(() => r({ tools: [tool("weather", "weather forecast")] }), 30)) };
     const reports = [];
-    const turn = await mcp.createMcpPalette({ servers: { slow }, listTimeoutMs, onDecision: (r) => reports.push(r), onWarning() {} }).run().route("weather");
+    const turn = await mcp.createMcpPalette({ servers: { slow }, listTimeoutMs, timeoutMs, onDecision: (r) => reports.push(r), onWarning() {} }).run().route("weather");
     assert.deepEqual(reports[0].failures, [], `${listTimeoutMs}`);
     assert.ok(turn.names.includes("weather"), `${listTimeoutMs}: ${turn.names}`);
   }
