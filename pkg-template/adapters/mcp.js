@@ -186,7 +186,8 @@ export function createMcpPalette(options) {
     }
   }
 
-  // The listing: palette name → { server, tool (the server's own object), name (the server's name for it) }.
+  // The listing: palette name → { server, tool (the server's own object), name (the server's name for it), offered
+  // (the object under its palette name), description and inputSchema (read once, as JSON) }.
   let listing = null;
   let listing$ = null;
   const stale = new Set(clients.keys()); // servers to list again
@@ -288,8 +289,8 @@ export function createMcpPalette(options) {
     inputSchema: { type: "object", properties: { query: { type: "string", description: "what the tool should do, in a few words" } }, required: ["query"] },
   });
 
-  // The MCP tool object under its palette name (a copy when renamed).
-  const asOffered = (name, entry) => entry.offered;
+  // The MCP tool object under its palette name (a copy when renamed, made at listing).
+  const offeredTool = (l, name) => l.byName.get(name).offered;
 
   // A definition's tokens, counted once per listing; countTokens must answer a finite number >= 0.
   function tokensOf(name, l) {
@@ -340,7 +341,7 @@ export function createMcpPalette(options) {
       const names = narrowed ? [...outcome.names] : [...l.names];
       const offeredSet = new Set(names);
       const withSearch = narrowed && searchName !== false;
-      const tools = names.map((name) => asOffered(name, l.byName.get(name)));
+      const tools = names.map((name) => offeredTool(l, name));
       if (withSearch) tools.push(searchTool());
       // Per server: offered and hidden counts, definitions offered against the whole set.
       const servers = {};
@@ -457,7 +458,7 @@ export function createMcpPalette(options) {
     // Every listed tool (and the search tool), in a framework's shape, each calling through callTool.
     async function every() {
       const l = await listed();
-      const all = l.names.map((name) => asOffered(name, l.byName.get(name)));
+      const all = l.names.map((name) => offeredTool(l, name));
       if (searchName !== false) all.push(searchTool());
       return all;
     }
@@ -527,7 +528,7 @@ export function createMcpPalette(options) {
     /** Every listed tool as MCP tool objects under their palette names. */
     async tools() {
       const l = await listed();
-      return l.names.map((name) => asOffered(name, l.byName.get(name)));
+      return l.names.map((name) => offeredTool(l, name));
     },
     /** Frees the current index now (a later turn lists the servers again). */
     dispose() {
