@@ -34,8 +34,16 @@ export type McpCallLike =
 /** Size of tool definitions (`{ name, description, inputSchema }` as JSON): characters, and tokens with `countTokens`. */
 export interface DefinitionSize {
   readonly chars: number;
-  /** `null` without `countTokens`. */
+  /** The sum of `countTokens` over the definitions (each a finite number >= 0); `null` without `countTokens`. */
   readonly tokens: number | null;
+}
+
+/** Hybrid ranking of the listed tools (`options.index.embed`): `null` without `embed`. */
+export interface McpEmbedding {
+  /** Whether the tools' vectors were computed at the last listing (the index ranks hybrid); false: it ranks lexically. */
+  readonly hybrid: boolean;
+  /** Why embedding the tools failed at the last listing (`embed` threw, rejected, timed out or answered vectors the index refused), else `null`. */
+  readonly error: string | null;
 }
 
 export interface McpServerReport {
@@ -63,8 +71,13 @@ export interface McpTurnReport {
   readonly servers: { readonly [server: string]: McpServerReport };
   /** Servers left out of the palette: they failed to list, or timed out. */
   readonly failures: readonly { readonly server: string; readonly error: string }[];
-  /** Tools left out because their name was taken (a listed name equal to another's `<server>__<name>`). */
+  /**
+   * Tools left out: their name was taken (a listed name equal to another's `<server>__<name>`), or their definition
+   * cannot be read or sent (not an object, no string name, a getter that throws, a cyclic or unserialisable schema).
+   */
   readonly skipped: readonly { readonly server: string; readonly name: string; readonly reason: string }[];
+  /** Hybrid ranking: whether the tools were embedded at the last listing (`null` without `options.index.embed`). */
+  readonly embedding: McpEmbedding | null;
   /** The definitions offered this turn against every listed tool's: the tokens routing saved. */
   readonly definitions: { readonly offered: DefinitionSize; readonly all: DefinitionSize };
 }
@@ -84,7 +97,10 @@ export interface McpTurn {
 export interface McpRun {
   /** Routes a turn (a step) on its message (a string, or a context with `message`). */
   route(context: string | { message?: string; [key: string]: unknown }, options?: { signal?: AbortSignalLike }): Promise<McpTurn>;
-  /** Dispatches a call through the policies and the gate to its server; never rejects for a server's fault. */
+  /**
+   * Dispatches a call through the policies and the gate to its server; never rejects for a server's fault (that is a
+   * result with `isError: true`). When `signal` aborts, rejects at once with `signal.reason`, whether or not the server heeds it.
+   */
   callTool(call: McpCallLike, options?: { signal?: AbortSignalLike }): Promise<McpCallResult>;
   /** The router option of the framework adapters: routes each step of the framework's loop with this run. */
   router(ctx: unknown, options?: Partial<RouterCallOptions>): Promise<RouterOutcome>;
@@ -110,23 +126,35 @@ export interface McpPaletteOptions<Ctx = { message: string }> {
   policies?: PoliciesLike<Ctx, any> | null;
   /** Your own procedural layer instead of the index: `(ctx) => rows`, as a ToolRouter's `entries`. */
   entries?: ((ctx: Ctx) => unknown) | null;
-  /** Options of the ToolIndex over the listed tools (e.g. `embed` for hybrid ranking). */
-  index?: { embed?: (text: string) => ArrayLike<number> | Promise<ArrayLike<number>>; onEmbedError?: (error: unknown) => void };
+  /**
+   * Hybrid ranking of the listed tools: `embed(text)` embeds each tool's `"<palette name>: <description>"` when the tools
+   * are (re)listed (within `listTimeoutMs`; a text embedded before is not embedded again), and each turn's message
+   * (within `timeoutMs` when given). If embedding the tools fails, routing ranks lexically until the next listing (warning
+   * `EMBED_FAILED`, the report's `embedding.error`). `search_tools` embeds its query too. `onEmbedError` gets a failed `embed` of a message or a query (that one ranks lexically).
+   */
+  index?: { embed?: (text: string) => ArrayLike<number> | PromiseLike<ArrayLike<number>>; onEmbedError?: (error: unknown) => void };
   /** Tools routed per turn, and answered by search_tools (default 5). */
   limit?: number;
-  /** The budget of the procedural layer per turn (resolvePalette's timeoutMs). */
+  /** The budget of the procedural layer per turn (resolvePalette's timeoutMs; Infinity for none, as without it). */
   timeoutMs?: number;
-  /** The time one server's listing may take, all pages (default 10,000 ms; Infinity for none). */
+  /** The time one server's listing may take, all pages (default 10,000 ms; Infinity, or more than 2^31 - 1, for none). */
   listTimeoutMs?: number;
   /** The search tool's name (default "search_tools"), or false for none. */
   searchTool?: string | false;
   /** A call to a listed tool the turn did not offer: "refuse" (default: a failed call) or "allow". Unknown names are always failed calls. */
   outsidePalette?: "refuse" | "allow";
-  /** Counts the tokens of a tool definition (e.g. gpt-tokenizer's `(text) => encode(text).length`); without it, reports give characters. */
+  /**
+   * Counts the tokens of a tool definition (e.g. gpt-tokenizer's `(text) => encode(text).length`), synchronously, once per
+   * definition and listing; without it, reports give characters. An answer other than a finite number >= 0 (a Promise,
+   * a string, NaN) makes `route()` reject with a TypeError naming `options.countTokens`.
+   */
   countTokens?: ((text: string) => number) | null;
   /** Every turn's report. */
   onDecision?: ((report: McpTurnReport) => void) | null;
-  /** Warnings (a server that failed to list: code `LIST_FAILED:<server>`, once each) instead of process.emitWarning / console.warn. */
+  /**
+   * Warnings instead of process.emitWarning / console.warn, each code once: a server that failed to list
+   * (`LIST_FAILED:<server>`), tools that could not be embedded (`EMBED_FAILED`).
+   */
   onWarning?: ((warning: ToolPaletteAdapterWarning) => void) | null;
 }
 
@@ -134,7 +162,9 @@ export interface McpPalette {
   /** A new run. */
   run(): McpRun;
   /** Lists every server (or the one named) again now. */
-  refresh(server?: string): Promise<{ readonly tools: number; readonly failures: McpTurnReport["failures"]; readonly skipped: McpTurnReport["skipped"] }>;
+  refresh(
+    server?: string,
+  ): Promise<{ readonly tools: number; readonly failures: McpTurnReport["failures"]; readonly skipped: McpTurnReport["skipped"]; readonly embedding: McpEmbedding | null }>;
   /** Where a palette name goes: the server and the server's own name for the tool. */
   locate(name: string): Promise<{ readonly server: string; readonly name: string } | undefined>;
   /** Every listed tool, as MCP tool objects under their palette names. */

@@ -25,12 +25,65 @@ const LIST_CHANGED = "notifications/tools/list_changed";
 // The AI SDK's schema brand (a registered symbol): a JSON schema the SDK takes as it is.
 const AI_SCHEMA = Symbol.for("vercel.ai.schema");
 
+// The longest delay a timer keeps (ms): a budget beyond it is no timer at all (setTimeout would fire at once).
+const MAX_TIMER = 2 ** 31 - 1;
+
 const errorText = (error) => (error instanceof Error ? error.message : typeof error === "string" ? error : String(error));
 const failed = (text) => ({ content: [{ type: "text", text }], isError: true });
 
+// `work` within `ms`: when the time is up, rejects with `timedOut()` and aborts `controller`.
+// A budget of Infinity, or beyond a timer's reach, waits as long as it takes.
+function within(work, ms, timedOut, controller) {
+  if (ms > MAX_TIMER) return work;
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      const error = timedOut();
+      reject(error);
+      controller?.abort(error);
+    }, ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+// Why a signal aborted: its reason (an AbortError when it gives none).
+const reasonOf = (signal) => signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+
+// `promise`, or the signal's reason as soon as it aborts (even if the work never heeds it).
+function abortable(promise, signal) {
+  if (signal == null) return promise;
+  if (signal.aborted) return Promise.reject(reasonOf(signal));
+  let onAbort;
+  const aborted = new Promise((_, reject) => {
+    onAbort = () => reject(reasonOf(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
+}
+
+function checkSignal(signal, where) {
+  if (signal != null && !(isObject(signal) && typeof signal.aborted === "boolean" && isFunction(signal.addEventListener) && isFunction(signal.removeEventListener))) {
+    throw fail(where, "an AbortSignal", signal);
+  }
+}
+
+// One listed tool, read once (a getter runs once; what throws leaves this tool out): its name,
+// description and input schema as the JSON a model is sent (a cyclic or unserialisable schema
+// cannot be sent, so the tool is left out).
+function readTool(tool) {
+  if (!isObject(tool)) throw new TypeError("it is not an object");
+  const name = tool.name;
+  if (typeof name !== "string") throw new TypeError("its name is not a string");
+  const description = tool.description;
+  const schema = tool.inputSchema;
+  const json = JSON.stringify({ name, description: typeof description === "string" ? description : "", inputSchema: schema ?? {} });
+  const { description: text, inputSchema } = JSON.parse(json);
+  return { tool, name, description: text, inputSchema };
+}
+
 // Every tool of one server: the pages of tools/list, all of them within `ms`. When the time is
 // up the listing rejects, and the request in flight is cancelled (its signal aborts).
-async function listAll(client, ms, server) {
+function listAll(client, ms, server) {
   const controller = new AbortController();
   const pages = async () => {
     const tools = [];
@@ -44,16 +97,7 @@ async function listAll(client, ms, server) {
       if (page >= 10_000) throw new RangeError("listTools() kept answering a nextCursor (10,000 pages)");
     }
   };
-  if (ms === Infinity) return pages();
-  let timer;
-  const timeout = new Promise((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new Error(`listTools() of server "${server}" timed out after ${ms} ms`);
-      reject(error);
-      controller.abort(error);
-    }, ms);
-  });
-  return Promise.race([pages(), timeout]).finally(() => clearTimeout(timer));
+  return within(pages(), ms, () => new Error(`listTools() of server "${server}" timed out after ${ms} ms`), controller);
 }
 
 function checkNumber(value, name, { integer = false, min = 0 } = {}) {
@@ -63,8 +107,22 @@ function checkNumber(value, name, { integer = false, min = 0 } = {}) {
   }
 }
 
-// The size of a tool's definition as a model receives it: its name, description and input schema.
-const definition = (tool) => JSON.stringify({ name: tool.name, description: tool.description ?? "", inputSchema: tool.inputSchema ?? {} });
+// What a tool's definition looks like to a model: its name, description and input schema as JSON.
+const definition = (name, t) => JSON.stringify({ name, description: t.description, inputSchema: t.inputSchema ?? {} });
+
+// An own, enumerable property, whatever the key ("__proto__" included).
+const put = (record, key, value) => Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+
+const shown = (value) =>
+  value instanceof Promise || (isObject(value) && isFunction(value.then))
+    ? "a Promise (countTokens must count synchronously)"
+    : typeof value === "number"
+      ? String(value)
+      : value === null
+        ? "null"
+        : typeof value === "string"
+          ? `a string (${JSON.stringify(value.slice(0, 20))})`
+          : typeof value;
 
 /** Creates the palette over the servers; see the package README, "MCP servers". */
 export function createMcpPalette(options) {
@@ -92,6 +150,12 @@ export function createMcpPalette(options) {
   checkNumber(listTimeoutMs, "listTimeoutMs");
   if (timeoutMs !== undefined) checkNumber(timeoutMs, "timeoutMs");
   if (indexOptions !== undefined && !isObject(indexOptions)) throw fail(`${WHERE}: options.index`, "ToolIndex options (an object)", indexOptions);
+  const { embed = null, onEmbedError = null, ...otherIndexOptions } = indexOptions ?? {};
+  for (const key of Object.keys(otherIndexOptions)) {
+    throw new TypeError(`${WHERE}: options.index.${key} is not an option here (the palette gives the index its tools, their vectors and the limit; it takes embed and onEmbedError)`);
+  }
+  if (embed !== null && !isFunction(embed)) throw fail(`${WHERE}: options.index.embed`, "a function", embed);
+  if (onEmbedError !== null && !isFunction(onEmbedError)) throw fail(`${WHERE}: options.index.onEmbedError`, "a function", onEmbedError);
 
   const warned = new Set();
   const warn = (code, message) => {
@@ -100,7 +164,30 @@ export function createMcpPalette(options) {
     deliver(new ToolPaletteAdapterWarning(`${WHERE}: ${message}`, code), onWarning);
   };
 
-  // The listing: palette name → { server, tool (the server's own object), name (the server's name for it) }.
+  // Hybrid ranking (options.index.embed): each tool's text, `<palette name>: <description>`, is
+  // embedded when the tools are (re)listed, within listTimeoutMs; a text embedded before is not
+  // embedded again. When embedding fails, the index ranks lexically until the next listing.
+  const vectors = new Map(); // text → the vector embed answered for it
+  async function indexOf(docs) {
+    if (embed === null || docs.length === 0) return { index: new ToolIndex(docs, { limit }), embedding: embed === null ? null : Object.freeze({ hybrid: false, error: null }) };
+    const texts = docs.map((d) => `${d.name}: ${d.description}`);
+    try {
+      const work = Promise.all(texts.map(async (text) => (vectors.has(text) ? vectors.get(text) : embed(text))));
+      const answered = await within(work, listTimeoutMs, () => new Error(`embedding the tools timed out after ${listTimeoutMs} ms`));
+      const index = new ToolIndex(docs, { limit, vectors: answered, embed, ...(onEmbedError === null ? {} : { onEmbedError }) });
+      vectors.clear();
+      texts.forEach((text, i) => vectors.set(text, answered[i]));
+      return { index, embedding: Object.freeze({ hybrid: true, error: null }) };
+    } catch (error) {
+      vectors.clear();
+      const message = errorText(error);
+      warn("EMBED_FAILED", `the tools could not be embedded (${message}); routing ranks them lexically until they are listed again.`);
+      return { index: new ToolIndex(docs, { limit }), embedding: Object.freeze({ hybrid: false, error: message }) };
+    }
+  }
+
+  // The listing: palette name → { server, tool (the server's own object), name (the server's name for it), offered
+  // (the object under its palette name), description and inputSchema (read once, as JSON) }.
   let listing = null;
   let listing$ = null;
   const stale = new Set(clients.keys()); // servers to list again
@@ -133,30 +220,54 @@ export function createMcpPalette(options) {
         }
       }),
     );
+    // Each tool read once: one that cannot be read (a throwing getter, a cyclic schema) is left
+    // out and listed in `skipped`; its server's other tools and the other servers still serve.
+    const skipped = [];
+    const readable = new Map(); // server → its tools, read
+    for (const [server, { tools }] of perServer) {
+      const kept = [];
+      for (const tool of tools) {
+        try {
+          kept.push(readTool(tool));
+        } catch (error) {
+          let name = "";
+          try {
+            if (isObject(tool) && typeof tool.name === "string") name = tool.name;
+          } catch {}
+          skipped.push({ server, name, reason: `its definition cannot be read: ${errorText(error)}` });
+        }
+      }
+      readable.set(server, kept);
+    }
     // Names listed by two servers (or taken by the search tool) are known as <server>__<name>.
     const count = new Map();
-    for (const { tools } of perServer.values()) for (const t of tools) if (isObject(t) && typeof t.name === "string") count.set(t.name, (count.get(t.name) ?? 0) + 1);
+    for (const tools of readable.values()) for (const t of tools) count.set(t.name, (count.get(t.name) ?? 0) + 1);
     const byName = new Map();
-    const skipped = [];
-    for (const [server, { tools }] of [...perServer].sort((a, b) => order(a[0]) - order(b[0]))) {
-      for (const tool of tools) {
-        if (!isObject(tool) || typeof tool.name !== "string") continue;
-        const collides = count.get(tool.name) > 1 || tool.name === searchName;
-        const name = collides ? `${server}__${tool.name}` : tool.name;
+    for (const [server, tools] of [...readable].sort((a, b) => order(a[0]) - order(b[0]))) {
+      for (const t of tools) {
+        const collides = count.get(t.name) > 1 || t.name === searchName;
+        const name = collides ? `${server}__${t.name}` : t.name;
         if (byName.has(name)) {
-          skipped.push({ server, name: tool.name, reason: `"${name}" is already the name of a tool of server "${byName.get(name).server}"` });
+          skipped.push({ server, name: t.name, reason: `"${name}" is already the name of a tool of server "${byName.get(name).server}"` });
           continue;
         }
-        byName.set(name, { server, tool, name: tool.name });
+        let offered;
+        try {
+          offered = t.name === name ? t.tool : { ...t.tool, name }; // the MCP tool object under its palette name
+        } catch (error) {
+          skipped.push({ server, name: t.name, reason: `its definition cannot be read: ${errorText(error)}` });
+          continue;
+        }
+        byName.set(name, { server, tool: t.tool, name: t.name, offered, description: t.description, inputSchema: t.inputSchema });
       }
     }
-    const docs = [...byName].map(([name, { tool }]) => ({ name, description: typeof tool.description === "string" ? tool.description : "", inputSchema: tool.inputSchema }));
+    const docs = [...byName].map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema }));
     // The previous index is left to the garbage collector: a turn in flight may still search it.
-    const index = new ToolIndex(docs, { ...(indexOptions ?? {}), limit });
+    const { index, embedding } = await indexOf(docs);
     const failures = [...perServer].filter(([, s]) => s.error !== null).map(([server, s]) => Object.freeze({ server, error: s.error }));
     for (const f of failures) warn(`LIST_FAILED:${f.server}`, `server "${f.server}" could not be listed (${f.error}); its tools are left out until it lists again.`);
-    const sizes = new Map([...byName].map(([name, entry]) => [name, definition({ ...entry.tool, name })]));
-    listing = { byName, names: [...byName.keys()], index, failures, skipped, sizes };
+    const sizes = new Map([...byName].map(([name, t]) => [name, definition(name, t)]));
+    listing = { byName, names: [...byName.keys()], index, embedding, failures, skipped: skipped.map((x) => Object.freeze(x)), sizes, tokens: new Map() };
     return listing;
   }
   const serverOrder = [...clients.keys()];
@@ -178,12 +289,25 @@ export function createMcpPalette(options) {
     inputSchema: { type: "object", properties: { query: { type: "string", description: "what the tool should do, in a few words" } }, required: ["query"] },
   });
 
-  // The MCP tool object under its palette name (a copy when renamed).
-  const asOffered = (name, entry) => (entry.tool.name === name ? entry.tool : { ...entry.tool, name });
+  // The MCP tool object under its palette name (a copy when renamed, made at listing).
+  const offeredTool = (l, name) => l.byName.get(name).offered;
+
+  // A definition's tokens, counted once per listing; countTokens must answer a finite number >= 0.
+  function tokensOf(name, l) {
+    let tokens = l.tokens.get(name);
+    if (tokens === undefined) {
+      tokens = countTokens(l.sizes.get(name));
+      if (typeof tokens !== "number" || !Number.isFinite(tokens) || tokens < 0) {
+        throw new TypeError(`${WHERE}: options.countTokens must return a finite number >= 0, got ${shown(tokens)}`);
+      }
+      l.tokens.set(name, tokens);
+    }
+    return tokens;
+  }
 
   function measure(names, l) {
-    const chars = names.reduce((n, name) => n + (l.sizes.get(name)?.length ?? 0), 0);
-    const tokens = countTokens ? names.reduce((n, name) => n + countTokens(l.sizes.get(name) ?? ""), 0) : null;
+    const chars = names.reduce((n, name) => n + l.sizes.get(name).length, 0);
+    const tokens = countTokens ? names.reduce((n, name) => n + tokensOf(name, l), 0) : null;
     return { chars, tokens };
   }
 
@@ -195,7 +319,8 @@ export function createMcpPalette(options) {
 
     async function route(context, { signal } = {}) {
       const ctx = typeof context === "string" ? { message: context } : isObject(context) ? context : { message: "" };
-      const l = await listed();
+      checkSignal(signal, `${WHERE}: route(context, options).signal`);
+      const l = await abortable(listed(), signal);
       let decision = null;
       const rows = async () => {
         const own = entries ? await entries(ctx) : await l.index.entries(ctx);
@@ -207,7 +332,7 @@ export function createMcpPalette(options) {
         entries: rows,
         registered: l.names,
         signal,
-        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+        ...(timeoutMs === undefined || timeoutMs === Infinity ? {} : { timeoutMs }), // Infinity: no budget
         onDecision: (d) => {
           decision = d;
         },
@@ -216,7 +341,7 @@ export function createMcpPalette(options) {
       const names = narrowed ? [...outcome.names] : [...l.names];
       const offeredSet = new Set(names);
       const withSearch = narrowed && searchName !== false;
-      const tools = names.map((name) => asOffered(name, l.byName.get(name)));
+      const tools = names.map((name) => offeredTool(l, name));
       if (withSearch) tools.push(searchTool());
       // Per server: offered and hidden counts, definitions offered against the whole set.
       const servers = {};
@@ -224,14 +349,14 @@ export function createMcpPalette(options) {
         const state = perServer.get(server);
         const own = l.names.filter((n) => l.byName.get(n).server === server);
         const offered = own.filter((n) => offeredSet.has(n));
-        servers[server] = Object.freeze({
-          listed: state && state.error === null,
+        put(servers, server, Object.freeze({
+          listed: state !== undefined && state.error === null,
           error: state ? state.error : null,
           tools: own.length,
           offered: offered.length,
           hidden: own.length - offered.length,
           definitions: Object.freeze({ offered: Object.freeze(measure(offered, l)), all: Object.freeze(measure(own, l)) }),
-        });
+        }));
       }
       const report = Object.freeze({
         turn: turns++,
@@ -242,9 +367,10 @@ export function createMcpPalette(options) {
         servers: Object.freeze(servers),
         failures: l.failures,
         skipped: Object.freeze(l.skipped),
+        embedding: l.embedding,
         definitions: Object.freeze({ offered: Object.freeze(measure(names, l)), all: Object.freeze(measure(l.names, l)) }),
       });
-      turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), report, palette: narrowed ? names : outcome });
+      turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), report, palette: narrowed ? report.offered : outcome });
       if (onDecision) onDecision(report);
       return turn;
     }
@@ -260,13 +386,26 @@ export function createMcpPalette(options) {
       return { name, args: args ?? {}, ...(id === undefined ? {} : { id }) };
     }
 
-    async function search(args, l) {
+    // The best matches of the query: hybrid when the tools were embedded (the query embedded
+    // within timeoutMs; if that fails, onEmbedError gets the error and the search is lexical).
+    async function search(args, l, signal) {
       const query = isObject(args) && typeof args.query === "string" ? args.query : "";
-      const hits = l.index.search(query, { limit });
+      let hits = null;
+      if (l.embedding?.hybrid && query.trim() !== "") {
+        try {
+          const embedded = Promise.resolve().then(() => embed(query));
+          const vector = await abortable(within(embedded, timeoutMs ?? Infinity, () => new Error(`embedding the query timed out after ${timeoutMs} ms`)), signal);
+          hits = l.index.search(query, { limit, vector });
+        } catch (error) {
+          if (signal?.aborted) throw reasonOf(signal);
+          if (onEmbedError !== null) onEmbedError(error);
+        }
+      }
+      hits ??= l.index.search(query, { limit });
       const tools = hits.map(({ name }) => {
-        const { tool } = l.byName.get(name);
+        const { description, inputSchema } = l.byName.get(name);
         if (!found.includes(name)) found.push(name);
-        return { name, description: tool.description ?? "", inputSchema: tool.inputSchema ?? {} };
+        return { name, description, inputSchema: inputSchema ?? {} };
       });
       const text = tools.length
         ? `Found ${tools.length} tool${tools.length === 1 ? "" : "s"}; you can call ${tools.length === 1 ? "it" : "them"} from your next step on:\n${JSON.stringify(tools)}`
@@ -274,7 +413,10 @@ export function createMcpPalette(options) {
       return { content: [{ type: "text", text }], structuredContent: { tools } };
     }
 
+    // A call the caller aborts rejects with the signal's reason at once, whether or not the server heeds it.
     async function callTool(call, { signal } = {}) {
+      checkSignal(signal, `${WHERE}: callTool(call, options).signal`);
+      if (signal?.aborted) throw reasonOf(signal);
       let c;
       try {
         c = read(call);
@@ -282,7 +424,7 @@ export function createMcpPalette(options) {
         if (error instanceof SyntaxError) return failed(`The arguments of ${call.name ?? call.toolName} are not valid JSON: ${error.message}`);
         throw error;
       }
-      const l = await listed();
+      const l = await abortable(listed(), signal);
       const offered = turn ? turn.names : null;
       const known = l.byName.has(c.name) || (c.name === searchName && searchName !== false);
       const outside = offered !== null && !offered.includes(c.name);
@@ -290,16 +432,19 @@ export function createMcpPalette(options) {
         const names = offered ?? [...l.names];
         return failed(`Tool ${c.name} is not available${known ? " in this step" : ""}. Available tools: ${names.join(", ")}.`);
       }
-      if (c.name === searchName && searchName !== false) return search(c.args, l);
+      if (c.name === searchName && searchName !== false) return search(c.args, l, signal);
       const ctx = turn ? turn.ctx : { message: "" };
       const dispatch = policies ? policies.dispatch(c, ctx, turn ? turn.palette : undefined) : null;
       const target = dispatch ? dispatch.call : c;
+      // A redirect to the search tool (which the turn offers when routing narrows) searches.
+      if (target.name === searchName && searchName !== false) return search(target.args, l, signal);
       const entry = l.byName.get(target.name);
       if (!entry) return failed(`Tool ${c.name} was redirected to ${target.name}, which no server lists.`);
       try {
-        const result = await clients.get(entry.server).callTool({ name: entry.name, arguments: target.args ?? {} }, undefined, signal ? { signal } : undefined);
-        return result;
+        const answer = clients.get(entry.server).callTool({ name: entry.name, arguments: target.args ?? {} }, undefined, signal ? { signal } : undefined);
+        return await abortable(Promise.resolve(answer), signal);
       } catch (error) {
+        if (signal?.aborted) throw reasonOf(signal);
         return failed(errorText(error));
       }
     }
@@ -313,7 +458,7 @@ export function createMcpPalette(options) {
     // Every listed tool (and the search tool), in a framework's shape, each calling through callTool.
     async function every() {
       const l = await listed();
-      const all = l.names.map((name) => asOffered(name, l.byName.get(name)));
+      const all = l.names.map((name) => offeredTool(l, name));
       if (searchName !== false) all.push(searchTool());
       return all;
     }
@@ -335,8 +480,9 @@ export function createMcpPalette(options) {
       async aiSdkTools() {
         const record = {};
         for (const t of await every()) {
+          // (defined, not assigned: a tool named "__proto__" is an own key like any other)
           const schema = { [AI_SCHEMA]: true, _type: undefined, jsonSchema: t.inputSchema ?? { type: "object", properties: {} }, validate: undefined };
-          record[t.name] = { type: "function", description: t.description ?? "", inputSchema: schema, execute: (input, o) => callTool({ name: t.name, arguments: input, id: o?.toolCallId }, { signal: o?.abortSignal }) };
+          put(record, t.name, { type: "function", description: t.description ?? "", inputSchema: schema, execute: (input, o) => callTool({ name: t.name, arguments: input, id: o?.toolCallId }, { signal: o?.abortSignal }) });
         }
         return record;
       },
@@ -382,7 +528,7 @@ export function createMcpPalette(options) {
     /** Every listed tool as MCP tool objects under their palette names. */
     async tools() {
       const l = await listed();
-      return l.names.map((name) => asOffered(name, l.byName.get(name)));
+      return l.names.map((name) => offeredTool(l, name));
     },
     /** Frees the current index now (a later turn lists the servers again). */
     dispose() {
@@ -393,6 +539,6 @@ export function createMcpPalette(options) {
   };
 
   function report(l) {
-    return Object.freeze({ tools: l.names.length, failures: l.failures, skipped: Object.freeze(l.skipped) });
+    return Object.freeze({ tools: l.names.length, failures: l.failures, skipped: Object.freeze(l.skipped), embedding: l.embedding });
   }
 }
