@@ -3,7 +3,7 @@
 // result classes that JavaScript holds (host.js).
 import * as wasm from "./tool_palette.js";
 import { state } from "./state.js";
-import { enter, runaway } from "./host.js";
+import { enter, runaway, RANK } from "./host.js";
 
 export { Routed, RoutingRefusal, RoutingUnavailable, ToolRoutingUnavailableWarning, ToolRedirectDroppedWarning } from "./host.js";
 
@@ -82,12 +82,16 @@ for (const [Class, names, guard] of methods) {
   // them; dispose() is the package's, and `using` calls it where the runtime has
   // explicit resource management.
   delete Class.prototype.free;
+  delete Class.prototype.__destroy_into_raw;
   if (typeof Symbol.dispose === "symbol") {
     Object.defineProperty(Class.prototype, Symbol.dispose, { value: Class.prototype.dispose, writable: true, configurable: true });
   }
 }
 // entriesFor hands the module the index itself, whose `rankEmbedded` finishes a turn with
-// `embed` once the host answered (host.js afterEmbed).
+// `embed` once the host answered (host.js afterEmbed): no public method, it is kept
+// behind a symbol of host.js.
+Object.defineProperty(wasm.ToolIndex.prototype, RANK, { value: wasm.ToolIndex.prototype.rankEmbedded });
+delete wasm.ToolIndex.prototype.rankEmbedded;
 const entriesFor = ToolIndex.prototype.entriesFor;
 Object.defineProperty(ToolIndex.prototype, "entriesFor", {
   value(context) {

@@ -365,7 +365,8 @@ export function adopt(value) {
 
 // ToolIndex.entries with `embed`: the host's answer awaited here, then ranked by the
 // module (nothing of the turn waits inside it).
-export const afterEmbed = (settled, index, message) => settled.then((answer) => enter(index.rankEmbedded, index, [message, answer]));
+export const RANK = Symbol("tool-palette: rankEmbedded");
+export const afterEmbed = (settled, index, message) => settled.then((answer) => enter(index[RANK], index, [message, answer]));
 
 // A store's answer that the turn no longer waits for (the turn was aborted while
 // `entries` ran): its rejection is handled and ignored, never an unhandled rejection.

@@ -24,3 +24,20 @@ test("index.d.ts declares exactly the entry's exports", () => {
   const declared = [...types.matchAll(/^export (?:declare )?(?:function|class|const|let|var) (\w+)/gm)].map((m) => m[1]);
   assert.deepEqual([...new Set(declared)].sort(), Object.keys(tp).sort());
 });
+
+// Every member a class's prototype has is declared, and every method declared is there
+// (the glue's own, such as free() or an internal method, stays out of sight).
+test("the classes' prototypes hold exactly what index.d.ts declares", () => {
+  const types = readFileSync(new URL("../../dist/index.d.ts", import.meta.url), "utf8");
+  for (const [, name, body] of types.matchAll(/^export declare class (\w+)[^{]*\{\n([\s\S]*?)\n\}/gm)) {
+    const methods = [...body.matchAll(/^ {4}(?!static )(\w+)\(/gm)].map((m) => m[1]);
+    const props = [...body.matchAll(/^ {4}readonly (\w+)/gm)].map((m) => m[1]);
+    const statics = [...body.matchAll(/^ {4}static (\w+)\(/gm)].map((m) => m[1]);
+    const proto = tp[name].prototype;
+    const own = Object.getOwnPropertyNames(proto).filter((k) => k !== "constructor");
+    assert.deepEqual(own.filter((k) => !methods.includes(k) && !props.includes(k)), [], `${name}: undeclared members`);
+    for (const m of methods) assert.equal(typeof proto[m], "function", `${name}.${m}`);
+    const ownStatics = Object.getOwnPropertyNames(tp[name]).filter((k) => !["length", "name", "prototype"].includes(k) && !k.startsWith("__"));
+    assert.deepEqual(ownStatics.sort(), statics.sort(), `${name}: statics`);
+  }
+});
