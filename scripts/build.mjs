@@ -35,10 +35,11 @@ mkdirSync(dist, { recursive: true });
 // ends in anyway, without the message formatting that only it reached.
 writeFileSync(join(stage, "tool_palette_bg.wasm"), trapAtPanic(readFileSync(join(stage, "tool_palette_bg.wasm"))));
 run(bin("wasm-opt"), [join(stage, "tool_palette_bg.wasm"), ...WASM_OPT_ARGS, "-o", join(dist, "tool_palette_bg.wasm")]);
-// The glue, with two changes (three edits), each checked so that a new wasm-bindgen cannot slip past:
+// The glue, with these changes, each checked so that a new wasm-bindgen cannot slip past:
 // - no default wasm URL: every entry hands the module over itself, and the default's
 //   `new URL("tool_palette_bg.wasm", import.meta.url)` would make bundlers for Node emit
 //   an asset nobody loads, and esbuild warn about import.meta in CommonJS and iife output;
+// - each instance's wasm pointer a non-enumerable field;
 // - the wasm's imports renamed without wasm-bindgen's hashes, in the glue and the wasm
 //   at once (scripts/wasm-edit.mjs);
 // - initSync takes a compiled module from another realm as one: Next.js runs edge routes
@@ -60,8 +61,13 @@ run(bin("wasm-opt"), [join(stage, "tool_palette_bg.wasm"), ...WASM_OPT_ARGS, "-o
     .replace(defaultUrl, 'throw new TypeError("tool-palette: no WebAssembly module given");')
     .replace(moduleCheck, 'if (!(module instanceof WebAssembly.Module) && Object.prototype.toString.call(module) !== "[object WebAssembly.Module]") {');
   if (patched.includes("import.meta")) throw new Error("build: the glue still uses import.meta");
+  // Each class instance's wasm pointer is no enumerable field of it (JSON.stringify and
+  // Object.keys of a policy or a router show only what the types declare).
+  const ptr = "obj.__wbg_ptr = ptr;";
+  if (!patched.includes(ptr)) throw new Error("build: the glue's __wrap was not found; check scripts/build.mjs against this wasm-bindgen");
+  const hidden = patched.replaceAll(ptr, 'Object.defineProperty(obj, "__wbg_ptr", { value: ptr, writable: true });');
   // The import names without wasm-bindgen's hashes, in the wasm and the glue at once.
-  const short = shortenImports(readFileSync(join(dist, "tool_palette_bg.wasm")), patched);
+  const short = shortenImports(readFileSync(join(dist, "tool_palette_bg.wasm")), hidden);
   writeFileSync(join(dist, "tool_palette_bg.wasm"), short.wasm);
   writeFileSync(join(dist, "tool_palette.js"), short.glue);
 }

@@ -41,3 +41,10 @@ test("the classes' prototypes hold exactly what index.d.ts declares", () => {
     assert.deepEqual(ownStatics.sort(), statics.sort(), `${name}: statics`);
   }
 });
+
+test("instances show only their declared fields (the wasm pointer is not enumerable)", () => {
+  const policy = new tp.ToolCallPolicy({ name: "p", match: () => true, redirectTo: "b" });
+  assert.deepEqual(Object.keys(policy), ["name", "match", "whenTool", "redirectTo", "model", "argsTransform", "guard"]);
+  assert.deepEqual(JSON.parse(JSON.stringify(new tp.ToolRouter({ registered: ["a"] }))), { registered: ["a"], unavailable: { kind: "unavailable", missing: ["procedural-layer"] } });
+  assert.deepEqual(Object.keys(new tp.ToolIndex([{ name: "a" }])), []);
+});
