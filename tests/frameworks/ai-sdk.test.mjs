@@ -3,7 +3,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { consumer } from "./consumer.mjs";
-import { REGISTERED, SALES, SMALL_TALK, salesPolicies, router, messageRouter, contextRouter, specCases, routerOn, asJson } from "./fixtures.mjs";
+import { REGISTERED, SALES, SMALL_TALK, salesPolicies, router, messageRouter, contextRouter, specCases, routerOn, asJson, aiToolCall, aiText, aiUsage } from "./fixtures.mjs";
 
 let ai, mock, z, flavors;
 before(async () => {
@@ -17,14 +17,8 @@ before(async () => {
   };
 });
 
-const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } };
-const toolCall = (toolName, input, id) => ({
-  content: [{ type: "tool-call", toolCallId: id, toolName, input: JSON.stringify(input) }],
-  finishReason: { unified: "tool-calls", raw: "tool_calls" },
-  usage,
-  warnings: [],
-});
-const text = (t) => ({ content: [{ type: "text", text: t }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] });
+const toolCall = aiToolCall;
+const text = aiText;
 const model = (modelId, results) => new mock.MockLanguageModelV3({ modelId, doGenerate: results });
 const offered = (m) => m.doGenerateCalls.map((call) => (call.tools ?? []).map((t) => t.name));
 
@@ -247,7 +241,7 @@ test("pinned tools (alwaysInclude) are offered on every step besides the routed 
 test("streamText: the same routing, redirect and reports through doStream", async () => {
   const { core, adapter } = flavors.esm;
   const chunks = (parts) => mock.convertArrayToReadableStream ? mock.convertArrayToReadableStream(parts) : ai.simulateReadableStream({ chunks: parts });
-  const finish = (unified) => ({ type: "finish", finishReason: { unified, raw: unified }, usage });
+  const finish = (unified) => ({ type: "finish", finishReason: { unified, raw: unified }, usage: aiUsage });
   const script = [
     [{ type: "stream-start", warnings: [] }, { type: "tool-call", toolCallId: "call-1", toolName: "web_search", input: JSON.stringify({ q: "2026-03" }) }, finish("tool-calls")],
     [{ type: "stream-start", warnings: [] }, { type: "text-start", id: "t" }, { type: "text-delta", id: "t", delta: "42." }, { type: "text-end", id: "t" }, finish("stop")],

@@ -108,3 +108,13 @@ export function asJson(report) {
   if (line.includes("\n")) throw new Error("a report must log as one line");
   return JSON.parse(line);
 }
+
+// What an AI SDK mock model answers (ai/test, LanguageModelV3): a tool call, or text.
+export const aiUsage = { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } };
+export const aiToolCall = (toolName, input, id) => ({
+  content: [{ type: "tool-call", toolCallId: id, toolName, input: JSON.stringify(input) }],
+  finishReason: { unified: "tool-calls", raw: "tool_calls" },
+  usage: aiUsage,
+  warnings: [],
+});
+export const aiText = (t) => ({ content: [{ type: "text", text: t }], finishReason: { unified: "stop", raw: "stop" }, usage: aiUsage, warnings: [] });

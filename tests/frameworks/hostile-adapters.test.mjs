@@ -13,6 +13,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { consumer } from "./consumer.mjs";
+import { aiToolCall, aiText } from "./fixtures.mjs";
 
 let ai, mock, z, agents, lc, core, aiAdapter, oaAdapter, lcAdapter;
 before(async () => {
@@ -30,14 +31,7 @@ before(async () => {
 });
 
 // ---- AI SDK helpers
-const usage = { inputTokens: { total: 3, noCache: 3, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 2, text: 2, reasoning: 0 } };
-const aiCall = (toolName, input, id) => ({
-  content: [{ type: "tool-call", toolCallId: id, toolName, input: JSON.stringify(input) }],
-  finishReason: { unified: "tool-calls", raw: "tool_calls" },
-  usage,
-  warnings: [],
-});
-const aiText = (t) => ({ content: [{ type: "text", text: t }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] });
+const aiCall = aiToolCall;
 // What each model call was sent: the tools' names, or "NO TOOLS".
 const aiSent = (m) => m.doGenerateCalls.map((call) => (call.tools ? call.tools.map((t) => t.name) : "NO TOOLS"));
 const aiTools = (executed, names) =>
