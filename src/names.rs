@@ -13,6 +13,15 @@ pub fn units(s: &str) -> Vec<u16> {
     s.encode_utf16().collect()
 }
 
+/// A message around a name: `before`, the name's code units exactly, then `after`.
+pub fn text(before: &[&str], name: &Name, after: &[&str]) -> Vec<u16> {
+    let mut v = Vec::new();
+    before.iter().for_each(|s| v.extend(s.encode_utf16()));
+    v.extend_from_slice(name);
+    after.iter().for_each(|s| v.extend(s.encode_utf16()));
+    v
+}
+
 /// Whether `unit` is whitespace to `String.prototype.trim`: ECMAScript's WhiteSpace
 /// and LineTerminator. Unlike `char::is_whitespace` this includes U+FEFF (BOM) and
 /// excludes U+0085 (NEL). All of them are in the BMP, so one code unit decides.

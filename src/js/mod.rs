@@ -74,12 +74,6 @@ impl Message {
     pub fn range_error_caused(self, cause: &JsValue) -> JsValue {
         host::range_error_caused(&self.0, cause)
     }
-    pub fn error_caused(self, cause: &JsValue) -> JsValue {
-        host::error_caused(&self.0, cause)
-    }
-    pub fn into_js(self) -> JsValue {
-        self.0.into()
-    }
 }
 
 /// The facts of a value the caller gave, for the core's rules ([`crate::given`]): its kind

@@ -7,8 +7,8 @@ use super::options::{self, At, POLICIES};
 use super::policy::{is_policy, Held, Spec, ToolCallPolicy};
 use super::{batch, frozen, given, host, must_be, unreadable, JsResult, Message};
 use crate::names::Name;
-use crate::policy::gate::{admits, dropped_reason, Admits, Handed};
-use crate::policy::seams::{Failure, Hooks, Selection};
+use crate::policy::gate::{admits, dropped_reason, dropped_warning, Admits, Handed};
+use crate::policy::seams::{failure_text, Failure, Hooks, Misstep, Selection};
 use crate::policy::PolicySet;
 use alloc::rc::Rc;
 use alloc::vec::Vec;
@@ -223,13 +223,14 @@ impl ToolPolicies {
                 &JsValue::NULL,
             ));
         };
-        let reason: JsValue = host::text(&dropped_reason(&target, &tool)).into();
-        let who = match dispatched.redirected_by {
-            Some(_) => Message::new("ToolCallPolicy \"").add_js(&by).add("\""),
-            None => Message::new("onToolCallDispatch"),
-        };
+        let reason = dropped_reason(&target, &tool);
+        let by_name = dispatched
+            .redirected_by
+            .map(|i| &composed.core.policies()[i].name[..]);
+        let message = host::text(&dropped_warning(by_name, &reason));
+        let reason: JsValue = host::text(&reason).into();
         let details = host::dropped_details(&by, &hooks.target, &name);
-        let warning = host::DroppedWarning::new(&who.add(": ").add_js(&reason).into_js(), &details);
+        let warning = host::DroppedWarning::new(&message, &details);
         host::deliver(&warning, &composed.on_warning)?;
         let dropped = host::dropped_record(&hooks.target, &reason);
         Ok(host::dispatch_record(&call, &call, &by, &dropped))
@@ -479,34 +480,16 @@ fn seam_error(composed: &Composed, failure: Failure<Fault>) -> JsValue {
             cause,
         } => (policy, function, seam, cause),
     };
-    let message = Message::new("ToolCallPolicy \"")
-        .add_js(&composed.specs[policy].name)
-        .add("\": ")
-        .add(function.as_str())
-        .add(" ");
-    let (message, cause) = match fault {
-        Fault::Threw(e) => (message.add("threw"), e),
-        Fault::Thenable(v) => (
-            message.add("returned a promise or thenable (it must be synchronous)"),
-            v,
-        ),
-        Fault::UnreadableThen(e) => (
-            message.add("returned a value whose `then` could not be read"),
-            e,
-        ),
-        Fault::NotPlain(v) => (
-            message
-                .add("returned ")
-                .add(given(&v).described())
-                .add(", not a plain object"),
-            v,
-        ),
+    let (misstep, cause) = match fault {
+        Fault::Threw(e) => (Misstep::Threw, e),
+        Fault::Thenable(v) => (Misstep::Thenable, v),
+        Fault::UnreadableThen(e) => (Misstep::UnreadableThen, e),
+        Fault::NotPlain(v) => (Misstep::NotPlain(given(&v)), v),
         Fault::Raw(e) => return e,
     };
-    message
-        .add(" at the ")
-        .add(seam.as_str())
-        .error_caused(&cause)
+    let name = &composed.core.policies()[policy].name;
+    let text = failure_text(name, function, seam, misstep);
+    host::error_caused(&host::text(&text), &cause)
 }
 
 fn fault_value(fault: Fault) -> JsValue {

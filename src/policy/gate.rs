@@ -1,6 +1,6 @@
 //! The palette gate: the last step of the POST-model seam.
 
-use crate::names::{units, Name};
+use crate::names::{text, units, Name};
 use alloc::vec::Vec;
 
 /// The gate's one rule. It is asked only when the call's target changed: a policy
@@ -64,5 +64,16 @@ pub fn dropped_reason(target: &Name, original: &Name) -> Vec<u16> {
     v.extend("\" is not in the routed palette; dispatching the original call \"".encode_utf16());
     v.extend_from_slice(original);
     v.extend("\"".encode_utf16());
+    v
+}
+
+/// The warning of a dropped redirect: who redirected (the policy's name, or the adopter's
+/// `onToolCallDispatch`), then the reason.
+pub fn dropped_warning(policy: Option<&Name>, reason: &[u16]) -> Vec<u16> {
+    let mut v = match policy {
+        Some(name) => text(&["ToolCallPolicy \""], name, &["\": "]),
+        None => text(&["onToolCallDispatch: "], &[], &[]),
+    };
+    v.extend_from_slice(reason);
     v
 }
