@@ -34,6 +34,12 @@ async function fetched(url) {
   throw new Error(`tool-palette: no WebAssembly module at ${url} (HTTP ${response.status})`);
 }
 
+// The entry for bundlers that emit the .wasm as an asset, where the bundler did not: the
+// URL is as the package wrote it (Rollup's node-resolve with `browser: true` sets the
+// `production` condition without emitting assets).
+const unemitted = (cause) =>
+  new Error("tool-palette: the bundler did not emit tool_palette_bg.wasm beside the bundle (the `production`/`development` condition selected the entry that fetches it as an asset); add an asset plugin (Rollup: importMetaAssets() from @web/rollup-plugin-import-meta-assets)", { cause });
+
 // `inline`: where the bytes come from when no .wasm is beside the bundle (a function that
 // imports wasm-inline.js, the base64 copy, which a code-splitting bundler puts in a chunk
 // that is never downloaded when the fetch works). Without it (the entries for bundlers that
@@ -51,7 +57,7 @@ export async function load(inline) {
       module_or_path = await fetched(url);
     } catch (error) {
       // No fetch for this URL scheme (file: under Node), a network error, a 404.
-      if (!inline) throw error;
+      if (!inline) throw wasmUrl(true) ? error : unemitted(error);
     }
   }
   await initWasm({ module_or_path: module_or_path ?? (await inline()) });

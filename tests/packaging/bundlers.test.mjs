@@ -5,7 +5,7 @@
 // fixtures/scenario.js and answers the report lib/expected.mjs checks field by field.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkReport } from "./lib/expected.mjs";
 import {
@@ -44,6 +44,7 @@ const SETUPS = {
   "webpack-webworker": { type: "module", files: { ...browserSources("src", "worker.js"), "out/index.html": { text: workerPage({ script: "./main.js" }) } } },
   "webpack-node": { type: "module", files: nodeSources("src") },
   rollup: { type: "module", files: browserSources("src"), link: ["@rollup/plugin-node-resolve"] },
+  "rollup-browser": { type: "module", files: browserSources("src"), link: ["@rollup/plugin-node-resolve", "@web/rollup-plugin-import-meta-assets"] },
   "parcel-build": { type: "module", files: { ...browserSources("src"), "src/index.html": { text: page({ script: "./main.js" }) } } },
   "parcel-serve": { type: "module", files: { ...browserSources("src", "init.js"), "src/index.html": { text: page({ script: "./init.js" }) } } },
   "esbuild-iife": { type: "module", files: { ...browserSources("src", "init.js"), "out/index.html": { text: page({ script: "./init.js", moduleScript: false }) } } },
@@ -197,6 +198,29 @@ test("Rollup 4 with node-resolve and no asset plugin (the README's output.dir li
   // sees that the URL was not rewritten and takes the inline chunk without asking for it.
   assert.ok(!requests.some((r) => r.path.endsWith(".wasm")), `no request for a .wasm the bundle does not have (${JSON.stringify(requests)})`);
   assert.ok(requests.some((r) => /^\/wasm-inline-[\w-]+\.js$/.test(r.path) && r.status === 200), `the inline chunk was loaded (${JSON.stringify(requests)})`);
+});
+
+test("Rollup 4 with nodeResolve({ browser: true }): the README's asset plugin emits the .wasm; without it, ready says what is missing", async () => {
+  const dir = dirs["rollup-browser"];
+  const line = readmeLines(readFileSync(join(dir, "node_modules", "tool-palette", "README.md"), "utf8"), "Rollup 4 with `nodeResolve({ browser: true })`");
+  const [plugin, from] = line;
+  const output = line.find((item) => item.startsWith("output: "));
+  assert.deepStrictEqual([plugin, from], ["importMetaAssets()", "@web/rollup-plugin-import-meta-assets"], "the README's line");
+  const config = (plugins) =>
+    `import { nodeResolve } from "@rollup/plugin-node-resolve";\nimport { importMetaAssets } from "${from}";\nexport default { input: "src/main.js", ${output}, plugins: [${plugins}] };\n`;
+  const out = join(dir, output.match(/dir: "([^"]+)"/)[1]);
+  writeFileSync(join(dir, "rollup.config.mjs"), config(`nodeResolve({ browser: true }), ${plugin}`));
+  await run(bin("rollup"), ["-c", "--silent"], { cwd: dir });
+  writeFileSync(join(out, "index.html"), page({ script: "./main.js" }));
+  assertOneCopy("Rollup with browser: true", out);
+  const { requests } = await pageReport("Rollup (browser: true, importMetaAssets) in Chromium", out, DEFAULT_ENTRY);
+  assert.ok(requests.some((r) => r.path.endsWith(".wasm") && r.status === 200), `the page fetched the emitted .wasm (${JSON.stringify(requests)})`);
+  // Without the plugin: no .wasm is emitted, and the error says what to add.
+  rmSync(out, { recursive: true, force: true });
+  writeFileSync(join(dir, "rollup.config.mjs"), config("nodeResolve({ browser: true })"));
+  await run(bin("rollup"), ["-c", "--silent"], { cwd: dir });
+  assert.ok(!readdirSync(out).some((f) => f.endsWith(".wasm")), "no .wasm emitted without the plugin");
+  assert.match(readFileSync(join(out, "main.js"), "utf8"), /did not emit tool_palette_bg\.wasm/, "the bundle carries the error that names the missing asset plugin");
 });
 
 test("Parcel 2 build (no configuration) in headless Chromium", async () => {
