@@ -223,7 +223,11 @@ impl ToolPolicies {
                 &JsValue::NULL,
             ));
         };
-        let reason = dropped_reason(&target, &tool);
+        let admitted = match hooks.gate {
+            Gate::Names(_, _, admitted) => admitted,
+            Gate::Every => Admits::Every,
+        };
+        let reason = dropped_reason(&target, &tool, admitted);
         let by_name = dispatched
             .redirected_by
             .map(|i| &composed.core.policies()[i].name[..]);
@@ -277,7 +281,8 @@ fn call_name(call: &JsValue, place: &dyn Fn() -> Message) -> JsResult<JsValue> {
 /// front, written into the module only if the gate is asked).
 enum Gate {
     Every,
-    Names(Array, usize),
+    /// The names, and which of them the gate was given.
+    Names(Array, usize, Admits),
 }
 
 impl Gate {
@@ -300,18 +305,18 @@ impl Gate {
         Ok(match admits(handed, composed.registered.is_some()) {
             Admits::Every => Gate::Every,
             Admits::Registered => match &composed.registered {
-                Some((names, units)) => Gate::Names(names.clone(), *units),
+                Some((names, units)) => Gate::Names(names.clone(), *units, Admits::Registered),
                 None => Gate::Every,
             },
             Admits::Routed => {
                 let names = host::get(palette, |k| &k.names)
                     .map_err(|cause| unreadable(place().add(".names"), &cause))?;
                 let (names, units) = batch::strings(&names, &|| place().add(".names"))?;
-                Gate::Names(names, units)
+                Gate::Names(names, units, Admits::Routed)
             }
             Admits::Handed => {
                 let (names, units) = batch::strings(palette, &place)?;
-                Gate::Names(names, units)
+                Gate::Names(names, units, Admits::Handed)
             }
         })
     }
@@ -320,7 +325,7 @@ impl Gate {
         match self {
             Gate::Every => true,
             // A palette handed over for one dispatch: one scan costs less than an index.
-            Gate::Names(names, units) => batch::write(names, *units).iter().any(|n| n == tool),
+            Gate::Names(names, units, _) => batch::write(names, *units).iter().any(|n| n == tool),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! The palette gate: the last step of the POST-model seam.
 
-use crate::names::{text, units, Name};
+use crate::names::{text, Name};
 use alloc::vec::Vec;
 
 /// The gate's one rule. It is asked only when the call's target changed: a policy
@@ -57,13 +57,17 @@ pub fn admits(handed: Handed, has_registered: bool) -> Admits {
     }
 }
 
-/// Why the gate dropped a redirect, in words for the `Dispatch` and the warning.
-pub fn dropped_reason(target: &Name, original: &Name) -> Vec<u16> {
-    let mut v = units("redirect target \"");
-    v.extend_from_slice(target);
-    v.extend("\" is not in the routed palette; dispatching the original call \"".encode_utf16());
+/// Why the gate dropped a redirect, in words for the `Dispatch` and the warning: the
+/// target is not in the routed palette (or the names handed over), or, when the palette
+/// did not narrow, not a registered tool.
+pub fn dropped_reason(target: &Name, original: &Name, admitted: Admits) -> Vec<u16> {
+    let outside = match admitted {
+        Admits::Registered => "\" is not a registered tool; dispatching the original call \"",
+        _ => "\" is not in the routed palette; dispatching the original call \"",
+    };
+    let mut v = text(&["redirect target \""], target, &[outside]);
     v.extend_from_slice(original);
-    v.extend("\"".encode_utf16());
+    v.push(u16::from(b'"'));
     v
 }
 

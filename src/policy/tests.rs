@@ -1,6 +1,6 @@
 //! The seams against scripted predicates that record every call the core makes.
 
-use super::gate::{dropped_reason, drops};
+use super::gate::{dropped_reason, drops, Admits};
 use super::seams::{Dispatched, Failure, Function, Hooks, Seam, Selection};
 use super::*;
 use crate::names::units;
@@ -350,10 +350,16 @@ fn the_gate_rule_and_its_reason() {
     assert_eq!(drops(&web, &sql, false, allows_web), Ok(true));
     assert_eq!(drops(&shell, &shell, true, allows_web), Ok(true));
     assert_eq!(drops(&sql, &web, true, allows_web), Ok(false));
-    let r = String::from_utf16(&dropped_reason(&units("sql"), &units("web"))).unwrap();
+    let reason = |admitted| {
+        String::from_utf16(&dropped_reason(&units("sql"), &units("web"), admitted)).unwrap()
+    };
     assert_eq!(
-        r,
+        reason(Admits::Routed),
         "redirect target \"sql\" is not in the routed palette; dispatching the original call \"web\""
+    );
+    assert_eq!(
+        reason(Admits::Registered),
+        "redirect target \"sql\" is not a registered tool; dispatching the original call \"web\""
     );
 }
 

@@ -282,10 +282,13 @@ export function policies(tp) {
         const d = set.dispatch(call, { to: "ghost" }, palette);
         assert.equal(d.call, call);
         assert.equal(d.dropped.target, "ghost");
+        assert.equal(d.dropped.reason, 'redirect target "ghost" is not a registered tool; dispatching the original call "web_search"');
       }
       assert.equal(warnings.length, 3);
+      assert.equal(warnings[0].message, 'ToolCallPolicy "to-ghost": redirect target "ghost" is not a registered tool; dispatching the original call "web_search"');
       // A Routed palette still narrows further.
-      assert.equal(set.dispatch(call, { to: "sql_query" }, new Routed(["web_search"])).dropped.target, "sql_query");
+      const routed = set.dispatch(call, { to: "sql_query" }, new Routed(["web_search"]));
+      assert.equal(routed.dropped.reason, 'redirect target "sql_query" is not in the routed palette; dispatching the original call "web_search"');
       assert.throws(() => new ToolPolicies([], { registered: "web_search" }), /options\.registered/);
     });
 
