@@ -69,6 +69,8 @@ test("an adapter resolves the package to the host's own instance: node.mjs for i
   const twin = createRequire(join(pkgDir, "adapters", "langchain.cjs"));
   assert.equal(twin.resolve("tool-palette"), c.require.resolve("tool-palette"));
   assert.equal(c.require.resolve("tool-palette"), join(pkgDir, "node.cjs"));
+  // The files a build step copies to self-host (the CDN file, the module) resolve by name.
+  for (const file of ["tool-palette.iife.js", "tool_palette_bg.wasm"]) assert.equal(c.require.resolve(`tool-palette/${file}`), join(pkgDir, file));
 });
 
 test("require() twins export the same functions as the ES modules", async () => {
