@@ -91,7 +91,8 @@ const loading = `/**
  * entry (top-level await). Through tool-palette/init in browsers (and require() under the
  * browser condition, and the CDN file), it settles later, and rejects when the module
  * cannot load (a network error, a Content-Security-Policy without 'wasm-unsafe-eval');
- * a call made before it settles throws an Error that says so.
+ * a call made before it settles throws an Error that says so (the calls that return
+ * promises, `resolvePalette` and `router.resolve`, reject with it).
  */
 export declare const ready: Promise<void>;
 /** Returns {@link ready}; calling it again starts nothing new. */
