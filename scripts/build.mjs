@@ -92,7 +92,7 @@ const loading = `/**
  * browser condition, and the CDN file), it settles later, and rejects when the module
  * cannot load (a network error, a Content-Security-Policy without 'wasm-unsafe-eval');
  * a call made before it settles throws an Error that says so (the calls that return
- * promises, `resolvePalette` and `router.resolve`, reject with it).
+ * promises, \`resolvePalette\` and \`router.resolve\`, reject with it).
  */
 export declare const ready: Promise<void>;
 /** Returns {@link ready}; calling it again starts nothing new. */

@@ -94,13 +94,15 @@ pub(crate) fn given(value: &JsValue) -> Given {
 }
 
 /// `<where> must be <what>, got <what it is>`.
+/// A number is shown too (`got number (-1)`).
 pub(crate) fn must_be(place: Message, what: &str, value: &JsValue) -> JsValue {
-    place
-        .add(" must be ")
-        .add(what)
-        .add(", got ")
-        .add(given(value).described())
-        .type_error()
+    let given = given(value);
+    let message = place.add(" must be ").add(what).add(", got ");
+    match given {
+        Given::Number(_) => message.add("number (").add_js(value).add(")"),
+        _ => message.add(given.described()),
+    }
+    .type_error()
 }
 
 /// `<where> could not be read`, with what the read threw as the cause.
