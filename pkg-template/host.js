@@ -536,8 +536,18 @@ export function namesOf(items) {
 
 export const keys = catching((value) => Object.keys(value));
 
-// Code units (from the core) as a string.
+let utf16;
+
+// Code units (from the core) as a string. Long ones (a snapshot's names) in one native
+// decode where the realm has one and the units are well-formed UTF-16 (`fatal`: a lone
+// surrogate throws, and is kept by the loop below instead of becoming U+FFFD).
 export function text(units) {
+  if (units.length > 8192) {
+    try {
+      utf16 ??= new TextDecoder("utf-16le", { fatal: true });
+      return utf16.decode(units);
+    } catch {}
+  }
   let s = "";
   for (let i = 0; i < units.length; i += 8192) s += String.fromCharCode.apply(null, units.subarray(i, i + 8192));
   return s;

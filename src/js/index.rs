@@ -520,7 +520,7 @@ impl ToolIndex {
                 ".vectors: a snapshot holds its vectors; load takes limit, embed and onEmbedError";
             return Err(options_place().add(message).type_error());
         }
-        let loaded = snapshot::load(&array.to_vec()).map_err(|e| snapshot_error(place(), e))?;
+        let loaded = snapshot::load(array.to_vec()).map_err(|e| snapshot_error(place(), e))?;
         if options.embed.is_some() && loaded.index.vectors().is_none() {
             let message =
                 "ToolIndex.load: options.embed needs a snapshot with vectors (this one has none)";

@@ -848,7 +848,7 @@ fn snapshots_rank_exactly_as_the_saved_index() {
             index(&tools)
         };
         let bytes = saved(&ix, &tools);
-        let back = snapshot::load(&bytes).unwrap();
+        let back = snapshot::load(bytes.clone()).unwrap();
         assert_eq!(back.limit, 7);
         assert_eq!(back.fusion, Fusion::default());
         let list = crate::names::NameList::from_parts(back.name_units, back.name_ends).unwrap();
@@ -876,24 +876,30 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
     let tools = weather_tools();
     let vs: Vec<Vec<f64>> = (0..4).map(|i| vec![i as f64, 1.0, 2.0]).collect();
     let bytes = saved(&with_vectors(&tools, &vs), &tools);
-    assert!(snapshot::load(&bytes).is_ok());
+    assert!(snapshot::load(bytes.clone()).is_ok());
     assert_eq!(
-        snapshot::load(b"").err(),
+        snapshot::load(b"".to_vec()).err(),
         Some(E::Truncated { had: 0, needed: 24 })
     );
-    assert_eq!(snapshot::load(b"{\"tools\": []}").err(), Some(E::Foreign));
     assert_eq!(
-        snapshot::load(b"TPIN").err(),
+        snapshot::load(b"{\"tools\": []}".to_vec()).err(),
+        Some(E::Foreign)
+    );
+    assert_eq!(
+        snapshot::load(b"TPIN".to_vec()).err(),
         Some(E::Truncated { had: 4, needed: 24 })
     );
     // Every prefix is refused, and every byte altered.
     for len in 0..bytes.len() {
-        assert!(snapshot::load(&bytes[..len]).is_err(), "prefix {len}");
+        assert!(
+            snapshot::load(bytes[..len].to_vec()).is_err(),
+            "prefix {len}"
+        );
     }
     for at in 0..bytes.len() {
         let mut b = bytes.clone();
         b[at] ^= 0x10;
-        let err = snapshot::load(&b).err();
+        let err = snapshot::load(b.clone()).err();
         assert!(err.is_some(), "byte {at}");
         if (24..bytes.len()).contains(&at) {
             assert_eq!(err, Some(E::Checksum), "byte {at}");
@@ -901,25 +907,35 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
     }
     let mut longer = bytes.clone();
     longer.push(0);
-    assert!(matches!(snapshot::load(&longer), Err(E::Trailing { .. })));
+    assert!(matches!(
+        snapshot::load(longer.clone()),
+        Err(E::Trailing { .. })
+    ));
     let mut other = bytes.clone();
-    other[8] = 2;
-    assert_eq!(snapshot::load(&other).err(), Some(E::Version(2)));
+    other[8] = 3;
+    assert_eq!(snapshot::load(other.clone()).err(), Some(E::Version(3)));
     // Content that breaks an invariant, its checksum made to match: corrupt, not a panic.
     let mut forged = bytes.clone();
-    let last = forged.len() - 1;
-    forged[last] ^= 0xFF;
+    // The first row's first component: after the header, the limit, the weights and b,
+    // k1, the flags, the fusion, the tools, the dimensions and the rows' length.
+    let row = 24 + 4 + 4 * 10 + 4 + 4 + 16 + 4 + 4 + 4;
+    assert_eq!(
+        forged[row - 8..row - 4],
+        3u32.to_le_bytes(),
+        "the dimensions"
+    );
+    forged[row] ^= 0xFF;
     let sum = snapshot::checksum(&forged[24..]);
     forged[16..24].copy_from_slice(&sum.to_le_bytes());
     assert!(
-        snapshot::load(&forged).is_ok(),
+        snapshot::load(forged.clone()).is_ok(),
         "a vector component is any i8"
     );
     let mut forged = bytes.clone();
     forged[24..28].copy_from_slice(&0u32.to_le_bytes()); // limit 0
     let sum = snapshot::checksum(&forged[24..]);
     forged[16..24].copy_from_slice(&sum.to_le_bytes());
-    assert!(matches!(snapshot::load(&forged), Err(E::Corrupt(_))));
+    assert!(matches!(snapshot::load(forged.clone()), Err(E::Corrupt(_))));
 }
 
 #[test]
@@ -936,7 +952,7 @@ fn snapshots_of_random_bytes_never_panic() {
         // Forge the checksum, so the structural checks are what stands.
         let sum = snapshot::checksum(&b[24..]);
         b[16..24].copy_from_slice(&sum.to_le_bytes());
-        if let Ok(s) = snapshot::load(&b) {
+        if let Ok(s) = snapshot::load(b.clone()) {
             let mut out = Vec::new();
             s.index.search(&u("weather email uber"), 10, &mut out);
             assert!(out.iter().all(|h| (h.tool as usize) < s.index.len()));

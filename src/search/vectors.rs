@@ -37,16 +37,25 @@ pub fn check(v: &[f64], dims: Option<usize>) -> Result<(), VectorError> {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Vectors {
     dims: usize,
     /// `dims` rounded up to a multiple of `LANES`.
     stride: usize,
-    /// Row i is `data[i * stride..(i + 1) * stride]`: the unit vector divided by
-    /// `scale[i]`, as i8 components (stored as their bytes, so that a snapshot's rows are
-    /// copied in one go); SIMD reads 16 at a time, as two little-endian u64 words.
+    /// Row i is `data[base + i * stride..base + (i + 1) * stride]`: the unit vector
+    /// divided by `scale[i]`, as i8 components (stored as their bytes, so that a loaded
+    /// snapshot's rows stay where they were read: `base` is their offset in its buffer, 0
+    /// in a store built here); SIMD reads 16 at a time, as two little-endian u64 words.
     data: Vec<u8>,
+    base: usize,
     scale: Vec<f32>,
+}
+
+/// Equal stores: the same dimensions, rows and scales (wherever the rows start).
+impl PartialEq for Vectors {
+    fn eq(&self, other: &Vectors) -> bool {
+        self.dims == other.dims && self.raw() == other.raw()
+    }
 }
 
 /// The unit vector of `v` (all zeros if `v` is), in f64.
@@ -90,6 +99,7 @@ impl Vectors {
             dims,
             stride: dims.div_ceil(LANES) * LANES,
             data: Vec::new(),
+            base: 0,
             scale: Vec::new(),
         }
     }
@@ -175,8 +185,7 @@ impl Vectors {
         scores.clear();
         scores.resize(self.len(), 0.0);
         let q = query_form(&scratch.q, &mut scratch.simd);
-        for ((row, &s), out) in self
-            .data
+        for ((row, &s), out) in self.data[self.base..]
             .chunks_exact(self.stride)
             .zip(&self.scale)
             .zip(scores.iter_mut())
@@ -188,16 +197,23 @@ impl Vectors {
 
     /// The stored form, for snapshots: dims, then per vector its scale and its row.
     pub fn raw(&self) -> (&[u8], &[f32]) {
-        (&self.data, &self.scale)
+        (&self.data[self.base..], &self.scale)
     }
 
-    /// A store from its stored form (as `raw` gives it); `None` if the sizes disagree.
-    pub fn from_raw(dims: usize, data: Vec<u8>, scale: Vec<f32>) -> Option<Vectors> {
+    /// A store from its stored form (as `raw` gives it), the rows being `data[base..]`
+    /// (a snapshot's buffer, kept rather than copied); `None` if the sizes disagree.
+    pub fn from_raw(dims: usize, data: Vec<u8>, base: usize, scale: Vec<f32>) -> Option<Vectors> {
         let v = Vectors::new(dims);
-        if dims == 0 || data.len() != scale.len().checked_mul(v.stride)? {
+        let rows = data.len().checked_sub(base)?;
+        if dims == 0 || rows != scale.len().checked_mul(v.stride)? {
             return None;
         }
-        Some(Vectors { data, scale, ..v })
+        Some(Vectors {
+            data,
+            base,
+            scale,
+            ..v
+        })
     }
 }
 
