@@ -176,41 +176,61 @@ impl Builder {
         let first = self.starts[self.starts.len() - 1] as usize;
         let shift = TF_BITS * f as u32;
         tokenize::tokenize(text, self.p.camel, &mut self.tokens);
+        let Builder {
+            p,
+            surface,
+            surface_term,
+            terms,
+            entries,
+            last,
+            df,
+            lens,
+            tokens,
+            ..
+        } = self;
+        // Index loops over slices: at opt-level "z" zipped iterators and `Vec`'s own
+        // `Index` stay calls, and this runs once per token of every tool.
+        let (ends, hashes) = (tokens.ends.as_slice(), tokens.hashes.as_slice());
+        let units = tokens.units.as_mut_slice();
+        let mut count = 0;
         let mut start = 0;
-        for (&end, &h) in self.tokens.ends.iter().zip(&self.tokens.hashes) {
-            let tok = &mut self.tokens.units[start..end as usize];
-            start = end as usize;
-            let s = self.surface.intern(tok, h) as usize;
-            if s == self.surface_term.len() {
-                let t = match tokenize::normalize(tok, self.p.stop, self.p.stem) {
+        let mut i = 0;
+        while i < ends.len().min(hashes.len()) {
+            let end = ends[i] as usize;
+            let tok = &mut units[start..end];
+            let s = surface.intern(tok, hashes[i]) as usize;
+            start = end;
+            i += 1;
+            if s == surface_term.len() {
+                let t = match tokenize::normalize(tok, p.stop, p.stem) {
                     None => NONE,
-                    Some(n) => self.terms.intern(&tok[..n], terms::hash(&tok[..n])),
+                    Some(n) => terms.intern(&tok[..n], terms::hash(&tok[..n])),
                 };
-                self.surface_term.push(t);
-                if t as usize == self.last.len() {
-                    self.last.push(0);
-                    self.df.push(0);
+                surface_term.push(t);
+                if t as usize == last.len() {
+                    last.push(0);
+                    df.push(0);
                 }
             }
-            // `as_slice` indexing: `Vec`'s own `Index` stays a call at opt-level "z".
-            let t = self.surface_term.as_slice()[s] as usize;
+            let t = surface_term.as_slice()[s] as usize;
             if t == NONE as usize {
                 continue;
             }
-            if let Some(len) = self.lens.last_mut() {
-                len[f] += 1;
-            }
-            let e = self.last.as_slice()[t] as usize;
+            count += 1;
+            let e = last.as_slice()[t] as usize;
             if e > first {
-                let tf = &mut self.entries.as_mut_slice()[e - 1].1;
+                let tf = &mut entries.as_mut_slice()[e - 1].1;
                 if (*tf >> shift) & TF_MAX < TF_MAX {
                     *tf += 1 << shift;
                 }
             } else {
-                self.entries.push((t as u32, 1 << shift));
-                self.last.as_mut_slice()[t] = self.entries.len() as u32;
-                self.df.as_mut_slice()[t] += 1;
+                entries.push((t as u32, 1 << shift));
+                last.as_mut_slice()[t] = entries.len() as u32;
+                df.as_mut_slice()[t] += 1;
             }
+        }
+        if let Some(len) = lens.last_mut() {
+            len[f] += count;
         }
     }
 

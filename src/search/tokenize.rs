@@ -26,6 +26,7 @@ enum Class {
     Solo,
 }
 
+#[inline(always)]
 fn class(u: u16) -> Class {
     if u < 0x80 {
         ASCII[u as usize]
@@ -104,10 +105,14 @@ pub(crate) fn tokenize(text: &[u16], camel: bool, out: &mut Tokens) {
         ends,
         hashes,
     } = out;
-    units.clear();
     ends.clear();
     hashes.clear();
-    units.reserve(text.len());
+    // The tokens' units are at most the text's: written by index into a buffer of its
+    // length (no `extend` call per token at opt-level "z"), cut to what was written.
+    units.clear();
+    units.resize(text.len(), 0);
+    let dst = units.as_mut_slice();
+    let mut k = 0;
     let n = text.len();
     let mut i = 0;
     while i < n {
@@ -160,19 +165,24 @@ pub(crate) fn tokenize(text: &[u16], camel: bool, out: &mut Tokens) {
         if digits {
             continue;
         }
-        let at = units.len();
-        units.extend_from_slice(&text[start..i]);
-        for u in &mut units[at..] {
+        let at = k;
+        let mut j = start;
+        while j < i {
+            let mut u = text[j];
             // Lower-case ASCII needs nothing; upper-case ASCII only a bit.
             if u.wrapping_sub(0x41) < 26 {
-                *u |= 0x20;
+                u |= 0x20;
             } else if any >= 0x80 {
-                *u = fold(*u);
+                u = fold(u);
             }
+            dst[k] = u;
+            k += 1;
+            j += 1;
         }
-        ends.push(units.len() as u32);
-        hashes.push(terms::hash(&units[at..]));
+        ends.push(k as u32);
+        hashes.push(terms::hash(&dst[at..k]));
     }
+    units.truncate(k);
 }
 
 /// The term a token stands for, in place: `None` for a stop word, else the length of its
