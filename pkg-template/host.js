@@ -780,7 +780,8 @@ const NUMERIC_VIEW = /^\[object (Float(16|32|64)|U?Int(8|16|32)|Uint8Clamped)Arr
 // is not array-like comes back as it is. Typed arrays of any realm are judged by their tag.
 function vectorOf(value) {
   if (value === null || (typeof value !== "object" && typeof value !== "function")) return value;
-  if (NUMERIC_VIEW.test(tagOf(value))) return Float64Array.from(value);
+  // (The constructor converts a typed array natively; `from` would iterate it.)
+  if (NUMERIC_VIEW.test(tagOf(value))) return new Float64Array(value);
   const n = value.length;
   if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) return value;
   const out = new Float64Array(n);

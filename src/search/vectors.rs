@@ -136,9 +136,14 @@ impl Vectors {
         // the unit vector is (max|x| / norm) / 127 = 1 / (127 · sqrt(Σ (x / max|x|)²)):
         // two passes over `v`, no unit vector made, no overflow however large x is.
         // Index loops: opt-level "z" leaves iterator adapters as calls here.
+        // A comparison, not `f64::max` (a call to `fmax` per component on wasm: its NaN
+        // rule is not wasm's `f64.max`); the components are finite (checked).
         let mut max = 0f64;
         for &x in v {
-            max = max.max(x.abs());
+            let a = x.abs();
+            if a > max {
+                max = a;
+            }
         }
         let start = self.data.len();
         self.data.resize(start + self.stride, 0);
@@ -148,11 +153,15 @@ impl Vectors {
         }
         let inv = 1.0 / max;
         let mut squares = 0f64;
-        let row = &mut self.data[start..start + v.len()];
-        for i in 0..v.len() {
+        let row = &mut self.data.as_mut_slice()[start..start + v.len()];
+        let mut i = 0;
+        while i < v.len() {
             let r = v[i] * inv;
             squares += r * r;
-            row[i] = round(r * 127.0) as i8 as u8;
+            // Rounded half away from zero: |q| <= 127, so the truncation is exact.
+            let q = r * 127.0;
+            row[i] = (if q >= 0.0 { q + 0.5 } else { q - 0.5 }) as i32 as i8 as u8;
+            i += 1;
         }
         self.scale.push((1.0 / (127.0 * squares.sqrt())) as f32);
     }
