@@ -422,30 +422,37 @@ impl Index {
     }
 }
 
-/// How hybrid ranking fuses the lexical and the embedding rankings: weighted reciprocal
-/// rank fusion over the first `depth` of each. `Fusion::default()` is the measured choice
-/// (bench/tool-search/DESIGN.md, "Hybrid ranking").
+/// How hybrid ranking fuses the lexical and the embedding rankings: reciprocal rank
+/// fusion over the first `depth` of the lexical ranking and the first `embedding_depth`
+/// of the embedding's, each lexical hit counting in proportion to its score against the
+/// query's best. `Fusion::default()` is the measured choice (bench/tool-search/DESIGN.md,
+/// "Hybrid ranking").
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Fusion {
-    /// RRF's constant: a tool at rank r (from 1) of a ranking adds `weight / (k + r)`.
+    /// RRF's constant: a tool at rank r (from 1) of the embedding's ranking adds
+    /// `embedding / (k + r)`; at rank r of the lexical one, `lexical · (score / best
+    /// score) / (k + r)`.
     pub k: f32,
     pub lexical: f32,
     pub embedding: f32,
-    /// How many of each ranking take part.
+    /// How many of the lexical ranking take part.
     pub depth: usize,
+    /// How many of the embedding's ranking take part (every tool has a cosine: it may go
+    /// deeper than the lexical ranking, which holds only the tools sharing a word).
+    pub embedding_depth: usize,
 }
 
 impl Default for Fusion {
     fn default() -> Self {
-        // k = 10 and the lexical ranking weighted 1.2: measured on BFCL live and on its
-        // tools pooled with BFCL's others (DESIGN.md, "Hybrid ranking"). A smaller k than
-        // RRF's usual 60 lets a first place count; the lexical weight breaks the ties
-        // between "first lexically" and "first by the embedding" towards the exact terms.
+        // Measured on BFCL live and on its tools pooled with BFCL's others (DESIGN.md,
+        // "Hybrid ranking"): the lexical score ratio keeps an exact-term first place first
+        // and lets a hit on one common word count little; no weight is set by hand.
         Fusion {
-            k: 10.0,
-            lexical: 1.2,
+            k: 30.0,
+            lexical: 1.0,
             embedding: 1.0,
             depth: 100,
+            embedding_depth: 200,
         }
     }
 }
@@ -491,6 +498,7 @@ impl Index {
             return;
         }
         let depth = fusion.depth.max(limit);
+        let embedding_depth = fusion.embedding_depth.max(limit);
         let mut lexical = match self.scratch.try_borrow_mut() {
             Ok(mut guard) => {
                 let s = &mut *guard;
@@ -509,18 +517,22 @@ impl Index {
         };
         let s = &mut *guard;
         // The candidates, in `heap` as (fused score, tool): the lexical hits first, then
-        // the embedding's first `depth` (the best of every tool's cosine, by a heap).
+        // the embedding's first `embedding_depth` (the best of every tool's cosine, by a heap).
         s.heap.clear();
         let rrf = |weight: f32, rank: usize| weight / (fusion.k + rank as f32 + 1.0);
         s.touched.clear();
+        let best = lexical.first().map_or(1.0, |hit| hit.score);
         for (rank, hit) in lexical.iter().enumerate() {
-            s.acc[hit.tool as usize] = rrf(fusion.lexical, rank);
+            // In proportion to the best lexical score: a hit on one common word of the
+            // query counts little, an exact-term first place fully.
+            let weight = fusion.lexical * (hit.score / best) as f32;
+            s.acc[hit.tool as usize] = rrf(weight, rank).max(f32::MIN_POSITIVE);
             s.touched.push(hit.tool);
         }
-        // The embedding's first `depth`: a heap of the best so far whose root is the worst
+        // The embedding's first `embedding_depth`: a heap of the best so far whose root is the worst
         // of them, so that most tools cost one comparison; then best first.
         let n = s.cosines.len();
-        let kept = depth.min(n);
+        let kept = embedding_depth.min(n);
         for t in 0..kept {
             s.heap.push((s.cosines[t], t as u32));
         }

@@ -173,6 +173,7 @@ pub fn save<'a>(
     w.f32(fusion.lexical);
     w.f32(fusion.embedding);
     w.u32(fusion.depth.min(u32::MAX as usize) as u32);
+    w.u32(fusion.embedding_depth.min(u32::MAX as usize) as u32);
     w.u32(index.tools);
     // The vectors first: their rows (most of a snapshot with vectors) stay in the buffer
     // `load` reads them from, which is then cut right after them.
@@ -364,6 +365,7 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         lexical: r.f32()?,
         embedding: r.f32()?,
         depth: r.u32()? as usize,
+        embedding_depth: r.u32()? as usize,
     };
     let sane = |x: f32| x.is_finite() && x >= 0.0;
     if limit == 0 || !sane(fusion.k) || !sane(fusion.lexical) || !sane(fusion.embedding) {

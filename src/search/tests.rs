@@ -688,13 +688,17 @@ fn hybrid_fuses_both_rankings() {
     assert_eq!(ix.vectors().map(Vectors::dims), Some(3));
     // No shared word: the vector alone ranks, best cosine first, every tool (depth ≥ 4).
     assert_eq!(fused(&ix, "zzz", &[1.0, 0.1, 0.0], 5), [3, 2, 0, 1]);
-    // Lexical [0, 2], embedding [3, 2, 0, 1]: 1.2/11 + 1/13 > 1.2/12 + 1/12 > 1/11 > 1/14.
+    // Lexical [0, 2] (tool 2's score a fraction r of tool 0's), embedding [3, 2, 0, 1]:
+    // 1/31 + 1/33 > r/32 + 1/32 > 1/31 > 1/34.
     assert_eq!(fused(&ix, "weather", &[1.0, 0.3, 0.0], 5), [0, 2, 3, 1]);
     // Lexical [0, 2], embedding [2, 0, 3, 1]: first lexically beats first by the vector.
     assert_eq!(fused(&ix, "weather", &[0.7, 0.7, 0.0], 2), [0, 2]);
+    // Weighted towards the embedding (and a small k), its first place wins:
+    // r/3 + 2/2 > 1/2 + 2/3 for r > 1/2.
     let embedding_first = Fusion {
+        k: 1.0,
         lexical: 1.0,
-        embedding: 1.2,
+        embedding: 2.0,
         ..Fusion::default()
     };
     let mut out = Vec::new();
@@ -745,6 +749,7 @@ fn hybrid_ties_keep_registration_order() {
 /// The fusion computed the obvious way, from the lexical ranking and the cosines.
 fn naive_fusion(ix: &Index, q: &[u16], v: &[f64], f: &Fusion, limit: usize) -> Vec<u32> {
     let depth = f.depth.max(limit);
+    let embedding_depth = f.embedding_depth.max(limit);
     let mut lexical = Vec::new();
     ix.search(q, depth, &mut lexical);
     let mut cos = Vec::new();
@@ -753,12 +758,13 @@ fn naive_fusion(ix: &Index, q: &[u16], v: &[f64], f: &Fusion, limit: usize) -> V
     let rrf = |w: f32, r: usize| w / (f.k + r as f32 + 1.0);
     let mut score = vec![0f32; ix.len()];
     for (r, h) in lexical.iter().enumerate() {
-        score[h.tool as usize] += rrf(f.lexical, r);
+        let weight = f.lexical * (h.score / lexical[0].score) as f32;
+        score[h.tool as usize] += rrf(weight, r).max(f32::MIN_POSITIVE);
     }
     if store.cosines(v, &mut Default::default(), &mut cos) {
         let mut order: Vec<u32> = (0..ix.len() as u32).collect();
         order.sort_by(|&a, &b| cos[b as usize].total_cmp(&cos[a as usize]).then(a.cmp(&b)));
-        for (r, &t) in order.iter().take(depth).enumerate() {
+        for (r, &t) in order.iter().take(embedding_depth).enumerate() {
             score[t as usize] += rrf(f.embedding, r);
         }
     }
@@ -794,6 +800,7 @@ fn random_hybrid_queries_match_the_naive_fusion() {
         let ix = with_vectors(&tools, &vs);
         let fusion = Fusion {
             depth: 1 + rng.below(12),
+            embedding_depth: 1 + rng.below(12),
             ..Fusion::default()
         };
         for _ in 0..10 {
@@ -918,7 +925,7 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
     let mut forged = bytes.clone();
     // The first row's first component: after the header, the limit, the weights and b,
     // k1, the flags, the fusion, the tools, the dimensions and the rows' length.
-    let row = 24 + 4 + 4 * 10 + 4 + 4 + 16 + 4 + 4 + 4;
+    let row = 24 + 4 + 4 * 10 + 4 + 4 + 20 + 4 + 4 + 4;
     assert_eq!(
         forged[row - 8..row - 4],
         3u32.to_le_bytes(),
