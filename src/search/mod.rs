@@ -190,15 +190,16 @@ impl Builder {
         } = self;
         // Index loops over slices: at opt-level "z" zipped iterators and `Vec`'s own
         // `Index` stay calls, and this runs once per token of every tool.
-        let (ends, hashes) = (tokens.ends.as_slice(), tokens.hashes.as_slice());
+        let ends = tokens.ends.as_slice();
         let units = tokens.units.as_mut_slice();
         let mut count = 0;
         let mut start = 0;
         let mut i = 0;
-        while i < ends.len().min(hashes.len()) {
-            let end = ends[i] as usize;
+        while i < ends.len() {
+            let (end, hash) = ends[i];
+            let end = end as usize;
             let tok = &mut units[start..end];
-            let s = surface.intern(tok, hashes[i]) as usize;
+            let s = surface.intern(tok, hash) as usize;
             start = end;
             i += 1;
             if s == surface_term.len() {
@@ -380,7 +381,7 @@ impl Index {
         tokenize::tokenize(query, self.params.camel, &mut s.tokens);
         s.touched.clear();
         let mut start = 0;
-        for (&end, &h) in s.tokens.ends.iter().zip(&s.tokens.hashes) {
+        for &(end, h) in &s.tokens.ends {
             let tok = &mut s.tokens.units[start..end as usize];
             start = end as usize;
             let t = match self.surface.find(tok, h) {

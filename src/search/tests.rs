@@ -10,9 +10,9 @@ fn raw_tokens(text: &[u16], camel: bool) -> Vec<Vec<u16>> {
     tokenize::tokenize(text, camel, &mut t);
     let mut out = Vec::new();
     let mut start = 0;
-    for (i, &e) in t.ends.iter().enumerate() {
+    for &(e, hash) in &t.ends {
         let tok = t.units[start..e as usize].to_vec();
-        assert_eq!(t.hashes[i], terms::hash(&tok));
+        assert_eq!(hash, terms::hash(&tok));
         out.push(tok);
         start = e as usize;
     }

@@ -83,13 +83,12 @@ fn fold(u: u16) -> u16 {
     }
 }
 
-/// Tokens, back to back: token `i` is `units[ends[i-1]..ends[i]]`, with hash `hashes[i]`
-/// (`terms::hash` of its units).
+/// Tokens, back to back: token `i` is `units[ends[i-1].0..ends[i].0]`, with hash
+/// `ends[i].1` (`terms::hash` of its units; one push a token, not two).
 #[derive(Debug, Default)]
 pub(crate) struct Tokens {
     pub(crate) units: Vec<u16>,
-    pub(crate) ends: Vec<u32>,
-    pub(crate) hashes: Vec<u32>,
+    pub(crate) ends: Vec<(u32, u32)>,
 }
 
 /// Whether `text` holds a letter or a digit (anything but separators): a query without one
@@ -100,13 +99,8 @@ pub(crate) fn has_word(text: &[u16]) -> bool {
 
 /// The case-folded tokens of `text` into `out` (cleared first). `camel` splits camelCase.
 pub(crate) fn tokenize(text: &[u16], camel: bool, out: &mut Tokens) {
-    let Tokens {
-        units,
-        ends,
-        hashes,
-    } = out;
+    let Tokens { units, ends } = out;
     ends.clear();
-    hashes.clear();
     // The tokens' units are at most the text's: written by index into a buffer of its
     // length (no `extend` call per token at opt-level "z"), cut to what was written.
     units.clear();
@@ -179,8 +173,7 @@ pub(crate) fn tokenize(text: &[u16], camel: bool, out: &mut Tokens) {
             k += 1;
             j += 1;
         }
-        ends.push(k as u32);
-        hashes.push(terms::hash(&dst[at..k]));
+        ends.push((k as u32, terms::hash(&dst[at..k])));
     }
     units.truncate(k);
 }
