@@ -396,13 +396,11 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
     }
     let surface = r.terms()?;
     let terms = r.terms()?;
-    let surface_term = r.u32s()?;
-    if surface_term.len() != surface.len()
-        || surface_term
-            .iter()
-            .any(|&t| t != NONE && t as usize >= terms.len())
-    {
-        return Err(Corrupt("the surface table"));
+    // Each a term or NONE: plus one (wrapping), at most the number of terms.
+    let what = "the surface table";
+    let surface_term = r.words(NONE, terms.len() as u32, what, |w| w)?;
+    if surface_term.len() != surface.len() {
+        return Err(Corrupt(what));
     }
     let offsets = r.u32s()?;
     // Checked as they are read: tools in range; scores finite and > 0 (as bits, 1 to
