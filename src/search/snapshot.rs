@@ -208,6 +208,12 @@ pub fn save<'a>(
     bytes
 }
 
+/// A word as it is: passed to `Reader::words` wherever no conversion is wanted (one
+/// function, so one copy of `words` for all u32 arrays, not one per closure).
+fn as_is(w: u32) -> u32 {
+    w
+}
+
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -251,7 +257,7 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
     fn u32s(&mut self) -> Result<Vec<u32>, SnapshotError> {
-        self.words(0, u32::MAX, "", |w| w)
+        self.words(0, u32::MAX, "", as_is)
     }
     /// A length-prefixed array of u32 words made into `T`s by `make`, each word checked in
     /// the same pass: `Corrupt(what)` unless every `word.wrapping_sub(low) <= most`.
@@ -395,14 +401,14 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
     let terms = r.terms()?;
     // Each a term or NONE: plus one (wrapping), at most the number of terms.
     let what = "the surface table";
-    let surface_term = r.words(NONE, terms.len() as u32, what, |w| w)?;
+    let surface_term = r.words(NONE, terms.len() as u32, what, as_is)?;
     if surface_term.len() != surface.len() {
         return Err(Corrupt(what));
     }
     let offsets = r.u32s()?;
     // Checked as they are read: tools in range; scores finite and > 0 (as bits, 1 to
     // f32::MAX).
-    let post_tool = r.words(0, tools.wrapping_sub(1), "the postings", |w| w)?;
+    let post_tool = r.words(0, tools.wrapping_sub(1), "the postings", as_is)?;
     let post_score = r.words(1, f32::MAX.to_bits() - 1, "the postings", f32::from_bits)?;
     let mut prev = 0;
     if offsets.len() != terms.len() + 1
