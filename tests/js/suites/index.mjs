@@ -341,6 +341,14 @@ export function toolIndex(tp) {
       assert.equal(ToolIndex.load(new ToolIndex([]).save()).size, 0);
     });
 
+    test("many names (over 8,192 code units, decoded in one go where they are well-formed) come back exact, a lone surrogate among them too", () => {
+      const many = Array.from({ length: 700 }, (_, i) => `tool_${i}_${"x".repeat(12)}`);
+      for (const list of [many, [...many.slice(0, 350), "tool_\uDBFF_lone", ...many.slice(350)]]) {
+        const back = ToolIndex.load(new ToolIndex(list.map((name) => ({ name, description: "shared" }))).save());
+        assert.deepEqual(names(back.search("shared", { limit: list.length })), list);
+      }
+    });
+
     test("embed and onEmbedError are options of load, not part of the bytes", async () => {
       const errors = [];
       const bytes = hybrid({ embed: () => EMAIL }).save();
