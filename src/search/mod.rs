@@ -260,24 +260,38 @@ impl Builder {
         for a in &mut avg {
             *a = if *a > 0.0 { *a / n as f32 } else { 1.0 };
         }
+        // Slices indexed in loops: at opt-level "z" `Vec`'s `Index`, iterator adapters and
+        // `f32::max` (a call to `fmaxf`) stay calls, and this runs once per posting.
+        let (last, df) = (self.last.as_mut_slice(), self.df.as_slice());
+        let (entries, starts) = (self.entries.as_slice(), self.starts.as_slice());
+        let (tools, scores) = (post_tool.as_mut_slice(), post_score.as_mut_slice());
         for (tool, len) in self.lens.iter().enumerate() {
             // weight / (1 - b + b * length / average length), per field.
             let mut norm = [0f32; FIELDS];
             for f in 0..FIELDS {
                 norm[f] = p.weight[f] / (1.0 - p.b[f] + p.b[f] * len[f] as f32 / avg[f]);
             }
-            let (a, b) = (self.starts[tool] as usize, self.starts[tool + 1] as usize);
-            for &(t, tfs) in &self.entries[a..b] {
+            let mut e = starts[tool] as usize;
+            while e < starts[tool + 1] as usize {
+                let (t, tfs) = entries[e];
+                e += 1;
                 let mut tf = 0f32;
-                for (f, nf) in norm.iter().enumerate() {
-                    tf += ((tfs >> (TF_BITS * f as u32)) & TF_MAX) as f32 * nf;
+                let mut f = 0;
+                while f < FIELDS {
+                    tf += ((tfs >> (TF_BITS * f as u32)) & TF_MAX) as f32 * norm[f];
+                    f += 1;
                 }
-                let at = self.last[t as usize] as usize;
-                self.last[t as usize] += 1;
-                post_tool[at] = tool as u32;
-                // Positive whatever the parameters: a query counts on it (`acc == 0`).
-                let idf = f32::from_bits(self.df[t as usize]);
-                post_score[at] = (idf * tf / (p.k1 + tf)).max(f32::MIN_POSITIVE);
+                let at = last[t as usize] as usize;
+                last[t as usize] += 1;
+                tools[at] = tool as u32;
+                // Positive whatever the parameters (NaN included): a query counts on it
+                // (`acc == 0`).
+                let score = f32::from_bits(df[t as usize]) * tf / (p.k1 + tf);
+                scores[at] = if score > f32::MIN_POSITIVE {
+                    score
+                } else {
+                    f32::MIN_POSITIVE
+                };
             }
         }
         Index {
