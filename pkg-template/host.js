@@ -780,6 +780,9 @@ const NUMERIC_VIEW = /^\[object (Float(16|32|64)|U?Int(8|16|32)|Uint8Clamped)Arr
 // is not array-like comes back as it is. Typed arrays of any realm are judged by their tag.
 function vectorOf(value) {
   if (value === null || (typeof value !== "object" && typeof value !== "function")) return value;
+  // A Float32Array of this realm (the tag proves it is one) without an own `length` (the
+  // binding reads it) as it is: the binding copies it at once, no caller code running.
+  if (value instanceof Float32Array && tagOf(value) === "[object Float32Array]" && !Object.prototype.hasOwnProperty.call(value, "length")) return value;
   // (The constructor converts a typed array natively; `from` would iterate it.)
   if (NUMERIC_VIEW.test(tagOf(value))) return new Float64Array(value);
   const n = value.length;

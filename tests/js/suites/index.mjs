@@ -187,6 +187,8 @@ export function toolIndex(tp) {
       const forms = [
         VECTORS.map((v) => Float64Array.from(v)),
         VECTORS.map((v) => Float32Array.from(v)),
+        // Float32Arrays whose own `length` throws: read by their contents, nothing thrown.
+        VECTORS.map((v) => Object.defineProperty(Float32Array.from(v), "length", { get: () => { throw new Error("length read"); } })),
         VECTORS.map((v) => Int8Array.from(v.map((x) => x * 100))),
         VECTORS.map((v) => ({ length: v.length, ...v })),
         new Set(VECTORS),
@@ -198,6 +200,11 @@ export function toolIndex(tp) {
         assert.deepEqual(names(index.search("zzz", { vector: EMAIL, limit: 4 })), reference);
         assert.deepEqual(names(index.search("zzz", { vector: Float32Array.from(EMAIL), limit: 4 })), reference);
       }
+      // A Float32Array copied at once: changing it afterwards changes nothing.
+      const rows = VECTORS.map((v) => Float32Array.from(v));
+      const copied = new ToolIndex(TOOLS, { vectors: rows });
+      for (const row of rows) row.fill(0);
+      assert.deepEqual(names(copied.search("zzz", { vector: EMAIL, limit: 4 })), reference);
       const index = new ToolIndex(TOOLS, { vectors: flat });
       flat.fill(0);
       assert.deepEqual(names(index.search("zzz", { vector: EMAIL, limit: 4 })), reference, "changing the caller's array changes nothing");
