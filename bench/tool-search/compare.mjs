@@ -100,6 +100,7 @@ export function recall(ranker, tools = data.tools, questions = data.questions, k
       sums[i] += q.expected.filter((n) => top.has(n)).length / q.expected.length;
     });
   }
+  search.dispose?.();
   return Object.fromEntries(ks.map((k, i) => [`r@${k}`, sums[i] / questions.length]));
 }
 
@@ -179,14 +180,16 @@ export function toolIndexRankers(pkg) {
       name: 'ToolIndex, lexical (this package)',
       rank(tools) {
         const index = new pkg.ToolIndex(tools);
-        return (query, k) => index.search(query, { limit: k }).map((h) => h.name);
+        const search = (query, k) => index.search(query, { limit: k }).map((h) => h.name);
+        return Object.assign(search, { dispose: () => index.dispose() });
       },
     },
     {
       name: 'ToolIndex, hybrid (this package + e5-small vectors)',
       rank(tools) {
         const index = new pkg.ToolIndex(tools, { vectors: tools.map((t, i) => vectors.tool(t, i)) });
-        return (query, k, q) => index.search(query, { limit: k, vector: vectors.question(q) }).map((h) => h.name);
+        const search = (query, k, q) => index.search(query, { limit: k, vector: vectors.question(q) }).map((h) => h.name);
+        return Object.assign(search, { dispose: () => index.dispose() });
       },
     },
   ];
