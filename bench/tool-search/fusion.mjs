@@ -6,7 +6,7 @@
 //   npm run build && node bench/tool-search/fusion.mjs
 import * as pkg from "../../dist/node.mjs";
 import { pathToFileURL } from "node:url";
-import { categoryOf, data, pool, vectors } from "./compare.mjs";
+import { categoryOf, cosines, data, pool } from "./compare.mjs";
 
 const DEPTH = 200;
 
@@ -14,19 +14,10 @@ const DEPTH = 200;
 export function prepare(tools) {
   const index = new pkg.ToolIndex(tools);
   const at = new Map(tools.map((t, i) => [t.name, i]));
-  const d = vectors.dims;
-  const flat = new Float32Array(tools.length * d);
-  tools.forEach((t, i) => flat.set(vectors.tool(t, i), i * d));
+  const of = cosines(tools);
   const out = data.questions.map((q) => {
     const hits = index.search(q.query, { limit: DEPTH });
-    const v = vectors.question(q);
-    const cos = new Float64Array(tools.length);
-    for (let i = 0; i < tools.length; i++) {
-      let s = 0;
-      for (let j = 0; j < d; j++) s += flat[i * d + j] * v[j];
-      cos[i] = s;
-    }
-    const order = [...cos.keys()].sort((a, b) => cos[b] - cos[a] || a - b);
+    const { scores: cos, order } = of(q);
     return { q, lexTools: hits.map((h) => at.get(h.name)), lexScores: hits.map((h) => h.score), cos, order, cat: categoryOf(q) };
   });
   index.dispose();
