@@ -240,6 +240,12 @@ function searchTimes(ranker, n, questions, rounds = quick ? 1 : 3) {
   const builds = [];
   let search;
   for (let r = 0; r < rounds; r++) {
+    // Each round from the same state: the previous round's index freed (a ranker with
+    // wasm memory says how), and the garbage of what ran before (another ranker's index,
+    // the previous round's) collected, so that no build pays for another's (--expose-gc).
+    search?.dispose?.();
+    search = undefined;
+    globalThis.gc?.();
     const t0 = performance.now();
     search = ranker.rank(tools);
     builds.push(performance.now() - t0);
@@ -251,6 +257,7 @@ function searchTimes(ranker, n, questions, rounds = quick ? 1 : 3) {
     for (const q of questions) search(q.query, 5, q);
     passes.push(((performance.now() - t0) / questions.length) * 1000);
   }
+  search.dispose?.();
   return { build: median(builds), queryUs: median(passes) };
 }
 

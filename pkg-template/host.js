@@ -538,8 +538,18 @@ export function namesOf(items) {
 
 export const keys = catching((value) => Object.keys(value));
 
-// Code units (from the core) as a string.
+let utf16;
+
+// Code units (from the core) as a string. Long ones (a snapshot's names) in one native
+// decode where the realm has one and the units are well-formed UTF-16 (`fatal`: a lone
+// surrogate throws, and is kept by the loop below instead of becoming U+FFFD).
 export function text(units) {
+  if (units.length > 8192) {
+    try {
+      utf16 ??= new TextDecoder("utf-16le", { fatal: true });
+      return utf16.decode(units);
+    } catch {}
+  }
   let s = "";
   for (let i = 0; i < units.length; i += 8192) s += String.fromCharCode.apply(null, units.subarray(i, i + 8192));
   return s;
@@ -776,7 +786,11 @@ const NUMERIC_VIEW = /^\[object (Float(16|32|64)|U?Int(8|16|32)|Uint8Clamped)Arr
 // is not array-like comes back as it is. Typed arrays of any realm are judged by their tag.
 function vectorOf(value) {
   if (value === null || (typeof value !== "object" && typeof value !== "function")) return value;
-  if (NUMERIC_VIEW.test(tagOf(value))) return Float64Array.from(value);
+  // A Float32Array of this realm (the tag proves it is one) without an own `length` (the
+  // binding reads it) as it is: the binding copies it at once, no caller code running.
+  if (value instanceof Float32Array && tagOf(value) === "[object Float32Array]" && !Object.prototype.hasOwnProperty.call(value, "length")) return value;
+  // (The constructor converts a typed array natively; `from` would iterate it.)
+  if (NUMERIC_VIEW.test(tagOf(value))) return new Float64Array(value);
   const n = value.length;
   if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) return value;
   const out = new Float64Array(n);

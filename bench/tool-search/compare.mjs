@@ -100,6 +100,7 @@ export function recall(ranker, tools = data.tools, questions = data.questions, k
       sums[i] += q.expected.filter((n) => top.has(n)).length / q.expected.length;
     });
   }
+  search.dispose?.();
   return Object.fromEntries(ks.map((k, i) => [`r@${k}`, sums[i] / questions.length]));
 }
 
@@ -152,23 +153,28 @@ export const vectors = (() => {
 
 // The embedding alone: cosine similarity (the fixture's vectors are unit length), exact,
 // in JS; ties keep tool order.
+// cosines(tools)(q): every tool's cosine with question q, and the tools best first (ties
+// in tool order).
+export function cosines(tools) {
+  const d = vectors.dims;
+  const flat = new Float32Array(tools.length * d);
+  tools.forEach((t, i) => flat.set(vectors.tool(t, i), i * d));
+  return (q) => {
+    const v = vectors.question(q);
+    const scores = new Float64Array(tools.length);
+    for (let i = 0; i < tools.length; i++) {
+      let s = 0;
+      for (let j = 0; j < d; j++) s += flat[i * d + j] * v[j];
+      scores[i] = s;
+    }
+    return { scores, order: [...scores.keys()].sort((a, b) => scores[b] - scores[a] || a - b) };
+  };
+}
 export const embeddingAlone = {
   name: 'embedding alone (cosine, e5-small)',
   rank(tools) {
-    const d = vectors.dims;
-    const flat = new Float32Array(tools.length * d);
-    tools.forEach((t, i) => flat.set(vectors.tool(t, i), i * d));
-    return (query, k, q) => {
-      const v = vectors.question(q);
-      const scores = new Float64Array(tools.length);
-      for (let i = 0; i < tools.length; i++) {
-        let s = 0;
-        for (let j = 0; j < d; j++) s += flat[i * d + j] * v[j];
-        scores[i] = s;
-      }
-      const order = [...scores.keys()].sort((a, b) => scores[b] - scores[a] || a - b);
-      return order.slice(0, k).map((i) => tools[i].name);
-    };
+    const of = cosines(tools);
+    return (query, k, q) => of(q).order.slice(0, k).map((i) => tools[i].name);
   },
 };
 
@@ -179,14 +185,16 @@ export function toolIndexRankers(pkg) {
       name: 'ToolIndex, lexical (this package)',
       rank(tools) {
         const index = new pkg.ToolIndex(tools);
-        return (query, k) => index.search(query, { limit: k }).map((h) => h.name);
+        const search = (query, k) => index.search(query, { limit: k }).map((h) => h.name);
+        return Object.assign(search, { dispose: () => index.dispose() });
       },
     },
     {
       name: 'ToolIndex, hybrid (this package + e5-small vectors)',
       rank(tools) {
         const index = new pkg.ToolIndex(tools, { vectors: tools.map((t, i) => vectors.tool(t, i)) });
-        return (query, k, q) => index.search(query, { limit: k, vector: vectors.question(q) }).map((h) => h.name);
+        const search = (query, k, q) => index.search(query, { limit: k, vector: vectors.question(q) }).map((h) => h.name);
+        return Object.assign(search, { dispose: () => index.dispose() });
       },
     },
   ];

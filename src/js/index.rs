@@ -158,7 +158,8 @@ fn vector_error(place: Message, error: VectorError, dims: Option<usize>) -> JsVa
     }
 }
 
-/// One vector as `host::read_vector(s)` reads it (a `Float64Array`, or the caller's value
+/// One vector as `host::read_vector(s)` reads it (a `Float64Array`; the caller's own
+/// `Float32Array`, copied here rather than converted in JavaScript; or the caller's value
 /// that is not array-like) into `buf`, checked.
 fn vector_into(
     read: &JsValue,
@@ -166,13 +167,23 @@ fn vector_into(
     buf: &mut Vec<f64>,
     place: &dyn Fn() -> Message,
 ) -> JsResult<()> {
-    if !read.is_instance_of::<Float64Array>() {
+    buf.clear();
+    if let Some(array) = read.dyn_ref::<Float32Array>() {
+        let mut floats = vec![0f32; array.length() as usize];
+        array.copy_to(&mut floats);
+        buf.resize(floats.len(), 0.0);
+        let out = buf.as_mut_slice();
+        let mut i = 0;
+        while i < floats.len().min(out.len()) {
+            out[i] = f64::from(floats[i]);
+            i += 1;
+        }
+    } else if let Some(array) = read.dyn_ref::<Float64Array>() {
+        buf.resize(array.length() as usize, 0.0);
+        array.copy_to(buf);
+    } else {
         return Err(must_be(place(), "an array of numbers", read));
     }
-    let array: &Float64Array = read.unchecked_ref();
-    buf.clear();
-    buf.resize(array.length() as usize, 0.0);
-    array.copy_to(buf);
     vectors::check(buf, dims).map_err(|e| vector_error(place(), e, dims))
 }
 
@@ -520,7 +531,7 @@ impl ToolIndex {
                 ".vectors: a snapshot holds its vectors; load takes limit, embed and onEmbedError";
             return Err(options_place().add(message).type_error());
         }
-        let loaded = snapshot::load(&array.to_vec()).map_err(|e| snapshot_error(place(), e))?;
+        let loaded = snapshot::load(array.to_vec()).map_err(|e| snapshot_error(place(), e))?;
         if options.embed.is_some() && loaded.index.vectors().is_none() {
             let message =
                 "ToolIndex.load: options.embed needs a snapshot with vectors (this one has none)";

@@ -176,41 +176,62 @@ impl Builder {
         let first = self.starts[self.starts.len() - 1] as usize;
         let shift = TF_BITS * f as u32;
         tokenize::tokenize(text, self.p.camel, &mut self.tokens);
+        let Builder {
+            p,
+            surface,
+            surface_term,
+            terms,
+            entries,
+            last,
+            df,
+            lens,
+            tokens,
+            ..
+        } = self;
+        // Index loops over slices: at opt-level "z" zipped iterators and `Vec`'s own
+        // `Index` stay calls, and this runs once per token of every tool.
+        let ends = tokens.ends.as_slice();
+        let units = tokens.units.as_mut_slice();
+        let mut count = 0;
         let mut start = 0;
-        for (&end, &h) in self.tokens.ends.iter().zip(&self.tokens.hashes) {
-            let tok = &mut self.tokens.units[start..end as usize];
-            start = end as usize;
-            let s = self.surface.intern(tok, h) as usize;
-            if s == self.surface_term.len() {
-                let t = match tokenize::normalize(tok, self.p.stop, self.p.stem) {
+        let mut i = 0;
+        while i < ends.len() {
+            let (end, hash) = ends[i];
+            let end = end as usize;
+            let tok = &mut units[start..end];
+            let s = surface.intern(tok, hash) as usize;
+            start = end;
+            i += 1;
+            if s == surface_term.len() {
+                let t = match tokenize::normalize(tok, p.stop, p.stem) {
                     None => NONE,
-                    Some(n) => self.terms.intern(&tok[..n], terms::hash(&tok[..n])),
+                    Some(n) => terms.intern(&tok[..n], terms::hash(&tok[..n])),
                 };
-                self.surface_term.push(t);
-                if t as usize == self.last.len() {
-                    self.last.push(0);
-                    self.df.push(0);
+                surface_term.push(t);
+                if t as usize == last.len() {
+                    last.push(0);
+                    df.push(0);
                 }
             }
-            // `as_slice` indexing: `Vec`'s own `Index` stays a call at opt-level "z".
-            let t = self.surface_term.as_slice()[s] as usize;
+            let t = surface_term.as_slice()[s] as usize;
             if t == NONE as usize {
                 continue;
             }
-            if let Some(len) = self.lens.last_mut() {
-                len[f] += 1;
-            }
-            let e = self.last.as_slice()[t] as usize;
+            count += 1;
+            let e = last.as_slice()[t] as usize;
             if e > first {
-                let tf = &mut self.entries.as_mut_slice()[e - 1].1;
+                let tf = &mut entries.as_mut_slice()[e - 1].1;
                 if (*tf >> shift) & TF_MAX < TF_MAX {
                     *tf += 1 << shift;
                 }
             } else {
-                self.entries.push((t as u32, 1 << shift));
-                self.last.as_mut_slice()[t] = self.entries.len() as u32;
-                self.df.as_mut_slice()[t] += 1;
+                entries.push((t as u32, 1 << shift));
+                last.as_mut_slice()[t] = entries.len() as u32;
+                df.as_mut_slice()[t] += 1;
             }
+        }
+        if let Some(len) = lens.last_mut() {
+            len[f] += count;
         }
     }
 
@@ -239,24 +260,38 @@ impl Builder {
         for a in &mut avg {
             *a = if *a > 0.0 { *a / n as f32 } else { 1.0 };
         }
+        // Slices indexed in loops: at opt-level "z" `Vec`'s `Index`, iterator adapters and
+        // `f32::max` (a call to `fmaxf`) stay calls, and this runs once per posting.
+        let (last, df) = (self.last.as_mut_slice(), self.df.as_slice());
+        let (entries, starts) = (self.entries.as_slice(), self.starts.as_slice());
+        let (tools, scores) = (post_tool.as_mut_slice(), post_score.as_mut_slice());
         for (tool, len) in self.lens.iter().enumerate() {
             // weight / (1 - b + b * length / average length), per field.
             let mut norm = [0f32; FIELDS];
             for f in 0..FIELDS {
                 norm[f] = p.weight[f] / (1.0 - p.b[f] + p.b[f] * len[f] as f32 / avg[f]);
             }
-            let (a, b) = (self.starts[tool] as usize, self.starts[tool + 1] as usize);
-            for &(t, tfs) in &self.entries[a..b] {
+            let mut e = starts[tool] as usize;
+            while e < starts[tool + 1] as usize {
+                let (t, tfs) = entries[e];
+                e += 1;
                 let mut tf = 0f32;
-                for (f, nf) in norm.iter().enumerate() {
-                    tf += ((tfs >> (TF_BITS * f as u32)) & TF_MAX) as f32 * nf;
+                let mut f = 0;
+                while f < FIELDS {
+                    tf += ((tfs >> (TF_BITS * f as u32)) & TF_MAX) as f32 * norm[f];
+                    f += 1;
                 }
-                let at = self.last[t as usize] as usize;
-                self.last[t as usize] += 1;
-                post_tool[at] = tool as u32;
-                // Positive whatever the parameters: a query counts on it (`acc == 0`).
-                let idf = f32::from_bits(self.df[t as usize]);
-                post_score[at] = (idf * tf / (p.k1 + tf)).max(f32::MIN_POSITIVE);
+                let at = last[t as usize] as usize;
+                last[t as usize] += 1;
+                tools[at] = tool as u32;
+                // Positive whatever the parameters (NaN included): a query counts on it
+                // (`acc == 0`).
+                let score = f32::from_bits(df[t as usize]) * tf / (p.k1 + tf);
+                scores[at] = if score > f32::MIN_POSITIVE {
+                    score
+                } else {
+                    f32::MIN_POSITIVE
+                };
             }
         }
         Index {
@@ -360,7 +395,7 @@ impl Index {
         tokenize::tokenize(query, self.params.camel, &mut s.tokens);
         s.touched.clear();
         let mut start = 0;
-        for (&end, &h) in s.tokens.ends.iter().zip(&s.tokens.hashes) {
+        for &(end, h) in &s.tokens.ends {
             let tok = &mut s.tokens.units[start..end as usize];
             start = end as usize;
             let t = match self.surface.find(tok, h) {
@@ -402,30 +437,37 @@ impl Index {
     }
 }
 
-/// How hybrid ranking fuses the lexical and the embedding rankings: weighted reciprocal
-/// rank fusion over the first `depth` of each. `Fusion::default()` is the measured choice
-/// (bench/tool-search/DESIGN.md, "Hybrid ranking").
+/// How hybrid ranking fuses the lexical and the embedding rankings: reciprocal rank
+/// fusion over the first `depth` of the lexical ranking and the first `embedding_depth`
+/// of the embedding's, each lexical hit counting in proportion to its score against the
+/// query's best. `Fusion::default()` is the measured choice (bench/tool-search/DESIGN.md,
+/// "Hybrid ranking").
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Fusion {
-    /// RRF's constant: a tool at rank r (from 1) of a ranking adds `weight / (k + r)`.
+    /// RRF's constant: a tool at rank r (from 1) of the embedding's ranking adds
+    /// `embedding / (k + r)`; at rank r of the lexical one, `lexical · (score / best
+    /// score) / (k + r)`.
     pub k: f32,
     pub lexical: f32,
     pub embedding: f32,
-    /// How many of each ranking take part.
+    /// How many of the lexical ranking take part.
     pub depth: usize,
+    /// How many of the embedding's ranking take part (every tool has a cosine: it may go
+    /// deeper than the lexical ranking, which holds only the tools sharing a word).
+    pub embedding_depth: usize,
 }
 
 impl Default for Fusion {
     fn default() -> Self {
-        // k = 10 and the lexical ranking weighted 1.2: measured on BFCL live and on its
-        // tools pooled with BFCL's others (DESIGN.md, "Hybrid ranking"). A smaller k than
-        // RRF's usual 60 lets a first place count; the lexical weight breaks the ties
-        // between "first lexically" and "first by the embedding" towards the exact terms.
+        // Measured on BFCL live and on its tools pooled with BFCL's others (DESIGN.md,
+        // "Hybrid ranking"): the lexical score ratio keeps an exact-term first place first
+        // and lets a hit on one common word count little; no weight is set by hand.
         Fusion {
-            k: 10.0,
-            lexical: 1.2,
+            k: 30.0,
+            lexical: 1.0,
             embedding: 1.0,
             depth: 100,
+            embedding_depth: 200,
         }
     }
 }
@@ -471,6 +513,7 @@ impl Index {
             return;
         }
         let depth = fusion.depth.max(limit);
+        let embedding_depth = fusion.embedding_depth.max(limit);
         let mut lexical = match self.scratch.try_borrow_mut() {
             Ok(mut guard) => {
                 let s = &mut *guard;
@@ -489,18 +532,22 @@ impl Index {
         };
         let s = &mut *guard;
         // The candidates, in `heap` as (fused score, tool): the lexical hits first, then
-        // the embedding's first `depth` (the best of every tool's cosine, by a heap).
+        // the embedding's first `embedding_depth` (the best of every tool's cosine, by a heap).
         s.heap.clear();
         let rrf = |weight: f32, rank: usize| weight / (fusion.k + rank as f32 + 1.0);
         s.touched.clear();
+        let best = lexical.first().map_or(1.0, |hit| hit.score);
         for (rank, hit) in lexical.iter().enumerate() {
-            s.acc[hit.tool as usize] = rrf(fusion.lexical, rank);
+            // In proportion to the best lexical score: a hit on one common word of the
+            // query counts little, an exact-term first place fully.
+            let weight = fusion.lexical * (hit.score / best) as f32;
+            s.acc[hit.tool as usize] = rrf(weight, rank).max(f32::MIN_POSITIVE);
             s.touched.push(hit.tool);
         }
-        // The embedding's first `depth`: a heap of the best so far whose root is the worst
+        // The embedding's first `embedding_depth`: a heap of the best so far whose root is the worst
         // of them, so that most tools cost one comparison; then best first.
         let n = s.cosines.len();
-        let kept = depth.min(n);
+        let kept = embedding_depth.min(n);
         for t in 0..kept {
             s.heap.push((s.cosines[t], t as u32));
         }

@@ -16,7 +16,7 @@ use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
 
 pub const MAGIC: &[u8; 8] = b"TPINDEX\0";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 const HEADER: usize = 24;
 
 /// Why bytes are not a snapshot this version reads.
@@ -170,7 +170,19 @@ pub fn save<'a>(
     w.f32(fusion.lexical);
     w.f32(fusion.embedding);
     w.u32(fusion.depth.min(u32::MAX as usize) as u32);
+    w.u32(fusion.embedding_depth.min(u32::MAX as usize) as u32);
     w.u32(index.tools);
+    // The vectors first: their rows (most of a snapshot with vectors) stay in the buffer
+    // `load` reads them from, which is then cut right after them.
+    match &index.vectors {
+        None => w.u32(0),
+        Some(v) => {
+            w.u32(v.dims() as u32);
+            let (data, scale) = v.raw();
+            w.bytes(data);
+            w.u32s(scale.iter().map(|x| x.to_bits()));
+        }
+    }
     let mut units = Vec::new();
     let mut ends = Vec::with_capacity(index.len());
     for name in names {
@@ -188,21 +200,18 @@ pub fn save<'a>(
     w.u32s(index.offsets.iter().copied());
     w.u32s(index.post_tool.iter().copied());
     w.u32s(index.post_score.iter().map(|x| x.to_bits()));
-    match &index.vectors {
-        None => w.u32(0),
-        Some(v) => {
-            w.u32(v.dims() as u32);
-            let (data, scale) = v.raw();
-            w.u32s(scale.iter().map(|x| x.to_bits()));
-            w.bytes(data);
-        }
-    }
     let mut bytes = w.0;
     let len = (bytes.len() - HEADER) as u32;
     let sum = checksum(&bytes[HEADER..]);
     bytes[12..16].copy_from_slice(&len.to_le_bytes());
     bytes[16..24].copy_from_slice(&sum.to_le_bytes());
     bytes
+}
+
+/// A word as it is: passed to `Reader::words` wherever no conversion is wanted (one
+/// function, so one copy of `words` for all u32 arrays, not one per closure).
+fn as_is(w: u32) -> u32 {
+    w
 }
 
 struct Reader<'a> {
@@ -248,16 +257,42 @@ impl<'a> Reader<'a> {
         Ok(out)
     }
     fn u32s(&mut self) -> Result<Vec<u32>, SnapshotError> {
-        self.items(u32::from_le_bytes)
+        self.words(0, u32::MAX, "", as_is)
+    }
+    /// A length-prefixed array of u32 words made into `T`s by `make`, each word checked in
+    /// the same pass: `Corrupt(what)` unless every `word.wrapping_sub(low) <= most`.
+    fn words<T: Copy + Default>(
+        &mut self,
+        low: u32,
+        most: u32,
+        what: &'static str,
+        make: impl Fn(u32) -> T,
+    ) -> Result<Vec<T>, SnapshotError> {
+        let b = self.array(4)?;
+        let n = b.len() / 4;
+        let mut out = vec![T::default(); n];
+        let dst = out.as_mut_slice();
+        let mut max = 0u32;
+        let mut i = 0;
+        while i < n {
+            // One bounds check and one load a word (four byte indexings would be four).
+            if let Ok(a) = <&[u8; 4]>::try_from(&b[4 * i..4 * i + 4]) {
+                let w = u32::from_le_bytes(*a);
+                max = max.max(w.wrapping_sub(low));
+                dst[i] = make(w);
+            }
+            i += 1;
+        }
+        if max > most {
+            return Err(SnapshotError::Corrupt(what));
+        }
+        Ok(out)
     }
     fn f32s(&mut self) -> Result<Vec<f32>, SnapshotError> {
-        self.items(f32::from_le_bytes)
+        self.words(0, u32::MAX, "", f32::from_bits)
     }
     fn u16s(&mut self) -> Result<Vec<u16>, SnapshotError> {
         self.items(u16::from_le_bytes)
-    }
-    fn bytes(&mut self) -> Result<Vec<u8>, SnapshotError> {
-        self.array(1).map(<[u8]>::to_vec)
     }
     fn terms(&mut self) -> Result<Terms, SnapshotError> {
         let units = self.u16s()?;
@@ -304,11 +339,12 @@ fn payload(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
     Ok(&bytes[HEADER..])
 }
 
-/// The index of a snapshot, checked.
-pub fn load(bytes: &[u8]) -> Result<Snapshot, SnapshotError> {
+/// The index of a snapshot, checked. The vectors' rows stay in `bytes` (taken, not
+/// copied: the buffer is cut after them).
+pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
     use SnapshotError::Corrupt;
     let mut r = Reader {
-        bytes: payload(bytes)?,
+        bytes: payload(&bytes)?,
         at: 0,
     };
     let limit = r.u32()?;
@@ -332,12 +368,23 @@ pub fn load(bytes: &[u8]) -> Result<Snapshot, SnapshotError> {
         lexical: r.f32()?,
         embedding: r.f32()?,
         depth: r.u32()? as usize,
+        embedding_depth: r.u32()? as usize,
     };
     let sane = |x: f32| x.is_finite() && x >= 0.0;
     if limit == 0 || !sane(fusion.k) || !sane(fusion.lexical) || !sane(fusion.embedding) {
         return Err(Corrupt("the options"));
     }
     let tools = r.u32()?;
+    let dims = r.u32()? as usize;
+    let (mut rows, mut scale) = (0..0, Vec::new());
+    if dims > 0 {
+        let data = r.array(1)?;
+        rows = HEADER + r.at - data.len()..HEADER + r.at;
+        scale = r.f32s()?;
+        if scale.len() != tools as usize || !scale.iter().all(|&s| sane(s)) {
+            return Err(Corrupt("the vectors"));
+        }
+    }
     let name_units = r.u16s()?;
     let name_ends = r.u32s()?;
     let mut prev = 0;
@@ -352,17 +399,17 @@ pub fn load(bytes: &[u8]) -> Result<Snapshot, SnapshotError> {
     }
     let surface = r.terms()?;
     let terms = r.terms()?;
-    let surface_term = r.u32s()?;
-    if surface_term.len() != surface.len()
-        || surface_term
-            .iter()
-            .any(|&t| t != NONE && t as usize >= terms.len())
-    {
-        return Err(Corrupt("the surface table"));
+    // Each a term or NONE: plus one (wrapping), at most the number of terms.
+    let what = "the surface table";
+    let surface_term = r.words(NONE, terms.len() as u32, what, as_is)?;
+    if surface_term.len() != surface.len() {
+        return Err(Corrupt(what));
     }
     let offsets = r.u32s()?;
-    let post_tool = r.u32s()?;
-    let post_score = r.f32s()?;
+    // Checked as they are read: tools in range; scores finite and > 0 (as bits, 1 to
+    // f32::MAX).
+    let post_tool = r.words(0, tools.wrapping_sub(1), "the postings", as_is)?;
+    let post_score = r.words(1, f32::MAX.to_bits() - 1, "the postings", f32::from_bits)?;
     let mut prev = 0;
     if offsets.len() != terms.len() + 1
         || offsets.first() != Some(&0)
@@ -373,25 +420,20 @@ pub fn load(bytes: &[u8]) -> Result<Snapshot, SnapshotError> {
         })
         || prev as usize != post_tool.len()
         || post_tool.len() != post_score.len()
-        || post_tool.iter().any(|&t| t >= tools)
-        || !post_score.iter().all(|&s| s.is_finite() && s > 0.0)
+        || (tools == 0 && !post_tool.is_empty())
     {
         return Err(Corrupt("the postings"));
     }
-    let dims = r.u32()? as usize;
-    let vectors = if dims == 0 {
-        None
-    } else {
-        let scale = r.f32s()?;
-        let data = r.bytes()?;
-        if scale.len() != tools as usize || !scale.iter().all(|&s| sane(s)) {
-            return Err(Corrupt("the vectors"));
-        }
-        Some(Vectors::from_raw(dims, data, scale).ok_or(Corrupt("the vectors"))?)
-    };
     if r.at != r.bytes.len() {
         return Err(Corrupt("bytes after the last section"));
     }
+    let vectors = if dims == 0 {
+        None
+    } else {
+        bytes.truncate(rows.end);
+        bytes.shrink_to_fit();
+        Some(Vectors::from_raw(dims, bytes, rows.start, scale).ok_or(Corrupt("the vectors"))?)
+    };
     let n = tools as usize;
     let index = Index {
         tools,

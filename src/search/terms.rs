@@ -105,7 +105,7 @@ impl Terms {
         if self.slots.is_empty() {
             return None;
         }
-        self.slots[self.probe(t, h)].0.checked_sub(1)
+        self.slots.as_slice()[self.probe(t, h)].0.checked_sub(1)
     }
 
     /// The id of `t`, whose `hash` is `h`, added if new.
@@ -114,12 +114,15 @@ impl Terms {
             self.grow();
         }
         let at = self.probe(t, h);
-        if self.slots[at].0 == 0 {
-            self.units.extend_from_slice(t);
-            self.ends.push(self.units.len() as u32);
-            self.slots[at] = (self.ends.len() as u32, h);
+        // `as_slice` indexing: `Vec`'s own `Index` stays a call at opt-level "z".
+        let id = self.slots.as_slice()[at].0;
+        if id != 0 {
+            return id - 1;
         }
-        self.slots[at].0 - 1
+        self.units.extend_from_slice(t);
+        self.ends.push(self.units.len() as u32);
+        self.slots.as_mut_slice()[at] = (self.ends.len() as u32, h);
+        self.ends.len() as u32 - 1
     }
 
     fn grow(&mut self) {

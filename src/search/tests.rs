@@ -10,9 +10,9 @@ fn raw_tokens(text: &[u16], camel: bool) -> Vec<Vec<u16>> {
     tokenize::tokenize(text, camel, &mut t);
     let mut out = Vec::new();
     let mut start = 0;
-    for (i, &e) in t.ends.iter().enumerate() {
+    for &(e, hash) in &t.ends {
         let tok = t.units[start..e as usize].to_vec();
-        assert_eq!(t.hashes[i], terms::hash(&tok));
+        assert_eq!(hash, terms::hash(&tok));
         out.push(tok);
         start = e as usize;
     }
@@ -688,13 +688,17 @@ fn hybrid_fuses_both_rankings() {
     assert_eq!(ix.vectors().map(Vectors::dims), Some(3));
     // No shared word: the vector alone ranks, best cosine first, every tool (depth ≥ 4).
     assert_eq!(fused(&ix, "zzz", &[1.0, 0.1, 0.0], 5), [3, 2, 0, 1]);
-    // Lexical [0, 2], embedding [3, 2, 0, 1]: 1.2/11 + 1/13 > 1.2/12 + 1/12 > 1/11 > 1/14.
+    // Lexical [0, 2] (tool 2's score a fraction r of tool 0's), embedding [3, 2, 0, 1]:
+    // 1/31 + 1/33 > r/32 + 1/32 > 1/31 > 1/34.
     assert_eq!(fused(&ix, "weather", &[1.0, 0.3, 0.0], 5), [0, 2, 3, 1]);
     // Lexical [0, 2], embedding [2, 0, 3, 1]: first lexically beats first by the vector.
     assert_eq!(fused(&ix, "weather", &[0.7, 0.7, 0.0], 2), [0, 2]);
+    // Weighted towards the embedding (and a small k), its first place wins:
+    // r/3 + 2/2 > 1/2 + 2/3 for r > 1/2.
     let embedding_first = Fusion {
+        k: 1.0,
         lexical: 1.0,
-        embedding: 1.2,
+        embedding: 2.0,
         ..Fusion::default()
     };
     let mut out = Vec::new();
@@ -745,6 +749,7 @@ fn hybrid_ties_keep_registration_order() {
 /// The fusion computed the obvious way, from the lexical ranking and the cosines.
 fn naive_fusion(ix: &Index, q: &[u16], v: &[f64], f: &Fusion, limit: usize) -> Vec<u32> {
     let depth = f.depth.max(limit);
+    let embedding_depth = f.embedding_depth.max(limit);
     let mut lexical = Vec::new();
     ix.search(q, depth, &mut lexical);
     let mut cos = Vec::new();
@@ -753,12 +758,13 @@ fn naive_fusion(ix: &Index, q: &[u16], v: &[f64], f: &Fusion, limit: usize) -> V
     let rrf = |w: f32, r: usize| w / (f.k + r as f32 + 1.0);
     let mut score = vec![0f32; ix.len()];
     for (r, h) in lexical.iter().enumerate() {
-        score[h.tool as usize] += rrf(f.lexical, r);
+        let weight = f.lexical * (h.score / lexical[0].score) as f32;
+        score[h.tool as usize] += rrf(weight, r).max(f32::MIN_POSITIVE);
     }
     if store.cosines(v, &mut Default::default(), &mut cos) {
         let mut order: Vec<u32> = (0..ix.len() as u32).collect();
         order.sort_by(|&a, &b| cos[b as usize].total_cmp(&cos[a as usize]).then(a.cmp(&b)));
-        for (r, &t) in order.iter().take(depth).enumerate() {
+        for (r, &t) in order.iter().take(embedding_depth).enumerate() {
             score[t as usize] += rrf(f.embedding, r);
         }
     }
@@ -794,6 +800,7 @@ fn random_hybrid_queries_match_the_naive_fusion() {
         let ix = with_vectors(&tools, &vs);
         let fusion = Fusion {
             depth: 1 + rng.below(12),
+            embedding_depth: 1 + rng.below(12),
             ..Fusion::default()
         };
         for _ in 0..10 {
@@ -848,7 +855,7 @@ fn snapshots_rank_exactly_as_the_saved_index() {
             index(&tools)
         };
         let bytes = saved(&ix, &tools);
-        let back = snapshot::load(&bytes).unwrap();
+        let back = snapshot::load(bytes.clone()).unwrap();
         assert_eq!(back.limit, 7);
         assert_eq!(back.fusion, Fusion::default());
         let list = crate::names::NameList::from_parts(back.name_units, back.name_ends).unwrap();
@@ -876,24 +883,30 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
     let tools = weather_tools();
     let vs: Vec<Vec<f64>> = (0..4).map(|i| vec![i as f64, 1.0, 2.0]).collect();
     let bytes = saved(&with_vectors(&tools, &vs), &tools);
-    assert!(snapshot::load(&bytes).is_ok());
+    assert!(snapshot::load(bytes.clone()).is_ok());
     assert_eq!(
-        snapshot::load(b"").err(),
+        snapshot::load(b"".to_vec()).err(),
         Some(E::Truncated { had: 0, needed: 24 })
     );
-    assert_eq!(snapshot::load(b"{\"tools\": []}").err(), Some(E::Foreign));
     assert_eq!(
-        snapshot::load(b"TPIN").err(),
+        snapshot::load(b"{\"tools\": []}".to_vec()).err(),
+        Some(E::Foreign)
+    );
+    assert_eq!(
+        snapshot::load(b"TPIN".to_vec()).err(),
         Some(E::Truncated { had: 4, needed: 24 })
     );
     // Every prefix is refused, and every byte altered.
     for len in 0..bytes.len() {
-        assert!(snapshot::load(&bytes[..len]).is_err(), "prefix {len}");
+        assert!(
+            snapshot::load(bytes[..len].to_vec()).is_err(),
+            "prefix {len}"
+        );
     }
     for at in 0..bytes.len() {
         let mut b = bytes.clone();
         b[at] ^= 0x10;
-        let err = snapshot::load(&b).err();
+        let err = snapshot::load(b.clone()).err();
         assert!(err.is_some(), "byte {at}");
         if (24..bytes.len()).contains(&at) {
             assert_eq!(err, Some(E::Checksum), "byte {at}");
@@ -901,25 +914,35 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
     }
     let mut longer = bytes.clone();
     longer.push(0);
-    assert!(matches!(snapshot::load(&longer), Err(E::Trailing { .. })));
+    assert!(matches!(
+        snapshot::load(longer.clone()),
+        Err(E::Trailing { .. })
+    ));
     let mut other = bytes.clone();
-    other[8] = 2;
-    assert_eq!(snapshot::load(&other).err(), Some(E::Version(2)));
+    other[8] = 3;
+    assert_eq!(snapshot::load(other.clone()).err(), Some(E::Version(3)));
     // Content that breaks an invariant, its checksum made to match: corrupt, not a panic.
     let mut forged = bytes.clone();
-    let last = forged.len() - 1;
-    forged[last] ^= 0xFF;
+    // The first row's first component: after the header, the limit, the weights and b,
+    // k1, the flags, the fusion, the tools, the dimensions and the rows' length.
+    let row = 24 + 4 + 4 * 10 + 4 + 4 + 20 + 4 + 4 + 4;
+    assert_eq!(
+        forged[row - 8..row - 4],
+        3u32.to_le_bytes(),
+        "the dimensions"
+    );
+    forged[row] ^= 0xFF;
     let sum = snapshot::checksum(&forged[24..]);
     forged[16..24].copy_from_slice(&sum.to_le_bytes());
     assert!(
-        snapshot::load(&forged).is_ok(),
+        snapshot::load(forged.clone()).is_ok(),
         "a vector component is any i8"
     );
     let mut forged = bytes.clone();
     forged[24..28].copy_from_slice(&0u32.to_le_bytes()); // limit 0
     let sum = snapshot::checksum(&forged[24..]);
     forged[16..24].copy_from_slice(&sum.to_le_bytes());
-    assert!(matches!(snapshot::load(&forged), Err(E::Corrupt(_))));
+    assert!(matches!(snapshot::load(forged.clone()), Err(E::Corrupt(_))));
 }
 
 #[test]
@@ -936,7 +959,7 @@ fn snapshots_of_random_bytes_never_panic() {
         // Forge the checksum, so the structural checks are what stands.
         let sum = snapshot::checksum(&b[24..]);
         b[16..24].copy_from_slice(&sum.to_le_bytes());
-        if let Ok(s) = snapshot::load(&b) {
+        if let Ok(s) = snapshot::load(b.clone()) {
             let mut out = Vec::new();
             s.index.search(&u("weather email uber"), 10, &mut out);
             assert!(out.iter().all(|h| (h.tool as usize) < s.index.len()));

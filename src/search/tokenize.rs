@@ -26,6 +26,7 @@ enum Class {
     Solo,
 }
 
+#[inline(always)]
 fn class(u: u16) -> Class {
     if u < 0x80 {
         ASCII[u as usize]
@@ -82,13 +83,12 @@ fn fold(u: u16) -> u16 {
     }
 }
 
-/// Tokens, back to back: token `i` is `units[ends[i-1]..ends[i]]`, with hash `hashes[i]`
-/// (`terms::hash` of its units).
+/// Tokens, back to back: token `i` is `units[ends[i-1].0..ends[i].0]`, with hash
+/// `ends[i].1` (`terms::hash` of its units; one push a token, not two).
 #[derive(Debug, Default)]
 pub(crate) struct Tokens {
     pub(crate) units: Vec<u16>,
-    pub(crate) ends: Vec<u32>,
-    pub(crate) hashes: Vec<u32>,
+    pub(crate) ends: Vec<(u32, u32)>,
 }
 
 /// Whether `text` holds a letter or a digit (anything but separators): a query without one
@@ -99,15 +99,14 @@ pub(crate) fn has_word(text: &[u16]) -> bool {
 
 /// The case-folded tokens of `text` into `out` (cleared first). `camel` splits camelCase.
 pub(crate) fn tokenize(text: &[u16], camel: bool, out: &mut Tokens) {
-    let Tokens {
-        units,
-        ends,
-        hashes,
-    } = out;
-    units.clear();
+    let Tokens { units, ends } = out;
     ends.clear();
-    hashes.clear();
-    units.reserve(text.len());
+    // The tokens' units are at most the text's: written by index into a buffer of its
+    // length (no `extend` call per token at opt-level "z"), cut to what was written.
+    units.clear();
+    units.resize(text.len(), 0);
+    let dst = units.as_mut_slice();
+    let mut k = 0;
     let n = text.len();
     let mut i = 0;
     while i < n {
@@ -160,19 +159,23 @@ pub(crate) fn tokenize(text: &[u16], camel: bool, out: &mut Tokens) {
         if digits {
             continue;
         }
-        let at = units.len();
-        units.extend_from_slice(&text[start..i]);
-        for u in &mut units[at..] {
+        let at = k;
+        let mut j = start;
+        while j < i {
+            let mut u = text[j];
             // Lower-case ASCII needs nothing; upper-case ASCII only a bit.
             if u.wrapping_sub(0x41) < 26 {
-                *u |= 0x20;
+                u |= 0x20;
             } else if any >= 0x80 {
-                *u = fold(*u);
+                u = fold(u);
             }
+            dst[k] = u;
+            k += 1;
+            j += 1;
         }
-        ends.push(units.len() as u32);
-        hashes.push(terms::hash(&units[at..]));
+        ends.push((k as u32, terms::hash(&dst[at..k])));
     }
+    units.truncate(k);
 }
 
 /// The term a token stands for, in place: `None` for a stop word, else the length of its

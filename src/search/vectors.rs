@@ -37,16 +37,25 @@ pub fn check(v: &[f64], dims: Option<usize>) -> Result<(), VectorError> {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Vectors {
     dims: usize,
     /// `dims` rounded up to a multiple of `LANES`.
     stride: usize,
-    /// Row i is `data[i * stride..(i + 1) * stride]`: the unit vector divided by
-    /// `scale[i]`, as i8 components (stored as their bytes, so that a snapshot's rows are
-    /// copied in one go); SIMD reads 16 at a time, as two little-endian u64 words.
+    /// Row i is `data[base + i * stride..base + (i + 1) * stride]`: the unit vector
+    /// divided by `scale[i]`, as i8 components (stored as their bytes, so that a loaded
+    /// snapshot's rows stay where they were read: `base` is their offset in its buffer, 0
+    /// in a store built here); SIMD reads 16 at a time, as two little-endian u64 words.
     data: Vec<u8>,
+    base: usize,
     scale: Vec<f32>,
+}
+
+/// Equal stores: the same dimensions, rows and scales (wherever the rows start).
+impl PartialEq for Vectors {
+    fn eq(&self, other: &Vectors) -> bool {
+        self.dims == other.dims && self.raw() == other.raw()
+    }
 }
 
 /// The unit vector of `v` (all zeros if `v` is), in f64.
@@ -90,6 +99,7 @@ impl Vectors {
             dims,
             stride: dims.div_ceil(LANES) * LANES,
             data: Vec::new(),
+            base: 0,
             scale: Vec::new(),
         }
     }
@@ -126,9 +136,14 @@ impl Vectors {
         // the unit vector is (max|x| / norm) / 127 = 1 / (127 · sqrt(Σ (x / max|x|)²)):
         // two passes over `v`, no unit vector made, no overflow however large x is.
         // Index loops: opt-level "z" leaves iterator adapters as calls here.
+        // A comparison, not `f64::max` (a call to `fmax` per component on wasm: its NaN
+        // rule is not wasm's `f64.max`); the components are finite (checked).
         let mut max = 0f64;
         for &x in v {
-            max = max.max(x.abs());
+            let a = x.abs();
+            if a > max {
+                max = a;
+            }
         }
         let start = self.data.len();
         self.data.resize(start + self.stride, 0);
@@ -138,11 +153,15 @@ impl Vectors {
         }
         let inv = 1.0 / max;
         let mut squares = 0f64;
-        let row = &mut self.data[start..start + v.len()];
-        for i in 0..v.len() {
+        let row = &mut self.data.as_mut_slice()[start..start + v.len()];
+        let mut i = 0;
+        while i < v.len() {
             let r = v[i] * inv;
             squares += r * r;
-            row[i] = round(r * 127.0) as i8 as u8;
+            // Rounded half away from zero: |q| <= 127, so the truncation is exact.
+            let q = r * 127.0;
+            row[i] = (if q >= 0.0 { q + 0.5 } else { q - 0.5 }) as i32 as i8 as u8;
+            i += 1;
         }
         self.scale.push((1.0 / (127.0 * squares.sqrt())) as f32);
     }
@@ -175,8 +194,7 @@ impl Vectors {
         scores.clear();
         scores.resize(self.len(), 0.0);
         let q = query_form(&scratch.q, &mut scratch.simd);
-        for ((row, &s), out) in self
-            .data
+        for ((row, &s), out) in self.data[self.base..]
             .chunks_exact(self.stride)
             .zip(&self.scale)
             .zip(scores.iter_mut())
@@ -188,16 +206,23 @@ impl Vectors {
 
     /// The stored form, for snapshots: dims, then per vector its scale and its row.
     pub fn raw(&self) -> (&[u8], &[f32]) {
-        (&self.data, &self.scale)
+        (&self.data[self.base..], &self.scale)
     }
 
-    /// A store from its stored form (as `raw` gives it); `None` if the sizes disagree.
-    pub fn from_raw(dims: usize, data: Vec<u8>, scale: Vec<f32>) -> Option<Vectors> {
+    /// A store from its stored form (as `raw` gives it), the rows being `data[base..]`
+    /// (a snapshot's buffer, kept rather than copied); `None` if the sizes disagree.
+    pub fn from_raw(dims: usize, data: Vec<u8>, base: usize, scale: Vec<f32>) -> Option<Vectors> {
         let v = Vectors::new(dims);
-        if dims == 0 || data.len() != scale.len().checked_mul(v.stride)? {
+        let rows = data.len().checked_sub(base)?;
+        if dims == 0 || rows != scale.len().checked_mul(v.stride)? {
             return None;
         }
-        Some(Vectors { data, scale, ..v })
+        Some(Vectors {
+            data,
+            base,
+            scale,
+            ..v
+        })
     }
 }
 

@@ -187,6 +187,8 @@ export function toolIndex(tp) {
       const forms = [
         VECTORS.map((v) => Float64Array.from(v)),
         VECTORS.map((v) => Float32Array.from(v)),
+        // Float32Arrays whose own `length` throws: read by their contents, nothing thrown.
+        VECTORS.map((v) => Object.defineProperty(Float32Array.from(v), "length", { get: () => { throw new Error("length read"); } })),
         VECTORS.map((v) => Int8Array.from(v.map((x) => x * 100))),
         VECTORS.map((v) => ({ length: v.length, ...v })),
         new Set(VECTORS),
@@ -198,6 +200,11 @@ export function toolIndex(tp) {
         assert.deepEqual(names(index.search("zzz", { vector: EMAIL, limit: 4 })), reference);
         assert.deepEqual(names(index.search("zzz", { vector: Float32Array.from(EMAIL), limit: 4 })), reference);
       }
+      // A Float32Array copied at once: changing it afterwards changes nothing.
+      const rows = VECTORS.map((v) => Float32Array.from(v));
+      const copied = new ToolIndex(TOOLS, { vectors: rows });
+      for (const row of rows) row.fill(0);
+      assert.deepEqual(names(copied.search("zzz", { vector: EMAIL, limit: 4 })), reference);
       const index = new ToolIndex(TOOLS, { vectors: flat });
       flat.fill(0);
       assert.deepEqual(names(index.search("zzz", { vector: EMAIL, limit: 4 })), reference, "changing the caller's array changes nothing");
@@ -341,6 +348,14 @@ export function toolIndex(tp) {
       assert.equal(ToolIndex.load(new ToolIndex([]).save()).size, 0);
     });
 
+    test("many names (over 8,192 code units, decoded in one go where they are well-formed) come back exact, a lone surrogate among them too", () => {
+      const many = Array.from({ length: 700 }, (_, i) => `tool_${i}_${"x".repeat(12)}`);
+      for (const list of [many, [...many.slice(0, 350), "tool_\uDBFF_lone", ...many.slice(350)]]) {
+        const back = ToolIndex.load(new ToolIndex(list.map((name) => ({ name, description: "shared" }))).save());
+        assert.deepEqual(names(back.search("shared", { limit: list.length })), list);
+      }
+    });
+
     test("embed and onEmbedError are options of load, not part of the bytes", async () => {
       const errors = [];
       const bytes = hybrid({ embed: () => EMAIL }).save();
@@ -370,7 +385,7 @@ export function toolIndex(tp) {
       refused(longer, RangeError, new RegExp(`${bytes.length + 3} bytes, more than the ${bytes.length}`));
       const other = bytes.slice();
       other[8] = 9;
-      refused(other, TypeError, /a snapshot of format version 9; this tool-palette reads version 1/);
+      refused(other, TypeError, /a snapshot of format version 9; this tool-palette reads version 2/);
       // Any one byte altered anywhere in the payload: refused.
       for (let at = 24; at < bytes.length; at += 7) {
         const altered = bytes.slice();
