@@ -248,10 +248,11 @@ const catching =
 
 // A read that threw: which key, and what it threw.
 export class Unreadable {
-  constructor(index, cause, values) {
+  constructor(index, cause, values, at = "") {
     this.index = index;
     this.cause = cause;
     this.values = values;
+    this.at = at; // where it is, for a message: `[3]`, `["weather"]`
   }
 }
 
@@ -747,11 +748,18 @@ function readTool(tool, name, out) {
 
 // An array (or any iterable) of tools: `{ name, description, parameters | inputSchema |
 // schema }`, or the Chat Completions shape `{ type: "function", function: { … } }`.
+// A tool that cannot be read is an Unreadable that says which (`[3]`, `["weather"]`).
 export const readToolList = catching((tools) => {
   const out = new ToolTexts();
-  for (const item of Array.from(tools)) {
-    const tool = isObject(item) && !("name" in item) && isObject(item.function) ? item.function : item;
-    readTool(tool, isObject(tool) ? tool.name : undefined, out);
+  const all = bounded(tools);
+  for (let i = 0; i < all.length; i++) {
+    try {
+      const item = all[i];
+      const tool = isObject(item) && !("name" in item) && isObject(item.function) ? item.function : item;
+      readTool(tool, isObject(tool) ? tool.name : undefined, out);
+    } catch (cause) {
+      return new Unreadable(i, cause, undefined, `[${i}]`);
+    }
   }
   return out;
 });
@@ -759,7 +767,13 @@ export const readToolList = catching((tools) => {
 // A record of tools keyed by name (an AI SDK `tools` object, an MCP list mapped by name).
 export const readToolRecord = catching((tools) => {
   const out = new ToolTexts();
-  for (const key of Object.keys(tools)) readTool(tools[key], key, out);
+  for (const key of Object.keys(tools)) {
+    try {
+      readTool(tools[key], key, out);
+    } catch (cause) {
+      return new Unreadable(0, cause, undefined, `[${JSON.stringify(key)}]`);
+    }
+  }
   return out;
 });
 
@@ -802,6 +816,6 @@ function vectorOf(value) {
 }
 
 // `options.vectors`: one flat Float32Array as it is, else each vector through vectorOf.
-export const readVectors = catching((vectors) => (tagOf(vectors) === "[object Float32Array]" ? vectors : Array.from(vectors, (v) => vectorOf(v))));
+export const readVectors = catching((vectors) => (tagOf(vectors) === "[object Float32Array]" ? vectors : bounded(vectors).map((v) => vectorOf(v))));
 // A query's vector: `options.vector`, or what `embed` answered.
 export const readVector = catching(vectorOf);

@@ -79,6 +79,9 @@ extern "C" {
     /// The values read before the one that threw.
     #[wasm_bindgen(method, getter)]
     pub fn values(this: &Unreadable) -> Array;
+    /// Where the value that threw is (`[3]`), for a message.
+    #[wasm_bindgen(method, getter)]
+    pub fn at(this: &Unreadable) -> JsValue;
 
     /// `keys` of `source`, read once each, as an array; an `Unreadable` when one throws.
     pub fn fields(source: &JsValue, keys: &Array) -> JsValue;
@@ -352,7 +355,12 @@ pub fn read_tools(tools: &JsValue, as_record: bool) -> JsResult<ToolTexts> {
     } else {
         read_tool_list_(tools)
     };
-    caught(read).map(JsCast::unchecked_into)
+    // A tool that could not be read comes back as an `Unreadable` naming it.
+    let read = caught(read)?;
+    match read.is_instance_of::<Unreadable>() {
+        true => Err(read),
+        false => Ok(read.unchecked_into()),
+    }
 }
 
 // ------------------------------------------------------------ ToolIndex vectors (SPEC 6, hybrid)

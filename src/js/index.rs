@@ -316,8 +316,12 @@ impl ToolIndex {
             return Err(must_be(place(), what, &tools));
         }
         let as_record = !batch::is_iterable(&tools, &place)?;
-        let read =
-            host::read_tools(&tools, as_record).map_err(|cause| unreadable(place(), &cause))?;
+        let read = host::read_tools(&tools, as_record).map_err(|e| {
+            match e.dyn_ref::<host::Unreadable>() {
+                Some(u) => unreadable(place().add_js(&u.at()), &u.cause()),
+                None => unreadable(place(), &e),
+            }
+        })?;
         let options = read_options(&options, &|| Message::new("ToolIndex: options"))?;
 
         let names = read.names();

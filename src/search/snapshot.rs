@@ -371,7 +371,16 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         embedding_depth: r.u32()? as usize,
     };
     let sane = |x: f32| x.is_finite() && x >= 0.0;
-    if limit == 0 || !sane(fusion.k) || !sane(fusion.lexical) || !sane(fusion.embedding) {
+    // The ranking's constants within the bounds where every score is finite, positive for a
+    // match and tells tools apart (forged bytes with a matching checksum included).
+    let within = |x: f32, low: f32, high: f32| (low..=high).contains(&x);
+    let lexical = weight.iter().all(|&w| within(w, 0.0, 1e3))
+        && b.iter().all(|&b| within(b, 0.0, 1.0))
+        && within(k1, 0.0, 1e3);
+    let fused = within(fusion.k, 1e-3, 1e6)
+        && within(fusion.lexical, f32::MIN_POSITIVE, 1e6)
+        && within(fusion.embedding, f32::MIN_POSITIVE, 1e6);
+    if limit == 0 || !lexical || !fused {
         return Err(Corrupt("the options"));
     }
     let tools = r.u32()?;

@@ -938,11 +938,28 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
         snapshot::load(forged.clone()).is_ok(),
         "a vector component is any i8"
     );
-    let mut forged = bytes.clone();
-    forged[24..28].copy_from_slice(&0u32.to_le_bytes()); // limit 0
-    let sum = snapshot::checksum(&forged[24..]);
-    forged[16..24].copy_from_slice(&sum.to_le_bytes());
-    assert!(matches!(snapshot::load(forged.clone()), Err(E::Corrupt(_))));
+    // A limit of 0, and ranking constants out of their bounds (which made equal scores,
+    // a tool twice, or infinite scores): each refused, its checksum made to match.
+    let options = 24 + 4; // the weights, b, k1, the flags, then the fusion: k, lexical, embedding
+    let fusion = options + 4 * 10 + 4 + 4;
+    for (at, value) in [
+        (24, 0u32),
+        (options, (-1f32).to_bits()),
+        (options + 4 * 5, 2f32.to_bits()),
+        (options + 4 * 10, f32::NAN.to_bits()),
+        (fusion, 0f32.to_bits()),
+        (fusion + 4, 0f32.to_bits()),
+        (fusion + 8, 3e38f32.to_bits()),
+    ] {
+        let mut forged = bytes.clone();
+        forged[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        let sum = snapshot::checksum(&forged[24..]);
+        forged[16..24].copy_from_slice(&sum.to_le_bytes());
+        assert!(
+            matches!(snapshot::load(forged), Err(E::Corrupt(_))),
+            "{at}: {value:#x}"
+        );
+    }
 }
 
 #[test]

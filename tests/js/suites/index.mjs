@@ -103,6 +103,18 @@ export function toolIndex(tp) {
       assert.throws(() => new ToolIndex(hostile), (e) => e instanceof TypeError && /ToolIndex: tools could not be read/.test(e.message));
     });
 
+    test("a tool that cannot be read is named by its place; an endless list is refused past the limit", () => {
+      const bad = { name: "b", get description() { throw new Error("boom"); } };
+      const named = (pattern) => (e) => e instanceof TypeError && pattern.test(e.message) && e.cause?.message === "boom";
+      assert.throws(() => new ToolIndex([{ name: "a" }, bad]), named(/^ToolIndex: tools\[1\] could not be read$/));
+      assert.throws(() => new ToolIndex({ a: {}, "odd key": bad }), named(/^ToolIndex: tools\["odd key"\] could not be read$/));
+      let pulled = 0;
+      const forever = (f) => (function* () { for (;;) yield f(pulled++); })();
+      assert.throws(() => new ToolIndex(forever((i) => ({ name: `t${i}` }))), (e) => e instanceof RangeError && /ToolIndex: tools is too large/.test(e.message));
+      assert.equal(pulled, 1_048_577);
+      assert.throws(() => new ToolIndex([{ name: "a" }], { vectors: forever(() => [1]) }), /options\.vectors holds 1048577 vectors for 1 tools/);
+    });
+
     test("dispose() ends search and entries; a second dispose() does nothing", () => {
       const index = new ToolIndex(TOOLS);
       const { entries } = index;
