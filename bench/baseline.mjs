@@ -5,7 +5,7 @@
 const isObject = (v) => typeof v === "object" && v !== null;
 const isFunction = (v) => typeof v === "function";
 const describe = (v) => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : typeof v);
-const fail = (where, what, v) => new TypeError(`${where} must be ${what}, got ${describe(v)}`);
+const fail = (where, what, v) => new TypeError(`${where} must be ${what}, got ${describe(v)}${typeof v === "number" ? ` (${v})` : ""}`);
 
 function read(obj, key, where) {
   try {
@@ -238,6 +238,7 @@ export class ToolRouter {
 function isRouted(outcome, where) {
   const kind = isObject(outcome) ? outcome.kind : undefined;
   if (kind !== "routed" && kind !== "refused" && kind !== "unavailable") throw fail(where, "a Routed, RoutingRefusal or RoutingUnavailable", outcome);
+  if (kind === "routed" && outcome.names.length === 0) throw new TypeError(`${where}.names must not be empty (a routed palette is never empty)`);
   return kind === "routed";
 }
 
@@ -349,7 +350,8 @@ export class ToolPolicies {
     if (!isObject(call)) throw fail("ToolPolicies.dispatch: call", "an object { name, args, id? }", call);
     if (typeof call.name !== "string") throw fail("ToolPolicies.dispatch: call.name", "a string", call.name);
     let gate = this.#registered;
-    if (palette != null && palette.kind !== "refused" && palette.kind !== "unavailable") {
+    const narrowed = palette != null && palette.kind !== "refused" && palette.kind !== "unavailable";
+    if (narrowed) {
       gate = new Set(palette.kind === "routed" ? palette.names : names(palette, "ToolPolicies.dispatch: palette"));
     }
     let current = call;
@@ -369,11 +371,11 @@ export class ToolPolicies {
     if (this.#o.callback) {
       const next = this.#o.callback(current, ctx);
       if (next != null && (!isObject(next) || typeof next.name !== "string")) throw fail("ToolPolicies: onToolCallDispatch's returned call", "an object { name }", next);
-      current = next ?? current;
+      if (next != null) current = next === current ? next : { ...current, ...next };
     }
     const target = current.name;
     if (gate && (by || target !== call.name) && !gate.has(target)) {
-      const reason = `redirect target "${target}" is not in the routed palette; dispatching the original call "${call.name}"`;
+      const reason = `redirect target "${target}" is ${narrowed ? "not in the routed palette" : "not a registered tool"}; dispatching the original call "${call.name}"`;
       deliver(new ToolRedirectDroppedWarning(`${by ? `ToolCallPolicy "${by.name}"` : "onToolCallDispatch"}: ${reason}`, { policy: by?.name ?? null, target, original: call.name }), this.#o.onWarning);
       return Object.freeze({ call, original: call, redirectedBy: by?.name ?? null, dropped: Object.freeze({ target, reason }) });
     }
