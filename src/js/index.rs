@@ -2,7 +2,7 @@
 //! the core's (`crate::search`); this reads the tools once, at construction, and answers
 //! queries with the caller's own names.
 
-use super::options::{self, Fields};
+use super::options::{self, At, Fields};
 use super::{batch, frozen, host, must_be, unreadable, JsResult, Message};
 use crate::names::{NameList, NameTable};
 use crate::search::snapshot::{self, SnapshotError};
@@ -98,15 +98,10 @@ pub struct ToolIndex {
 const OPTIONS: &[&str] = &["limit", "vectors", "embed", "onEmbedError"];
 const SEARCH_OPTIONS: &[&str] = &["limit", "vector"];
 
-/// A positive whole number of hits, or `None` when not given.
-fn limit_of(value: JsValue, place: &dyn Fn() -> Message) -> JsResult<Option<u32>> {
-    if value.is_undefined() {
-        return Ok(None);
-    }
-    match value.as_f64() {
-        Some(n) if n >= 1.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX) => Ok(Some(n as u32)),
-        _ => Err(must_be(place().add(".limit"), "a positive integer", &value)),
-    }
+/// A positive whole number of hits (the core's rule for `limit`), or `None` when not given.
+fn limit_of(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Option<u32>> {
+    let limit = fields.checked("limit", At(place, "."))?;
+    Ok(limit.and_then(|v| v.as_f64()).map(|n| n as u32))
 }
 
 /// The options both the constructor and `load` take (`vectors` is the constructor's).
@@ -120,12 +115,10 @@ struct Options {
 fn read_options(options: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Options> {
     let fields: Fields = options::read_options(options, OPTIONS, place)?;
     Ok(Options {
-        limit: limit_of(fields.named("limit"), place)?,
+        limit: limit_of(&fields, place)?,
         vectors: fields.named("vectors"),
-        embed: options::optional_function(fields.named("embed"), &|| place().add(".embed"))?,
-        on_embed_error: options::optional_function(fields.named("onEmbedError"), &|| {
-            place().add(".onEmbedError")
-        })?,
+        embed: fields.function("embed", At(place, "."))?,
+        on_embed_error: fields.function("onEmbedError", At(place, "."))?,
     })
 }
 
@@ -496,7 +489,7 @@ impl ToolIndex {
         }
         let at = || Message::new("ToolIndex.search: options");
         let fields = options::read_options(&options, SEARCH_OPTIONS, &at)?;
-        let limit = limit_of(fields.named("limit"), &at)?.unwrap_or(self.limit);
+        let limit = limit_of(&fields, &at)?.unwrap_or(self.limit);
         let vector = fields.named("vector");
         let built = live(&self.built, "search")?;
         let mut buf = Vec::new();

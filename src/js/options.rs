@@ -124,14 +124,6 @@ fn key_array(keys: &'static [&'static str]) -> Array {
     found
 }
 
-/// An optional function: absent (`undefined`) or callable; `null` is a mistake.
-pub(crate) fn optional_function(
-    value: JsValue,
-    place: &dyn Fn() -> Message,
-) -> JsResult<Option<Function>> {
-    Ok(checked(value, Rule::OptionalFunction, place)?.map(JsCast::unchecked_into))
-}
-
 /// An options object that may be left out (then every option is absent).
 pub(crate) fn read_options(
     value: &JsValue,

@@ -1,6 +1,6 @@
 //! `ToolRouter`: the routing capability a host builds once and asks every turn.
 
-use super::options::{self, Layer, RESOLVE, ROUTER};
+use super::options::{self, At, Layer, RESOLVE, ROUTER};
 use super::turn::{self, registry_of, Ask, Palette, Registered};
 use super::{batch, frozen, host, JsResult, Message};
 use crate::routing;
@@ -86,8 +86,7 @@ impl ToolRouter {
         } else {
             batch::strings(&registered, &|| place().add(".registered"))?
         };
-        let on_warning =
-            options::optional_function(fields.named("onWarning"), &|| place().add(".onWarning"))?;
+        let on_warning = fields.function("onWarning", At(&place, "."))?;
         let list = frozen(list);
         let set = registry_of(&list, units);
         let missing = routing::missing(layer.entries.is_some(), set.distinct());
@@ -152,8 +151,7 @@ impl ToolRouter {
         let place = || Message::new("ToolRouter.resolve: options");
         let fields = options::read_options(&options, RESOLVE, &place)?;
         let signal = options::signal(fields.named("signal"), &|| place().add(".signal"))?;
-        let call_decision =
-            options::optional_function(fields.named("onDecision"), &|| place().add(".onDecision"))?;
+        let call_decision = fields.function("onDecision", At(&place, "."))?;
         let serving = self.serving.borrow().clone();
         let Some(serving) = serving else {
             return Err(Message::new("ToolRouter: resolve() after dispose()").error());
