@@ -250,42 +250,21 @@ fn read_vectors(value: &JsValue, count: usize) -> JsResult<Option<Vectors>> {
     Ok(Some(store))
 }
 
-/// The error for bytes that are not a snapshot this version loads: what is wrong with them.
+/// The error for bytes that are not a snapshot this version loads: what is wrong with them,
+/// in the core's words.
 fn snapshot_error(place: Message, error: SnapshotError) -> JsValue {
-    let n = |x: usize| JsValue::from(x as f64);
-    match error {
-        SnapshotError::Foreign => place
-            .add(" are not a ToolIndex snapshot (made by index.save())")
-            .type_error(),
-        SnapshotError::Truncated { had, needed } => place
-            .add(" are truncated: ")
-            .add_js(&n(had))
-            .add(" bytes of the ")
-            .add_js(&n(needed))
-            .add(" the snapshot needs")
-            .range_error(),
-        SnapshotError::Trailing { had, expected } => place
-            .add(" are ")
-            .add_js(&n(had))
-            .add(" bytes, more than the ")
-            .add_js(&n(expected))
-            .add(" of the snapshot they start with")
-            .range_error(),
-        SnapshotError::Version(v) => place
-            .add(" are a snapshot of format version ")
-            .add_js(&JsValue::from(v))
-            .add("; this tool-palette reads version ")
-            .add_js(&JsValue::from(snapshot::VERSION))
-            .add(": save the index again with this version")
-            .type_error(),
-        SnapshotError::Checksum => place
-            .add(" are altered: the snapshot's checksum does not match its content")
-            .type_error(),
-        SnapshotError::Corrupt(what) => place
-            .add(" are corrupt: ")
-            .add(what)
-            .add(" of the snapshot breaks its invariants")
-            .type_error(),
+    let (texts, numbers, range) = error.words();
+    let mut message = place.add(texts[0]);
+    for (n, text) in numbers.iter().zip(&texts[1..]) {
+        if let Some(n) = n {
+            message = message.add_js(&JsValue::from(*n as f64));
+        }
+        message = message.add(text);
+    }
+    if range {
+        message.range_error()
+    } else {
+        message.type_error()
     }
 }
 

@@ -52,8 +52,9 @@ pub(crate) struct Ask {
     pub signal_place: &'static str,
 }
 
-/// The registered palette of a turn: indexed already (a router's), or names to index
-/// once the rows are in (`resolvePalette`'s), so that a turn in flight holds no index.
+/// The registered palette of a turn: indexed already (a router's, or the last list a
+/// `resolvePalette` indexed), or new names to index once the rows are in, so that a turn
+/// in flight holds no index of its own.
 #[derive(Clone)]
 pub(crate) enum Palette {
     Indexed(Registered),
@@ -64,8 +65,9 @@ impl Palette {
     fn registered(self) -> Registered {
         match self {
             Palette::Indexed(registered) => registered,
+            // Not the last list (`known` said so when the turn was asked).
             Palette::Names(list, units) => Registered {
-                set: registry_of(&list, units),
+                set: index(&list, units),
                 list,
             },
         }
@@ -84,9 +86,11 @@ thread_local! {
 /// last one built when the names are the same strings in the same order (see [`known`]),
 /// else a new one, which then replaces it.
 pub(crate) fn registry_of(list: &Array, units: usize) -> Rc<NameSet> {
-    if let Some(known) = known(list) {
-        return known.set;
-    }
+    known(list).map_or_else(|| index(list, units), |known| known.set)
+}
+
+/// A new index of `list`, kept as the last one.
+fn index(list: &Array, units: usize) -> Rc<NameSet> {
     let set = Rc::new(NameSet::new(batch::write(list, units)));
     LAST.set(Some((list.clone(), set.clone())));
     set

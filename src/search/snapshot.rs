@@ -36,6 +36,48 @@ pub enum SnapshotError {
     Corrupt(&'static str),
 }
 
+impl SnapshotError {
+    /// What is wrong with the bytes, as the error says it after naming them: three texts
+    /// with the numbers (if any) between them ("… are truncated: ", 10, " bytes of the ",
+    /// 24, " the snapshot needs"), and whether it is a RangeError.
+    pub fn words(&self) -> ([&'static str; 3], [Option<usize>; 2], bool) {
+        match *self {
+            SnapshotError::Foreign => {
+                let text = " are not a ToolIndex snapshot (made by index.save())";
+                ([text, "", ""], [None; 2], false)
+            }
+            SnapshotError::Truncated { had, needed } => {
+                let texts = [" are truncated: ", " bytes of the ", " the snapshot needs"];
+                (texts, [Some(had), Some(needed)], true)
+            }
+            SnapshotError::Trailing { had, expected } => {
+                let end = " of the snapshot they start with";
+                (
+                    [" are ", " bytes, more than the ", end],
+                    [Some(had), Some(expected)],
+                    true,
+                )
+            }
+            SnapshotError::Version(v) => {
+                let texts = [
+                    " are a snapshot of format version ",
+                    "; this tool-palette reads version ",
+                    ": save the index again with this version",
+                ];
+                (texts, [Some(v as usize), Some(VERSION as usize)], false)
+            }
+            SnapshotError::Checksum => {
+                let text = " are altered: the snapshot's checksum does not match its content";
+                ([text, "", ""], [None; 2], false)
+            }
+            SnapshotError::Corrupt(what) => {
+                let end = " of the snapshot breaks its invariants";
+                ([" are corrupt: ", what, end], [None; 2], false)
+            }
+        }
+    }
+}
+
 /// What a snapshot holds besides the index: the names and the options it was built with.
 pub struct Snapshot {
     pub index: Index,

@@ -983,3 +983,21 @@ fn snapshots_of_random_bytes_never_panic() {
         }
     }
 }
+
+#[test]
+fn snapshot_errors_say_what_is_wrong() {
+    use snapshot::SnapshotError as E;
+    let (texts, numbers, range) = E::Truncated {
+        had: 0,
+        needed: 1024,
+    }
+    .words();
+    assert_eq!(
+        texts,
+        [" are truncated: ", " bytes of the ", " the snapshot needs"]
+    );
+    assert_eq!((numbers, range), ([Some(0), Some(1024)], true));
+    let (texts, numbers, range) = E::Version(3).words();
+    assert!(texts[0].ends_with("format version ") && numbers[0] == Some(3) && !range);
+    assert_eq!(E::Corrupt("the names").words().0[1], "the names");
+}
