@@ -109,12 +109,10 @@ export function deliver(warning, onWarning) {
   globalThis.console?.warn?.(`${warning.name}: ${warning.message}`);
 }
 
-export const error = (message) => new Error(message);
-export const typeError = (message) => new TypeError(message);
-export const typeErrorCaused = (message, cause) => new TypeError(message, { cause });
-export const rangeError = (message) => new RangeError(message);
-export const rangeErrorCaused = (message, cause) => new RangeError(message, { cause });
-export const errorCaused = (message, cause) => new Error(message, { cause });
+// The binding's errors: `kind` 0 Error, 1 TypeError, 2 RangeError; 3 to 5 the same with
+// `cause` (a thrown `undefined` is a cause too, so it is no marker of "none").
+const ERRORS = [Error, TypeError, RangeError];
+export const fault = (kind, message, cause) => (kind < 3 ? new ERRORS[kind](message) : new ERRORS[kind - 3](message, { cause }));
 
 // ---------------------------------------------------------------- the door
 

@@ -65,6 +65,55 @@ pub enum Rule {
     Options,
 }
 
+// The options (and a policy's fields) each call reads, by key.
+
+/// `resolvePalette`'s options.
+pub const ROUTING: &[&str] = &[
+    "entries",
+    "timeoutMs",
+    "candidateOf",
+    "isActive",
+    "onDecision",
+    "registered",
+    "signal",
+];
+
+/// A `ToolRouter`'s options.
+pub const ROUTER: &[&str] = &[
+    "entries",
+    "timeoutMs",
+    "candidateOf",
+    "isActive",
+    "onDecision",
+    "registered",
+    "onWarning",
+];
+
+/// `ToolRouter.resolve`'s options.
+pub const RESOLVE: &[&str] = &["signal", "context", "onDecision"];
+
+/// What the binding reads of a signal to check it is one.
+pub const SIGNAL: &[&str] = &["aborted", "addEventListener", "removeEventListener"];
+
+/// A `ToolCallPolicy`'s fields, in the order the policy defines them.
+pub const POLICY: [&str; 7] = [
+    "name",
+    "match",
+    "whenTool",
+    "redirectTo",
+    "model",
+    "argsTransform",
+    "guard",
+];
+
+/// A `ToolPolicies`'s options.
+pub const POLICIES: &[&str] = &[
+    "modelResolver",
+    "onToolCallDispatch",
+    "onWarning",
+    "registered",
+];
+
 /// The rule of each option, by its key: one key means the same wherever it is taken
 /// (`resolvePalette`, `ToolRouter`, `ToolCallPolicy`, `ToolPolicies`, `ToolIndex`).
 pub fn rule_of(key: &str) -> Rule {
@@ -155,5 +204,20 @@ mod tests {
         assert_eq!(check(Rule::Object, Given::Array), Ok(true));
         assert_eq!(check(Rule::Any, Given::Null), Ok(true));
         assert_eq!(Given::Array.described(), "an array");
+    }
+
+    #[test]
+    fn every_option_read_has_its_rule() {
+        // Only what the binding checks as it reads it goes without a rule here.
+        let checked_where_read = ["registered", "signal", "context", "whenTool", "model"];
+        for keys in [ROUTING, ROUTER, RESOLVE, &POLICY[..], POLICIES] {
+            for key in keys {
+                assert_eq!(
+                    rule_of(key) == Rule::Any,
+                    checked_where_read.contains(key),
+                    "{key}"
+                );
+            }
+        }
     }
 }

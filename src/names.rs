@@ -5,6 +5,44 @@
 //! make `"a\u{D800}"` equal to `"a\u{DC00}"`.
 
 use alloc::{vec, vec::Vec};
+
+// ------------------------------------------------------------------ limits
+
+/// The most code units of names one batch may hold (16 MiB as UTF-16): every turn's
+/// rows, every registered list, every palette. Chosen so that a batch and what is built
+/// from it stay well inside a Cloudflare Worker's 128 MB.
+pub const MAX_UNITS: usize = 1 << 23;
+/// The most names (rows with a candidate, registered names, palette names) one batch may hold.
+pub const MAX_NAMES: usize = 1 << 20;
+/// The most code units of one field's texts a `ToolIndex` reads (64 MiB as UTF-16): tool
+/// descriptions run longer than names, and an index is built once.
+pub const MAX_TEXT_UNITS: usize = 1 << 25;
+
+/// Whether `count` names of `units` code units in all fit one batch: within the limits,
+/// and with room for them (and what is built from them: an index, a turn's rows) in the
+/// module's memory as it can grow now. Asked before anything is copied in, so that input
+/// too large for the memory at hand is answered up front (a RangeError, or refusal 2a
+/// for a store's answer) instead of trapping half-way through a call.
+pub fn fits(count: usize, units: usize) -> bool {
+    count <= MAX_NAMES && units <= MAX_UNITS && room_for(units * 6 + count * 96)
+}
+
+/// [`fits`] for a `ToolIndex`'s texts (written as UTF-16 beyond [`MAX_UNITS`]).
+pub fn fits_texts(count: usize, units: usize) -> bool {
+    count <= MAX_NAMES && units <= MAX_TEXT_UNITS && room_for(units * 4 + count * 96)
+}
+
+fn room_for(bytes: usize) -> bool {
+    let mut probe: Vec<u8> = Vec::new();
+    probe.try_reserve_exact(bytes).is_ok()
+}
+
+/// What a call beyond the limits is told, after the argument's place.
+pub const TOO_LARGE: &str =
+    " is too large: a call takes at most 1,048,576 names and 8,388,608 code units of names";
+
+// ------------------------------------------------------------------ names
+
 /// One name: the UTF-16 code units of a JavaScript string.
 pub type Name = [u16];
 
@@ -244,6 +282,29 @@ impl NameSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_limits_are_as_told() {
+        let grouped = |n: usize| {
+            let digits = n.to_string();
+            let mut out = String::new();
+            for (i, c) in digits.chars().enumerate() {
+                if i > 0 && (digits.len() - i) % 3 == 0 {
+                    out.push(',');
+                }
+                out.push(c);
+            }
+            out
+        };
+        let told = format!(
+            " is too large: a call takes at most {} names and {} code units of names",
+            grouped(MAX_NAMES),
+            grouped(MAX_UNITS)
+        );
+        assert_eq!(TOO_LARGE, told);
+        assert!(fits(MAX_NAMES, 0) && !fits(MAX_NAMES + 1, 0));
+        assert!(!fits(1, MAX_UNITS + 1) && !fits_texts(1, MAX_TEXT_UNITS + 1));
+    }
 
     #[test]
     fn trim_follows_string_prototype_trim() {

@@ -5,8 +5,8 @@
 //! batches was measured against it: 3-5% faster at 200 rows, 6-10% slower at 10,000, and
 //! 600 gzip bytes heavier.) Answers go back as indices into the caller's own strings.
 //!
-//! The limits below are checked before anything is allocated, so no call, however large
-//! its input, can run the module out of memory.
+//! The core's limits (`names::fits`) are checked before anything is allocated, so no
+//! call, however large its input, can run the module out of memory.
 
 use super::{host, must_be, unreadable, JsResult, Message};
 use crate::names::NameList;
@@ -14,34 +14,7 @@ use alloc::{vec, vec::Vec};
 use js_sys::{Array, JsString};
 use wasm_bindgen::prelude::*;
 
-/// The most code units of names one batch may hold (16 MiB as UTF-16): every turn's
-/// rows, every registered list, every palette. Chosen so that a batch and what is built
-/// from it stay well inside a Cloudflare Worker's 128 MB.
-pub(crate) const MAX_UNITS: usize = 1 << 23;
-/// The most names (rows with a candidate, registered names, palette names) one batch may hold.
-pub(crate) const MAX_NAMES: usize = 1 << 20;
-/// The most code units of one field's texts a `ToolIndex` reads (64 MiB as UTF-16): tool
-/// descriptions run longer than names, and an index is built once.
-pub(crate) const MAX_TEXT_UNITS: usize = 1 << 25;
-
-/// Whether `count` names of `units` code units in all fit one batch: within the limits,
-/// and with room for them (and what is built from them: an index, a turn's rows) in the
-/// module's memory as it can grow now. Asked before anything is copied in, so that input
-/// too large for the memory at hand is answered up front (a RangeError, or refusal 2a
-/// for a store's answer) instead of trapping half-way through a call.
-pub(crate) fn fits(count: usize, units: usize) -> bool {
-    count <= MAX_NAMES && units <= MAX_UNITS && room_for(units * 6 + count * 96)
-}
-
-/// [`fits`] for a `ToolIndex`'s texts (written as UTF-16 beyond [`MAX_UNITS`]).
-pub(crate) fn fits_texts(count: usize, units: usize) -> bool {
-    count <= MAX_NAMES && units <= MAX_TEXT_UNITS && room_for(units * 4 + count * 96)
-}
-
-fn room_for(bytes: usize) -> bool {
-    let mut probe: Vec<u8> = Vec::new();
-    probe.try_reserve_exact(bytes).is_ok()
-}
+pub(crate) use crate::names::{fits, fits_texts};
 
 /// Writes `strings` (`units` code units in all, as measured) into a name list: `host.js`
 /// writes their code units straight into memory allocated for exactly them. The caller
@@ -130,9 +103,5 @@ pub(crate) fn measured(list: &Array, place: &dyn Fn() -> Message) -> JsResult<us
 
 /// The RangeError for a caller's argument beyond the limits.
 pub(crate) fn too_big(place: Message) -> JsValue {
-    place
-        .add(
-            " is too large: a call takes at most 1,048,576 names and 8,388,608 code units of names",
-        )
-        .range_error()
+    place.add(crate::names::TOO_LARGE).range_error()
 }

@@ -34,17 +34,9 @@ extern "C" {
     #[wasm_bindgen(catch)]
     pub fn deliver(warning: &JsValue, on_warning: &JsValue) -> Result<(), JsValue>;
 
-    pub fn error(message: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = typeError)]
-    pub fn type_error(message: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = typeErrorCaused)]
-    pub fn type_error_caused(message: &JsValue, cause: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = rangeError)]
-    pub fn range_error(message: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = rangeErrorCaused)]
-    pub fn range_error_caused(message: &JsValue, cause: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = errorCaused)]
-    pub fn error_caused(message: &JsValue, cause: &JsValue) -> JsValue;
+    /// A new `Error` (`kind` 0), `TypeError` (1) or `RangeError` (2); 3 to 5 the same
+    /// with `cause`.
+    pub fn fault(kind: u32, message: &JsValue, cause: &JsValue) -> JsValue;
 
     /// The module's exports, for the door's stack-pointer check.
     pub fn attach(exports: &JsValue);

@@ -60,19 +60,25 @@ impl Message {
         Message(self.0.concat(value))
     }
     pub fn error(self) -> JsValue {
-        host::error(&self.0)
+        self.fault(0, &JsValue::UNDEFINED)
     }
     pub fn type_error(self) -> JsValue {
-        host::type_error(&self.0)
+        self.fault(1, &JsValue::UNDEFINED)
     }
     pub fn type_error_caused(self, cause: &JsValue) -> JsValue {
-        host::type_error_caused(&self.0, cause)
+        self.fault(4, cause)
     }
     pub fn range_error(self) -> JsValue {
-        host::range_error(&self.0)
+        self.fault(2, &JsValue::UNDEFINED)
     }
     pub fn range_error_caused(self, cause: &JsValue) -> JsValue {
-        host::range_error_caused(&self.0, cause)
+        self.fault(5, cause)
+    }
+    pub fn error_caused(self, cause: &JsValue) -> JsValue {
+        self.fault(3, cause)
+    }
+    fn fault(self, kind: u32, cause: &JsValue) -> JsValue {
+        host::fault(kind, &self.0, cause)
     }
 }
 

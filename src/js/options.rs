@@ -10,7 +10,8 @@
 //! catch a throwing getter.
 
 use super::{host, must_be, unreadable, JsResult, Message};
-use crate::given::{self, rule_of, Rule};
+use crate::given::{self, rule_of, Rule, SIGNAL};
+pub(crate) use crate::given::{POLICIES, POLICY, RESOLVE, ROUTER, ROUTING};
 use alloc::vec::Vec;
 use core::cell::Cell;
 use js_sys::{Array, Function};
@@ -106,7 +107,7 @@ pub(crate) fn read(
 
 // The keys as JavaScript strings, made once per list. (A `Cell` taken and put back, not
 // a `RefCell`: should the module ever trap in between, the cache is merely empty.)
-fn key_array(keys: &'static [&'static str]) -> Array {
+pub(crate) fn key_array(keys: &'static [&'static str]) -> Array {
     thread_local! {
         static MADE: Cell<Vec<(usize, Array)>> = const { Cell::new(Vec::new()) };
     }
@@ -141,26 +142,6 @@ pub(crate) fn read_options(
 
 // ------------------------------------------------------------------ routing
 
-pub(crate) const ROUTING: &[&str] = &[
-    "entries",
-    "timeoutMs",
-    "candidateOf",
-    "isActive",
-    "onDecision",
-    "registered",
-    "signal",
-];
-
-pub(crate) const ROUTER: &[&str] = &[
-    "entries",
-    "timeoutMs",
-    "candidateOf",
-    "isActive",
-    "onDecision",
-    "registered",
-    "onWarning",
-];
-
 /// The procedural layer and how its rows are read: what `resolvePalette` and a
 /// `ToolRouter` share.
 pub(crate) struct Layer {
@@ -189,10 +170,6 @@ impl Layer {
     }
 }
 
-pub(crate) const RESOLVE: &[&str] = &["signal", "context", "onDecision"];
-
-const SIGNAL: &[&str] = &["aborted", "addEventListener", "removeEventListener"];
-
 /// A signal checked as the platform would use it: an `AbortSignal`, or an object that
 /// behaves like one completely (`aborted`, `addEventListener`, `removeEventListener`).
 pub(crate) fn signal(value: JsValue, place: &dyn Fn() -> Message) -> JsResult<Option<JsValue>> {
@@ -219,20 +196,3 @@ pub(crate) fn signal(value: JsValue, place: &dyn Fn() -> Message) -> JsResult<Op
 }
 
 // ------------------------------------------------------------------ policies
-
-pub(crate) const POLICY: [&str; 7] = [
-    "name",
-    "match",
-    "whenTool",
-    "redirectTo",
-    "model",
-    "argsTransform",
-    "guard",
-];
-
-pub(crate) const POLICIES: &[&str] = &[
-    "modelResolver",
-    "onToolCallDispatch",
-    "onWarning",
-    "registered",
-];

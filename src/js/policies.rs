@@ -494,7 +494,7 @@ fn seam_error(composed: &Composed, failure: Failure<Fault>) -> JsValue {
     };
     let name = &composed.core.policies()[policy].name;
     let text = failure_text(name, function, seam, misstep);
-    host::error_caused(&host::text(&text), &cause)
+    Message(host::text(&text)).error_caused(&cause)
 }
 
 fn fault_value(fault: Fault) -> JsValue {

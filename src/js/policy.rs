@@ -245,6 +245,7 @@ impl ToolCallPolicy {
         let guard = |f: &Option<Function>| f.clone().map_or(JsValue::NULL, JsValue::from);
         *held.spec.borrow_mut() = Some(spec.clone());
         let policy = JsValue::from(ToolCallPolicy { held });
+        // In the order of `POLICY`.
         let values = [
             spec.name.clone(),
             spec.matcher.clone().into(),
@@ -256,18 +257,10 @@ impl ToolCallPolicy {
         ];
         super::host::own_fields(
             &policy,
-            &POLICY_FIELDS.with(Clone::clone),
+            &options::key_array(&POLICY),
             &values.into_iter().collect(),
         );
         BUILT.with(|b| b.add(policy.unchecked_ref()));
         frozen(policy)
     }
-}
-
-thread_local! {
-    /// The fields of a policy, in the order `build` gives them.
-    static POLICY_FIELDS: Array = ["name", "match", "whenTool", "redirectTo", "model", "argsTransform", "guard"]
-        .into_iter()
-        .map(JsValue::from_str)
-        .collect();
 }
