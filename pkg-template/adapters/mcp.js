@@ -239,16 +239,24 @@ export function createMcpPalette(options) {
       }
       readable.set(server, kept);
     }
-    // Names listed by two servers (or taken by the search tool) are known as <server>__<name>.
-    const count = new Map();
-    for (const tools of readable.values()) for (const t of tools) count.set(t.name, (count.get(t.name) ?? 0) + 1);
+    // Names listed by two servers (or taken by the search tool) are known as <server>__<name>. A server
+    // that lists one name twice does not make it collide: its first tool of that name keeps it.
+    const inOrder = [...readable].sort((a, b) => order(a[0]) - order(b[0]));
+    const listers = new Map(); // name → the servers that list it
+    for (const [server, tools] of inOrder) for (const t of tools) (listers.get(t.name) ?? listers.set(t.name, new Set()).get(t.name)).add(server);
+    const paletteName = (server, t) => (listers.get(t.name).size > 1 || t.name === searchName ? `${server}__${t.name}` : t.name);
+    // The <server>__<name> of colliding tools are taken first: a listed name equal to one of them is the one left out.
+    const claimed = new Map(); // <server>__<name> → that server
+    for (const [server, tools] of inOrder) {
+      for (const t of tools) if (paletteName(server, t) !== t.name && !claimed.has(paletteName(server, t))) claimed.set(paletteName(server, t), server);
+    }
     const byName = new Map();
-    for (const [server, tools] of [...readable].sort((a, b) => order(a[0]) - order(b[0]))) {
+    for (const [server, tools] of inOrder) {
       for (const t of tools) {
-        const collides = count.get(t.name) > 1 || t.name === searchName;
-        const name = collides ? `${server}__${t.name}` : t.name;
-        if (byName.has(name)) {
-          skipped.push({ server, name: t.name, reason: `"${name}" is already the name of a tool of server "${byName.get(name).server}"` });
+        const name = paletteName(server, t);
+        const owner = byName.has(name) ? byName.get(name).server : name === t.name && claimed.has(name) ? claimed.get(name) : null;
+        if (owner !== null) {
+          skipped.push({ server, name: t.name, reason: `"${name}" is already the name of a tool of server "${owner}"` });
           continue;
         }
         let offered;
@@ -267,6 +275,8 @@ export function createMcpPalette(options) {
     const failures = [...perServer].filter(([, s]) => s.error !== null).map(([server, s]) => Object.freeze({ server, error: s.error }));
     for (const f of failures) warn(`LIST_FAILED:${f.server}`, `server "${f.server}" could not be listed (${f.error}); its tools are left out until it lists again.`);
     const sizes = new Map([...byName].map(([name, t]) => [name, definition(name, t)]));
+    // The search tool is sent when a turn narrows: its definition counts among those offered (never a listed name).
+    if (searchName !== false) sizes.set(searchName, definition(searchName, searchTool()));
     listing = { byName, names: [...byName.keys()], index, embedding, failures, skipped: skipped.map((x) => Object.freeze(x)), sizes, tokens: new Map() };
     return listing;
   }
@@ -316,9 +326,15 @@ export function createMcpPalette(options) {
     const found = []; // palette names search_tools found, in order
     let turn = null; // the latest turn
     let turns = 0;
+    const lenient = new WeakSet(); // turns routed for an adapter that lets calls outside the palette run (shadow, "allow")
 
     async function route(context, { signal } = {}) {
-      const ctx = typeof context === "string" ? { message: context } : isObject(context) ? context : { message: "" };
+      return routeTurn(context, signal, false);
+    }
+
+    async function routeTurn(context, signal, admitsListed) {
+      if (typeof context !== "string" && !isObject(context)) throw fail(`${WHERE}: route(context)`, "the turn's message (a string) or a context object with its message", context);
+      const ctx = typeof context === "string" ? { message: context } : context;
       checkSignal(signal, `${WHERE}: route(context, options).signal`);
       const l = await abortable(listed(), signal);
       let decision = null;
@@ -368,9 +384,11 @@ export function createMcpPalette(options) {
         failures: l.failures,
         skipped: Object.freeze(l.skipped),
         embedding: l.embedding,
-        definitions: Object.freeze({ offered: Object.freeze(measure(names, l)), all: Object.freeze(measure(l.names, l)) }),
+        // What the model is sent (the search tool included) against every listed tool.
+        definitions: Object.freeze({ offered: Object.freeze(measure([...names, ...(withSearch ? [searchName] : [])], l)), all: Object.freeze(measure(l.names, l)) }),
       });
       turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), report, palette: narrowed ? report.offered : outcome });
+      if (admitsListed) lenient.add(turn);
       if (onDecision) onDecision(report);
       return turn;
     }
@@ -426,13 +444,17 @@ export function createMcpPalette(options) {
       }
       const l = await abortable(listed(), signal);
       const offered = turn ? turn.names : null;
-      const known = l.byName.has(c.name) || (c.name === searchName && searchName !== false);
-      const outside = offered !== null && !offered.includes(c.name);
-      if (!known || (outside && outsidePalette === "refuse")) {
+      const isSearch = c.name === searchName && searchName !== false;
+      const known = l.byName.has(c.name) || isSearch;
+      // A turn that did not narrow offers every tool: the frameworks' tool sets hold the search tool
+      // too, and a search then reveals nothing hidden.
+      const outside = offered !== null && !offered.includes(c.name) && !(isSearch && turn.outcome.kind !== "routed");
+      if (!known || (outside && outsidePalette === "refuse" && !lenient.has(turn))) {
+        // An unknown name is answered as a hidden one: the answer tells the model nothing of what is hidden.
         const names = offered ?? [...l.names];
-        return failed(`Tool ${c.name} is not available${known ? " in this step" : ""}. Available tools: ${names.join(", ")}.`);
+        return failed(`Tool ${c.name} is not available in this step. Available tools: ${names.join(", ")}.`);
       }
-      if (c.name === searchName && searchName !== false) return search(c.args, l, signal);
+      if (isSearch) return search(c.args, l, signal);
       const ctx = turn ? turn.ctx : { message: "" };
       const dispatch = policies ? policies.dispatch(c, ctx, turn ? turn.palette : undefined) : null;
       const target = dispatch ? dispatch.call : c;
@@ -441,16 +463,19 @@ export function createMcpPalette(options) {
       const entry = l.byName.get(target.name);
       if (!entry) return failed(`Tool ${c.name} was redirected to ${target.name}, which no server lists.`);
       try {
-        const answer = clients.get(entry.server).callTool({ name: entry.name, arguments: target.args ?? {} }, undefined, signal ? { signal } : undefined);
-        return await abortable(Promise.resolve(answer), signal);
+        const answer = await abortable(Promise.resolve(clients.get(entry.server).callTool({ name: entry.name, arguments: target.args ?? {} }, undefined, signal ? { signal } : undefined)), signal);
+        // A client that is not the SDK's may answer anything: what is no CallToolResult is a failed call.
+        return isObject(answer) ? answer : failed(`Server "${entry.server}" answered the call of ${entry.name} with no CallToolResult (${answer === null ? "null" : typeof answer}).`);
       } catch (error) {
         if (signal?.aborted) throw reasonOf(signal);
         return failed(errorText(error));
       }
     }
 
-    const router = async (ctx, { signal, onDecision: decided } = {}) => {
-      const t = await route(ctx, { signal });
+    // An adapter in shadow mode, or with outsidePalette: "allow", lets a call to a tool it did not offer run:
+    // so does the run, for the steps it routes for that adapter (the adapter reports such calls in `outside`).
+    const router = async (ctx, { signal, onDecision: decided, mode, outsidePalette: adapterOutside } = {}) => {
+      const t = await routeTurn(ctx, signal, mode === "shadow" || adapterOutside === "allow");
       if (decided && t.decision) decided(t.decision);
       return t.outcome;
     };
@@ -463,7 +488,7 @@ export function createMcpPalette(options) {
       return all;
     }
     const text = (result) =>
-      (Array.isArray(result.content) ? result.content : []).map((p) => (isObject(p) && p.type === "text" ? p.text : JSON.stringify(p))).join("\n");
+      (isObject(result) && Array.isArray(result.content) ? result.content : []).map((p) => (isObject(p) && p.type === "text" ? p.text : JSON.stringify(p))).join("\n");
 
     return {
       route,
@@ -495,13 +520,13 @@ export function createMcpPalette(options) {
           strict: false,
           needsApproval: async () => false,
           isEnabled: async () => true,
-          invoke: async (_runContext, input, details) => text(await callTool({ name: t.name, arguments: input, id: details?.toolCall?.callId })),
+          invoke: async (_runContext, input, details) => text(await callTool({ name: t.name, arguments: input, id: details?.toolCall?.callId }, { signal: details?.signal })),
         }));
       },
       async langchainTools(tool) {
         if (!isFunction(tool)) throw fail(`${WHERE}: langchainTools(tool)`, 'the tool function of "langchain"', tool);
         return (await every()).map((t) =>
-          tool(async (input, config) => text(await callTool({ name: t.name, arguments: input, id: config?.toolCall?.id })), {
+          tool(async (input, config) => text(await callTool({ name: t.name, arguments: input, id: config?.toolCall?.id }, { signal: config?.signal })), {
             name: t.name,
             description: t.description ?? "",
             schema: t.inputSchema ?? { type: "object", properties: {} },
@@ -516,6 +541,8 @@ export function createMcpPalette(options) {
     /** Lists every server again now (or the one named). */
     async refresh(server) {
       if (server !== undefined && !clients.has(server)) throw fail(`${WHERE}: refresh(server)`, `one of the servers (${[...clients.keys()].join(", ")})`, server);
+      // A listing in flight was asked before this refresh: let it finish, then list again.
+      while (listing$) await listing$.catch(() => {});
       for (const name of server === undefined ? clients.keys() : [server]) stale.add(name);
       listing = null;
       return report(await listed());
