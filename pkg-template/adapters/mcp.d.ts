@@ -73,7 +73,8 @@ export interface McpTurnReport {
   readonly failures: readonly { readonly server: string; readonly error: string }[];
   /**
    * Tools left out: their name was taken (a listed name equal to another's `<server>__<name>`), or their definition
-   * cannot be read or sent (not an object, no string name, a getter that throws, a cyclic or unserialisable schema).
+   * cannot be read or sent (not an object, no string name or an empty one, a getter that throws, a cyclic or
+   * unserialisable schema, a definition of more than 1,048,576 code units as JSON).
    */
   readonly skipped: readonly { readonly server: string; readonly name: string; readonly reason: string }[];
   /** Hybrid ranking: whether the tools were embedded at the last listing (`null` without `options.index.embed`). */

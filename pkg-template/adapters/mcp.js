@@ -67,16 +67,21 @@ function checkSignal(signal, where) {
   }
 }
 
+// The largest tool definition (name, description, input schema as JSON, in code units) the palette keeps:
+// far beyond what a model is sent for one tool, and one server's oversized tool cannot take the index down.
+const MAX_DEFINITION = 1_048_576;
+
 // One listed tool, read once (a getter runs once; what throws leaves this tool out): its name,
-// description and input schema as the JSON a model is sent (a cyclic or unserialisable schema
-// cannot be sent, so the tool is left out).
+// description and input schema as the JSON a model is sent (a cyclic or unserialisable schema,
+// or a definition beyond MAX_DEFINITION, cannot be sent, so the tool is left out).
 function readTool(tool) {
   if (!isObject(tool)) throw new TypeError("it is not an object");
   const name = tool.name;
-  if (typeof name !== "string") throw new TypeError("its name is not a string");
+  if (typeof name !== "string" || name === "") throw new TypeError("its name is not a non-empty string");
   const description = tool.description;
   const schema = tool.inputSchema;
   const json = JSON.stringify({ name, description: typeof description === "string" ? description : "", inputSchema: schema ?? {} });
+  if (json.length > MAX_DEFINITION) throw new RangeError(`it is ${json.length} code units long, more than ${MAX_DEFINITION} (too large to send to a model)`);
   const { description: text, inputSchema } = JSON.parse(json);
   return { tool, name, description: text, inputSchema };
 }

@@ -246,3 +246,21 @@ test("an adapter in shadow mode, or with outsidePalette \"allow\", runs what it 
   await run.route("what is the weather today");
   assert.equal((await run.callTool({ name: "send_email", arguments: {} })).isError, true);
 });
+
+test("one tool too large to send to a model (or with an empty name) is left out alone: the index, the other tools and servers still serve", async () => {
+  const p = palette({
+    big: client([def("huge", "x".repeat(40_000_000)), def("", "nameless"), def("send_email")]),
+    other: client([def("get_weather")]),
+  });
+  const { skipped, tools } = await p.refresh();
+  assert.equal(tools, 2);
+  assert.deepEqual(
+    skipped.map((s) => [s.server, s.name, s.reason.replace(/\d{8}/, "N")]),
+    [
+      ["big", "huge", "its definition cannot be read: it is N code units long, more than 1048576 (too large to send to a model)"],
+      ["big", "", "its definition cannot be read: its name is not a non-empty string"],
+    ],
+  );
+  const turn = await p.run().route("weather today");
+  assert.deepEqual(turn.names, ["get_weather", "search_tools"]);
+});
