@@ -96,7 +96,7 @@ function listAll(client, ms, server) {
     for (let page = 0; ; page++) {
       const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { signal: controller.signal });
       if (!isObject(result) || !Array.isArray(result.tools)) throw new TypeError(`listTools() answered no tools array (page ${page})`);
-      tools.push(...result.tools);
+      for (const tool of result.tools) tools.push(tool); // (not push(...tools): a page of 150,000 tools overflows the stack)
       cursor = result.nextCursor;
       if (cursor == null || cursor === "") return tools;
       if (page >= 10_000) throw new RangeError("listTools() kept answering a nextCursor (10,000 pages)");

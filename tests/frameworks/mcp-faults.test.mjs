@@ -264,3 +264,12 @@ test("one tool too large to send to a model (or with an empty name) is left out 
   const turn = await p.run().route("weather today");
   assert.deepEqual(turn.names, ["get_weather", "search_tools"]);
 });
+
+test("a page of 150,000 tools is listed (a server is not left out because its page overflows the stack)", async () => {
+  const tools = Array.from({ length: 150_000 }, (_, i) => ({ name: `t${i}`, description: `tool number ${i}` }));
+  const p = palette({ many: client(tools) });
+  const { tools: listed, failures } = await p.refresh();
+  assert.deepEqual([listed, failures], [150_000, []]);
+  assert.deepEqual(await p.locate("t149999"), { server: "many", name: "t149999" });
+  p.dispose();
+});
