@@ -87,22 +87,32 @@ function readTool(tool) {
 }
 
 // Every tool of one server: the pages of tools/list, all of them within `ms`. When the time is
-// up the listing rejects, and the request in flight is cancelled (its signal aborts).
+// up the listing rejects, and the request in flight is cancelled (its signal aborts). Each request
+// gets a signal of its own (the SDK leaves a listener on the signal it is given: one shared signal
+// makes Node warn of a leak past 10 pages). A server whose pages answer at once (in-process) never
+// lets the timer run: the time is also checked between pages. A cursor answered twice is a loop.
 function listAll(client, ms, server) {
-  const controller = new AbortController();
+  const timedOut = () => new Error(`listTools() of server "${server}" timed out after ${ms} ms`);
+  const deadline = ms > MAX_TIMER ? Infinity : Date.now() + ms;
+  let current = null; // the controller of the request in flight
   const pages = async () => {
     const tools = [];
+    const cursors = new Set();
     let cursor;
     for (let page = 0; ; page++) {
-      const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { signal: controller.signal });
+      if (Date.now() > deadline) throw timedOut();
+      current = new AbortController();
+      const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { signal: current.signal });
       if (!isObject(result) || !Array.isArray(result.tools)) throw new TypeError(`listTools() answered no tools array (page ${page})`);
       for (const tool of result.tools) tools.push(tool); // (not push(...tools): a page of 150,000 tools overflows the stack)
       cursor = result.nextCursor;
       if (cursor == null || cursor === "") return tools;
+      if (cursors.has(cursor)) throw new RangeError(`listTools() answered the nextCursor ${JSON.stringify(String(cursor)).slice(0, 80)} twice (page ${page + 1}): its pages loop`);
+      cursors.add(cursor);
       if (page >= 10_000) throw new RangeError("listTools() kept answering a nextCursor (10,000 pages)");
     }
   };
-  return within(pages(), ms, () => new Error(`listTools() of server "${server}" timed out after ${ms} ms`), controller);
+  return within(pages(), ms, timedOut, { abort: (error) => current?.abort(error) });
 }
 
 function checkNumber(value, name, { integer = false, min = 0 } = {}) {

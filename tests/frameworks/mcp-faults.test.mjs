@@ -273,3 +273,47 @@ test("a page of 150,000 tools is listed (a server is not left out because its pa
   assert.deepEqual(await p.locate("t149999"), { server: "many", name: "t149999" });
   p.dispose();
 });
+
+test("paging: a server of 12 pages lists without Node's MaxListenersExceededWarning; a nextCursor answered twice is a loop, left out at once", async () => {
+  const defs = Array.from({ length: 60 }, (_, i) => def(`tool_${i}`));
+  const server = new sdk.Server({ name: "paged", version: "1.0.0" }, { capabilities: { tools: {} } });
+  let asked = 0;
+  server.setRequestHandler(sdk.ListToolsRequestSchema, async (request) => {
+    asked++;
+    const start = Number(request.params?.cursor ?? 0);
+    return { tools: defs.slice(start, start + 5), ...(start + 5 < defs.length ? { nextCursor: String(start + 5) } : {}) };
+  });
+  const paged = await connect(sdk, server, "paged");
+  open.push(paged);
+  const warnings = [];
+  const onWarning = (w) => warnings.push(w.name);
+  process.on("warning", onWarning);
+  try {
+    const { tools } = await palette({ paged }).refresh();
+    await new Promise((resolve) => setTimeout(resolve, 20)); // process warnings are emitted on a later tick
+    assert.deepEqual([tools, asked, warnings], [60, 12, []]);
+  } finally {
+    process.off("warning", onWarning);
+  }
+  let pages = 0;
+  const looping = { ...client([]), async listTools() { pages++; return { tools: [def(`t${pages}`)], nextCursor: "again" }; } };
+  const { failures } = await palette({ looping }).refresh();
+  assert.deepEqual(failures, [{ server: "looping", error: 'listTools() answered the nextCursor "again" twice (page 2): its pages loop' }]);
+  assert.equal(pages, 2);
+});
+
+test("listTimeoutMs bounds a server whose pages answer at once (no timer can run between them): the time is checked between pages", async () => {
+  const busy = {
+    ...client([]),
+    async listTools(params) {
+      const until = Date.now() + 2;
+      while (Date.now() < until); // 2 ms of work a page, answered without a macrotask
+      const n = Number(params?.cursor ?? 0);
+      return { tools: [def(`t${n}`)], nextCursor: String(n + 1) };
+    },
+  };
+  const started = Date.now();
+  const { failures } = await palette({ busy }, { listTimeoutMs: 100 }).refresh();
+  assert.ok(Date.now() - started < 2_000, `${Date.now() - started} ms`);
+  assert.deepEqual(failures, [{ server: "busy", error: 'listTools() of server "busy" timed out after 100 ms' }]);
+});
