@@ -477,13 +477,20 @@ export function createMcpPalette(options) {
       if (target.name === searchName && searchName !== false) return search(target.args, l, signal);
       const entry = l.byName.get(target.name);
       if (!entry) return failed(`Tool ${c.name} was redirected to ${target.name}, which no server lists.`);
+      // The server gets a signal of this call's own, aborted with the caller's: the SDK leaves a listener on the
+      // signal it is given, so a run's one signal, given to each of its calls, would keep one per call (Node warns past 10).
+      const own = signal ? new AbortController() : null;
+      const relay = () => own.abort(reasonOf(signal));
+      signal?.addEventListener("abort", relay, { once: true });
       try {
-        const answer = await abortable(Promise.resolve(clients.get(entry.server).callTool({ name: entry.name, arguments: target.args ?? {} }, undefined, signal ? { signal } : undefined)), signal);
+        const answer = await abortable(Promise.resolve(clients.get(entry.server).callTool({ name: entry.name, arguments: target.args ?? {} }, undefined, own ? { signal: own.signal } : undefined)), signal);
         // A client that is not the SDK's may answer anything: what is no CallToolResult is a failed call.
         return isObject(answer) ? answer : failed(`Server "${entry.server}" answered the call of ${entry.name} with no CallToolResult (${answer === null ? "null" : typeof answer}).`);
       } catch (error) {
         if (signal?.aborted) throw reasonOf(signal);
         return failed(errorText(error));
+      } finally {
+        signal?.removeEventListener("abort", relay);
       }
     }
 

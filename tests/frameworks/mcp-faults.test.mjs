@@ -317,3 +317,33 @@ test("listTimeoutMs bounds a server whose pages answer at once (no timer can run
   assert.ok(Date.now() - started < 2_000, `${Date.now() - started} ms`);
   assert.deepEqual(failures, [{ server: "busy", error: 'listTools() of server "busy" timed out after 100 ms' }]);
 });
+
+test("a run's one signal given to 12 calls (as a framework gives each tool call) collects no listener per call: no MaxListenersExceededWarning; an abort still reaches the server", async () => {
+  const server = new sdk.McpServer({ name: "pinger", version: "1.0.0" });
+  let cancelled = false;
+  server.registerTool("ping", { description: "ping" }, async () => ({ content: [{ type: "text", text: "pong" }] }));
+  server.registerTool("wait", { description: "wait" }, async (extra) => {
+    await new Promise((resolve) => extra.signal.addEventListener("abort", resolve));
+    cancelled = true;
+    return { content: [] };
+  });
+  const pinger = await connect(sdk, server, "pinger");
+  open.push(pinger);
+  const run = palette({ pinger }).run();
+  const warnings = [];
+  const onWarning = (w) => warnings.push(w.name);
+  process.on("warning", onWarning);
+  const controller = new AbortController();
+  try {
+    for (let i = 0; i < 12; i++) assert.equal(textOf(await run.callTool({ name: "ping", arguments: {} }, { signal: controller.signal })), "pong");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(warnings, []);
+  } finally {
+    process.off("warning", onWarning);
+  }
+  const waiting = run.callTool({ name: "wait", arguments: {} }, { signal: controller.signal });
+  setTimeout(() => controller.abort(new Error("stop")), 20);
+  await assert.rejects(waiting, /stop/);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(cancelled, true);
+});
