@@ -6,18 +6,14 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { consumer } from "./consumer.mjs";
-import { connect, loadSdk } from "./mcp-servers.mjs";
+import { connect, loadFrameworks, loadSdk } from "./mcp-servers.mjs";
 
 let c, sdk, m;
 const open = [];
 before(async () => {
   c = await consumer();
   sdk = await loadSdk(c.load);
-  m = {};
-  for (const name of ["ai", "ai/test", "@openai/agents", "langchain", "@langchain/core/testing", "tool-palette/mcp", "tool-palette/ai-sdk", "tool-palette/openai-agents", "tool-palette/langchain"]) {
-    m[name] = await c.load(name);
-  }
-  m["@openai/agents"].setTracingDisabled(true);
+  m = await loadFrameworks(c.load);
 });
 after(async () => {
   for (const client of open) await client.close().catch(() => {});
