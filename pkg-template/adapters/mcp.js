@@ -146,6 +146,7 @@ export function createMcpPalette(options) {
   const { limit = 5, listTimeoutMs = 10_000, timeoutMs, outsidePalette = "refuse", index: indexOptions } = options;
   const searchName = options.searchTool === undefined ? SEARCH : options.searchTool;
   if (!isObject(servers) || Array.isArray(servers)) throw fail(`${WHERE}: options.servers`, "a record of MCP clients keyed by server name", servers);
+  if (servers instanceof Map) throw new TypeError(`${WHERE}: options.servers must be a record of MCP clients keyed by server name, got a Map (pass Object.fromEntries(map))`);
   const clients = new Map();
   for (const [name, client] of Object.entries(servers)) {
     if (name === "") throw new TypeError(`${WHERE}: options.servers: a server name must be a non-empty string`);

@@ -343,3 +343,10 @@ test("a run's one signal given to 12 calls (as a framework gives each tool call)
   await new Promise((resolve) => setTimeout(resolve, 50));
   assert.equal(cancelled, true);
 });
+
+test("servers given as a Map is a TypeError that says so (never \"must name at least one server\")", () => {
+  assert.throws(() => m["tool-palette/mcp"].createMcpPalette({ servers: new Map([["s", client(THREE)]]) }), {
+    name: "TypeError",
+    message: "tool-palette/mcp: options.servers must be a record of MCP clients keyed by server name, got a Map (pass Object.fromEntries(map))",
+  });
+});
