@@ -73,12 +73,13 @@ export interface McpTurnReport {
   readonly failures: readonly { readonly server: string; readonly error: string }[];
   /**
    * Tools left out: their name was taken (a listed name equal to another's `<server>__<name>`), or their definition
-   * cannot be read or sent (not an object, no string name, a getter that throws, a cyclic or unserialisable schema).
+   * cannot be read or sent (not an object, no string name or an empty one, a getter that throws, a cyclic or
+   * unserialisable schema, a definition of more than 1,048,576 code units as JSON).
    */
   readonly skipped: readonly { readonly server: string; readonly name: string; readonly reason: string }[];
   /** Hybrid ranking: whether the tools were embedded at the last listing (`null` without `options.index.embed`). */
   readonly embedding: McpEmbedding | null;
-  /** The definitions offered this turn against every listed tool's: the tokens routing saved. */
+  /** The definitions offered this turn (the search tool's included when offered) against every listed tool's: the tokens routing saved. */
   readonly definitions: { readonly offered: DefinitionSize; readonly all: DefinitionSize };
 }
 
@@ -99,7 +100,8 @@ export interface McpRun {
   route(context: string | { message?: string; [key: string]: unknown }, options?: { signal?: AbortSignalLike }): Promise<McpTurn>;
   /**
    * Dispatches a call through the policies and the gate to its server; never rejects for a server's fault (that is a
-   * result with `isError: true`). When `signal` aborts, rejects at once with `signal.reason`, whether or not the server heeds it.
+   * result with `isError: true`, as is an answer that is no CallToolResult). A hidden tool and an unknown name get the
+   * same failed call. When `signal` aborts, rejects at once with `signal.reason`, whether or not the server heeds it.
    */
   callTool(call: McpCallLike, options?: { signal?: AbortSignalLike }): Promise<McpCallResult>;
   /** The router option of the framework adapters: routes each step of the framework's loop with this run. */
@@ -113,9 +115,9 @@ export interface McpRun {
   readonly found: string[];
   /** Every listed tool and the search tool as an AI SDK tools record (JSON schemas), each executing through callTool. */
   aiSdkTools(): Promise<Record<string, any>>;
-  /** The same as OpenAI Agents function tools (plain JSON schemas, `strict: false`). */
+  /** The same as OpenAI Agents function tools (plain JSON schemas, `strict: false`); each passes the run's `signal` on to `callTool`. */
   openaiAgentsTools(): Promise<any[]>;
-  /** The same as LangChain tools, made with the `tool` function of "langchain" you pass. */
+  /** The same as LangChain tools, made with the `tool` function of "langchain" you pass; each passes `config.signal` on to `callTool`. */
   langchainTools<T>(tool: (func: (input: any, config?: any) => Promise<string>, fields: { name: string; description: string; schema: any }) => T): Promise<T[]>;
 }
 
@@ -161,7 +163,7 @@ export interface McpPaletteOptions<Ctx = { message: string }> {
 export interface McpPalette {
   /** A new run. */
   run(): McpRun;
-  /** Lists every server (or the one named) again now. */
+  /** Lists every server (or the one named) again now, after a listing already in flight. */
   refresh(
     server?: string,
   ): Promise<{ readonly tools: number; readonly failures: McpTurnReport["failures"]; readonly skipped: McpTurnReport["skipped"]; readonly embedding: McpEmbedding | null }>;

@@ -67,37 +67,52 @@ function checkSignal(signal, where) {
   }
 }
 
+// The largest tool definition (name, description, input schema as JSON, in code units) the palette keeps:
+// far beyond what a model is sent for one tool, and one server's oversized tool cannot take the index down.
+const MAX_DEFINITION = 1_048_576;
+
 // One listed tool, read once (a getter runs once; what throws leaves this tool out): its name,
-// description and input schema as the JSON a model is sent (a cyclic or unserialisable schema
-// cannot be sent, so the tool is left out).
+// description and input schema as the JSON a model is sent (a cyclic or unserialisable schema,
+// or a definition beyond MAX_DEFINITION, cannot be sent, so the tool is left out).
 function readTool(tool) {
   if (!isObject(tool)) throw new TypeError("it is not an object");
   const name = tool.name;
-  if (typeof name !== "string") throw new TypeError("its name is not a string");
+  if (typeof name !== "string" || name === "") throw new TypeError("its name is not a non-empty string");
   const description = tool.description;
   const schema = tool.inputSchema;
   const json = JSON.stringify({ name, description: typeof description === "string" ? description : "", inputSchema: schema ?? {} });
+  if (json.length > MAX_DEFINITION) throw new RangeError(`it is ${json.length} code units long, more than ${MAX_DEFINITION} (too large to send to a model)`);
   const { description: text, inputSchema } = JSON.parse(json);
   return { tool, name, description: text, inputSchema };
 }
 
 // Every tool of one server: the pages of tools/list, all of them within `ms`. When the time is
-// up the listing rejects, and the request in flight is cancelled (its signal aborts).
+// up the listing rejects, and the request in flight is cancelled (its signal aborts). Each request
+// gets a signal of its own (the SDK leaves a listener on the signal it is given: one shared signal
+// makes Node warn of a leak past 10 pages). A server whose pages answer at once (in-process) never
+// lets the timer run: the time is also checked between pages. A cursor answered twice is a loop.
 function listAll(client, ms, server) {
-  const controller = new AbortController();
+  const timedOut = () => new Error(`listTools() of server "${server}" timed out after ${ms} ms`);
+  const deadline = ms > MAX_TIMER ? Infinity : Date.now() + ms;
+  let current = null; // the controller of the request in flight
   const pages = async () => {
     const tools = [];
+    const cursors = new Set();
     let cursor;
     for (let page = 0; ; page++) {
-      const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { signal: controller.signal });
+      if (Date.now() > deadline) throw timedOut();
+      current = new AbortController();
+      const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { signal: current.signal });
       if (!isObject(result) || !Array.isArray(result.tools)) throw new TypeError(`listTools() answered no tools array (page ${page})`);
-      tools.push(...result.tools);
+      for (const tool of result.tools) tools.push(tool); // (not push(...tools): a page of 150,000 tools overflows the stack)
       cursor = result.nextCursor;
       if (cursor == null || cursor === "") return tools;
+      if (cursors.has(cursor)) throw new RangeError(`listTools() answered the nextCursor ${JSON.stringify(String(cursor)).slice(0, 80)} twice (page ${page + 1}): its pages loop`);
+      cursors.add(cursor);
       if (page >= 10_000) throw new RangeError("listTools() kept answering a nextCursor (10,000 pages)");
     }
   };
-  return within(pages(), ms, () => new Error(`listTools() of server "${server}" timed out after ${ms} ms`), controller);
+  return within(pages(), ms, timedOut, { abort: (error) => current?.abort(error) });
 }
 
 function checkNumber(value, name, { integer = false, min = 0 } = {}) {
@@ -131,6 +146,7 @@ export function createMcpPalette(options) {
   const { limit = 5, listTimeoutMs = 10_000, timeoutMs, outsidePalette = "refuse", index: indexOptions } = options;
   const searchName = options.searchTool === undefined ? SEARCH : options.searchTool;
   if (!isObject(servers) || Array.isArray(servers)) throw fail(`${WHERE}: options.servers`, "a record of MCP clients keyed by server name", servers);
+  if (servers instanceof Map) throw new TypeError(`${WHERE}: options.servers must be a record of MCP clients keyed by server name, got a Map (pass Object.fromEntries(map))`);
   const clients = new Map();
   for (const [name, client] of Object.entries(servers)) {
     if (name === "") throw new TypeError(`${WHERE}: options.servers: a server name must be a non-empty string`);
@@ -239,16 +255,24 @@ export function createMcpPalette(options) {
       }
       readable.set(server, kept);
     }
-    // Names listed by two servers (or taken by the search tool) are known as <server>__<name>.
-    const count = new Map();
-    for (const tools of readable.values()) for (const t of tools) count.set(t.name, (count.get(t.name) ?? 0) + 1);
+    // Names listed by two servers (or taken by the search tool) are known as <server>__<name>. A server
+    // that lists one name twice does not make it collide: its first tool of that name keeps it.
+    const inOrder = [...readable].sort((a, b) => order(a[0]) - order(b[0]));
+    const listers = new Map(); // name → the servers that list it
+    for (const [server, tools] of inOrder) for (const t of tools) (listers.get(t.name) ?? listers.set(t.name, new Set()).get(t.name)).add(server);
+    const paletteName = (server, t) => (listers.get(t.name).size > 1 || t.name === searchName ? `${server}__${t.name}` : t.name);
+    // The <server>__<name> of colliding tools are taken first: a listed name equal to one of them is the one left out.
+    const claimed = new Map(); // <server>__<name> → that server
+    for (const [server, tools] of inOrder) {
+      for (const t of tools) if (paletteName(server, t) !== t.name && !claimed.has(paletteName(server, t))) claimed.set(paletteName(server, t), server);
+    }
     const byName = new Map();
-    for (const [server, tools] of [...readable].sort((a, b) => order(a[0]) - order(b[0]))) {
+    for (const [server, tools] of inOrder) {
       for (const t of tools) {
-        const collides = count.get(t.name) > 1 || t.name === searchName;
-        const name = collides ? `${server}__${t.name}` : t.name;
-        if (byName.has(name)) {
-          skipped.push({ server, name: t.name, reason: `"${name}" is already the name of a tool of server "${byName.get(name).server}"` });
+        const name = paletteName(server, t);
+        const owner = byName.has(name) ? byName.get(name).server : name === t.name && claimed.has(name) ? claimed.get(name) : null;
+        if (owner !== null) {
+          skipped.push({ server, name: t.name, reason: `"${name}" is already the name of a tool of server "${owner}"` });
           continue;
         }
         let offered;
@@ -267,6 +291,8 @@ export function createMcpPalette(options) {
     const failures = [...perServer].filter(([, s]) => s.error !== null).map(([server, s]) => Object.freeze({ server, error: s.error }));
     for (const f of failures) warn(`LIST_FAILED:${f.server}`, `server "${f.server}" could not be listed (${f.error}); its tools are left out until it lists again.`);
     const sizes = new Map([...byName].map(([name, t]) => [name, definition(name, t)]));
+    // The search tool is sent when a turn narrows: its definition counts among those offered (never a listed name).
+    if (searchName !== false) sizes.set(searchName, definition(searchName, searchTool()));
     listing = { byName, names: [...byName.keys()], index, embedding, failures, skipped: skipped.map((x) => Object.freeze(x)), sizes, tokens: new Map() };
     return listing;
   }
@@ -316,9 +342,15 @@ export function createMcpPalette(options) {
     const found = []; // palette names search_tools found, in order
     let turn = null; // the latest turn
     let turns = 0;
+    const lenient = new WeakSet(); // turns routed for an adapter that lets calls outside the palette run (shadow, "allow")
 
     async function route(context, { signal } = {}) {
-      const ctx = typeof context === "string" ? { message: context } : isObject(context) ? context : { message: "" };
+      return routeTurn(context, signal, false);
+    }
+
+    async function routeTurn(context, signal, admitsListed) {
+      if (typeof context !== "string" && !isObject(context)) throw fail(`${WHERE}: route(context)`, "the turn's message (a string) or a context object with its message", context);
+      const ctx = typeof context === "string" ? { message: context } : context;
       checkSignal(signal, `${WHERE}: route(context, options).signal`);
       const l = await abortable(listed(), signal);
       let decision = null;
@@ -368,9 +400,11 @@ export function createMcpPalette(options) {
         failures: l.failures,
         skipped: Object.freeze(l.skipped),
         embedding: l.embedding,
-        definitions: Object.freeze({ offered: Object.freeze(measure(names, l)), all: Object.freeze(measure(l.names, l)) }),
+        // What the model is sent (the search tool included) against every listed tool.
+        definitions: Object.freeze({ offered: Object.freeze(measure([...names, ...(withSearch ? [searchName] : [])], l)), all: Object.freeze(measure(l.names, l)) }),
       });
       turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), report, palette: narrowed ? report.offered : outcome });
+      if (admitsListed) lenient.add(turn);
       if (onDecision) onDecision(report);
       return turn;
     }
@@ -426,13 +460,17 @@ export function createMcpPalette(options) {
       }
       const l = await abortable(listed(), signal);
       const offered = turn ? turn.names : null;
-      const known = l.byName.has(c.name) || (c.name === searchName && searchName !== false);
-      const outside = offered !== null && !offered.includes(c.name);
-      if (!known || (outside && outsidePalette === "refuse")) {
+      const isSearch = c.name === searchName && searchName !== false;
+      const known = l.byName.has(c.name) || isSearch;
+      // A turn that did not narrow offers every tool: the frameworks' tool sets hold the search tool
+      // too, and a search then reveals nothing hidden.
+      const outside = offered !== null && !offered.includes(c.name) && !(isSearch && turn.outcome.kind !== "routed");
+      if (!known || (outside && outsidePalette === "refuse" && !lenient.has(turn))) {
+        // An unknown name is answered as a hidden one: the answer tells the model nothing of what is hidden.
         const names = offered ?? [...l.names];
-        return failed(`Tool ${c.name} is not available${known ? " in this step" : ""}. Available tools: ${names.join(", ")}.`);
+        return failed(`Tool ${c.name} is not available in this step. Available tools: ${names.join(", ")}.`);
       }
-      if (c.name === searchName && searchName !== false) return search(c.args, l, signal);
+      if (isSearch) return search(c.args, l, signal);
       const ctx = turn ? turn.ctx : { message: "" };
       const dispatch = policies ? policies.dispatch(c, ctx, turn ? turn.palette : undefined) : null;
       const target = dispatch ? dispatch.call : c;
@@ -440,17 +478,27 @@ export function createMcpPalette(options) {
       if (target.name === searchName && searchName !== false) return search(target.args, l, signal);
       const entry = l.byName.get(target.name);
       if (!entry) return failed(`Tool ${c.name} was redirected to ${target.name}, which no server lists.`);
+      // The server gets a signal of this call's own, aborted with the caller's: the SDK leaves a listener on the
+      // signal it is given, so a run's one signal, given to each of its calls, would keep one per call (Node warns past 10).
+      const own = signal ? new AbortController() : null;
+      const relay = () => own.abort(reasonOf(signal));
+      signal?.addEventListener("abort", relay, { once: true });
       try {
-        const answer = clients.get(entry.server).callTool({ name: entry.name, arguments: target.args ?? {} }, undefined, signal ? { signal } : undefined);
-        return await abortable(Promise.resolve(answer), signal);
+        const answer = await abortable(Promise.resolve(clients.get(entry.server).callTool({ name: entry.name, arguments: target.args ?? {} }, undefined, own ? { signal: own.signal } : undefined)), signal);
+        // A client that is not the SDK's may answer anything: what is no CallToolResult is a failed call.
+        return isObject(answer) ? answer : failed(`Server "${entry.server}" answered the call of ${entry.name} with no CallToolResult (${answer === null ? "null" : typeof answer}).`);
       } catch (error) {
         if (signal?.aborted) throw reasonOf(signal);
         return failed(errorText(error));
+      } finally {
+        signal?.removeEventListener("abort", relay);
       }
     }
 
-    const router = async (ctx, { signal, onDecision: decided } = {}) => {
-      const t = await route(ctx, { signal });
+    // An adapter in shadow mode, or with outsidePalette: "allow", lets a call to a tool it did not offer run:
+    // so does the run, for the steps it routes for that adapter (the adapter reports such calls in `outside`).
+    const router = async (ctx, { signal, onDecision: decided, mode, outsidePalette: adapterOutside } = {}) => {
+      const t = await routeTurn(ctx, signal, mode === "shadow" || adapterOutside === "allow");
       if (decided && t.decision) decided(t.decision);
       return t.outcome;
     };
@@ -463,7 +511,7 @@ export function createMcpPalette(options) {
       return all;
     }
     const text = (result) =>
-      (Array.isArray(result.content) ? result.content : []).map((p) => (isObject(p) && p.type === "text" ? p.text : JSON.stringify(p))).join("\n");
+      (isObject(result) && Array.isArray(result.content) ? result.content : []).map((p) => (isObject(p) && p.type === "text" ? p.text : JSON.stringify(p))).join("\n");
 
     return {
       route,
@@ -495,13 +543,13 @@ export function createMcpPalette(options) {
           strict: false,
           needsApproval: async () => false,
           isEnabled: async () => true,
-          invoke: async (_runContext, input, details) => text(await callTool({ name: t.name, arguments: input, id: details?.toolCall?.callId })),
+          invoke: async (_runContext, input, details) => text(await callTool({ name: t.name, arguments: input, id: details?.toolCall?.callId }, { signal: details?.signal })),
         }));
       },
       async langchainTools(tool) {
         if (!isFunction(tool)) throw fail(`${WHERE}: langchainTools(tool)`, 'the tool function of "langchain"', tool);
         return (await every()).map((t) =>
-          tool(async (input, config) => text(await callTool({ name: t.name, arguments: input, id: config?.toolCall?.id })), {
+          tool(async (input, config) => text(await callTool({ name: t.name, arguments: input, id: config?.toolCall?.id }, { signal: config?.signal })), {
             name: t.name,
             description: t.description ?? "",
             schema: t.inputSchema ?? { type: "object", properties: {} },
@@ -516,6 +564,8 @@ export function createMcpPalette(options) {
     /** Lists every server again now (or the one named). */
     async refresh(server) {
       if (server !== undefined && !clients.has(server)) throw fail(`${WHERE}: refresh(server)`, `one of the servers (${[...clients.keys()].join(", ")})`, server);
+      // A listing in flight was asked before this refresh: let it finish, then list again.
+      while (listing$) await listing$.catch(() => {});
       for (const name of server === undefined ? clients.keys() : [server]) stale.add(name);
       listing = null;
       return report(await listed());

@@ -11,6 +11,10 @@ export interface RouterLike {
 export interface RouterCallOptions {
   signal?: AbortSignalLike;
   onDecision: (decision: RoutingDecision) => void;
+  /** The adapter's mode: a router that also gates calls (tool-palette/mcp's run) lets every call run in shadow mode. */
+  mode: "enforce" | "shadow";
+  /** The adapter's outsidePalette: with "allow", a router that also gates calls lets a call to another listed tool run. */
+  outsidePalette: "refuse" | "allow";
 }
 
 /**

@@ -222,8 +222,9 @@ export function createCore(options, where, defaultContext, { trace } = {}) {
     const onDecision = (d) => {
       decision = d;
     };
+    // A function router also learns how the adapter treats calls (tool-palette/mcp's run gates calls too, and follows it).
     const outcome = isFunction(o.router)
-      ? await o.router(ctx, { signal, onDecision })
+      ? await o.router(ctx, { signal, onDecision, mode: o.mode, outsidePalette: o.outsidePalette })
       : await o.router.resolve(signal ? { signal, context: ctx, onDecision } : { context: ctx, onDecision });
     const kind = isObject(outcome) ? outcome.kind : undefined;
     if (kind !== "routed" && kind !== "refused" && kind !== "unavailable") {

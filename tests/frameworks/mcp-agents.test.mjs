@@ -4,7 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { consumer } from "./consumer.mjs";
-import { loadSdk, threeServers } from "./mcp-servers.mjs";
+import { loadFrameworks, loadSdk, threeServers } from "./mcp-servers.mjs";
 
 const QUESTION = "Why did the nightly build fail?";
 const QUERY = { query: "console output lines of a job" };
@@ -13,11 +13,7 @@ const open = [];
 before(async () => {
   c = await consumer();
   sdk = await loadSdk(c.load);
-  m = {};
-  for (const name of ["ai", "ai/test", "@openai/agents", "langchain", "@langchain/core/testing", "tool-palette/mcp", "tool-palette/ai-sdk", "tool-palette/openai-agents", "tool-palette/langchain"]) {
-    m[name] = await c.load(name);
-  }
-  m["@openai/agents"].setTracingDisabled(true);
+  m = await loadFrameworks(c.load);
 });
 after(async () => {
   for (const client of open) await client.close().catch(() => {});

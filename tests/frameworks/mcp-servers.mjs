@@ -62,6 +62,16 @@ export function pagedServer(sdk, name, tools, calls, { pageSize = 10, failCall =
   return server;
 }
 
+/** The frameworks (mock models included) and the package's adapters, loaded in the consumer project, by specifier. */
+export async function loadFrameworks(load) {
+  const m = {};
+  for (const name of ["ai", "ai/test", "@openai/agents", "langchain", "@langchain/core/testing", "tool-palette/mcp", "tool-palette/ai-sdk", "tool-palette/openai-agents", "tool-palette/langchain"]) {
+    m[name] = await load(name);
+  }
+  m["@openai/agents"].setTracingDisabled(true);
+  return m;
+}
+
 /** The SDK modules the servers need, loaded in the consumer project. */
 export async function loadSdk(load) {
   const [mcp, server, client, memory, types, zod] = await Promise.all([
