@@ -129,7 +129,7 @@ export interface McpPaletteOptions<Ctx = { message: string }> {
   /** Your own procedural layer instead of the index: `(ctx) => rows`, as a ToolRouter's `entries`. */
   entries?: ((ctx: Ctx) => unknown) | null;
   /**
-   * Hybrid ranking of the listed tools: `embed(text)` embeds each tool's `"<palette name>: <description>"` when the tools
+   * Hybrid ranking of the listed tools: `embed(text)` embeds each tool's definition as a model is sent it (the JSON of its palette name, description and input schema) when the tools
    * are (re)listed (within `listTimeoutMs`; a text embedded before is not embedded again), and each turn's message
    * (within `timeoutMs` when given). If embedding the tools fails, routing ranks lexically until the next listing (warning
    * `EMBED_FAILED`, the report's `embedding.error`). `search_tools` embeds its query too. `onEmbedError` gets a failed `embed` of a message or a query (that one ranks lexically).

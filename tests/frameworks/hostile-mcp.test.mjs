@@ -60,7 +60,9 @@ test("index: { embed } ranks hybrid: the tools are embedded when listed (once pe
   assert.ok(turn.outcome instanceof core.Routed, turn.outcome.kind);
   assert.deepEqual([...turn.outcome.names], ["plot"]);
   assert.deepEqual(reports[0].embedding, { hybrid: true, error: null });
-  assert.deepEqual(embedded.slice(0, 4).sort(), TOOLS.map((t) => `${t.name}: ${t.description}`).sort());
+  // Each tool's definition as a model is sent it.
+  const definition = (t) => JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema ?? {} });
+  assert.deepEqual(embedded.slice(0, 4).sort(), TOOLS.map(definition).sort());
   assert.equal(embedded[4], "make a graph of these numbers");
   // The next turn embeds only its message; a refresh re-embeds no text it embedded before.
   await run.route("please write a letter to bob");
@@ -83,11 +85,13 @@ test("index: { embed } ranks hybrid: the tools are embedded when listed (once pe
 });
 
 test("index: { embed } that fails or hangs on the tools: routing ranks lexically, warned once and reported; other index options are refused", async () => {
+  // A tool's text is its JSON definition; a message is not.
+  const isTool = (text) => text.startsWith("{");
   for (const [what, embed, error] of [
-    ["rejects", async (text) => (text.includes(": ") ? Promise.reject(new Error("embeddings API down")) : toyEmbed(text)), /embeddings API down/],
+    ["rejects", async (text) => (isTool(text) ? Promise.reject(new Error("embeddings API down")) : toyEmbed(text)), /embeddings API down/],
     ["throws", (text) => { throw new Error("no model loaded"); }, /no model loaded/],
-    ["hangs", (text) => (text.includes(": ") ? new Promise(() => {}) : toyEmbed(text)), /timed out after 50 ms/],
-    ["answers vectors of two lengths", (text) => (text.startsWith("plot") ? [1, 0] : [0, 1, 0]), /vectors/],
+    ["hangs", (text) => (isTool(text) ? new Promise(() => {}) : toyEmbed(text)), /timed out after 50 ms/],
+    ["answers vectors of two lengths", (text) => (text.startsWith('{"name":"plot"') ? [1, 0] : [0, 1, 0]), /vectors/],
   ]) {
     const reports = [];
     const warnings = [];
