@@ -6,15 +6,12 @@ fn u(s: &str) -> Vec<u16> {
 }
 
 fn raw_tokens(text: &[u16], camel: bool) -> Vec<Vec<u16>> {
-    let mut t = tokenize::Tokens::default();
-    tokenize::tokenize(text, camel, &mut t);
+    let mut t = tokenize::Tokenizer::default();
+    t.start();
     let mut out = Vec::new();
-    let mut start = 0;
-    for &(e, hash) in &t.ends {
-        let tok = t.units[start..e as usize].to_vec();
-        assert_eq!(hash, terms::hash(&tok));
-        out.push(tok);
-        start = e as usize;
+    while let Some((tok, hash)) = t.next(text, camel) {
+        assert_eq!(hash, terms::hash(tok));
+        out.push(tok.to_vec());
     }
     out
 }
