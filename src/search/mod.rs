@@ -95,12 +95,12 @@ pub struct Index {
     surface_term: Vec<u32>,
     /// The terms (stems); a term's id is its index here.
     terms: Terms,
-    /// The postings of term `t` are `[offsets[t], offsets[t+1])` of `post_tool` and
-    /// `post_score`, in tool order.
+    /// The postings of term `t` are `[offsets[t], offsets[t+1])` of `post`, in tool order.
     offsets: Vec<u32>,
-    post_tool: Vec<u32>,
-    /// The term's whole BM25F contribution to the tool's score, idf included; > 0.
-    post_score: Vec<f32>,
+    /// Posting i is `post[8 * i..8 * i + 8]`: the tool (u32) and the term's whole BM25F
+    /// contribution to its score (f32 bits, > 0; idf included), little-endian. As bytes, so
+    /// that a snapshot's postings load as one copy, checked without being decoded.
+    post: Vec<u8>,
     /// The tools' vectors, for hybrid ranking (`Index::hybrid`).
     vectors: Option<Vectors>,
     scratch: RefCell<Scratch>,
@@ -122,6 +122,21 @@ struct Scratch {
     lexical: Vec<Hit>,
     cosines: Vec<f32>,
     query: vectors::QueryScratch,
+}
+
+/// The little-endian u32 at `at` (one bounds check and one load).
+fn get(bytes: &[u8], at: usize) -> u32 {
+    match <&[u8; 4]>::try_from(&bytes[at..at + 4]) {
+        Ok(b) => u32::from_le_bytes(*b),
+        Err(_) => 0,
+    }
+}
+
+/// Writes `x` little-endian at `at` (one bounds check and one store).
+fn put(bytes: &mut [u8], at: usize, x: u32) {
+    if let Ok(b) = <&mut [u8; 4]>::try_from(&mut bytes[at..at + 4]) {
+        *b = x.to_le_bytes();
+    }
 }
 
 /// Adds `score` to `tool`'s, noting the tool the first time it scores.
@@ -253,8 +268,9 @@ impl Builder {
             let df = f64::from(*d);
             *d = (math::ln(1.0 + (n as f64 - df + 0.5) / (df + 0.5)) as f32).to_bits();
         }
-        let mut post_tool = vec![0u32; self.entries.len()];
-        let mut post_score = vec![0f32; self.entries.len()];
+        // (`resize`, `extend_from_slice`: the instances snapshots use already.)
+        let mut post = Vec::new();
+        post.resize(8 * self.entries.len(), 0u8);
         let mut avg = self.total;
         for a in &mut avg {
             *a = if *a > 0.0 { *a / n as f32 } else { 1.0 };
@@ -263,7 +279,7 @@ impl Builder {
         // `f32::max` (a call to `fmaxf`) stay calls, and this runs once per posting.
         let (last, df) = (self.last.as_mut_slice(), self.df.as_slice());
         let (entries, starts) = (self.entries.as_slice(), self.starts.as_slice());
-        let (tools, scores) = (post_tool.as_mut_slice(), post_score.as_mut_slice());
+        let out = post.as_mut_slice();
         for (tool, len) in self.lens.iter().enumerate() {
             // weight / (1 - b + b * length / average length), per field.
             let mut norm = [0f32; FIELDS];
@@ -280,17 +296,18 @@ impl Builder {
                     tf += ((tfs >> (TF_BITS * f as u32)) & TF_MAX) as f32 * norm[f];
                     f += 1;
                 }
-                let at = last[t as usize] as usize;
+                let at = 8 * last[t as usize] as usize;
                 last[t as usize] += 1;
-                tools[at] = tool as u32;
                 // Positive whatever the parameters (NaN included): a query counts on it
                 // (`acc == 0`).
                 let score = f32::from_bits(df[t as usize]) * tf / (p.k1 + tf);
-                scores[at] = if score > f32::MIN_POSITIVE {
+                let score = if score > f32::MIN_POSITIVE {
                     score
                 } else {
                     f32::MIN_POSITIVE
                 };
+                put(out, at, tool as u32);
+                put(out, at + 4, score.to_bits());
             }
         }
         Index {
@@ -308,8 +325,7 @@ impl Builder {
             surface_term: self.surface_term,
             terms: self.terms,
             offsets,
-            post_tool,
-            post_score,
+            post,
             vectors: None,
         }
     }
@@ -367,13 +383,9 @@ impl Index {
             + 4 * s.cosines.capacity()
             + self.surface.heap_bytes()
             + self.terms.heap_bytes()
-            + 4 * (self.surface_term.capacity()
-                + self.offsets.capacity()
-                + self.post_tool.capacity())
-            + 4 * (self.post_score.capacity()
-                + s.acc.capacity()
-                + s.touched.capacity()
-                + s.seen.capacity())
+            + self.post.capacity()
+            + 4 * (self.surface_term.capacity() + self.offsets.capacity())
+            + 4 * (s.acc.capacity() + s.touched.capacity() + s.seen.capacity())
             + 8 * s.heap.capacity()
     }
 
@@ -414,8 +426,12 @@ impl Index {
             }
             s.seen[t] = s.stamp;
             let (a, b) = (self.offsets[t] as usize, self.offsets[t + 1] as usize);
-            for (&tool, &score) in self.post_tool[a..b].iter().zip(&self.post_score[a..b]) {
-                add(&mut s.acc, &mut s.touched, tool, score);
+            let post = &self.post[8 * a..8 * b];
+            let mut at = 0;
+            while at < post.len() {
+                let score = f32::from_bits(get(post, at + 4));
+                add(&mut s.acc, &mut s.touched, get(post, at), score);
+                at += 8;
             }
         }
         // A heap of the touched tools, the best at the root; then the best `limit` out.

@@ -11,12 +11,12 @@
 
 use super::terms::Terms;
 use super::vectors::Vectors;
-use super::{Fusion, Index, Params, Scratch, FIELDS, NONE};
+use super::{get, Fusion, Index, Params, Scratch, FIELDS, NONE};
 use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
 
 pub const MAGIC: &[u8; 8] = b"TPINDEX\0";
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 const HEADER: usize = 24;
 
 /// Why bytes are not a snapshot this version reads.
@@ -240,8 +240,9 @@ pub fn save<'a>(
     }
     w.u32s(index.surface_term.iter().copied());
     w.u32s(index.offsets.iter().copied());
-    w.u32s(index.post_tool.iter().copied());
-    w.u32s(index.post_score.iter().map(|x| x.to_bits()));
+    // As the index holds them: one copy each way.
+    w.u32((index.post.len() / 8) as u32);
+    w.0.extend_from_slice(&index.post);
     let mut bytes = w.0;
     let len = (bytes.len() - HEADER) as u32;
     let sum = checksum(&bytes[HEADER..]);
@@ -341,6 +342,19 @@ impl<'a> Reader<'a> {
         let ends = self.u32s()?;
         Terms::from_parts(&units, &ends).ok_or(SnapshotError::Corrupt("a term table"))
     }
+}
+
+/// Whether every posting names a tool below `tools` and scores finite and above 0 (its
+/// bits 1 to `f32::MAX`'s): one pass, reading only, the checks as running maxima.
+fn postings_ok(post: &[u8], tools: u32) -> bool {
+    let (mut tool, mut score) = (0u32, 0u32);
+    let mut at = 0;
+    while at < post.len() {
+        tool = tool.max(get(post, at));
+        score = score.max(get(post, at + 4).wrapping_sub(1));
+        at += 8;
+    }
+    post.is_empty() || (tool < tools && score < f32::MAX.to_bits())
 }
 
 /// Checks the header of `bytes`: `Ok` with the payload when it is a snapshot of this
@@ -457,10 +471,7 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         return Err(Corrupt(what));
     }
     let offsets = r.u32s()?;
-    // Checked as they are read: tools in range; scores finite and > 0 (as bits, 1 to
-    // f32::MAX).
-    let post_tool = r.words(0, tools.wrapping_sub(1), "the postings", as_is)?;
-    let post_score = r.words(1, f32::MAX.to_bits() - 1, "the postings", f32::from_bits)?;
+    let post = r.array(8)?;
     let mut prev = 0;
     if offsets.len() != terms.len() + 1
         || offsets.first() != Some(&0)
@@ -469,15 +480,17 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
             prev = o;
             ok
         })
-        || prev as usize != post_tool.len()
-        || post_tool.len() != post_score.len()
-        || (tools == 0 && !post_tool.is_empty())
+        || prev as usize != post.len() / 8
+        || !postings_ok(post, tools)
     {
         return Err(Corrupt("the postings"));
     }
     if r.at != r.bytes.len() {
         return Err(Corrupt("bytes after the last section"));
     }
+    let mut post_bytes = Vec::new();
+    post_bytes.extend_from_slice(post);
+    let post = post_bytes;
     let vectors = if dims == 0 {
         None
     } else {
@@ -501,8 +514,7 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         surface_term,
         terms,
         offsets,
-        post_tool,
-        post_score,
+        post,
         vectors,
     };
     Ok(Snapshot {
