@@ -171,12 +171,12 @@ impl Tokenizer {
             if !upper && any < 0x80 {
                 return Some((tok, terms::hash(tok)));
             }
-            // Written by index into a buffer of the token's length (no `push` call per
-            // unit at opt-level "z").
-            let buf = &mut self.buf;
-            buf.clear();
-            buf.resize(tok.len(), 0);
-            let dst = buf.as_mut_slice();
+            // Written by index into a buffer at least the token's length (no `push` call
+            // per unit at opt-level "z", no `resize` per token).
+            if self.buf.len() < tok.len() {
+                self.buf.resize(tok.len(), 0);
+            }
+            let dst = &mut self.buf.as_mut_slice()[..tok.len()];
             let mut j = 0;
             while j < tok.len().min(dst.len()) {
                 let mut u = tok[j];
