@@ -97,10 +97,10 @@ pub struct Index {
     terms: Terms,
     /// The postings of term `t` are `[offsets[t], offsets[t+1])` of `post`, in tool order.
     offsets: Vec<u32>,
-    /// Posting i is `post[8 * i..8 * i + 8]`: the tool (u32) and the term's whole BM25F
-    /// contribution to its score (f32 bits, > 0; idf included), little-endian. As bytes, so
-    /// that a snapshot's postings load as one copy, checked without being decoded.
-    post: Vec<u8>,
+    /// Posting i is `post[2 * i]`, the tool, and `post[2 * i + 1]`, the bits of the term's
+    /// whole BM25F contribution to its score (an f32 > 0; idf included): one array, read
+    /// (and, from a snapshot, checked) in one pass.
+    post: Vec<u32>,
     /// The tools' vectors, for hybrid ranking (`Index::hybrid`).
     vectors: Option<Vectors>,
     scratch: RefCell<Scratch>,
@@ -122,24 +122,6 @@ struct Scratch {
     lexical: Vec<Hit>,
     cosines: Vec<f32>,
     query: vectors::QueryScratch,
-}
-
-/// The little-endian u32 at `at` (one bounds check and one load; inlined: it runs once
-/// per posting of a query, and twice in a snapshot's check).
-#[inline(always)]
-fn get(bytes: &[u8], at: usize) -> u32 {
-    match <&[u8; 4]>::try_from(&bytes[at..at + 4]) {
-        Ok(b) => u32::from_le_bytes(*b),
-        Err(_) => 0,
-    }
-}
-
-/// Writes `x` little-endian at `at` (one bounds check and one store).
-#[inline(always)]
-fn put(bytes: &mut [u8], at: usize, x: u32) {
-    if let Ok(b) = <&mut [u8; 4]>::try_from(&mut bytes[at..at + 4]) {
-        *b = x.to_le_bytes();
-    }
 }
 
 /// Adds `score` to `tool`'s, noting the tool the first time it scores.
@@ -271,8 +253,7 @@ impl Builder {
             let df = f64::from(*d);
             *d = (math::ln(1.0 + (n as f64 - df + 0.5) / (df + 0.5)) as f32).to_bits();
         }
-        // Zeroed by the allocator (`resize` zeroes byte by byte at opt-level "z").
-        let mut post = vec![0u8; 8 * self.entries.len()];
+        let mut post = vec![0u32; 2 * self.entries.len()];
         let mut avg = self.total;
         for a in &mut avg {
             *a = if *a > 0.0 { *a / n as f32 } else { 1.0 };
@@ -298,7 +279,7 @@ impl Builder {
                     tf += ((tfs >> (TF_BITS * f as u32)) & TF_MAX) as f32 * norm[f];
                     f += 1;
                 }
-                let at = 8 * last[t as usize] as usize;
+                let at = 2 * last[t as usize] as usize;
                 last[t as usize] += 1;
                 // Positive whatever the parameters (NaN included): a query counts on it
                 // (`acc == 0`).
@@ -308,8 +289,8 @@ impl Builder {
                 } else {
                     f32::MIN_POSITIVE
                 };
-                put(out, at, tool as u32);
-                put(out, at + 4, score.to_bits());
+                out[at] = tool as u32;
+                out[at + 1] = score.to_bits();
             }
         }
         Index {
@@ -385,8 +366,7 @@ impl Index {
             + 4 * s.cosines.capacity()
             + self.surface.heap_bytes()
             + self.terms.heap_bytes()
-            + self.post.capacity()
-            + 4 * (self.surface_term.capacity() + self.offsets.capacity())
+            + 4 * (self.surface_term.capacity() + self.offsets.capacity() + self.post.capacity())
             + 4 * (s.acc.capacity() + s.touched.capacity() + s.seen.capacity())
             + 8 * s.heap.capacity()
     }
@@ -428,12 +408,16 @@ impl Index {
             }
             s.seen[t] = s.stamp;
             let (a, b) = (self.offsets[t] as usize, self.offsets[t + 1] as usize);
-            let post = &self.post[8 * a..8 * b];
+            let post = &self.post[2 * a..2 * b];
             let mut at = 0;
-            while at < post.len() {
-                let score = f32::from_bits(get(post, at + 4));
-                add(&mut s.acc, &mut s.touched, get(post, at), score);
-                at += 8;
+            while at + 1 < post.len() {
+                add(
+                    &mut s.acc,
+                    &mut s.touched,
+                    post[at],
+                    f32::from_bits(post[at + 1]),
+                );
+                at += 2;
             }
         }
         // A heap of the touched tools, the best at the root; then the best `limit` out.

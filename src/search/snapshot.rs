@@ -11,7 +11,7 @@
 
 use super::terms::Terms;
 use super::vectors::Vectors;
-use super::{get, Fusion, Index, Params, Scratch, FIELDS, NONE};
+use super::{Fusion, Index, Params, Scratch, FIELDS, NONE};
 use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
 
@@ -240,9 +240,7 @@ pub fn save<'a>(
     }
     w.u32s(index.surface_term.iter().copied());
     w.u32s(index.offsets.iter().copied());
-    // As the index holds them: one copy each way.
-    w.u32((index.post.len() / 8) as u32);
-    w.0.extend_from_slice(&index.post);
+    w.u32s(index.post.iter().copied());
     let mut bytes = w.0;
     let len = (bytes.len() - HEADER) as u32;
     let sum = checksum(&bytes[HEADER..]);
@@ -337,24 +335,37 @@ impl<'a> Reader<'a> {
     fn u16s(&mut self) -> Result<Vec<u16>, SnapshotError> {
         self.items(u16::from_le_bytes)
     }
+    /// The postings, (tool, score bits) pairs, each checked as it is read: a tool below
+    /// `tools`, a score finite and above 0 (its bits 1 to `f32::MAX`'s), the checks kept
+    /// as running maxima.
+    fn postings(&mut self, tools: u32) -> Result<Vec<u32>, SnapshotError> {
+        let b = self.array(4)?;
+        let mut out = vec![0u32; b.len() / 4];
+        let dst = out.as_mut_slice();
+        let (mut tool, mut score) = (0u32, 0u32);
+        let mut i = 0;
+        while i + 1 < dst.len() {
+            // One bounds check and one load a pair (four byte indexings would be eight).
+            if let Ok(a) = <&[u8; 8]>::try_from(&b[4 * i..4 * i + 8]) {
+                let [t0, t1, t2, t3, s0, s1, s2, s3] = *a;
+                dst[i] = u32::from_le_bytes([t0, t1, t2, t3]);
+                dst[i + 1] = u32::from_le_bytes([s0, s1, s2, s3]);
+                tool = tool.max(dst[i]);
+                score = score.max(dst[i + 1].wrapping_sub(1));
+            }
+            i += 2;
+        }
+        if dst.len() % 2 != 0 || (!dst.is_empty() && (tool >= tools || score >= f32::MAX.to_bits()))
+        {
+            return Err(SnapshotError::Corrupt("the postings"));
+        }
+        Ok(out)
+    }
     fn terms(&mut self) -> Result<Terms, SnapshotError> {
         let units = self.u16s()?;
         let ends = self.u32s()?;
         Terms::from_parts(&units, &ends).ok_or(SnapshotError::Corrupt("a term table"))
     }
-}
-
-/// Whether every posting names a tool below `tools` and scores finite and above 0 (its
-/// bits 1 to `f32::MAX`'s): one pass, reading only, the checks as running maxima.
-fn postings_ok(post: &[u8], tools: u32) -> bool {
-    let (mut tool, mut score) = (0u32, 0u32);
-    let mut at = 0;
-    while at < post.len() {
-        tool = tool.max(get(post, at));
-        score = score.max(get(post, at + 4).wrapping_sub(1));
-        at += 8;
-    }
-    post.is_empty() || (tool < tools && score < f32::MAX.to_bits())
 }
 
 /// Checks the header of `bytes`: `Ok` with the payload when it is a snapshot of this
@@ -471,7 +482,7 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         return Err(Corrupt(what));
     }
     let offsets = r.u32s()?;
-    let post = r.array(8)?;
+    let post = r.postings(tools)?;
     let mut prev = 0;
     if offsets.len() != terms.len() + 1
         || offsets.first() != Some(&0)
@@ -480,17 +491,13 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
             prev = o;
             ok
         })
-        || prev as usize != post.len() / 8
-        || !postings_ok(post, tools)
+        || prev as usize != post.len() / 2
     {
         return Err(Corrupt("the postings"));
     }
     if r.at != r.bytes.len() {
         return Err(Corrupt("bytes after the last section"));
     }
-    let mut post_bytes = Vec::new();
-    post_bytes.extend_from_slice(post);
-    let post = post_bytes;
     let vectors = if dims == 0 {
         None
     } else {
