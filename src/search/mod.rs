@@ -95,12 +95,12 @@ pub struct Index {
     surface_term: Vec<u32>,
     /// The terms (stems); a term's id is its index here.
     terms: Terms,
-    /// The postings of term `t` are `[offsets[t], offsets[t+1])` of `post`, in tool order.
+    /// The postings of term `t` are `[offsets[t], offsets[t+1])` of `post_tool` and
+    /// `post_score`, in tool order.
     offsets: Vec<u32>,
-    /// Posting i is `post[2 * i]`, the tool, and `post[2 * i + 1]`, the bits of the term's
-    /// whole BM25F contribution to its score (an f32 > 0; idf included): one array, read
-    /// (and, from a snapshot, checked) in one pass.
-    post: Vec<u32>,
+    post_tool: Vec<u32>,
+    /// The term's whole BM25F contribution to the tool's score, idf included; > 0.
+    post_score: Vec<f32>,
     /// The tools' vectors, for hybrid ranking (`Index::hybrid`).
     vectors: Option<Vectors>,
     scratch: RefCell<Scratch>,
@@ -253,7 +253,8 @@ impl Builder {
             let df = f64::from(*d);
             *d = (math::ln(1.0 + (n as f64 - df + 0.5) / (df + 0.5)) as f32).to_bits();
         }
-        let mut post = vec![0u32; 2 * self.entries.len()];
+        let mut post_tool = vec![0u32; self.entries.len()];
+        let mut post_score = vec![0f32; self.entries.len()];
         let mut avg = self.total;
         for a in &mut avg {
             *a = if *a > 0.0 { *a / n as f32 } else { 1.0 };
@@ -262,7 +263,7 @@ impl Builder {
         // `f32::max` (a call to `fmaxf`) stay calls, and this runs once per posting.
         let (last, df) = (self.last.as_mut_slice(), self.df.as_slice());
         let (entries, starts) = (self.entries.as_slice(), self.starts.as_slice());
-        let out = post.as_mut_slice();
+        let (tools, scores) = (post_tool.as_mut_slice(), post_score.as_mut_slice());
         for (tool, len) in self.lens.iter().enumerate() {
             // weight / (1 - b + b * length / average length), per field.
             let mut norm = [0f32; FIELDS];
@@ -279,18 +280,17 @@ impl Builder {
                     tf += ((tfs >> (TF_BITS * f as u32)) & TF_MAX) as f32 * norm[f];
                     f += 1;
                 }
-                let at = 2 * last[t as usize] as usize;
+                let at = last[t as usize] as usize;
                 last[t as usize] += 1;
+                tools[at] = tool as u32;
                 // Positive whatever the parameters (NaN included): a query counts on it
                 // (`acc == 0`).
                 let score = f32::from_bits(df[t as usize]) * tf / (p.k1 + tf);
-                let score = if score > f32::MIN_POSITIVE {
+                scores[at] = if score > f32::MIN_POSITIVE {
                     score
                 } else {
                     f32::MIN_POSITIVE
                 };
-                out[at] = tool as u32;
-                out[at + 1] = score.to_bits();
             }
         }
         Index {
@@ -308,7 +308,8 @@ impl Builder {
             surface_term: self.surface_term,
             terms: self.terms,
             offsets,
-            post,
+            post_tool,
+            post_score,
             vectors: None,
         }
     }
@@ -366,8 +367,13 @@ impl Index {
             + 4 * s.cosines.capacity()
             + self.surface.heap_bytes()
             + self.terms.heap_bytes()
-            + 4 * (self.surface_term.capacity() + self.offsets.capacity() + self.post.capacity())
-            + 4 * (s.acc.capacity() + s.touched.capacity() + s.seen.capacity())
+            + 4 * (self.surface_term.capacity()
+                + self.offsets.capacity()
+                + self.post_tool.capacity())
+            + 4 * (self.post_score.capacity()
+                + s.acc.capacity()
+                + s.touched.capacity()
+                + s.seen.capacity())
             + 8 * s.heap.capacity()
     }
 
@@ -408,16 +414,8 @@ impl Index {
             }
             s.seen[t] = s.stamp;
             let (a, b) = (self.offsets[t] as usize, self.offsets[t + 1] as usize);
-            let post = &self.post[2 * a..2 * b];
-            let mut at = 0;
-            while at + 1 < post.len() {
-                add(
-                    &mut s.acc,
-                    &mut s.touched,
-                    post[at],
-                    f32::from_bits(post[at + 1]),
-                );
-                at += 2;
+            for (&tool, &score) in self.post_tool[a..b].iter().zip(&self.post_score[a..b]) {
+                add(&mut s.acc, &mut s.touched, tool, score);
             }
         }
         // A heap of the touched tools, the best at the root; then the best `limit` out.

@@ -16,7 +16,7 @@ use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
 
 pub const MAGIC: &[u8; 8] = b"TPINDEX\0";
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 2;
 const HEADER: usize = 24;
 
 /// Why bytes are not a snapshot this version reads.
@@ -240,7 +240,8 @@ pub fn save<'a>(
     }
     w.u32s(index.surface_term.iter().copied());
     w.u32s(index.offsets.iter().copied());
-    w.u32s(index.post.iter().copied());
+    w.u32s(index.post_tool.iter().copied());
+    w.u32s(index.post_score.iter().map(|x| x.to_bits()));
     let mut bytes = w.0;
     let len = (bytes.len() - HEADER) as u32;
     let sum = checksum(&bytes[HEADER..]);
@@ -334,32 +335,6 @@ impl<'a> Reader<'a> {
     }
     fn u16s(&mut self) -> Result<Vec<u16>, SnapshotError> {
         self.items(u16::from_le_bytes)
-    }
-    /// The postings, (tool, score bits) pairs, each checked as it is read: a tool below
-    /// `tools`, a score finite and above 0 (its bits 1 to `f32::MAX`'s), the checks kept
-    /// as running maxima.
-    fn postings(&mut self, tools: u32) -> Result<Vec<u32>, SnapshotError> {
-        let b = self.array(4)?;
-        let mut out = vec![0u32; b.len() / 4];
-        let dst = out.as_mut_slice();
-        let (mut tool, mut score) = (0u32, 0u32);
-        let mut i = 0;
-        while i + 1 < dst.len() {
-            // One bounds check and one load a pair (four byte indexings would be eight).
-            if let Ok(a) = <&[u8; 8]>::try_from(&b[4 * i..4 * i + 8]) {
-                let [t0, t1, t2, t3, s0, s1, s2, s3] = *a;
-                dst[i] = u32::from_le_bytes([t0, t1, t2, t3]);
-                dst[i + 1] = u32::from_le_bytes([s0, s1, s2, s3]);
-                tool = tool.max(dst[i]);
-                score = score.max(dst[i + 1].wrapping_sub(1));
-            }
-            i += 2;
-        }
-        if dst.len() % 2 != 0 || (!dst.is_empty() && (tool >= tools || score >= f32::MAX.to_bits()))
-        {
-            return Err(SnapshotError::Corrupt("the postings"));
-        }
-        Ok(out)
     }
     fn terms(&mut self) -> Result<Terms, SnapshotError> {
         let units = self.u16s()?;
@@ -482,7 +457,10 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         return Err(Corrupt(what));
     }
     let offsets = r.u32s()?;
-    let post = r.postings(tools)?;
+    // Checked as they are read: tools in range; scores finite and > 0 (as bits, 1 to
+    // f32::MAX).
+    let post_tool = r.words(0, tools.wrapping_sub(1), "the postings", as_is)?;
+    let post_score = r.words(1, f32::MAX.to_bits() - 1, "the postings", f32::from_bits)?;
     let mut prev = 0;
     if offsets.len() != terms.len() + 1
         || offsets.first() != Some(&0)
@@ -491,7 +469,9 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
             prev = o;
             ok
         })
-        || prev as usize != post.len() / 2
+        || prev as usize != post_tool.len()
+        || post_tool.len() != post_score.len()
+        || (tools == 0 && !post_tool.is_empty())
     {
         return Err(Corrupt("the postings"));
     }
@@ -521,7 +501,8 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         surface_term,
         terms,
         offsets,
-        post,
+        post_tool,
+        post_score,
         vectors,
     };
     Ok(Snapshot {

@@ -916,8 +916,8 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
         Err(E::Trailing { .. })
     ));
     let mut other = bytes.clone();
-    other[8] = 2;
-    assert_eq!(snapshot::load(other.clone()).err(), Some(E::Version(2)));
+    other[8] = 3;
+    assert_eq!(snapshot::load(other.clone()).err(), Some(E::Version(3)));
     // Content that breaks an invariant, its checksum made to match: corrupt, not a panic.
     let mut forged = bytes.clone();
     // The first row's first component: after the header, the limit, the weights and b,
@@ -957,32 +957,37 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
             "{at}: {value:#x}"
         );
     }
-    // The last posting (the snapshot's last 8 bytes: its tool, its score): a tool out of
-    // range, and a score that is not finite and above 0, each refused.
-    let last = bytes.len() - 8;
-    for (at, value) in [
-        (last, 4u32),
-        (last, u32::MAX),
-        (last + 4, 0f32.to_bits()),
-        (last + 4, (-1f32).to_bits()),
-        (last + 4, f32::INFINITY.to_bits()),
-        (last + 4, f32::NAN.to_bits()),
+    // The postings, the snapshot's last two arrays (tools, then scores, each after its
+    // length): a tool out of range, or a score that is not finite and above 0, refused;
+    // the last tool in range, and any finite positive score, loaded.
+    let ix = with_vectors(&tools, &vs);
+    let posted = ix.post_tool.len();
+    let score = bytes.len() - 4;
+    let tool = bytes.len() - 4 * posted - 8;
+    assert_eq!(
+        bytes[tool - 4 * posted..tool - 4 * posted + 4],
+        (posted as u32).to_le_bytes(),
+        "the tools' length"
+    );
+    for (at, value, ok) in [
+        (tool, 3u32, true),
+        (tool, 4, false),
+        (tool, u32::MAX, false),
+        (score, 1, true),
+        (score, f32::MAX.to_bits(), true),
+        (score, 0f32.to_bits(), false),
+        (score, (-1f32).to_bits(), false),
+        (score, f32::INFINITY.to_bits(), false),
+        (score, f32::NAN.to_bits(), false),
     ] {
         let mut forged = bytes.clone();
         forged[at..at + 4].copy_from_slice(&value.to_le_bytes());
         let sum = snapshot::checksum(&forged[24..]);
         forged[16..24].copy_from_slice(&sum.to_le_bytes());
-        assert_eq!(
-            snapshot::load(forged).err(),
-            Some(E::Corrupt("the postings")),
-            "{at}: {value:#x}"
-        );
+        let err = snapshot::load(forged).err();
+        let want = (!ok).then_some(E::Corrupt("the postings"));
+        assert_eq!(err, want, "{at}: {value:#x}");
     }
-    let mut forged = bytes.clone();
-    forged[last..last + 4].copy_from_slice(&3u32.to_le_bytes());
-    let sum = snapshot::checksum(&forged[24..]);
-    forged[16..24].copy_from_slice(&sum.to_le_bytes());
-    assert!(snapshot::load(forged).is_ok(), "the last tool, in range");
 }
 
 #[test]
