@@ -682,11 +682,14 @@ export class ToolTexts {
     this.names = [];
     this.descriptions = [];
     this.paramNames = [];
-    this.paramNameOwners = [];
     this.paramDescriptions = [];
-    this.paramDescriptionOwners = [];
     this.paramEnums = [];
-    this.paramEnumOwners = [];
+    // Where each tool's texts end in the lists above.
+    this.paramNameEnds = [];
+    this.paramDescriptionEnds = [];
+    this.paramEnumEnds = [];
+    // The schemas holding schemas read so far, each with the tool it was read for.
+    this.seen = new Map();
   }
 }
 
@@ -704,34 +707,34 @@ function jsonSchemaOf(schema) {
   return schema;
 }
 
-function readSchema(schema, owner, out, depth, seen) {
-  if (!isObject(schema) || depth > 8 || seen.has(schema)) return;
-  seen.add(schema);
-  const properties = schema.properties;
+// A schema's texts, and those of the schemas it holds (each once per tool: `out.seen`,
+// which stops a cycle; at most 8 deep). A schema holding none (most properties' schemas)
+// is not remembered: its texts were read by its parent.
+function readSchema(schema, owner, out, depth) {
+  if (!isObject(schema) || depth > 8) return;
+  const { properties, items, anyOf, oneOf, allOf } = schema;
+  if (!isObject(properties) && !isObject(items) && !isObject(anyOf) && !isObject(oneOf) && !isObject(allOf)) return;
+  if (out.seen.get(schema) === owner) return;
+  out.seen.set(schema, owner);
   if (isObject(properties)) {
     for (const key of Object.keys(properties)) {
       out.paramNames.push(key);
-      out.paramNameOwners.push(owner);
       const property = properties[key];
       if (!isObject(property)) continue;
       if (typeof property.description === "string") {
         out.paramDescriptions.push(property.description);
-        out.paramDescriptionOwners.push(owner);
       }
       if (Array.isArray(property.enum)) {
         for (const value of property.enum) {
           if (typeof value !== "string") continue;
           out.paramEnums.push(value);
-          out.paramEnumOwners.push(owner);
         }
       }
-      readSchema(property, owner, out, depth + 1, seen);
+      readSchema(property, owner, out, depth + 1);
     }
   }
-  readSchema(schema.items, owner, out, depth + 1, seen);
-  for (const key of ["anyOf", "oneOf", "allOf"]) {
-    if (Array.isArray(schema[key])) for (const part of schema[key]) readSchema(part, owner, out, depth + 1, seen);
-  }
+  readSchema(items, owner, out, depth + 1);
+  for (const parts of [anyOf, oneOf, allOf]) if (Array.isArray(parts)) for (const part of parts) readSchema(part, owner, out, depth + 1);
 }
 
 function readTool(tool, name, out) {
@@ -739,9 +742,10 @@ function readTool(tool, name, out) {
   out.names.push(name);
   const description = isObject(tool) ? tool.description : undefined;
   out.descriptions.push(typeof description === "string" ? description : "");
-  if (!isObject(tool)) return;
-  const schema = tool.parameters ?? tool.inputSchema ?? tool.schema;
-  readSchema(jsonSchemaOf(schema), owner, out, 0, new Set());
+  if (isObject(tool)) readSchema(jsonSchemaOf(tool.parameters ?? tool.inputSchema ?? tool.schema), owner, out, 0);
+  out.paramNameEnds.push(out.paramNames.length);
+  out.paramDescriptionEnds.push(out.paramDescriptions.length);
+  out.paramEnumEnds.push(out.paramEnums.length);
 }
 
 // An array (or any iterable) of tools: `{ name, description, parameters | inputSchema |

@@ -196,16 +196,16 @@ extern "C" {
     pub fn descriptions(this: &ToolTexts) -> Array;
     #[wasm_bindgen(method, getter, js_name = paramNames)]
     pub fn param_names(this: &ToolTexts) -> Array;
-    #[wasm_bindgen(method, getter, js_name = paramNameOwners)]
-    pub fn param_name_owners(this: &ToolTexts) -> Vec<u32>;
+    #[wasm_bindgen(method, getter, js_name = paramNameEnds)]
+    pub fn param_name_ends(this: &ToolTexts) -> Vec<u32>;
     #[wasm_bindgen(method, getter, js_name = paramDescriptions)]
     pub fn param_descriptions(this: &ToolTexts) -> Array;
-    #[wasm_bindgen(method, getter, js_name = paramDescriptionOwners)]
-    pub fn param_description_owners(this: &ToolTexts) -> Vec<u32>;
+    #[wasm_bindgen(method, getter, js_name = paramDescriptionEnds)]
+    pub fn param_description_ends(this: &ToolTexts) -> Vec<u32>;
     #[wasm_bindgen(method, getter, js_name = paramEnums)]
     pub fn param_enums(this: &ToolTexts) -> Array;
-    #[wasm_bindgen(method, getter, js_name = paramEnumOwners)]
-    pub fn param_enum_owners(this: &ToolTexts) -> Vec<u32>;
+    #[wasm_bindgen(method, getter, js_name = paramEnumEnds)]
+    pub fn param_enum_ends(this: &ToolTexts) -> Vec<u32>;
 
     #[wasm_bindgen(js_name = readToolList)]
     fn read_tool_list_(tools: &JsValue) -> JsValue;

@@ -334,20 +334,21 @@ impl ToolIndex {
             (
                 Field::ParamName,
                 texts(&read.param_names(), &place)?,
-                read.param_name_owners(),
+                read.param_name_ends(),
             ),
             (
                 Field::ParamDescription,
                 texts(&read.param_descriptions(), &place)?,
-                read.param_description_owners(),
+                read.param_description_ends(),
             ),
             (
                 Field::ParamEnum,
                 texts(&read.param_enums(), &place)?,
-                read.param_enum_owners(),
+                read.param_enum_ends(),
             ),
         ];
-        // Each tool's texts, in one flat list: the owners of every list come in tool order.
+        // Each tool's texts, in one flat list: each list's texts come in tool order, tool
+        // i's ending at `ends[i]`.
         let mut flat: Vec<(Field, &[u16])> = Vec::new();
         let mut ranges = Vec::with_capacity(count);
         let mut cursors = [0usize; 3];
@@ -357,8 +358,9 @@ impl ToolIndex {
             if !description.is_empty() {
                 flat.push((Field::Description, description));
             }
-            for ((field, list, owners), at) in lists.iter().zip(cursors.iter_mut()) {
-                while *at < owners.len().min(list.len()) && owners[*at] as usize == tool {
+            for ((field, list, ends), at) in lists.iter().zip(cursors.iter_mut()) {
+                let end = ends.get(tool).map_or(0, |&e| e as usize).min(list.len());
+                while *at < end {
                     flat.push((*field, list.get(*at)));
                     *at += 1;
                 }

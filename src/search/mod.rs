@@ -108,7 +108,8 @@ pub struct Index {
 
 #[derive(Default)]
 struct Scratch {
-    tokens: tokenize::Tokens,
+    tokens: tokenize::Tokenizer,
+    stem: Vec<u16>,
     /// Score per tool; 0 outside a query.
     acc: Vec<f32>,
     /// The tools with a score in the current query, then a heap of (score, tool).
@@ -161,7 +162,9 @@ struct Builder {
     /// Tokens per tool and field, and their sum over the tools.
     lens: Vec<[u32; FIELDS]>,
     total: [f32; FIELDS],
-    tokens: tokenize::Tokens,
+    tokens: tokenize::Tokenizer,
+    /// A new surface token, normalised in place.
+    stem: Vec<u16>,
 }
 
 impl Builder {
@@ -175,7 +178,6 @@ impl Builder {
         }
         let first = self.starts[self.starts.len() - 1] as usize;
         let shift = TF_BITS * f as u32;
-        tokenize::tokenize(text, self.p.camel, &mut self.tokens);
         let Builder {
             p,
             surface,
@@ -186,26 +188,23 @@ impl Builder {
             df,
             lens,
             tokens,
+            stem,
             ..
         } = self;
-        // Index loops over slices: at opt-level "z" zipped iterators and `Vec`'s own
-        // `Index` stay calls, and this runs once per token of every tool.
-        let ends = tokens.ends.as_slice();
-        let units = tokens.units.as_mut_slice();
+        // Each token interned as the tokenizer finds it. Index loops over slices: at
+        // opt-level "z" `Vec`'s own `Index` stays a call, and this runs once per token of
+        // every tool.
         let mut count = 0;
-        let mut start = 0;
-        let mut i = 0;
-        while i < ends.len() {
-            let (end, hash) = ends[i];
-            let end = end as usize;
-            let tok = &mut units[start..end];
+        tokens.start();
+        while let Some((tok, hash)) = tokens.next(text, p.camel) {
             let s = surface.intern(tok, hash) as usize;
-            start = end;
-            i += 1;
             if s == surface_term.len() {
-                let t = match tokenize::normalize(tok, p.stop, p.stem) {
+                // A new surface token: normalised once, in a copy.
+                stem.clear();
+                stem.extend_from_slice(tok);
+                let t = match tokenize::normalize(stem, p.stop, p.stem) {
                     None => NONE,
-                    Some(n) => terms.intern(&tok[..n], terms::hash(&tok[..n])),
+                    Some(n) => terms.intern(&stem[..n], terms::hash(&stem[..n])),
                 };
                 surface_term.push(t);
                 if t as usize == last.len() {
@@ -333,7 +332,8 @@ impl Index {
             df: Vec::new(),
             lens: Vec::with_capacity(docs.len()),
             total: [0.0; FIELDS],
-            tokens: tokenize::Tokens::default(),
+            tokens: tokenize::Tokenizer::default(),
+            stem: Vec::new(),
         };
         for doc in docs {
             b.starts.push(b.entries.len() as u32);
@@ -392,21 +392,22 @@ impl Index {
             s.seen.fill(0);
             s.stamp = 1;
         }
-        tokenize::tokenize(query, self.params.camel, &mut s.tokens);
         s.touched.clear();
-        let mut start = 0;
-        for &(end, h) in &s.tokens.ends {
-            let tok = &mut s.tokens.units[start..end as usize];
-            start = end as usize;
+        s.tokens.start();
+        while let Some((tok, h)) = s.tokens.next(query, self.params.camel) {
             let t = match self.surface.find(tok, h) {
                 Some(id) => self.surface_term[id as usize],
-                None => match tokenize::normalize(tok, self.params.stop, self.params.stem) {
-                    Some(n) => self
-                        .terms
-                        .find(&tok[..n], terms::hash(&tok[..n]))
-                        .unwrap_or(NONE),
-                    None => NONE,
-                },
+                None => {
+                    s.stem.clear();
+                    s.stem.extend_from_slice(tok);
+                    match tokenize::normalize(&mut s.stem, self.params.stop, self.params.stem) {
+                        Some(n) => self
+                            .terms
+                            .find(&s.stem[..n], terms::hash(&s.stem[..n]))
+                            .unwrap_or(NONE),
+                        None => NONE,
+                    }
+                }
             } as usize;
             if t == NONE as usize || s.seen[t] == s.stamp {
                 continue;

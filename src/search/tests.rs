@@ -6,15 +6,12 @@ fn u(s: &str) -> Vec<u16> {
 }
 
 fn raw_tokens(text: &[u16], camel: bool) -> Vec<Vec<u16>> {
-    let mut t = tokenize::Tokens::default();
-    tokenize::tokenize(text, camel, &mut t);
+    let mut t = tokenize::Tokenizer::default();
+    t.start();
     let mut out = Vec::new();
-    let mut start = 0;
-    for &(e, hash) in &t.ends {
-        let tok = t.units[start..e as usize].to_vec();
-        assert_eq!(hash, terms::hash(&tok));
-        out.push(tok);
-        start = e as usize;
+    while let Some((tok, hash)) = t.next(text, camel) {
+        assert_eq!(hash, terms::hash(tok));
+        out.push(tok.to_vec());
     }
     out
 }
@@ -959,6 +956,37 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
             matches!(snapshot::load(forged), Err(E::Corrupt(_))),
             "{at}: {value:#x}"
         );
+    }
+    // The postings, the snapshot's last two arrays (tools, then scores, each after its
+    // length): a tool out of range, or a score that is not finite and above 0, refused;
+    // the last tool in range, and any finite positive score, loaded.
+    let ix = with_vectors(&tools, &vs);
+    let posted = ix.post_tool.len();
+    let score = bytes.len() - 4;
+    let tool = bytes.len() - 4 * posted - 8;
+    assert_eq!(
+        bytes[tool - 4 * posted..tool - 4 * posted + 4],
+        (posted as u32).to_le_bytes(),
+        "the tools' length"
+    );
+    for (at, value, ok) in [
+        (tool, 3u32, true),
+        (tool, 4, false),
+        (tool, u32::MAX, false),
+        (score, 1, true),
+        (score, f32::MAX.to_bits(), true),
+        (score, 0f32.to_bits(), false),
+        (score, (-1f32).to_bits(), false),
+        (score, f32::INFINITY.to_bits(), false),
+        (score, f32::NAN.to_bits(), false),
+    ] {
+        let mut forged = bytes.clone();
+        forged[at..at + 4].copy_from_slice(&value.to_le_bytes());
+        let sum = snapshot::checksum(&forged[24..]);
+        forged[16..24].copy_from_slice(&sum.to_le_bytes());
+        let err = snapshot::load(forged).err();
+        let want = (!ok).then_some(E::Corrupt("the postings"));
+        assert_eq!(err, want, "{at}: {value:#x}");
     }
 }
 

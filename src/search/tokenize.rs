@@ -83,99 +83,115 @@ fn fold(u: u16) -> u16 {
     }
 }
 
-/// Tokens, back to back: token `i` is `units[ends[i-1].0..ends[i].0]`, with hash
-/// `ends[i].1` (`terms::hash` of its units; one push a token, not two).
-#[derive(Debug, Default)]
-pub(crate) struct Tokens {
-    pub(crate) units: Vec<u16>,
-    pub(crate) ends: Vec<(u32, u32)>,
-}
-
 /// Whether `text` holds a letter or a digit (anything but separators): a query without one
 /// is blank, and ranks nothing, lexically or by its vector.
 pub(crate) fn has_word(text: &[u16]) -> bool {
     text.iter().any(|&u| class(u) != Class::Sep)
 }
 
-/// The case-folded tokens of `text` into `out` (cleared first). `camel` splits camelCase.
-pub(crate) fn tokenize(text: &[u16], camel: bool, out: &mut Tokens) {
-    let Tokens { units, ends } = out;
-    ends.clear();
-    // The tokens' units are at most the text's: written by index into a buffer of its
-    // length (no `extend` call per token at opt-level "z"), cut to what was written.
-    units.clear();
-    units.resize(text.len(), 0);
-    let dst = units.as_mut_slice();
-    let mut k = 0;
-    let n = text.len();
-    let mut i = 0;
-    while i < n {
-        let mut c = class(text[i]);
-        if c == Class::Sep {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        let mut any = text[i];
-        let mut digits = c == Class::Digit;
-        i += 1;
-        while c != Class::Solo && i < n {
-            // Most units are lower-case ASCII letters, which never start a token.
-            let run = i;
-            while i < n && text[i].wrapping_sub(0x61) < 26 {
-                i += 1;
+/// The case-folded tokens of a text, one at a time (`next`), each with `terms::hash` of
+/// it. A token that case-folding leaves as it is (most: lower-case ASCII) is a slice of the
+/// text itself; another is folded into `buf`. No token is copied into a buffer of tokens:
+/// the build interns each as it is found.
+#[derive(Debug, Default)]
+pub(crate) struct Tokenizer {
+    /// Where in the text the next token is looked for.
+    at: usize,
+    buf: Vec<u16>,
+}
+
+impl Tokenizer {
+    /// Starts on a new text (given again to each `next`).
+    pub(crate) fn start(&mut self) {
+        self.at = 0;
+    }
+
+    /// The next token of `text` and its hash, or `None` at its end. `camel` splits camelCase.
+    pub(crate) fn next<'a>(&'a mut self, text: &'a [u16], camel: bool) -> Option<(&'a [u16], u32)> {
+        let n = text.len();
+        let mut i = self.at;
+        loop {
+            if i >= n {
+                self.at = i;
+                return None;
             }
-            if i > run {
-                c = Class::Lower;
-                digits = false;
-                if i == n {
+            let mut c = class(text[i]);
+            if c == Class::Sep {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            let mut any = text[i];
+            let mut upper = c == Class::Upper;
+            let mut digits = c == Class::Digit;
+            i += 1;
+            while c != Class::Solo && i < n {
+                // Most units are lower-case ASCII letters, which never start a token.
+                let run = i;
+                while i < n && text[i].wrapping_sub(0x61) < 26 {
+                    i += 1;
+                }
+                if i > run {
+                    c = Class::Lower;
+                    digits = false;
+                    if i == n {
+                        break;
+                    }
+                }
+                let u = text[i];
+                let next = class(u);
+                let split = match (c, next) {
+                    (_, Class::Sep | Class::Solo) => true,
+                    (Class::Lower, Class::Upper) => camel,
+                    // An upper-case or digit run ends before the capital that starts a word
+                    // (`HTMLParser`, `V2Users`), unless only a plural `s` follows (`IDs`).
+                    (Class::Upper | Class::Digit, Class::Upper) => {
+                        camel
+                            && i + 1 < n
+                            && class(text[i + 1]) == Class::Lower
+                            && !(text[i + 1] == 0x73
+                                && (i + 2 == n || class(text[i + 2]) != Class::Lower))
+                    }
+                    _ => false,
+                };
+                if split {
                     break;
                 }
+                any |= u;
+                upper |= next == Class::Upper;
+                digits &= next == Class::Digit;
+                c = next;
+                i += 1;
             }
-            let u = text[i];
-            let next = class(u);
-            let split = match (c, next) {
-                (_, Class::Sep | Class::Solo) => true,
-                (Class::Lower, Class::Upper) => camel,
-                // An upper-case or digit run ends before the capital that starts a word
-                // (`HTMLParser`, `V2Users`), unless only a plural `s` follows (`IDs`).
-                (Class::Upper | Class::Digit, Class::Upper) => {
-                    camel
-                        && i + 1 < n
-                        && class(text[i + 1]) == Class::Lower
-                        && !(text[i + 1] == 0x73
-                            && (i + 2 == n || class(text[i + 2]) != Class::Lower))
+            if digits {
+                continue;
+            }
+            self.at = i;
+            let tok = &text[start..i];
+            if !upper && any < 0x80 {
+                return Some((tok, terms::hash(tok)));
+            }
+            // Written by index into a buffer at least the token's length (no `push` call
+            // per unit at opt-level "z", no `resize` per token).
+            if self.buf.len() < tok.len() {
+                self.buf.resize(tok.len(), 0);
+            }
+            let dst = &mut self.buf.as_mut_slice()[..tok.len()];
+            let mut j = 0;
+            while j < tok.len().min(dst.len()) {
+                let mut u = tok[j];
+                // Upper-case ASCII needs only a bit.
+                if u.wrapping_sub(0x41) < 26 {
+                    u |= 0x20;
+                } else if any >= 0x80 {
+                    u = fold(u);
                 }
-                _ => false,
-            };
-            if split {
-                break;
+                dst[j] = u;
+                j += 1;
             }
-            any |= u;
-            digits &= next == Class::Digit;
-            c = next;
-            i += 1;
+            return Some((dst, terms::hash(dst)));
         }
-        if digits {
-            continue;
-        }
-        let at = k;
-        let mut j = start;
-        while j < i {
-            let mut u = text[j];
-            // Lower-case ASCII needs nothing; upper-case ASCII only a bit.
-            if u.wrapping_sub(0x41) < 26 {
-                u |= 0x20;
-            } else if any >= 0x80 {
-                u = fold(u);
-            }
-            dst[k] = u;
-            k += 1;
-            j += 1;
-        }
-        ends.push((k as u32, terms::hash(&dst[at..k])));
     }
-    units.truncate(k);
 }
 
 /// The term a token stands for, in place: `None` for a stop word, else the length of its
