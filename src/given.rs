@@ -67,27 +67,33 @@ pub enum Rule {
 
 // The options (and a policy's fields) each call reads, by key.
 
-/// `resolvePalette`'s options.
-pub const ROUTING: &[&str] = &[
+/// The procedural layer and how its rows are read: the options `resolvePalette` and a
+/// `ToolRouter` share, read first, in this order.
+const LAYER: [&str; 6] = [
     "entries",
     "timeoutMs",
     "candidateOf",
     "isActive",
     "onDecision",
     "registered",
-    "signal",
 ];
 
+/// The layer's options, then one more.
+const fn layer_and(last: &'static str) -> [&'static str; 7] {
+    let mut keys = [last; 7];
+    let mut i = 0;
+    while i < LAYER.len() {
+        keys[i] = LAYER[i];
+        i += 1;
+    }
+    keys
+}
+
+/// `resolvePalette`'s options.
+pub const ROUTING: &[&str] = &layer_and("signal");
+
 /// A `ToolRouter`'s options.
-pub const ROUTER: &[&str] = &[
-    "entries",
-    "timeoutMs",
-    "candidateOf",
-    "isActive",
-    "onDecision",
-    "registered",
-    "onWarning",
-];
+pub const ROUTER: &[&str] = &layer_and("onWarning");
 
 /// `ToolRouter.resolve`'s options.
 pub const RESOLVE: &[&str] = &["signal", "context", "onDecision"];
@@ -204,6 +210,13 @@ mod tests {
         assert_eq!(check(Rule::Object, Given::Array), Ok(true));
         assert_eq!(check(Rule::Any, Given::Null), Ok(true));
         assert_eq!(Given::Array.described(), "an array");
+    }
+
+    #[test]
+    fn the_layer_options_come_first() {
+        assert_eq!(ROUTING[..6], LAYER);
+        assert_eq!(ROUTER[..6], LAYER);
+        assert_eq!((ROUTING[6], ROUTER[6]), ("signal", "onWarning"));
     }
 
     #[test]

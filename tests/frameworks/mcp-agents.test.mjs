@@ -1,23 +1,14 @@
 // An agent loop over MCP servers in each framework (mock models), through tool-palette/mcp
 // and the framework's adapter: the first routing misses the tool the question needs,
 // the model calls search_tools, which finds it, and the next step offers and runs it.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { consumer } from "./consumer.mjs";
-import { loadFrameworks, loadSdk, threeServers } from "./mcp-servers.mjs";
+import { frameworksSuite, threeServers } from "./mcp-servers.mjs";
 
 const QUESTION = "Why did the nightly build fail?";
 const QUERY = { query: "console output lines of a job" };
 let c, sdk, m;
-const open = [];
-before(async () => {
-  c = await consumer();
-  sdk = await loadSdk(c.load);
-  m = await loadFrameworks(c.load);
-});
-after(async () => {
-  for (const client of open) await client.close().catch(() => {});
-});
+const open = frameworksSuite((loaded) => ({ c, sdk, m } = loaded));
 
 async function setup() {
   const s = await threeServers(sdk);

@@ -3,21 +3,12 @@
 // one, colliding names whatever the servers' order, the search tool on a refused turn, the
 // frameworks' abort signals passed on to the server, refresh() during a listing, a client
 // that answers no CallToolResult, and the search tool's definition in the report's sizes.
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { consumer } from "./consumer.mjs";
-import { connect, loadFrameworks, loadSdk } from "./mcp-servers.mjs";
+import { connect, frameworksSuite } from "./mcp-servers.mjs";
 
 let c, sdk, m;
-const open = [];
-before(async () => {
-  c = await consumer();
-  sdk = await loadSdk(c.load);
-  m = await loadFrameworks(c.load);
-});
-after(async () => {
-  for (const client of open) await client.close().catch(() => {});
-});
+const open = frameworksSuite((loaded) => ({ c, sdk, m } = loaded));
 
 const def = (name, description = name.replace(/_/g, " ")) => ({ name, description, inputSchema: { type: "object", properties: { q: { type: "string" } } } });
 // An in-process client ("anything with listTools and callTool") listing `tools`; `answer(name)` is its call's answer.

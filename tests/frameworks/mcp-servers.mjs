@@ -5,6 +5,9 @@
 //   one of them `search` too, so both are known as <server>__search;
 // - "ci" (McpServer): 31 tools, among them `tail_console`, which a build question's words miss.
 // Every call a server answers is recorded in `calls` as [server, tool, arguments].
+import { before, after } from "node:test";
+import { consumer } from "./consumer.mjs";
+
 const words = (name) => name.replace(/_/g, " ");
 const cross = (verbs, nouns, describe) => verbs.flatMap((v) => nouns.map((n) => [`${v}_${n}`, describe(v, n)]));
 
@@ -70,6 +73,24 @@ export async function loadFrameworks(load) {
   }
   m["@openai/agents"].setTracingDisabled(true);
   return m;
+}
+
+/**
+ * A test file's set-up: before its tests, the consumer project with the packed package,
+ * the SDK and the frameworks, handed to `set({ c, sdk, m })`; after them, the clients the
+ * tests pushed to the returned list are closed.
+ */
+export function frameworksSuite(set) {
+  const open = [];
+  before(async () => {
+    const c = await consumer();
+    const sdk = await loadSdk(c.load);
+    set({ c, sdk, m: await loadFrameworks(c.load) });
+  });
+  after(async () => {
+    for (const client of open) await client.close().catch(() => {});
+  });
+  return open;
 }
 
 /** The SDK modules the servers need, loaded in the consumer project. */
