@@ -433,7 +433,10 @@ export function createMcpPalette(options) {
           hits = l.index.search(query, { limit, vector });
         } catch (error) {
           if (signal?.aborted) throw reasonOf(signal);
-          if (onEmbedError !== null) onEmbedError(error);
+          // As an index's own onEmbedError: what it throws is ignored, and the search is lexical.
+          try {
+            if (onEmbedError !== null) onEmbedError(error);
+          } catch {}
         }
       }
       hits ??= l.index.search(query, { limit });
