@@ -287,7 +287,7 @@ export function hasIterator(value) {
 }
 
 // An iterable as a fresh array, read no further than one item past the most a call may
-// hold (src/js/batch.rs MAX_NAMES): a longer one is then refused by its length (a
+// hold (src/names.rs MAX_NAMES): a longer one is then refused by its length (a
 // RangeError, or refusal 2a for a store's rows), and an endless one is never drained.
 const MOST = 1 << 20;
 const arrayValues = Array.prototype[Symbol.iterator];

@@ -180,10 +180,11 @@ export function createMcpPalette(options) {
     deliver(new ToolPaletteAdapterWarning(`${WHERE}: ${message}`, code), onWarning);
   };
 
-  // Hybrid ranking (options.index.embed): each tool's definition as a model is sent it (its JSON:
-  // palette name, description, input schema; measured better than name and description alone,
-  // bench/tool-search/DESIGN.md) is embedded when the tools are (re)listed, within listTimeoutMs; a text embedded before is not
-  // embedded again. When embedding fails, the index ranks lexically until the next listing.
+  // Hybrid ranking (options.index.embed): each tool's definition as a model is sent it (its
+  // JSON: palette name, description, input schema; measured better than name and description
+  // alone, bench/tool-search/DESIGN.md) is embedded when the tools are (re)listed, within
+  // listTimeoutMs; a text embedded before is not embedded again. When embedding fails, the
+  // index ranks lexically until the next listing.
   const vectors = new Map(); // text → the vector embed answered for it
   async function indexOf(docs) {
     if (embed === null || docs.length === 0) return { index: new ToolIndex(docs, { limit }), embedding: embed === null ? null : Object.freeze({ hybrid: false, error: null }) };

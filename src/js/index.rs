@@ -160,24 +160,31 @@ fn vector_into(
     buf: &mut Vec<f64>,
     place: &dyn Fn() -> Message,
 ) -> JsResult<()> {
-    buf.clear();
     if let Some(array) = read.dyn_ref::<Float32Array>() {
         let mut floats = vec![0f32; array.length() as usize];
         array.copy_to(&mut floats);
-        buf.resize(floats.len(), 0.0);
-        let out = buf.as_mut_slice();
-        let mut i = 0;
-        while i < floats.len().min(out.len()) {
-            out[i] = f64::from(floats[i]);
-            i += 1;
-        }
+        widen(&floats, buf);
     } else if let Some(array) = read.dyn_ref::<Float64Array>() {
+        buf.clear();
         buf.resize(array.length() as usize, 0.0);
         array.copy_to(buf);
     } else {
         return Err(must_be(place(), "an array of numbers", read));
     }
     vectors::check(buf, dims).map_err(|e| vector_error(place(), e, dims))
+}
+
+/// `floats` as f64 into `buf` (an index loop: at opt-level "z" iterator adapters stay
+/// calls, and this runs once per component of every vector).
+fn widen(floats: &[f32], buf: &mut Vec<f64>) {
+    buf.clear();
+    buf.resize(floats.len(), 0.0);
+    let out = buf.as_mut_slice();
+    let mut i = 0;
+    while i < floats.len().min(out.len()) {
+        out[i] = f64::from(floats[i]);
+        i += 1;
+    }
 }
 
 /// `options.vectors` into the core's store: one vector per tool, of one length.
@@ -239,8 +246,7 @@ fn read_vectors(value: &JsValue, count: usize) -> JsResult<Option<Vectors>> {
         flat.subarray((first * dims) as u32, ((first + n) * dims) as u32)
             .copy_to(&mut rows);
         for (k, row) in rows.chunks_exact(dims).enumerate() {
-            buf.clear();
-            buf.extend(row.iter().map(|&x| f64::from(x)));
+            widen(row, &mut buf);
             vectors::check(&buf, Some(dims))
                 .map_err(|e| vector_error(place().index((first + k) as u32), e, Some(dims)))?;
             store.push(&buf);
