@@ -92,22 +92,8 @@ export class ToolRedirectDroppedWarning extends Error {
   }
 }
 
-// One delivery for every warning: the caller's `onWarning`, else Node's
-// `process.emitWarning` (so --no-warnings and process.on("warning") apply), else
-// `console.warn`. `process` is looked up at call time, never at import.
-// (An emitWarning that throws, as the Next.js Edge Runtime's does, falls back too.)
-export function deliver(warning, onWarning) {
-  if (onWarning) return void onWarning(warning);
-  const proc = globalThis.process;
-  if (proc && typeof proc.emitWarning === "function") {
-    try {
-      return void proc.emitWarning(warning);
-    } catch {
-      // not supported here: console.warn below
-    }
-  }
-  globalThis.console?.warn?.(`${warning.name}: ${warning.message}`);
-}
+// Warning delivery (the adapters' too) is deliver.js's.
+export { deliver } from "./deliver.js";
 
 // The binding's errors: `kind` 0 Error, 1 TypeError, 2 RangeError; 3 to 5 the same with
 // `cause` (a thrown `undefined` is a cause too, so it is no marker of "none").

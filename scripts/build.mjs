@@ -73,9 +73,9 @@ run(bin("wasm-opt"), [join(stage, "tool_palette_bg.wasm"), ...WASM_OPT_ARGS, "-o
 }
 
 const template = join(root, "pkg-template");
-// Copied as they are: node.mjs imports the glue, api.js, state.js and host.js unbundled
+// Copied as they are: node.mjs imports the glue, api.js, state.js and host.js (with deliver.js) unbundled
 // (the framework adapters share that instance through the package's self-reference).
-for (const file of ["package.json", "README.md", "LICENSE", "api.js", "host.js", "state.js", "node.mjs"]) {
+for (const file of ["package.json", "README.md", "LICENSE", "api.js", "host.js", "deliver.js", "state.js", "node.mjs"]) {
   cpSync(join(template, file), join(dist, file));
 }
 // The types are declared next to the Rust they describe (typescript_custom_section in

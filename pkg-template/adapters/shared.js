@@ -30,22 +30,9 @@ export class ToolPaletteAdapterWarning extends Error {
   }
 }
 
-// As the core delivers its warnings (host.js `deliver`; the adapters import nothing of the
-// package but its public entry): `onWarning`, else Node's process.emitWarning (so
-// --no-warnings and process.on("warning") apply; one that throws, as the Next.js Edge
-// Runtime's does, falls back too), else console.warn.
-export function deliver(warning, onWarning) {
-  if (onWarning) return void onWarning(warning);
-  const proc = globalThis.process;
-  if (proc && typeof proc.emitWarning === "function") {
-    try {
-      return void proc.emitWarning(warning);
-    } catch {
-      // not supported here: console.warn below
-    }
-  }
-  globalThis.console?.warn?.(`${warning.name}: ${warning.message}`);
-}
+// Warnings go out as the core's do (deliver.js, shared with host.js).
+export { deliver } from "../deliver.js";
+import { deliver } from "../deliver.js";
 
 const MODES = ["enforce", "shadow"];
 const OUTSIDE = ["refuse", "allow"];
