@@ -104,7 +104,7 @@ export const fault = (kind, message, cause) => (kind < 3 ? new ERRORS[kind](mess
 
 // Every call into the module goes through `enter` (api.js wraps each export with it,
 // `Wait` the second half of a turn). What the caller's code does comes back as a value
-// (see `call0` below), so nothing unwinds through a wasm frame; should something still
+// (see `call1` below), so nothing unwinds through a wasm frame; should something still
 // (a stack overflow, memory running out: a trap), the module's stack pointer is put back
 // before anything else runs, and the call fails with an Error that says so.
 //
@@ -161,14 +161,6 @@ export class Thrown {
 }
 
 // The caller's functions, with the arity the SPEC gives them and `this` undefined.
-export function call0(f) {
-  try {
-    return f();
-  } catch (e) {
-    return new Thrown(e);
-  }
-}
-
 export function call1(f, a) {
   try {
     return f(a);
@@ -200,6 +192,24 @@ export function verdict(f, a) {
   if (answer === false) return 0;
   held = answer;
   return 2;
+}
+
+// A store's `entries`, called with the turn's context (`withContext`) or with no
+// argument: 0 when it answered a value, 1 a thenable (an object or function whose `then`
+// is a function), 2 when it threw or reading `then` threw; its answer (or what was
+// thrown) waits in `held` for `answered()`, which the binding calls at once.
+export function ask(f, context, withContext) {
+  let answer;
+  let kind = 0;
+  try {
+    answer = withContext ? f(context) : f();
+    if ((isObject(answer) || typeof answer === "function") && typeof answer.then === "function") kind = 1;
+  } catch (e) {
+    answer = e;
+    kind = 2;
+  }
+  held = answer;
+  return kind;
 }
 
 export function answered() {
@@ -599,18 +609,18 @@ export class Wait {
   follow(value) {
     try {
       Promise.resolve(value).then(
-        (rows) => this.settle([0, rows]),
-        (error) => this.settle([1, error]),
+        (rows) => this.settle(0, rows),
+        (error) => this.settle(1, error),
       );
     } catch (error) {
-      this.settle([1, error]);
+      this.settle(1, error);
     }
   }
   // The timer and the listener are armed only while the turn is undecided (adopting the
   // answer may have decided it already: a `then` that threw), so none outlives it.
   startTimer(ms) {
     // (A realm without timers cannot enforce a budget; nothing else is lost.)
-    if (this.turn !== undefined && typeof setTimeout === "function") this.timer = setTimeout(() => this.settle([2]), ms);
+    if (this.turn !== undefined && typeof setTimeout === "function") this.timer = setTimeout(() => this.settle(2), ms);
   }
   stopTimer() {
     if (this.timer !== undefined) clearTimeout(this.timer);
@@ -618,7 +628,7 @@ export class Wait {
   }
   listen(signal) {
     if (this.turn === undefined) return;
-    this.onAbort = () => this.settle([3]);
+    this.onAbort = () => this.settle(3);
     signal.addEventListener("abort", this.onAbort, { once: true });
     this.signal = signal;
   }
@@ -630,7 +640,7 @@ export class Wait {
     this.stopTimer();
     turn?.free();
   }
-  settle(event) {
+  settle(kind, value) {
     const turn = this.turn;
     if (turn === undefined) return; // a later event: the turn is decided
     this.turn = undefined;
@@ -641,11 +651,11 @@ export class Wait {
       try {
         signal.removeEventListener("abort", onAbort);
       } catch (cause) {
-        event = [4, cause];
+        (kind = 4), (value = cause);
       }
     }
     try {
-      this.resolve(enter(turn.finish, turn, [event, signal]));
+      this.resolve(enter(turn.finish, turn, [kind, value, signal]));
     } catch (error) {
       this.reject(error);
     } finally {

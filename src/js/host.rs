@@ -47,8 +47,6 @@ extern "C" {
     #[wasm_bindgen(method, getter)]
     fn value(this: &Thrown) -> JsValue;
 
-    #[wasm_bindgen(js_name = call0)]
-    fn call0_(f: &Function) -> JsValue;
     #[wasm_bindgen(js_name = call1)]
     fn call1_(f: &Function, a: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = call2)]
@@ -58,8 +56,12 @@ extern "C" {
     /// A predicate called with one argument: 1 or 0 for a boolean answer; 2 for anything
     /// else (or a throw), which [`answered`] then hands over.
     pub fn verdict(f: &Function, a: &JsValue) -> u32;
-    /// The answer (or a `Thrown`) of the last `verdict` that returned 2.
+    /// The answer (or a `Thrown`) of the last `verdict` that returned 2, or what the last
+    /// `ask` answered (or threw).
     pub fn answered() -> JsValue;
+    /// A store's `entries()` (or `entries(context)` when `with_context`): 0 it answered a
+    /// value, 1 a thenable, 2 it threw or reading its `then` threw; then [`answered`].
+    pub fn ask(f: &Function, context: &JsValue, with_context: bool) -> u32;
 
     // ------------------------------------------------------------ the caller's values
 
@@ -256,10 +258,6 @@ pub fn caught(value: JsValue) -> JsResult<JsValue> {
         Ok(thrown) => Err(thrown.value()),
         Err(value) => Ok(value),
     }
-}
-
-pub fn call0(f: &Function) -> JsResult<JsValue> {
-    caught(call0_(f))
 }
 
 pub fn call1(f: &Function, a: &JsValue) -> JsResult<JsValue> {

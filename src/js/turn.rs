@@ -156,20 +156,21 @@ pub struct Pending {
 #[wasm_bindgen]
 impl Pending {
     /// Decides the turn on the first event (`host.js` `Wait` stopped the timer and the
-    /// listener already): `[0, rows]` or `[1, error]` when the store answered, `[2]` when
-    /// the budget elapsed, `[3]` on abort, `[4, error]` when the signal failed to let go.
-    pub fn finish(&self, event: Array, signal: JsValue) -> JsResult<JsValue> {
+    /// listener already): `kind` 0 with the rows or 1 with the error when the store
+    /// answered, 2 when the budget elapsed, 3 on abort, 4 with the error when the signal
+    /// failed to let go.
+    pub fn finish(&self, kind: u32, value: JsValue, signal: JsValue) -> JsResult<JsValue> {
         let ask = &self.ask;
-        let first = match event.get(0).as_f64() {
-            Some(0.0) => Event::Answered,
-            Some(1.0) => Event::Rejected,
-            Some(2.0) => Event::Elapsed,
-            Some(3.0) => Event::Aborted,
-            _ => return Err(broken_signal(ask.signal_place, &event.get(1))),
+        let first = match kind {
+            0 => Event::Answered,
+            1 => Event::Rejected,
+            2 => Event::Elapsed,
+            3 => Event::Aborted,
+            _ => return Err(broken_signal(ask.signal_place, &value)),
         };
         let retrieved = match machine::settled(first) {
-            Settled::Read => read(&event.get(1), &ask.layer),
-            Settled::Failed => Retrieved::Failed(event.get(1)),
+            Settled::Read => read(&value, &ask.layer),
+            Settled::Failed => Retrieved::Failed(value),
             Settled::TimedOut => Retrieved::TimedOut(ask.layer.timeout_ms.unwrap_or(0.0)),
             Settled::Reject => return Err(reason(ask.signal_place, &signal)?),
         };
@@ -205,20 +206,13 @@ fn begin(ask: &Ask) -> JsResult<Begun> {
     let Some(entries) = &ask.layer.entries else {
         return Ok(Begun::Ready(Retrieved::NoLayer, false));
     };
-    let called = if ask.context.is_undefined() {
-        host::call0(entries)
-    } else {
-        host::call1(entries, &ask.context)
+    // What it answered, or what it (or reading its `then`) threw.
+    let what = match host::ask(entries, &ask.context, !ask.context.is_undefined()) {
+        0 => Returned::Value,
+        1 => Returned::Thenable,
+        _ => Returned::Threw,
     };
-    let (what, value) = match called {
-        Err(thrown) => (Returned::Threw, thrown),
-        Ok(value) if !(value.is_object() || value.is_function()) => (Returned::Value, value),
-        Ok(value) => match host::get(&value, |k| &k.then) {
-            Ok(then) if then.is_function() => (Returned::Thenable, value),
-            Ok(_) => (Returned::Value, value),
-            Err(thrown) => (Returned::Threw, thrown),
-        },
-    };
+    let value = host::answered();
     // `entries` itself may have aborted the turn.
     let aborted = if what == Returned::Threw {
         false
