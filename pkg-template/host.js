@@ -264,21 +264,24 @@ export function fields(source, keys) {
   return out;
 }
 
-// Whether reading `value[Symbol.iterator]` gives a function (Unreadable when it throws).
+// Whether reading `value[Symbol.iterator]` gives a function (1) or not (0); 2 when the
+// read throws, what it threw waiting in `held` for `answered()`.
 export function iterable(value) {
   try {
-    return typeof value[Symbol.iterator] === "function";
+    return typeof value[Symbol.iterator] === "function" ? 1 : 0;
   } catch (cause) {
-    return new Unreadable(0, cause);
+    held = cause;
+    return 2;
   }
 }
 
-// Whether `Symbol.iterator in value` (Unreadable when a proxy trap throws).
+// Whether `Symbol.iterator in value`, as `iterable` answers (2: a proxy trap threw).
 export function hasIterator(value) {
   try {
-    return Symbol.iterator in value;
+    return Symbol.iterator in value ? 1 : 0;
   } catch (cause) {
-    return new Unreadable(0, cause);
+    held = cause;
+    return 2;
   }
 }
 

@@ -59,11 +59,7 @@ pub(crate) fn is_iterable(value: &JsValue, place: &dyn Fn() -> Message) -> JsRes
     if !value.is_object() {
         return Ok(false);
     }
-    let answer = host::iterable(value);
-    match answer.dyn_ref::<host::Unreadable>() {
-        Some(u) => Err(unreadable(place(), &u.cause())),
-        None => Ok(answer.is_truthy()),
-    }
+    host::iterable(value).map_err(|cause| unreadable(place(), &cause))
 }
 
 /// The caller's iterable of strings, as a fresh array and its total length in code

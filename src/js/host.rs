@@ -79,11 +79,10 @@ extern "C" {
 
     /// `keys` of `source`, read once each, as an array; an `Unreadable` when one throws.
     pub fn fields(source: &JsValue, keys: &Array) -> JsValue;
-    /// Whether `value[Symbol.iterator]` is a function; an `Unreadable` when it throws.
-    pub fn iterable(value: &JsValue) -> JsValue;
-    /// Whether `Symbol.iterator in value`; an `Unreadable` when it throws.
+    #[wasm_bindgen(js_name = iterable)]
+    fn iterable_(value: &JsValue) -> u32;
     #[wasm_bindgen(js_name = hasIterator)]
-    pub fn has_iterator(value: &JsValue) -> JsValue;
+    fn has_iterator_(value: &JsValue) -> u32;
     #[wasm_bindgen(js_name = list)]
     fn list_(value: &JsValue) -> JsValue;
     /// Total code units of `strings`, or -(i + 1) when `strings[i]` is not a string.
@@ -296,6 +295,25 @@ thread_local! {
 /// `value[key]`, run by JavaScript's own rules (getters, proxies, primitives).
 pub fn get(value: &JsValue, key: fn(&Keys) -> &JsValue) -> JsResult<JsValue> {
     KEYS.with(|keys| caught(get_(value, key(keys))))
+}
+
+/// An answer of `iterable`/`hasIterator`: 1 yes, 0 no, 2 the read threw (then [`answered`]).
+fn yes_or_thrown(answer: u32) -> JsResult<bool> {
+    match answer {
+        0 => Ok(false),
+        1 => Ok(true),
+        _ => Err(answered()),
+    }
+}
+
+/// Whether `value[Symbol.iterator]` is a function (`Err`: what reading it threw).
+pub fn iterable(value: &JsValue) -> JsResult<bool> {
+    yes_or_thrown(iterable_(value))
+}
+
+/// Whether `Symbol.iterator in value` (`Err`: what a proxy trap threw).
+pub fn has_iterator(value: &JsValue) -> JsResult<bool> {
+    yes_or_thrown(has_iterator_(value))
 }
 
 /// An iterable as a fresh array (its iterability checked first).

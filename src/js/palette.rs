@@ -68,11 +68,7 @@ pub fn bind_palette(tools: JsValue, outcome: JsValue) -> JsResult<JsValue> {
     let is_array = host::is_array(&tools);
     if !is_array {
         // A Map or a Set is no record: filtering its (absent) own keys would drop every tool.
-        let is_iterable = host::has_iterator(&tools);
-        if let Some(u) = is_iterable.dyn_ref::<host::Unreadable>() {
-            return Err(unreadable(place(), &u.cause()));
-        }
-        if is_iterable.is_truthy() {
+        if host::has_iterator(&tools).map_err(|cause| unreadable(place(), &cause))? {
             return Err(must_be(place(), WHAT, &tools));
         }
     }

@@ -278,13 +278,13 @@ fn read(value: &JsValue, layer: &Layer) -> Retrieved {
     if value.is_null() || value.is_undefined() {
         return Retrieved::Rows(None);
     }
-    let is_iterable = host::iterable(value);
-    if let Some(u) = is_iterable.dyn_ref::<host::Unreadable>() {
-        return Retrieved::Failed(u.cause());
-    }
-    if !is_iterable.is_truthy() {
-        let message = Message::new("the procedural layer returned a non-iterable");
-        return Retrieved::Failed(message.type_error());
+    match host::iterable(value) {
+        Err(thrown) => return Retrieved::Failed(thrown),
+        Ok(true) => {}
+        Ok(false) => {
+            let message = Message::new("the procedural layer returned a non-iterable");
+            return Retrieved::Failed(message.type_error());
+        }
     }
     let too_large = || {
         Retrieved::Failed(
