@@ -10,7 +10,7 @@
 //! catch a throwing getter.
 
 use super::{host, must_be, unreadable, JsResult, Message};
-use crate::given::{self, rule_of, Rule, SIGNAL};
+use crate::given::{self, rule_of, Given, Rule, SIGNAL};
 pub(crate) use crate::given::{POLICIES, POLICY, RESOLVE, ROUTER, ROUTING};
 use alloc::vec::Vec;
 use core::cell::Cell;
@@ -28,19 +28,20 @@ pub(crate) struct Unread {
 /// (not by position, so that a key added to a list shifts nothing).
 pub(crate) struct Fields {
     keys: &'static [&'static str],
-    values: Array,
+    /// `None` when the options object was left out: every option is absent (and nothing
+    /// is asked of JavaScript to say so).
+    values: Option<Array>,
 }
 
 impl Fields {
     /// The value read for `key` (`undefined` when the object has none, or when the
     /// options object itself was left out).
     pub fn named(&self, key: &str) -> JsValue {
-        match self.keys.iter().position(|k| *k == key) {
-            Some(i) => self.values.get(i as u32),
-            None => {
-                debug_assert!(self.values.length() == 0, "a key the list does not read");
-                JsValue::UNDEFINED
-            }
+        let at = self.keys.iter().position(|k| *k == key);
+        debug_assert!(at.is_some(), "a key the list does not read");
+        match (&self.values, at) {
+            (Some(values), Some(i)) => values.get(i as u32),
+            _ => JsValue::UNDEFINED,
         }
     }
 
@@ -51,9 +52,15 @@ impl Fields {
     /// wasm signature with `fmt::Write::write_str`, which then keeps all of `core::fmt`
     /// alive behind the function table: 1.9 KB of gzip, measured.)
     pub fn checked(&self, key: &str, at: At) -> JsResult<Option<JsValue>> {
-        checked(self.named(key), rule_of(key), &|| {
-            (at.0)().add(at.1).add(key)
-        })
+        let place = || (at.0)().add(at.1).add(key);
+        if self.values.is_some() {
+            return checked(self.named(key), rule_of(key), &place);
+        }
+        // Left out with its options object: absent, unless its rule requires it.
+        match given::check(rule_of(key), Given::Undefined) {
+            Ok(_) => Ok(None),
+            Err(what) => Err(must_be(place(), what, &JsValue::UNDEFINED)),
+        }
     }
 
     /// [`Fields::checked`] for a function.
@@ -91,7 +98,7 @@ pub(crate) fn fields_of(source: &JsValue, keys: &'static [&'static str]) -> Resu
         }),
         Err(values) => Ok(Fields {
             keys,
-            values: values.unchecked_into(),
+            values: Some(values.unchecked_into()),
         }),
     }
 }
@@ -132,10 +139,7 @@ pub(crate) fn read_options(
     place: &dyn Fn() -> Message,
 ) -> JsResult<Fields> {
     match checked(value.clone(), Rule::Options, place)? {
-        None => Ok(Fields {
-            keys,
-            values: Array::new(),
-        }),
+        None => Ok(Fields { keys, values: None }),
         Some(_) => read(value, keys, place),
     }
 }
