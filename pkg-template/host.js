@@ -194,15 +194,15 @@ export function verdict(f, a) {
   return 2;
 }
 
-// A store's `entries`, called with the turn's context (`withContext`) or with no
-// argument: 0 when it answered a value, 1 a thenable (an object or function whose `then`
-// is a function), 2 when it threw or reading `then` threw; its answer (or what was
-// thrown) waits in `held` for `answered()`, which the binding calls at once.
-export function ask(f, context, withContext) {
+// A store's `entries`, called with the turn's context, or with no argument when there is
+// none: 0 when it answered a value, 1 a thenable (an object or function whose `then` is a
+// function), 2 when it threw or reading `then` threw; its answer (or what was thrown)
+// waits in `held` for `answered()`, which the binding calls at once.
+export function ask(f, context) {
   let answer;
   let kind = 0;
   try {
-    answer = withContext ? f(context) : f();
+    answer = context === undefined ? f() : f(context);
     if ((isObject(answer) || typeof answer === "function") && typeof answer.then === "function") kind = 1;
   } catch (e) {
     answer = e;
@@ -263,6 +263,9 @@ export function fields(source, keys) {
   }
   return out;
 }
+
+// A store's answer: 3 when it is null or undefined (no rows), else as `iterable` says.
+export const rowsOf = (value) => (value === null || value === undefined ? 3 : iterable(value));
 
 // Whether reading `value[Symbol.iterator]` gives a function (1) or not (0); 2 when the
 // read throws, what it threw waiting in `held` for `answered()`.
@@ -493,6 +496,14 @@ export const droppedDetails = (policy, target, original) => ({ policy, target, o
 
 // A result's `kind`, as host.rs `kind_of` reads it (no string copied into wasm).
 export const kindOf = (kind) => (kind === "routed" ? 1 : kind === "refused" || kind === "unavailable" ? 2 : 0);
+
+// A turn's outcome, in one crossing: the routed names picked from `registered` by index
+// (no `reason`), or the refusal's reason (code units); the unresolved names sliced out of
+// the turn's `candidates` by (string, start, end) `spans`.
+export function outcome(registered, indices, reason, candidates, spans) {
+  const unresolved = Object.freeze(cut(candidates, spans));
+  return reason === undefined ? routed(Object.freeze(pick(registered, indices)), unresolved) : refused(text(reason), unresolved);
+}
 
 // The caller's own values (strings, tools), by index, as a new array.
 export function pick(values, indices) {

@@ -16,8 +16,14 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     // ------------------------------------------------------------ results and errors
 
-    pub fn routed(names: &Array, unresolved: &Array) -> JsValue;
-    pub fn refused(reason: &JsValue, unresolved: &Array) -> JsValue;
+    /// A turn's `Routed` (`reason` null) or `RoutingRefusal`, frozen, built in one call.
+    pub fn outcome(
+        registered: &Array,
+        indices: &[u32],
+        reason: Option<&[u16]>,
+        candidates: &JsValue,
+        spans: &[u32],
+    ) -> JsValue;
     pub fn unavailable(missing: &Array) -> JsValue;
 
     #[wasm_bindgen(js_name = ToolRoutingUnavailableWarning)]
@@ -59,9 +65,10 @@ extern "C" {
     /// The answer (or a `Thrown`) of the last `verdict` that returned 2, or what the last
     /// `ask` answered (or threw).
     pub fn answered() -> JsValue;
-    /// A store's `entries()` (or `entries(context)` when `with_context`): 0 it answered a
-    /// value, 1 a thenable, 2 it threw or reading its `then` threw; then [`answered`].
-    pub fn ask(f: &Function, context: &JsValue, with_context: bool) -> u32;
+    /// A store's `entries(context)` (`entries()` when the context is `undefined`): 0 it
+    /// answered a value, 1 a thenable, 2 it threw or reading its `then` threw; then
+    /// [`answered`].
+    pub fn ask(f: &Function, context: &JsValue) -> u32;
 
     // ------------------------------------------------------------ the caller's values
 
@@ -81,6 +88,9 @@ extern "C" {
     pub fn fields(source: &JsValue, keys: &Array) -> JsValue;
     #[wasm_bindgen(js_name = iterable)]
     fn iterable_(value: &JsValue) -> u32;
+    /// A store's answer: 3 when it is null or undefined, else as `iterable` answers.
+    #[wasm_bindgen(js_name = rowsOf)]
+    pub fn rows_of(value: &JsValue) -> u32;
     #[wasm_bindgen(js_name = hasIterator)]
     fn has_iterator_(value: &JsValue) -> u32;
     #[wasm_bindgen(js_name = list)]
@@ -151,7 +161,7 @@ extern "C" {
     /// `values[i]` for each index, as a new array.
     pub fn pick(values: &JsValue, indices: &[u32]) -> Array;
     /// Slices of `strings` by (string, start, end) triples, as a new array.
-    pub fn cut(strings: &Array, spans: &[u32]) -> Array;
+    pub fn cut(strings: &JsValue, spans: &[u32]) -> Array;
     pub fn text(units: &[u16]) -> JsString;
     #[wasm_bindgen(js_name = record)]
     fn record_(tools: &JsValue, keys: &Array, indices: &[u32]) -> JsValue;
@@ -298,7 +308,7 @@ pub fn get(value: &JsValue, key: fn(&Keys) -> &JsValue) -> JsResult<JsValue> {
 }
 
 /// An answer of `iterable`/`hasIterator`: 1 yes, 0 no, 2 the read threw (then [`answered`]).
-fn yes_or_thrown(answer: u32) -> JsResult<bool> {
+pub fn yes_or_thrown(answer: u32) -> JsResult<bool> {
     match answer {
         0 => Ok(false),
         1 => Ok(true),

@@ -2,7 +2,7 @@
 //! from what the core decided, with the caller's own strings, and the decision report
 //! (SPEC section 5) built from the same decision.
 
-use super::{frozen, host, JsResult};
+use super::{host, JsResult};
 use crate::names::NameSet;
 use crate::routing::{self, Outcome, Span, Turn};
 use alloc::vec::Vec;
@@ -93,16 +93,22 @@ fn spans(spans: impl Iterator<Item = Span>) -> Vec<u32> {
 }
 
 /// The frozen `Routed` or `RoutingRefusal`: names picked from `registered` by index,
-/// unresolved names sliced out of the turn's `candidates`.
-pub(crate) fn of_turn(outcome: &Outcome, registered: &Array, candidates: &Array) -> JsValue {
+/// unresolved names sliced out of the turn's `candidates` (`undefined` when it has none).
+pub(crate) fn of_turn(outcome: &Outcome, registered: &Array, candidates: &JsValue) -> JsValue {
     match outcome {
-        Outcome::Routed { names, unresolved } => host::routed(
-            &frozen(host::pick(registered, names)),
-            &frozen(host::cut(candidates, &spans(unresolved.iter().copied()))),
+        Outcome::Routed { names, unresolved } => host::outcome(
+            registered,
+            names,
+            None,
+            candidates,
+            &spans(unresolved.iter().copied()),
         ),
-        Outcome::Refused { reason, unresolved } => host::refused(
-            &host::text(&reason.text()),
-            &frozen(host::cut(candidates, &spans(unresolved.iter().copied()))),
+        Outcome::Refused { reason, unresolved } => host::outcome(
+            registered,
+            &[],
+            Some(&reason.text()),
+            candidates,
+            &spans(unresolved.iter().copied()),
         ),
     }
 }
@@ -114,7 +120,7 @@ pub(crate) fn report(
     outcome: &JsValue,
     registry: &NameSet,
     registered: &Array,
-    candidates: &Array,
+    candidates: &JsValue,
     retrieval_ms: f64,
 ) -> JsResult<JsValue> {
     let trimmed = host::cut(

@@ -60,8 +60,8 @@ export declare class ToolRoutingUnavailableWarning extends Error {
 struct Serving {
     layer: Rc<Layer>,
     registered: Registered,
-    /// The `RoutingUnavailable` every turn returns, or `null`.
-    unavailable: JsValue,
+    /// The `RoutingUnavailable` every turn returns, if routing is unavailable.
+    unavailable: Option<JsValue>,
 }
 
 #[wasm_bindgen(skip_typescript)]
@@ -113,7 +113,7 @@ impl ToolRouter {
                     list: list.clone(),
                     set,
                 },
-                unavailable: unavailable.clone(),
+                unavailable: (!missing.is_empty()).then(|| unavailable.clone()),
             }))),
         });
         let keys: Array = ["registered", "unavailable"]
@@ -163,9 +163,9 @@ impl ToolRouter {
             .cloned()
             .chain(call_decision)
             .collect();
-        if !serving.unavailable.is_null() {
-            turn::report_unavailable(&on_decision, &serving.unavailable)?;
-            return Ok(Err(serving.unavailable.clone()));
+        if let Some(unavailable) = &serving.unavailable {
+            turn::report_unavailable(&on_decision, unavailable)?;
+            return Ok(Err(unavailable.clone()));
         }
         let ask = Ask {
             layer: serving.layer.clone(),

@@ -207,7 +207,7 @@ fn begin(ask: &Ask) -> JsResult<Begun> {
         return Ok(Begun::Ready(Retrieved::NoLayer, false));
     };
     // What it answered, or what it (or reading its `then`) threw.
-    let what = match host::ask(entries, &ask.context, !ask.context.is_undefined()) {
+    let what = match host::ask(entries, &ask.context) {
         0 => Returned::Value,
         1 => Returned::Thenable,
         _ => Returned::Threw,
@@ -275,16 +275,16 @@ struct Read {
 /// The store's answer: no rows, rows, or a fault (a non-iterable, a row that cannot be
 /// read, more than a call may hold).
 fn read(value: &JsValue, layer: &Layer) -> Retrieved {
-    if value.is_null() || value.is_undefined() {
-        return Retrieved::Rows(None);
-    }
-    match host::iterable(value) {
-        Err(thrown) => return Retrieved::Failed(thrown),
-        Ok(true) => {}
-        Ok(false) => {
-            let message = Message::new("the procedural layer returned a non-iterable");
-            return Retrieved::Failed(message.type_error());
-        }
+    match host::rows_of(value) {
+        3 => return Retrieved::Rows(None),
+        answer => match host::yes_or_thrown(answer) {
+            Err(thrown) => return Retrieved::Failed(thrown),
+            Ok(true) => {}
+            Ok(false) => {
+                let message = Message::new("the procedural layer returned a non-iterable");
+                return Retrieved::Failed(message.type_error());
+            }
+        },
     }
     let too_large = || {
         Retrieved::Failed(
@@ -358,7 +358,8 @@ fn finish(
     let detail: Vec<u16>;
     let strings: NameList;
     let rows: Vec<Row>;
-    let mut names = Array::new();
+    // The turn's candidates (`undefined` for a turn without rows).
+    let mut names = JsValue::UNDEFINED;
     let retrieval = match &retrieved {
         Retrieved::NoLayer => Retrieval::NoLayer,
         Retrieved::Failed(thrown) => {
@@ -381,9 +382,9 @@ fn finish(
             // The candidates, in order: the caller's own strings (every string read is
             // one when the reader stops at a row's first string, as `host.js`'s does).
             names = if chosen.len() == strings.len() {
-                read.strings.clone()
+                read.strings.clone().into()
             } else {
-                host::pick(&read.strings, &chosen)
+                host::pick(&read.strings, &chosen).into()
             };
             Retrieval::Rows(Some(&rows))
         }
