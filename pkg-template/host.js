@@ -707,34 +707,52 @@ function jsonSchemaOf(schema) {
   return schema;
 }
 
-// A schema's texts, and those of the schemas it holds (each once per tool: `out.seen`,
-// which stops a cycle; at most 8 deep). A schema holding none (most properties' schemas)
-// is not remembered: its texts were read by its parent.
-function readSchema(schema, owner, out, depth) {
-  if (!isObject(schema) || depth > 8) return;
-  const { properties, items, anyOf, oneOf, allOf } = schema;
-  if (!isObject(properties) && !isObject(items) && !isObject(anyOf) && !isObject(oneOf) && !isObject(allOf)) return;
-  if (out.seen.get(schema) === owner) return;
-  out.seen.set(schema, owner);
+// The schema a local `$ref` points to in the tool's schema `root` ("#", "#/$defs/Address",
+// "#/definitions/…": a JSON pointer through own keys), or undefined.
+function referenced(ref, root) {
+  if (ref === "#") return root;
+  if (typeof ref !== "string" || !ref.startsWith("#/")) return undefined;
+  let at = root;
+  for (const token of ref.slice(2).split("/")) {
+    let key = token.replaceAll("~1", "/").replaceAll("~0", "~");
+    try {
+      key = decodeURIComponent(key);
+    } catch {}
+    if (!isObject(at) || !Object.prototype.hasOwnProperty.call(at, key)) return undefined;
+    at = at[key];
+  }
+  return at;
+}
+
+// A schema's texts, and those of the schemas it holds: the names of its properties, and the
+// description and string `enum` values of each schema it holds (a property's, `items`,
+// `prefixItems`, `additionalProperties`, `anyOf`/`oneOf`/`allOf`, and what a local `$ref`
+// points to in the tool's schema `root`: pydantic's `$defs`), read through. The tool's
+// schema itself (depth 0) gives no description or enum: those are the tool's. A schema
+// holding others is read once per tool (`out.seen`, which stops a cycle), at most 16 deep
+// (a `$ref` or an `anyOf` is one level); one holding none (most properties' schemas) is
+// not remembered.
+function readSchema(schema, owner, out, depth, root) {
+  if (!isObject(schema) || depth > 16) return;
+  const { properties, items, prefixItems, additionalProperties, anyOf, oneOf, allOf, $ref } = schema;
+  const holds = isObject(properties) || isObject(items) || isObject(prefixItems) || isObject(additionalProperties) || isObject(anyOf) || isObject(oneOf) || isObject(allOf) || typeof $ref === "string";
+  if (holds) {
+    if (out.seen.get(schema) === owner) return;
+    out.seen.set(schema, owner);
+  }
+  if (depth > 0) {
+    if (typeof schema.description === "string") out.paramDescriptions.push(schema.description);
+    if (Array.isArray(schema.enum)) for (const value of schema.enum) if (typeof value === "string") out.paramEnums.push(value);
+  }
+  if (!holds) return;
   if (isObject(properties)) {
     for (const key of Object.keys(properties)) {
       out.paramNames.push(key);
-      const property = properties[key];
-      if (!isObject(property)) continue;
-      if (typeof property.description === "string") {
-        out.paramDescriptions.push(property.description);
-      }
-      if (Array.isArray(property.enum)) {
-        for (const value of property.enum) {
-          if (typeof value !== "string") continue;
-          out.paramEnums.push(value);
-        }
-      }
-      readSchema(property, owner, out, depth + 1);
+      readSchema(properties[key], owner, out, depth + 1, root);
     }
   }
-  readSchema(items, owner, out, depth + 1);
-  for (const parts of [anyOf, oneOf, allOf]) if (Array.isArray(parts)) for (const part of parts) readSchema(part, owner, out, depth + 1);
+  for (const held of [items, additionalProperties, referenced($ref, root)]) readSchema(held, owner, out, depth + 1, root);
+  for (const parts of [prefixItems, anyOf, oneOf, allOf]) if (Array.isArray(parts)) for (const part of parts) readSchema(part, owner, out, depth + 1, root);
 }
 
 function readTool(tool, name, out) {
@@ -742,7 +760,10 @@ function readTool(tool, name, out) {
   out.names.push(name);
   const description = isObject(tool) ? tool.description : undefined;
   out.descriptions.push(typeof description === "string" ? description : "");
-  if (isObject(tool)) readSchema(jsonSchemaOf(tool.parameters ?? tool.inputSchema ?? tool.schema), owner, out, 0);
+  if (isObject(tool)) {
+    const schema = jsonSchemaOf(tool.parameters ?? tool.inputSchema ?? tool.schema);
+    readSchema(schema, owner, out, 0, schema);
+  }
   out.paramNameEnds.push(out.paramNames.length);
   out.paramDescriptionEnds.push(out.paramDescriptions.length);
   out.paramEnumEnds.push(out.paramEnums.length);

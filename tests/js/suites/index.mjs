@@ -74,6 +74,98 @@ export function toolIndex(tp) {
       assert.equal(names(index.search("tool named"))[0], "__proto__");
     });
 
+    test("a nested model's texts are read through a local $ref (pydantic/FastMCP $defs, zod 4 definitions), items, anyOf with null, additionalProperties, prefixItems", async () => {
+      // As the Python MCP SDK's MCPServer (FastMCP) lists tools taking pydantic models and an Enum.
+      const fastmcp = [
+        {
+          name: "send_package",
+          description: "Ship an item.",
+          inputSchema: {
+            $defs: {
+              Address: { properties: { street: { description: "Street and house number", title: "Street", type: "string" } }, required: ["street"], title: "Address", type: "object" },
+              Priority: { enum: ["low", "high", "urgent"], title: "Priority", type: "string" },
+              Recipient: {
+                properties: { address: { anyOf: [{ $ref: "#/$defs/Address" }, { type: "null" }], default: null, description: "Mailing address for parcels" } },
+                title: "Recipient",
+                type: "object",
+              },
+            },
+            properties: { recipient: { $ref: "#/$defs/Recipient" }, priority: { $ref: "#/$defs/Priority", default: "low" } },
+            required: ["recipient"],
+            title: "send_packageArguments",
+            type: "object",
+          },
+        },
+        {
+          name: "file_expense",
+          description: "Record a cost.",
+          inputSchema: {
+            $defs: { Attachment: { properties: { filename: { description: "Name of the attached invoice", type: "string" } }, type: "object" } },
+            properties: {
+              attachments: { items: { $ref: "#/$defs/Attachment" }, type: "array" },
+              currency: { anyOf: [{ enum: ["EUR", "USD"], type: "string" }, { type: "null" }], default: null },
+              tags: { type: "object", additionalProperties: { type: "string", description: "cost centre code" } },
+              span: { type: "array", prefixItems: [{ type: "string", description: "fiscal quarter" }], items: { type: "string", enum: ["reimbursable"] } },
+            },
+            type: "object",
+          },
+        },
+        { name: "noise", description: "Something else entirely" },
+      ];
+      const index = new ToolIndex(fastmcp);
+      assert.deepEqual(names(index.search("house number")), ["send_package"], "a property of a $def, through anyOf");
+      assert.deepEqual(names(index.search("urgent")), ["send_package"], "an Enum's values, through $ref");
+      assert.deepEqual(names(index.search("invoice")), ["file_expense"], "items through $ref");
+      assert.deepEqual(names(index.search("USD")), ["file_expense"], "an enum in anyOf with null");
+      assert.deepEqual(names(index.search("cost centre")), ["file_expense"], "additionalProperties");
+      assert.deepEqual(names(index.search("fiscal quarter")), ["file_expense"], "prefixItems");
+      assert.deepEqual(names(index.search("reimbursable")), ["file_expense"], "an enum of items");
+
+      // zod 4: a schema with an id, and a recursive one, come as definitions and $ref.
+      const { z } = await import("zod");
+      const Address = z.object({ postcode: z.string().describe("postal code of the destination") }).meta({ id: "Address" });
+      const Folder = z.object({
+        label: z.string(),
+        get children() {
+          return z.array(Folder).describe("nested subfolders");
+        },
+      });
+      const zodIndex = new ToolIndex({ ship: { description: "Ship goods", inputSchema: z.object({ from: Address, to: Address, tree: Folder.optional() }) }, other: { description: "x" } });
+      assert.deepEqual(names(zodIndex.search("postal code")), ["ship"]);
+      assert.deepEqual(names(zodIndex.search("subfolders")), ["ship"]);
+    });
+
+    test("odd and cyclic schemas are read without hanging or throwing: $ref cycles, # , unknown or remote refs, escapes, deep nesting", () => {
+      const cyclic = { type: "object", properties: { self: { $ref: "#" }, cycle: { $ref: "#/$defs/A" } }, $defs: { A: { $ref: "#/$defs/B", description: "lasso" }, B: { $ref: "#/$defs/A" } } };
+      const odd = {
+        type: "object",
+        properties: {
+          remote: { $ref: "https://example.com/schema.json#/$defs/X" },
+          missing: { $ref: "#/$defs/Nope" },
+          proto: { $ref: "#/__proto__" },
+          length: { $ref: "#/$defs/list/length" },
+          esc: { $ref: "#/$defs/a~1b%20c~0d" },
+          number: { $ref: 5 },
+        },
+        $defs: { list: [1, 2], "a/b c~d": { description: "pointer target reached" } },
+      };
+      const object = { type: "object", properties: {} };
+      object.properties.again = object; // a cycle of objects, not of refs
+      let deep = { type: "string", description: "buried text" };
+      for (let i = 0; i < 10_000; i++) deep = { type: "object", properties: { next: deep } };
+      const index = new ToolIndex([
+        { name: "cyclic", inputSchema: cyclic },
+        { name: "odd", inputSchema: odd },
+        { name: "object", inputSchema: object },
+        { name: "deep", parameters: deep },
+      ]);
+      assert.equal(index.size, 4);
+      assert.deepEqual(names(index.search("lasso")), ["cyclic"]);
+      assert.deepEqual(names(index.search("pointer target")), ["odd"]);
+      assert.deepEqual(names(index.search("buried")), [], "past the depth read");
+      assert.deepEqual(names(index.search("next")), ["deep"]);
+    });
+
     test("OpenAI Chat Completions tools ({ type, function }) and any iterable", () => {
       const chat = [{ type: "function", function: { name: "lookup", description: "look things up" } }];
       assert.deepEqual(names(new ToolIndex(chat).search("look")), ["lookup"]);
