@@ -695,16 +695,52 @@ export class ToolTexts {
 
 // The JSON schema a tool's parameters are described by: a plain JSON schema
 // (`parameters`, `inputSchema`, `schema`), an AI SDK `jsonSchema()`/`zodSchema()` wrapper,
-// or a Standard Schema that can give its JSON schema (zod 4 and others), all without
-// importing any of them.
+// a Standard Schema that can give its JSON schema (zod 4.2 and later, and others), or a
+// zod schema that cannot (zod 3, zod 4.0 and 4.1), all without importing any of them.
 function jsonSchemaOf(schema) {
   if (!isObject(schema) && typeof schema !== "function") return undefined;
   const standard = schema["~standard"];
   if (isObject(standard) && isObject(standard.jsonSchema) && typeof standard.jsonSchema.input === "function") {
     return standard.jsonSchema.input({ target: "draft-07" });
   }
+  if (isObject(standard) && standard.vendor === "zod") return zodJsonSchema(schema, new Map());
   if ("jsonSchema" in schema && "validate" in schema) return schema.jsonSchema;
   return schema;
+}
+
+// What ToolIndex reads of a zod 3 or zod 4.0/4.1 schema, as a JSON schema, from the API
+// both share: an object's `shape`, `description`, an array's `element`, an enum's or a
+// union's `options`, a native enum's `enum`, and what `unwrap()` (optional, nullable,
+// lazy…; not an array's: that is its `element`), `removeDefault()` or `innerType()` (zod 3
+// refinements) wrap. Each zod schema is
+// converted once (`memo`): a recursive schema becomes a cycle, which readSchema stops.
+function zodJsonSchema(schema, memo) {
+  if (!isObject(schema)) return undefined;
+  if (memo.has(schema)) return memo.get(schema);
+  const json = {};
+  memo.set(schema, json);
+  if (typeof schema.description === "string") json.description = schema.description;
+  const { shape, element, options } = schema;
+  if (isObject(shape)) {
+    json.properties = {};
+    for (const key of Object.keys(shape)) json.properties[key] = zodJsonSchema(shape[key], memo);
+  }
+  if (isObject(element)) json.items = zodJsonSchema(element, memo);
+  if (Array.isArray(options)) {
+    json.enum = options.filter((option) => typeof option === "string");
+    json.anyOf = options.filter(isObject).map((option) => zodJsonSchema(option, memo));
+  } else if (isObject(schema.enum)) {
+    json.enum = Object.values(schema.enum).filter((value) => typeof value === "string");
+  }
+  const unwrap = ["unwrap", "removeDefault", "innerType"].find((method) => typeof schema[method] === "function");
+  const inner = unwrap === undefined || isObject(shape) || isObject(element) ? undefined : schema[unwrap]();
+  if (isObject(inner) && inner !== schema) {
+    const held = zodJsonSchema(inner, memo);
+    // zod 3 copies a description onto what wraps the described schema: read it once.
+    if (held.description === json.description) delete json.description;
+    json.allOf = [held];
+  }
+  return json;
 }
 
 // The schema a local `$ref` points to in the tool's schema `root` ("#", "#/$defs/Address",

@@ -135,6 +135,31 @@ export function toolIndex(tp) {
       assert.deepEqual(names(zodIndex.search("subfolders")), ["ship"]);
     });
 
+    test("zod 3 and zod 4.0 schemas (no JSON schema of their own) are read from their shape: descriptions, enums, optional, default, arrays, unions, recursion", async () => {
+      // zod@3.25.76: `zod` is zod 3, `zod/v4` the zod 4.0 that gives no JSON schema.
+      for (const { z } of [await import("zod3"), await import("zod3/v4")]) {
+        const Folder = z.object({ label: z.string().describe("folder label"), children: z.lazy(() => z.array(Folder)).optional() });
+        const tools = {
+          findPurchase: { description: "Find a purchase", inputSchema: z.object({ id: z.string().describe("the order number") }) },
+          convert: {
+            description: "Convert a temperature",
+            parameters: z.object({
+              unit: z.enum(["celsius", "fahrenheit"]).optional(),
+              scale: z.nativeEnum({ K: "kelvin" }).default("kelvin"),
+              rounding: z.number().int().describe("decimal places kept").nullable(),
+              notes: z.array(z.string().describe("a remark for the archive")).default([]),
+              target: z.union([z.string().describe("thermostat identifier"), z.number()]),
+            }),
+          },
+          browse: { description: "Browse things", schema: Folder },
+        };
+        const index = new ToolIndex(tools);
+        assert.deepEqual(names(index.search("order number")), ["findPurchase"]);
+        for (const q of ["fahrenheit", "kelvin", "decimal places", "archive remark", "thermostat identifier"]) assert.deepEqual(names(index.search(q)), ["convert"], q);
+        assert.deepEqual(names(index.search("folder label")), ["browse"]);
+      }
+    });
+
     test("odd and cyclic schemas are read without hanging or throwing: $ref cycles, # , unknown or remote refs, escapes, deep nesting", () => {
       const cyclic = { type: "object", properties: { self: { $ref: "#" }, cycle: { $ref: "#/$defs/A" } }, $defs: { A: { $ref: "#/$defs/B", description: "lasso" }, B: { $ref: "#/$defs/A" } } };
       const odd = {
@@ -200,6 +225,14 @@ export function toolIndex(tp) {
       const named = (pattern) => (e) => e instanceof TypeError && pattern.test(e.message) && e.cause?.message === "boom";
       assert.throws(() => new ToolIndex([{ name: "a" }, bad]), named(/^ToolIndex: tools\[1\] could not be read$/));
       assert.throws(() => new ToolIndex({ a: {}, "odd key": bad }), named(/^ToolIndex: tools\["odd key"\] could not be read$/));
+      const boom = () => {
+        throw new Error("boom");
+      };
+      // Getters that throw deep in a schema: in $defs, behind a $ref, in a zod-like shape.
+      const defs = { type: "object", properties: { x: { $ref: "#/$defs/X" } }, $defs: { get X() { return boom(); } } };
+      assert.throws(() => new ToolIndex([{ name: "a" }, { name: "c", inputSchema: defs }]), named(/^ToolIndex: tools\[1\] could not be read$/));
+      const zodLike = { "~standard": { vendor: "zod", version: 1 }, get shape() { return boom(); } };
+      assert.throws(() => new ToolIndex({ a: {}, z: { inputSchema: zodLike } }), named(/^ToolIndex: tools\["z"\] could not be read$/));
       let pulled = 0;
       const forever = (f) => (function* () { for (;;) yield f(pulled++); })();
       assert.throws(() => new ToolIndex(forever((i) => ({ name: `t${i}` }))), (e) => e instanceof RangeError && /ToolIndex: tools is too large/.test(e.message));
