@@ -694,7 +694,7 @@ export class ToolTexts {
 }
 
 // The JSON schema a tool's parameters are described by: a plain JSON schema
-// (`parameters`, `inputSchema`, `schema`), an AI SDK `jsonSchema()`/`zodSchema()` wrapper,
+// (`parameters`, `inputSchema`, `input_schema`, `schema`), an AI SDK `jsonSchema()`/`zodSchema()` wrapper,
 // a Standard Schema that can give its JSON schema (zod 4.2 and later, and others), or a
 // zod schema that cannot (zod 3, zod 4.0 and 4.1), all without importing any of them.
 function jsonSchemaOf(schema) {
@@ -797,7 +797,7 @@ function readTool(tool, name, out) {
   const description = isObject(tool) ? tool.description : undefined;
   out.descriptions.push(typeof description === "string" ? description : "");
   if (isObject(tool)) {
-    const schema = jsonSchemaOf(tool.parameters ?? tool.inputSchema ?? tool.schema);
+    const schema = jsonSchemaOf(tool.parameters ?? tool.inputSchema ?? tool.input_schema ?? tool.schema);
     readSchema(schema, owner, out, 0, schema);
   }
   out.paramNameEnds.push(out.paramNames.length);
@@ -806,7 +806,7 @@ function readTool(tool, name, out) {
 }
 
 // An array (or any iterable) of tools: `{ name, description, parameters | inputSchema |
-// schema }`, or the Chat Completions shape `{ type: "function", function: { … } }`.
+// input_schema | schema }`, or the Chat Completions shape `{ type: "function", function: { … } }`.
 // A tool that cannot be read is an Unreadable that says which (`[3]`, `["weather"]`).
 export const readToolList = catching((tools) => {
   const out = new ToolTexts();

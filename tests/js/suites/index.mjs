@@ -194,6 +194,9 @@ export function toolIndex(tp) {
     test("OpenAI Chat Completions tools ({ type, function }) and any iterable", () => {
       const chat = [{ type: "function", function: { name: "lookup", description: "look things up" } }];
       assert.deepEqual(names(new ToolIndex(chat).search("look")), ["lookup"]);
+      // Anthropic Messages API tools: `input_schema`.
+      const anthropic = [{ name: "lookup", description: "look things up", input_schema: { type: "object", properties: { isbn: { type: "string", description: "book identifier" } } } }, { name: "other" }];
+      assert.deepEqual(names(new ToolIndex(anthropic).search("book identifier")), ["lookup"]);
       assert.deepEqual(names(new ToolIndex(new Set(TOOLS)).search("weather")).slice(0, 1), ["get_weather"]);
     });
   });
