@@ -828,7 +828,10 @@ export const readToolRecord = catching((tools) => {
   const out = new ToolTexts();
   for (const key of Object.keys(tools)) {
     try {
-      readTool(tools[key], key, out);
+      const tool = tools[key];
+      // A list held by an object (an MCP tools/list result) is no tool named by its key.
+      if (Array.isArray(tool)) throw new TypeError("it is an array, not a tool: pass the list of tools itself (an MCP tools/list result's `tools`), or a record of tools keyed by name");
+      readTool(tool, key, out);
     } catch (cause) {
       return new Unreadable(0, cause, undefined, `[${JSON.stringify(key)}]`);
     }

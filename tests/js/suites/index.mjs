@@ -228,6 +228,11 @@ export function toolIndex(tp) {
       const named = (pattern) => (e) => e instanceof TypeError && pattern.test(e.message) && e.cause?.message === "boom";
       assert.throws(() => new ToolIndex([{ name: "a" }, bad]), named(/^ToolIndex: tools\[1\] could not be read$/));
       assert.throws(() => new ToolIndex({ a: {}, "odd key": bad }), named(/^ToolIndex: tools\["odd key"\] could not be read$/));
+      // An MCP tools/list result as it comes (`{ tools: [...] }`) is not a record of one tool named "tools".
+      assert.throws(
+        () => new ToolIndex({ tools: [{ name: "read_file" }], nextCursor: "c" }),
+        (e) => e instanceof TypeError && /^ToolIndex: tools\["tools"\] could not be read$/.test(e.message) && e.cause instanceof TypeError && /pass the list of tools itself/.test(e.cause.message),
+      );
       const boom = () => {
         throw new Error("boom");
       };
