@@ -701,7 +701,8 @@ function jsonSchemaOf(schema) {
   if (!isObject(schema) && typeof schema !== "function") return undefined;
   const standard = schema["~standard"];
   if (isObject(standard) && isObject(standard.jsonSchema) && typeof standard.jsonSchema.input === "function") {
-    return standard.jsonSchema.input({ target: "draft-07" });
+    // A type JSON schema cannot say (zod's z.date(), z.bigint()…) is read as `{}`, not thrown.
+    return standard.jsonSchema.input({ target: "draft-07", libraryOptions: { unrepresentable: "any" } });
   }
   if (isObject(standard) && standard.vendor === "zod") return zodJsonSchema(schema, new Map());
   if ("jsonSchema" in schema && "validate" in schema) return schema.jsonSchema;

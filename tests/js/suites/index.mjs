@@ -74,7 +74,7 @@ export function toolIndex(tp) {
       assert.equal(names(index.search("tool named"))[0], "__proto__");
     });
 
-    test("a nested model's texts are read through a local $ref (pydantic/FastMCP $defs, zod 4 definitions), items, anyOf with null, additionalProperties, prefixItems", async () => {
+    test("a nested model's texts are read through a local $ref (pydantic/FastMCP $defs, zod 4 definitions), items, anyOf with null, additionalProperties, prefixItems; zod 4's z.date(), z.bigint() do not throw", async () => {
       // As the Python MCP SDK's MCPServer (FastMCP) lists tools taking pydantic models and an Enum.
       const fastmcp = [
         {
@@ -133,6 +133,10 @@ export function toolIndex(tp) {
       const zodIndex = new ToolIndex({ ship: { description: "Ship goods", inputSchema: z.object({ from: Address, to: Address, tree: Folder.optional() }) }, other: { description: "x" } });
       assert.deepEqual(names(zodIndex.search("postal code")), ["ship"]);
       assert.deepEqual(names(zodIndex.search("subfolders")), ["ship"]);
+      // Types a JSON schema cannot say (zod throws for them by default) read as schemas without a type.
+      const meeting = z.object({ day: z.date().describe("calendar day"), budget: z.bigint().describe("spending cap"), room: z.custom(() => true).describe("venue") });
+      const dated = new ToolIndex({ schedule: { description: "Plan", inputSchema: meeting }, other: { description: "x" } });
+      for (const q of ["calendar day", "spending cap", "venue"]) assert.deepEqual(names(dated.search(q)), ["schedule"], q);
     });
 
     test("zod 3 and zod 4.0 schemas (no JSON schema of their own) are read from their shape: descriptions, enums, optional, default, arrays, unions, recursion", async () => {
