@@ -714,9 +714,10 @@ function jsonSchemaOf(schema) {
 // union's `options`, a native enum's `enum`, and what `unwrap()` (optional, nullable,
 // lazy…; not an array's: that is its `element`), `removeDefault()` or `innerType()` (zod 3
 // refinements) wrap. Each zod schema is
-// converted once (`memo`): a recursive schema becomes a cycle, which readSchema stops.
-function zodJsonSchema(schema, memo) {
-  if (!isObject(schema)) return undefined;
+// converted once (`memo`): a recursive schema becomes a cycle, which readSchema stops; no
+// deeper than readSchema reads.
+function zodJsonSchema(schema, memo, depth = 0) {
+  if (!isObject(schema) || depth > 16) return undefined;
   if (memo.has(schema)) return memo.get(schema);
   const json = {};
   memo.set(schema, json);
@@ -724,21 +725,21 @@ function zodJsonSchema(schema, memo) {
   const { shape, element, options } = schema;
   if (isObject(shape)) {
     json.properties = {};
-    for (const key of Object.keys(shape)) json.properties[key] = zodJsonSchema(shape[key], memo);
+    for (const key of Object.keys(shape)) json.properties[key] = zodJsonSchema(shape[key], memo, depth + 1);
   }
-  if (isObject(element)) json.items = zodJsonSchema(element, memo);
+  if (isObject(element)) json.items = zodJsonSchema(element, memo, depth + 1);
   if (Array.isArray(options)) {
     json.enum = options.filter((option) => typeof option === "string");
-    json.anyOf = options.filter(isObject).map((option) => zodJsonSchema(option, memo));
+    json.anyOf = options.filter(isObject).map((option) => zodJsonSchema(option, memo, depth + 1));
   } else if (isObject(schema.enum)) {
     json.enum = Object.values(schema.enum).filter((value) => typeof value === "string");
   }
   const unwrap = ["unwrap", "removeDefault", "innerType"].find((method) => typeof schema[method] === "function");
   const inner = unwrap === undefined || isObject(shape) || isObject(element) ? undefined : schema[unwrap]();
   if (isObject(inner) && inner !== schema) {
-    const held = zodJsonSchema(inner, memo);
+    const held = zodJsonSchema(inner, memo, depth + 1);
     // zod 3 copies a description onto what wraps the described schema: read it once.
-    if (held.description === json.description) delete json.description;
+    if (held?.description === json.description) delete json.description;
     json.allOf = [held];
   }
   return json;

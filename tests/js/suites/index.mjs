@@ -182,17 +182,21 @@ export function toolIndex(tp) {
       object.properties.again = object; // a cycle of objects, not of refs
       let deep = { type: "string", description: "buried text" };
       for (let i = 0; i < 10_000; i++) deep = { type: "object", properties: { next: deep } };
+      // A zod-like schema that wraps a new one each time it is unwrapped.
+      const endless = () => ({ "~standard": { vendor: "zod", version: 1 }, description: "wrapped forever", unwrap: endless });
       const index = new ToolIndex([
         { name: "cyclic", inputSchema: cyclic },
         { name: "odd", inputSchema: odd },
         { name: "object", inputSchema: object },
         { name: "deep", parameters: deep },
+        { name: "endless", inputSchema: endless() },
       ]);
-      assert.equal(index.size, 4);
+      assert.equal(index.size, 5);
       assert.deepEqual(names(index.search("lasso")), ["cyclic"]);
       assert.deepEqual(names(index.search("pointer target")), ["odd"]);
       assert.deepEqual(names(index.search("buried")), [], "past the depth read");
       assert.deepEqual(names(index.search("next")), ["deep"]);
+      assert.deepEqual(names(index.search("wrapped forever")), ["endless"]);
     });
 
     test("OpenAI Chat Completions tools ({ type, function }) and any iterable", () => {
