@@ -704,47 +704,103 @@ export class ToolTexts {
 }
 
 // The JSON schema a tool's parameters are described by: a plain JSON schema
-// (`parameters`, `inputSchema`, `schema`), an AI SDK `jsonSchema()`/`zodSchema()` wrapper,
-// or a Standard Schema that can give its JSON schema (zod 4 and others), all without
-// importing any of them.
+// (`parameters`, `inputSchema`, `input_schema`, `schema`), an AI SDK `jsonSchema()`/`zodSchema()` wrapper,
+// a Standard Schema that can give its JSON schema (zod 4.2 and later, and others), or a
+// zod schema that cannot (zod 3, zod 4.0 and 4.1), all without importing any of them.
 function jsonSchemaOf(schema) {
   if (!isObject(schema) && typeof schema !== "function") return undefined;
   const standard = schema["~standard"];
   if (isObject(standard) && isObject(standard.jsonSchema) && typeof standard.jsonSchema.input === "function") {
-    return standard.jsonSchema.input({ target: "draft-07" });
+    // A type JSON schema cannot say (zod's z.date(), z.bigint()…) is read as `{}`, not thrown.
+    return standard.jsonSchema.input({ target: "draft-07", libraryOptions: { unrepresentable: "any" } });
   }
+  if (isObject(standard) && standard.vendor === "zod") return zodJsonSchema(schema, new Map());
   if ("jsonSchema" in schema && "validate" in schema) return schema.jsonSchema;
   return schema;
 }
 
-// A schema's texts, and those of the schemas it holds (each once per tool: `out.seen`,
-// which stops a cycle; at most 8 deep). A schema holding none (most properties' schemas)
-// is not remembered: its texts were read by its parent.
-function readSchema(schema, owner, out, depth) {
-  if (!isObject(schema) || depth > 8) return;
-  const { properties, items, anyOf, oneOf, allOf } = schema;
-  if (!isObject(properties) && !isObject(items) && !isObject(anyOf) && !isObject(oneOf) && !isObject(allOf)) return;
-  if (out.seen.get(schema) === owner) return;
-  out.seen.set(schema, owner);
+// What ToolIndex reads of a zod 3 or zod 4.0/4.1 schema, as a JSON schema, from the API
+// both share: an object's `shape`, `description`, an array's `element`, an enum's or a
+// union's `options`, a native enum's `enum`, and what `unwrap()` (optional, nullable,
+// lazy…; not an array's: that is its `element`), `removeDefault()` or `innerType()` (zod 3
+// refinements) wrap. Each zod schema is
+// converted once (`memo`): a recursive schema becomes a cycle, which readSchema stops; no
+// deeper than readSchema reads.
+function zodJsonSchema(schema, memo, depth = 0) {
+  if (!isObject(schema) || depth > 16) return undefined;
+  if (memo.has(schema)) return memo.get(schema);
+  const json = {};
+  memo.set(schema, json);
+  if (typeof schema.description === "string") json.description = schema.description;
+  const { shape, element, options } = schema;
+  if (isObject(shape)) {
+    json.properties = {};
+    for (const key of Object.keys(shape)) json.properties[key] = zodJsonSchema(shape[key], memo, depth + 1);
+  }
+  if (isObject(element)) json.items = zodJsonSchema(element, memo, depth + 1);
+  if (Array.isArray(options)) {
+    json.enum = options.filter((option) => typeof option === "string");
+    json.anyOf = options.filter(isObject).map((option) => zodJsonSchema(option, memo, depth + 1));
+  } else if (isObject(schema.enum)) {
+    json.enum = Object.values(schema.enum).filter((value) => typeof value === "string");
+  }
+  const unwrap = ["unwrap", "removeDefault", "innerType"].find((method) => typeof schema[method] === "function");
+  const inner = unwrap === undefined || isObject(shape) || isObject(element) ? undefined : schema[unwrap]();
+  if (isObject(inner) && inner !== schema) {
+    const held = zodJsonSchema(inner, memo, depth + 1);
+    // zod 3 copies a description onto what wraps the described schema: read it once.
+    if (held?.description === json.description) delete json.description;
+    json.allOf = [held];
+  }
+  return json;
+}
+
+// The schema a local `$ref` points to in the tool's schema `root` ("#", "#/$defs/Address",
+// "#/definitions/…": a JSON pointer through own keys), or undefined.
+function referenced(ref, root) {
+  if (ref === "#") return root;
+  if (typeof ref !== "string" || !ref.startsWith("#/")) return undefined;
+  let at = root;
+  for (const token of ref.slice(2).split("/")) {
+    let key = token.replaceAll("~1", "/").replaceAll("~0", "~");
+    try {
+      key = decodeURIComponent(key);
+    } catch {}
+    if (!isObject(at) || !Object.prototype.hasOwnProperty.call(at, key)) return undefined;
+    at = at[key];
+  }
+  return at;
+}
+
+// A schema's texts, and those of the schemas it holds: the names of its properties, and the
+// description and string `enum` values of each schema it holds (a property's, `items`,
+// `prefixItems`, `additionalProperties`, `anyOf`/`oneOf`/`allOf`, and what a local `$ref`
+// points to in the tool's schema `root`: pydantic's `$defs`), read through. The tool's
+// schema itself (depth 0) gives no description or enum: those are the tool's. A schema
+// holding others is read once per tool (`out.seen`, which stops a cycle), at most 16 deep
+// (a `$ref` or an `anyOf` is one level); one holding none (most properties' schemas) is
+// not remembered.
+function readSchema(schema, owner, out, depth, root) {
+  if (!isObject(schema) || depth > 16) return;
+  const { properties, items, prefixItems, additionalProperties, anyOf, oneOf, allOf, $ref } = schema;
+  const holds = isObject(properties) || isObject(items) || isObject(prefixItems) || isObject(additionalProperties) || isObject(anyOf) || isObject(oneOf) || isObject(allOf) || typeof $ref === "string";
+  if (holds) {
+    if (out.seen.get(schema) === owner) return;
+    out.seen.set(schema, owner);
+  }
+  if (depth > 0) {
+    if (typeof schema.description === "string") out.paramDescriptions.push(schema.description);
+    if (Array.isArray(schema.enum)) for (const value of schema.enum) if (typeof value === "string") out.paramEnums.push(value);
+  }
+  if (!holds) return;
   if (isObject(properties)) {
     for (const key of Object.keys(properties)) {
       out.paramNames.push(key);
-      const property = properties[key];
-      if (!isObject(property)) continue;
-      if (typeof property.description === "string") {
-        out.paramDescriptions.push(property.description);
-      }
-      if (Array.isArray(property.enum)) {
-        for (const value of property.enum) {
-          if (typeof value !== "string") continue;
-          out.paramEnums.push(value);
-        }
-      }
-      readSchema(property, owner, out, depth + 1);
+      readSchema(properties[key], owner, out, depth + 1, root);
     }
   }
-  readSchema(items, owner, out, depth + 1);
-  for (const parts of [anyOf, oneOf, allOf]) if (Array.isArray(parts)) for (const part of parts) readSchema(part, owner, out, depth + 1);
+  for (const held of [items, additionalProperties, referenced($ref, root)]) readSchema(held, owner, out, depth + 1, root);
+  for (const parts of [prefixItems, anyOf, oneOf, allOf]) if (Array.isArray(parts)) for (const part of parts) readSchema(part, owner, out, depth + 1, root);
 }
 
 function readTool(tool, name, out) {
@@ -752,14 +808,17 @@ function readTool(tool, name, out) {
   out.names.push(name);
   const description = isObject(tool) ? tool.description : undefined;
   out.descriptions.push(typeof description === "string" ? description : "");
-  if (isObject(tool)) readSchema(jsonSchemaOf(tool.parameters ?? tool.inputSchema ?? tool.schema), owner, out, 0);
+  if (isObject(tool)) {
+    const schema = jsonSchemaOf(tool.parameters ?? tool.inputSchema ?? tool.input_schema ?? tool.schema);
+    readSchema(schema, owner, out, 0, schema);
+  }
   out.paramNameEnds.push(out.paramNames.length);
   out.paramDescriptionEnds.push(out.paramDescriptions.length);
   out.paramEnumEnds.push(out.paramEnums.length);
 }
 
 // An array (or any iterable) of tools: `{ name, description, parameters | inputSchema |
-// schema }`, or the Chat Completions shape `{ type: "function", function: { … } }`.
+// input_schema | schema }`, or the Chat Completions shape `{ type: "function", function: { … } }`.
 // A tool that cannot be read is an Unreadable that says which (`[3]`, `["weather"]`).
 export const readToolList = catching((tools) => {
   const out = new ToolTexts();
@@ -781,7 +840,10 @@ export const readToolRecord = catching((tools) => {
   const out = new ToolTexts();
   for (const key of Object.keys(tools)) {
     try {
-      readTool(tools[key], key, out);
+      const tool = tools[key];
+      // A list held by an object (an MCP tools/list result) is no tool named by its key.
+      if (Array.isArray(tool)) throw new TypeError("it is an array, not a tool: pass the list of tools itself (an MCP tools/list result's `tools`), or a record of tools keyed by name");
+      readTool(tool, key, out);
     } catch (cause) {
       return new Unreadable(0, cause, undefined, `[${JSON.stringify(key)}]`);
     }

@@ -15,14 +15,20 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r#"
-/** A tool as `ToolIndex` reads it: its name, description and parameter schema. */
+/**
+ * A tool as `ToolIndex` reads it: its name, description and parameter schema; whatever
+ * else the tool carries (`strict`, `annotations`, `execute`…) is left alone.
+ */
 export interface ToolDoc {
   name: string;
   description?: string;
   /** A JSON schema (or an AI SDK `jsonSchema()`/`zodSchema()`, or a zod schema). */
   parameters?: unknown;
   inputSchema?: unknown;
+  /** Anthropic's Messages API tools. */
+  input_schema?: unknown;
   schema?: unknown;
+  [other: string]: unknown;
 }
 
 export type ToolRows = readonly { readonly tool: string }[];

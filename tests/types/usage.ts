@@ -9,6 +9,7 @@ import {
   RoutingUnavailable,
   ToolCallPolicy,
   ToolPolicies,
+  ToolIndex,
   ToolRouter,
   ToolRoutingUnavailableWarning,
   type Dispatch,
@@ -114,3 +115,19 @@ async function contextual() {
   await resolvePalette({ entries: null, registered: [], signal });
 }
 export { contextual };
+
+// ToolIndex takes the tool shapes of the APIs as they are written inline, with whatever
+// else they carry (excess properties are not errors): MCP tools/list items, OpenAI
+// Responses and Chat Completions tools, Anthropic Messages tools.
+function toolShapes() {
+  new ToolIndex([{ name: "read_file", title: "Read", inputSchema: { type: "object" }, outputSchema: { type: "object" }, annotations: { readOnlyHint: true } }]);
+  new ToolIndex([{ type: "function", name: "get_weather", description: "Weather", parameters: { type: "object" }, strict: true }]);
+  new ToolIndex([{ type: "function", function: { name: "get_weather", parameters: { type: "object" }, strict: true } }]);
+  new ToolIndex([{ name: "get_weather", description: "Weather", input_schema: { type: "object", properties: {} }, cache_control: { type: "ephemeral" } }]);
+  // @ts-expect-error a tool needs a string name
+  new ToolIndex([{ name: 5, description: "x" }]);
+  const index = new ToolIndex([{ name: "a" }], { limit: 3 });
+  const hits: readonly { name: string; score: number }[] = index.search("a", { limit: 2 });
+  return hits;
+}
+export { toolShapes };

@@ -74,9 +74,137 @@ export function toolIndex(tp) {
       assert.equal(names(index.search("tool named"))[0], "__proto__");
     });
 
+    test("a nested model's texts are read through a local $ref (pydantic/FastMCP $defs, zod 4 definitions), items, anyOf with null, additionalProperties, prefixItems; zod 4's z.date(), z.bigint() do not throw", async () => {
+      // As the Python MCP SDK's MCPServer (FastMCP) lists tools taking pydantic models and an Enum.
+      const fastmcp = [
+        {
+          name: "send_package",
+          description: "Ship an item.",
+          inputSchema: {
+            $defs: {
+              Address: { properties: { street: { description: "Street and house number", title: "Street", type: "string" } }, required: ["street"], title: "Address", type: "object" },
+              Priority: { enum: ["low", "high", "urgent"], title: "Priority", type: "string" },
+              Recipient: {
+                properties: { address: { anyOf: [{ $ref: "#/$defs/Address" }, { type: "null" }], default: null, description: "Mailing address for parcels" } },
+                title: "Recipient",
+                type: "object",
+              },
+            },
+            properties: { recipient: { $ref: "#/$defs/Recipient" }, priority: { $ref: "#/$defs/Priority", default: "low" } },
+            required: ["recipient"],
+            title: "send_packageArguments",
+            type: "object",
+          },
+        },
+        {
+          name: "file_expense",
+          description: "Record a cost.",
+          inputSchema: {
+            $defs: { Attachment: { properties: { filename: { description: "Name of the attached invoice", type: "string" } }, type: "object" } },
+            properties: {
+              attachments: { items: { $ref: "#/$defs/Attachment" }, type: "array" },
+              currency: { anyOf: [{ enum: ["EUR", "USD"], type: "string" }, { type: "null" }], default: null },
+              tags: { type: "object", additionalProperties: { type: "string", description: "cost centre code" } },
+              span: { type: "array", prefixItems: [{ type: "string", description: "fiscal quarter" }], items: { type: "string", enum: ["reimbursable"] } },
+            },
+            type: "object",
+          },
+        },
+        { name: "noise", description: "Something else entirely" },
+      ];
+      const index = new ToolIndex(fastmcp);
+      assert.deepEqual(names(index.search("house number")), ["send_package"], "a property of a $def, through anyOf");
+      assert.deepEqual(names(index.search("urgent")), ["send_package"], "an Enum's values, through $ref");
+      assert.deepEqual(names(index.search("invoice")), ["file_expense"], "items through $ref");
+      assert.deepEqual(names(index.search("USD")), ["file_expense"], "an enum in anyOf with null");
+      assert.deepEqual(names(index.search("cost centre")), ["file_expense"], "additionalProperties");
+      assert.deepEqual(names(index.search("fiscal quarter")), ["file_expense"], "prefixItems");
+      assert.deepEqual(names(index.search("reimbursable")), ["file_expense"], "an enum of items");
+
+      // zod 4: a schema with an id, and a recursive one, come as definitions and $ref.
+      const { z } = await import("zod");
+      const Address = z.object({ postcode: z.string().describe("postal code of the destination") }).meta({ id: "Address" });
+      const Folder = z.object({
+        label: z.string(),
+        get children() {
+          return z.array(Folder).describe("nested subfolders");
+        },
+      });
+      const zodIndex = new ToolIndex({ ship: { description: "Ship goods", inputSchema: z.object({ from: Address, to: Address, tree: Folder.optional() }) }, other: { description: "x" } });
+      assert.deepEqual(names(zodIndex.search("postal code")), ["ship"]);
+      assert.deepEqual(names(zodIndex.search("subfolders")), ["ship"]);
+      // Types a JSON schema cannot say (zod throws for them by default) read as schemas without a type.
+      const meeting = z.object({ day: z.date().describe("calendar day"), budget: z.bigint().describe("spending cap"), room: z.custom(() => true).describe("venue") });
+      const dated = new ToolIndex({ schedule: { description: "Plan", inputSchema: meeting }, other: { description: "x" } });
+      for (const q of ["calendar day", "spending cap", "venue"]) assert.deepEqual(names(dated.search(q)), ["schedule"], q);
+    });
+
+    test("zod 3 and zod 4.0 schemas (no JSON schema of their own) are read from their shape: descriptions, enums, optional, default, arrays, unions, recursion", async () => {
+      // zod@3.25.76: `zod` is zod 3, `zod/v4` the zod 4.0 that gives no JSON schema.
+      for (const { z } of [await import("zod3"), await import("zod3/v4")]) {
+        const Folder = z.object({ label: z.string().describe("folder label"), children: z.lazy(() => z.array(Folder)).optional() });
+        const tools = {
+          findPurchase: { description: "Find a purchase", inputSchema: z.object({ id: z.string().describe("the order number") }) },
+          convert: {
+            description: "Convert a temperature",
+            parameters: z.object({
+              unit: z.enum(["celsius", "fahrenheit"]).optional(),
+              scale: z.nativeEnum({ K: "kelvin" }).default("kelvin"),
+              rounding: z.number().int().describe("decimal places kept").nullable(),
+              notes: z.array(z.string().describe("a remark for the archive")).default([]),
+              target: z.union([z.string().describe("thermostat identifier"), z.number()]),
+            }),
+          },
+          browse: { description: "Browse things", schema: Folder },
+        };
+        const index = new ToolIndex(tools);
+        assert.deepEqual(names(index.search("order number")), ["findPurchase"]);
+        for (const q of ["fahrenheit", "kelvin", "decimal places", "archive remark", "thermostat identifier"]) assert.deepEqual(names(index.search(q)), ["convert"], q);
+        assert.deepEqual(names(index.search("folder label")), ["browse"]);
+      }
+    });
+
+    test("odd and cyclic schemas are read without hanging or throwing: $ref cycles, # , unknown or remote refs, escapes, deep nesting", () => {
+      const cyclic = { type: "object", properties: { self: { $ref: "#" }, cycle: { $ref: "#/$defs/A" } }, $defs: { A: { $ref: "#/$defs/B", description: "lasso" }, B: { $ref: "#/$defs/A" } } };
+      const odd = {
+        type: "object",
+        properties: {
+          remote: { $ref: "https://example.com/schema.json#/$defs/X" },
+          missing: { $ref: "#/$defs/Nope" },
+          proto: { $ref: "#/__proto__" },
+          length: { $ref: "#/$defs/list/length" },
+          esc: { $ref: "#/$defs/a~1b%20c~0d" },
+          number: { $ref: 5 },
+        },
+        $defs: { list: [1, 2], "a/b c~d": { description: "pointer target reached" } },
+      };
+      const object = { type: "object", properties: {} };
+      object.properties.again = object; // a cycle of objects, not of refs
+      let deep = { type: "string", description: "buried text" };
+      for (let i = 0; i < 10_000; i++) deep = { type: "object", properties: { next: deep } };
+      // A zod-like schema that wraps a new one each time it is unwrapped.
+      const endless = () => ({ "~standard": { vendor: "zod", version: 1 }, description: "wrapped forever", unwrap: endless });
+      const index = new ToolIndex([
+        { name: "cyclic", inputSchema: cyclic },
+        { name: "odd", inputSchema: odd },
+        { name: "object", inputSchema: object },
+        { name: "deep", parameters: deep },
+        { name: "endless", inputSchema: endless() },
+      ]);
+      assert.equal(index.size, 5);
+      assert.deepEqual(names(index.search("lasso")), ["cyclic"]);
+      assert.deepEqual(names(index.search("pointer target")), ["odd"]);
+      assert.deepEqual(names(index.search("buried")), [], "past the depth read");
+      assert.deepEqual(names(index.search("next")), ["deep"]);
+      assert.deepEqual(names(index.search("wrapped forever")), ["endless"]);
+    });
+
     test("OpenAI Chat Completions tools ({ type, function }) and any iterable", () => {
       const chat = [{ type: "function", function: { name: "lookup", description: "look things up" } }];
       assert.deepEqual(names(new ToolIndex(chat).search("look")), ["lookup"]);
+      // Anthropic Messages API tools: `input_schema`.
+      const anthropic = [{ name: "lookup", description: "look things up", input_schema: { type: "object", properties: { isbn: { type: "string", description: "book identifier" } } } }, { name: "other" }];
+      assert.deepEqual(names(new ToolIndex(anthropic).search("book identifier")), ["lookup"]);
       assert.deepEqual(names(new ToolIndex(new Set(TOOLS)).search("weather")).slice(0, 1), ["get_weather"]);
     });
   });
@@ -108,6 +236,19 @@ export function toolIndex(tp) {
       const named = (pattern) => (e) => e instanceof TypeError && pattern.test(e.message) && e.cause?.message === "boom";
       assert.throws(() => new ToolIndex([{ name: "a" }, bad]), named(/^ToolIndex: tools\[1\] could not be read$/));
       assert.throws(() => new ToolIndex({ a: {}, "odd key": bad }), named(/^ToolIndex: tools\["odd key"\] could not be read$/));
+      // An MCP tools/list result as it comes (`{ tools: [...] }`) is not a record of one tool named "tools".
+      assert.throws(
+        () => new ToolIndex({ tools: [{ name: "read_file" }], nextCursor: "c" }),
+        (e) => e instanceof TypeError && /^ToolIndex: tools\["tools"\] could not be read$/.test(e.message) && e.cause instanceof TypeError && /pass the list of tools itself/.test(e.cause.message),
+      );
+      const boom = () => {
+        throw new Error("boom");
+      };
+      // Getters that throw deep in a schema: in $defs, behind a $ref, in a zod-like shape.
+      const defs = { type: "object", properties: { x: { $ref: "#/$defs/X" } }, $defs: { get X() { return boom(); } } };
+      assert.throws(() => new ToolIndex([{ name: "a" }, { name: "c", inputSchema: defs }]), named(/^ToolIndex: tools\[1\] could not be read$/));
+      const zodLike = { "~standard": { vendor: "zod", version: 1 }, get shape() { return boom(); } };
+      assert.throws(() => new ToolIndex({ a: {}, z: { inputSchema: zodLike } }), named(/^ToolIndex: tools\["z"\] could not be read$/));
       let pulled = 0;
       const forever = (f) => (function* () { for (;;) yield f(pulled++); })();
       assert.throws(() => new ToolIndex(forever((i) => ({ name: `t${i}` }))), (e) => e instanceof RangeError && /ToolIndex: tools is too large/.test(e.message));

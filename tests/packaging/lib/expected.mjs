@@ -72,6 +72,7 @@ export const expectedReport = {
   },
   predicateError: { causeIsThrown: true, namesPolicy: true, namesFunction: true },
   search: { top: ["get_weather"], size: 2, routed: ["get_weather"], decisions: 1, rule: "routed", sameOutcome: true, hidden: ["send_email"] },
+  snapshot: { sameRanking: true, sameBytes: true, dimensions: 2, refRead: ["send_package"], entries: ["plot", "get_weather", "send_package"] },
   afterErrors: ["send_email"],
 };
 
