@@ -4,42 +4,73 @@
 
 use alloc::{vec, vec::Vec};
 
+/// Four code units from `i` as one little-endian word (0 past the end): a single bounds
+/// check, and the four loads combine into one.
+#[inline(always)]
+fn word(t: &[u16], i: usize) -> u64 {
+    match t.get(i..i + 4) {
+        Some(&[a, b, c, d]) => {
+            u64::from(a) | u64::from(b) << 16 | u64::from(c) << 32 | u64::from(d) << 48
+        }
+        _ => 0,
+    }
+}
+
 /// FxHash-style hashing four code units at a time: small and fast; terms come from the
-/// caller's own tool texts, and a collision only costs a probe.
+/// caller's own tool texts, and a collision only costs a probe. A token of four units or
+/// more ends with its last four (overlapping the word before), one of fewer is read unit
+/// by unit.
 #[inline(never)]
 pub(crate) fn hash(t: &[u16]) -> u32 {
     // Index loops: at opt-level "z" iterator adapters stay calls, and this runs once per
     // token of every tool at build time.
-    let mut h = t.len() as u64;
+    let n = t.len();
+    let mut h = n as u64;
     let mut i = 0;
-    while i < t.len() {
-        let end = (i + 4).min(t.len());
-        let mut w = 0u64;
-        let mut j = end;
-        while j > i {
+    while i + 4 < n {
+        h = (h.rotate_left(26) ^ word(t, i)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        i += 4;
+    }
+    let mut w = 0;
+    if n < 4 {
+        let mut j = n;
+        while j > 0 {
             j -= 1;
             w = w << 16 | u64::from(t[j]);
         }
-        h = (h.rotate_left(26) ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        i = end;
+    } else {
+        w = word(t, n - 4);
     }
+    h = (h.rotate_left(26) ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     (h ^ h >> 32) as u32
 }
 
 /// `a == b`, without the call to `memcmp` that slice equality compiles to (tokens are a
-/// few code units; the call costs more than the comparison).
+/// few code units; the call costs more than the comparison): four units at a time, the
+/// last four overlapping.
 fn same(a: &[u16], b: &[u16]) -> bool {
-    if a.len() != b.len() {
+    let n = a.len();
+    if n != b.len() {
         return false;
     }
+    if n < 4 {
+        let mut i = 0;
+        while i < n {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        return true;
+    }
     let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
+    while i + 4 < n {
+        if word(a, i) != word(b, i) {
             return false;
         }
-        i += 1;
+        i += 4;
     }
-    true
+    word(a, n - 4) == word(b, n - 4)
 }
 
 #[derive(Debug, Clone, Default)]
@@ -87,6 +118,7 @@ impl Terms {
     }
 
     /// The slot holding `t`, or the empty slot where it would go.
+    #[inline(always)]
     fn probe(&self, t: &[u16], h: u32) -> usize {
         let slots = self.slots.as_slice();
         let mask = slots.len() - 1;
@@ -135,6 +167,49 @@ impl Terms {
                 at = (at + 1) & mask;
             }
             self.slots[at] = slot;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tokens of every length up to 12 that differ in one code unit only (first, middle,
+    /// last: across and inside the four-unit words `hash` and `same` read) are all
+    /// distinct terms, each is found again, and `same` tells each pair apart.
+    #[test]
+    fn tokens_differing_in_one_unit_stay_distinct() {
+        let mut terms = Terms::default();
+        let mut all: Vec<Vec<u16>> = Vec::new();
+        for n in 1..=12usize {
+            let base: Vec<u16> = (0..n as u16).map(|i| 0x61 + i).collect();
+            all.push(base.clone());
+            for at in 0..n {
+                let mut t = base.clone();
+                t[at] = 0x7A;
+                all.push(t);
+            }
+        }
+        all.sort();
+        all.dedup();
+        for (i, t) in all.iter().enumerate() {
+            assert_eq!(terms.intern(t, hash(t)), i as u32);
+        }
+        for (i, t) in all.iter().enumerate() {
+            assert_eq!(terms.find(t, hash(t)), Some(i as u32));
+            assert_eq!(terms.intern(t, hash(t)), i as u32);
+            let mut longer = t.clone();
+            longer.push(0x61);
+            if !all.contains(&longer) {
+                assert_eq!(terms.find(&longer, hash(&longer)), None);
+            }
+        }
+        assert_eq!(terms.len(), all.len());
+        for a in &all {
+            for b in &all {
+                assert_eq!(same(a, b), a == b);
+            }
         }
     }
 }
