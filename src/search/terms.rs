@@ -48,6 +48,7 @@ pub(crate) fn hash(t: &[u16]) -> u32 {
 /// `a == b`, without the call to `memcmp` that slice equality compiles to (tokens are a
 /// few code units; the call costs more than the comparison): four units at a time, the
 /// last four overlapping.
+#[inline(always)]
 fn same(a: &[u16], b: &[u16]) -> bool {
     let n = a.len();
     if n != b.len() {
@@ -117,16 +118,27 @@ impl Terms {
         (start == units.len()).then_some(terms)
     }
 
-    /// The slot holding `t`, or the empty slot where it would go.
-    #[inline(always)]
+    /// The slot holding `t`, or the empty slot where it would go. One function, the term cut
+    /// and compared inside it (measured: 3-4% of a build faster than `get` and `same` as
+    /// calls per probe, for 16 gzip bytes).
+    #[inline(never)]
     fn probe(&self, t: &[u16], h: u32) -> usize {
         let slots = self.slots.as_slice();
         let mask = slots.len() - 1;
         let mut at = h as usize & mask;
+        let (units, ends) = (self.units.as_slice(), self.ends.as_slice());
         loop {
             let (s, sh) = slots[at];
-            if s == 0 || (sh == h && same(self.get(s - 1), t)) {
+            if s == 0 {
                 return at;
+            }
+            if sh == h {
+                // Term `s - 1`, as `get` cuts it (written out: no call per probe).
+                let i = s as usize - 1;
+                let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+                if same(&units[start..ends[i] as usize], t) {
+                    return at;
+                }
             }
             at = (at + 1) & mask;
         }
