@@ -92,12 +92,6 @@ impl Terms {
         self.ends.len()
     }
 
-    pub(crate) fn get(&self, id: u32) -> &[u16] {
-        let (i, ends) = (id as usize, self.ends.as_slice());
-        let start = if i == 0 { 0 } else { ends[i - 1] as usize };
-        &self.units.as_slice()[start..ends[i] as usize]
-    }
-
     /// The terms back to back and where each ends (for snapshots).
     pub(crate) fn parts(&self) -> (&[u16], &[u32]) {
         (&self.units, &self.ends)
@@ -133,7 +127,7 @@ impl Terms {
                 return at;
             }
             if sh == h {
-                // Term `s - 1`, as `get` cuts it (written out: no call per probe).
+                // Term `s - 1`.
                 let i = s as usize - 1;
                 let start = if i == 0 { 0 } else { ends[i - 1] as usize };
                 if same(&units[start..ends[i] as usize], t) {
