@@ -19,9 +19,9 @@ fn word(t: &[u16], i: usize) -> u64 {
 /// FxHash-style hashing four code units at a time: small and fast; terms come from the
 /// caller's own tool texts, and a collision only costs a probe. A token of four units or
 /// more ends with its last four (overlapping the word before), one of fewer is read unit
-/// by unit.
-#[inline(never)]
-pub(crate) fn hash(t: &[u16]) -> u32 {
+/// by unit. Inlined into `Terms::probe`, its one caller: no call per token.
+#[inline(always)]
+fn hash(t: &[u16]) -> u32 {
     // Index loops: at opt-level "z" iterator adapters stay calls, and this runs once per
     // token of every tool at build time.
     let n = t.len();
@@ -104,7 +104,7 @@ impl Terms {
         let mut start = 0usize;
         for (i, &end) in ends.iter().enumerate() {
             let term = units.get(start..end as usize)?;
-            if terms.intern(term, hash(term)) as usize != i {
+            if terms.intern(term) as usize != i {
                 return None;
             }
             start = end as usize;
@@ -112,11 +112,12 @@ impl Terms {
         (start == units.len()).then_some(terms)
     }
 
-    /// The slot holding `t`, or the empty slot where it would go. One function, the term cut
-    /// and compared inside it (measured: 3-4% of a build faster than `get` and `same` as
-    /// calls per probe, for 16 gzip bytes).
+    /// The slot holding `t`, or the empty slot where it would go, and the hash of `t`. One
+    /// function, `t` hashed and the terms cut and compared inside it: a call per token, not
+    /// four (measured, bench/tool-search/DESIGN.md "Build speed").
     #[inline(never)]
-    fn probe(&self, t: &[u16], h: u32) -> usize {
+    fn probe(&self, t: &[u16]) -> (usize, u32) {
+        let h = hash(t);
         let slots = self.slots.as_slice();
         let mask = slots.len() - 1;
         let mut at = h as usize & mask;
@@ -124,34 +125,34 @@ impl Terms {
         loop {
             let (s, sh) = slots[at];
             if s == 0 {
-                return at;
+                return (at, h);
             }
             if sh == h {
                 // Term `s - 1`.
                 let i = s as usize - 1;
                 let start = if i == 0 { 0 } else { ends[i - 1] as usize };
                 if same(&units[start..ends[i] as usize], t) {
-                    return at;
+                    return (at, h);
                 }
             }
             at = (at + 1) & mask;
         }
     }
 
-    /// The id of `t`, whose `hash` is `h`.
-    pub(crate) fn find(&self, t: &[u16], h: u32) -> Option<u32> {
+    /// The id of `t`.
+    pub(crate) fn find(&self, t: &[u16]) -> Option<u32> {
         if self.slots.is_empty() {
             return None;
         }
-        self.slots.as_slice()[self.probe(t, h)].0.checked_sub(1)
+        self.slots.as_slice()[self.probe(t).0].0.checked_sub(1)
     }
 
-    /// The id of `t`, whose `hash` is `h`, added if new.
-    pub(crate) fn intern(&mut self, t: &[u16], h: u32) -> u32 {
+    /// The id of `t`, added if new.
+    pub(crate) fn intern(&mut self, t: &[u16]) -> u32 {
         if (self.len() + 1) * 2 > self.slots.len() {
             self.grow();
         }
-        let at = self.probe(t, h);
+        let (at, h) = self.probe(t);
         // `as_slice` indexing: `Vec`'s own `Index` stays a call at opt-level "z".
         let id = self.slots.as_slice()[at].0;
         if id != 0 {
@@ -200,15 +201,15 @@ mod tests {
         all.sort();
         all.dedup();
         for (i, t) in all.iter().enumerate() {
-            assert_eq!(terms.intern(t, hash(t)), i as u32);
+            assert_eq!(terms.intern(t), i as u32);
         }
         for (i, t) in all.iter().enumerate() {
-            assert_eq!(terms.find(t, hash(t)), Some(i as u32));
-            assert_eq!(terms.intern(t, hash(t)), i as u32);
+            assert_eq!(terms.find(t), Some(i as u32));
+            assert_eq!(terms.intern(t), i as u32);
             let mut longer = t.clone();
             longer.push(0x61);
             if !all.contains(&longer) {
-                assert_eq!(terms.find(&longer, hash(&longer)), None);
+                assert_eq!(terms.find(&longer), None);
             }
         }
         assert_eq!(terms.len(), all.len());

@@ -11,7 +11,7 @@
 //! case-folded (ASCII, Latin-1, Greek, Cyrillic); every other code unit, unpaired
 //! surrogates included, is kept as it is.
 
-use super::{stem, terms};
+use super::stem;
 use alloc::vec::Vec;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -89,8 +89,7 @@ pub(crate) fn has_word(text: &[u16]) -> bool {
     text.iter().any(|&u| class(u) != Class::Sep)
 }
 
-/// The case-folded tokens of a text, one at a time (`next`), each with `terms::hash` of
-/// it. A token that case-folding leaves as it is (most: lower-case ASCII) is a slice of the
+/// The case-folded tokens of a text, one at a time (`next`). A token that case-folding leaves as it is (most: lower-case ASCII) is a slice of the
 /// text itself; another is folded into `buf`. No token is copied into a buffer of tokens:
 /// the build interns each as it is found.
 #[derive(Debug, Default)]
@@ -106,9 +105,9 @@ impl Tokenizer {
         self.at = 0;
     }
 
-    /// The next token of `text` and its hash, or `None` at its end. `camel` splits camelCase.
+    /// The next token of `text`, or `None` at its end. `camel` splits camelCase.
     #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
-    pub(crate) fn next<'a>(&'a mut self, text: &'a [u16], camel: bool) -> Option<(&'a [u16], u32)> {
+    pub(crate) fn next<'a>(&'a mut self, text: &'a [u16], camel: bool) -> Option<&'a [u16]> {
         let n = text.len();
         let mut i = self.at;
         loop {
@@ -168,7 +167,7 @@ impl Tokenizer {
             self.at = i;
             let tok = &text[start..i];
             if !upper && any < 0x80 {
-                return Some((tok, terms::hash(tok)));
+                return Some(tok);
             }
             // Written by index into a buffer at least the token's length (no `push` call
             // per unit at opt-level "z", no `resize` per token).
@@ -188,7 +187,7 @@ impl Tokenizer {
                 dst[j] = u;
                 j += 1;
             }
-            return Some((dst, terms::hash(dst)));
+            return Some(dst);
         }
     }
 }
