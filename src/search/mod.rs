@@ -197,7 +197,10 @@ impl Builder {
         let mut count = 0;
         tokens.start();
         while let Some(tok) = tokens.next(text, p.camel) {
-            let s = surface.intern(tok) as usize;
+            let s = match surface.id_of(tok) {
+                Some(s) => s,
+                None => surface.intern(tok),
+            } as usize;
             if s == surface_term.len() {
                 // A new surface token: normalised once, in a copy.
                 stem.clear();

@@ -141,6 +141,13 @@ impl Terms {
 
     /// The id of `t`.
     pub(crate) fn find(&self, t: &[u16]) -> Option<u32> {
+        self.id_of(t)
+    }
+
+    /// [`Terms::find`], inlined where the build looks each token up: a token it has seen
+    /// (most) costs one call, `probe`.
+    #[inline(always)]
+    pub(crate) fn id_of(&self, t: &[u16]) -> Option<u32> {
         if self.slots.is_empty() {
             return None;
         }
