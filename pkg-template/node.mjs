@@ -11,10 +11,9 @@ state.ready = true;
 // host.js writeNames: a string into a Uint16Array (of wasm memory) at unit `at`, by
 // Buffer's native UTF-16LE write (Node, Bun and Deno 2 have a global Buffer; without one,
 // host.js's loop does it).
-const { Buffer } = globalThis;
-if (Buffer) {
+if (globalThis.Buffer) {
   state.writer = (units) => {
-    const bytes = Buffer.from(units.buffer, units.byteOffset, units.byteLength);
+    const bytes = globalThis.Buffer.from(units.buffer, units.byteOffset, units.byteLength);
     return (s, at) => bytes.write(s, 2 * at, "utf16le");
   };
 }
