@@ -361,7 +361,8 @@ impl ToolIndex {
         ];
         // Each tool's texts, in one flat list: each list's texts come in tool order, tool
         // i's ending at `ends[i]`.
-        let mut flat: Vec<(Field, &[u16])> = Vec::new();
+        let texts = count + lists[0].1.len() + lists[1].1.len() + lists[2].1.len();
+        let mut flat: Vec<(Field, &[u16])> = Vec::with_capacity(texts);
         let mut ranges = Vec::with_capacity(count);
         let mut cursors = [0usize; 3];
         for tool in 0..count {

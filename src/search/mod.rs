@@ -196,15 +196,18 @@ impl Builder {
         // every tool.
         let mut count = 0;
         tokens.start();
-        while let Some((tok, hash)) = tokens.next(text, p.camel) {
-            let s = surface.intern(tok, hash) as usize;
+        while let Some(tok) = tokens.next(text, p.camel) {
+            let s = match surface.id_of(tok) {
+                Some(s) => s,
+                None => surface.intern(tok),
+            } as usize;
             if s == surface_term.len() {
                 // A new surface token: normalised once, in a copy.
                 stem.clear();
                 stem.extend_from_slice(tok);
                 let t = match tokenize::normalize(stem, p.stop, p.stem) {
                     None => NONE,
-                    Some(n) => terms.intern(&stem[..n], terms::hash(&stem[..n])),
+                    Some(n) => terms.intern(&stem[..n]),
                 };
                 surface_term.push(t);
                 if t as usize == last.len() {
@@ -394,17 +397,14 @@ impl Index {
         }
         s.touched.clear();
         s.tokens.start();
-        while let Some((tok, h)) = s.tokens.next(query, self.params.camel) {
-            let t = match self.surface.find(tok, h) {
+        while let Some(tok) = s.tokens.next(query, self.params.camel) {
+            let t = match self.surface.find(tok) {
                 Some(id) => self.surface_term[id as usize],
                 None => {
                     s.stem.clear();
                     s.stem.extend_from_slice(tok);
                     match tokenize::normalize(&mut s.stem, self.params.stop, self.params.stem) {
-                        Some(n) => self
-                            .terms
-                            .find(&s.stem[..n], terms::hash(&s.stem[..n]))
-                            .unwrap_or(NONE),
+                        Some(n) => self.terms.find(&s.stem[..n]).unwrap_or(NONE),
                         None => NONE,
                     }
                 }

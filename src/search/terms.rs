@@ -4,42 +4,74 @@
 
 use alloc::{vec, vec::Vec};
 
+/// Four code units from `i` as one little-endian word (0 past the end): a single bounds
+/// check, and the four loads combine into one.
+#[inline(always)]
+fn word(t: &[u16], i: usize) -> u64 {
+    match t.get(i..i + 4) {
+        Some(&[a, b, c, d]) => {
+            u64::from(a) | u64::from(b) << 16 | u64::from(c) << 32 | u64::from(d) << 48
+        }
+        _ => 0,
+    }
+}
+
 /// FxHash-style hashing four code units at a time: small and fast; terms come from the
-/// caller's own tool texts, and a collision only costs a probe.
-#[inline(never)]
-pub(crate) fn hash(t: &[u16]) -> u32 {
+/// caller's own tool texts, and a collision only costs a probe. A token of four units or
+/// more ends with its last four (overlapping the word before), one of fewer is read unit
+/// by unit. Inlined into `Terms::probe`, its one caller: no call per token.
+#[inline(always)]
+fn hash(t: &[u16]) -> u32 {
     // Index loops: at opt-level "z" iterator adapters stay calls, and this runs once per
     // token of every tool at build time.
-    let mut h = t.len() as u64;
+    let n = t.len();
+    let mut h = n as u64;
     let mut i = 0;
-    while i < t.len() {
-        let end = (i + 4).min(t.len());
-        let mut w = 0u64;
-        let mut j = end;
-        while j > i {
+    while i + 4 < n {
+        h = (h.rotate_left(26) ^ word(t, i)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        i += 4;
+    }
+    let mut w = 0;
+    if n < 4 {
+        let mut j = n;
+        while j > 0 {
             j -= 1;
             w = w << 16 | u64::from(t[j]);
         }
-        h = (h.rotate_left(26) ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        i = end;
+    } else {
+        w = word(t, n - 4);
     }
+    h = (h.rotate_left(26) ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
     (h ^ h >> 32) as u32
 }
 
 /// `a == b`, without the call to `memcmp` that slice equality compiles to (tokens are a
-/// few code units; the call costs more than the comparison).
+/// few code units; the call costs more than the comparison): four units at a time, the
+/// last four overlapping.
+#[inline(always)]
 fn same(a: &[u16], b: &[u16]) -> bool {
-    if a.len() != b.len() {
+    let n = a.len();
+    if n != b.len() {
         return false;
     }
+    if n < 4 {
+        let mut i = 0;
+        while i < n {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        return true;
+    }
     let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
+    while i + 4 < n {
+        if word(a, i) != word(b, i) {
             return false;
         }
-        i += 1;
+        i += 4;
     }
-    true
+    word(a, n - 4) == word(b, n - 4)
 }
 
 #[derive(Debug, Clone, Default)]
@@ -60,12 +92,6 @@ impl Terms {
         self.ends.len()
     }
 
-    pub(crate) fn get(&self, id: u32) -> &[u16] {
-        let (i, ends) = (id as usize, self.ends.as_slice());
-        let start = if i == 0 { 0 } else { ends[i - 1] as usize };
-        &self.units.as_slice()[start..ends[i] as usize]
-    }
-
     /// The terms back to back and where each ends (for snapshots).
     pub(crate) fn parts(&self) -> (&[u16], &[u32]) {
         (&self.units, &self.ends)
@@ -78,7 +104,7 @@ impl Terms {
         let mut start = 0usize;
         for (i, &end) in ends.iter().enumerate() {
             let term = units.get(start..end as usize)?;
-            if terms.intern(term, hash(term)) as usize != i {
+            if terms.intern(term) as usize != i {
                 return None;
             }
             start = end as usize;
@@ -86,34 +112,54 @@ impl Terms {
         (start == units.len()).then_some(terms)
     }
 
-    /// The slot holding `t`, or the empty slot where it would go.
-    fn probe(&self, t: &[u16], h: u32) -> usize {
+    /// The slot holding `t`, or the empty slot where it would go, and the hash of `t`. One
+    /// function, `t` hashed and the terms cut and compared inside it: a call per token, not
+    /// four (measured, bench/tool-search/DESIGN.md "Build speed").
+    #[inline(never)]
+    fn probe(&self, t: &[u16]) -> (usize, u32) {
+        let h = hash(t);
         let slots = self.slots.as_slice();
         let mask = slots.len() - 1;
         let mut at = h as usize & mask;
+        let (units, ends) = (self.units.as_slice(), self.ends.as_slice());
         loop {
             let (s, sh) = slots[at];
-            if s == 0 || (sh == h && same(self.get(s - 1), t)) {
-                return at;
+            if s == 0 {
+                return (at, h);
+            }
+            if sh == h {
+                // Term `s - 1`.
+                let i = s as usize - 1;
+                let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+                if same(&units[start..ends[i] as usize], t) {
+                    return (at, h);
+                }
             }
             at = (at + 1) & mask;
         }
     }
 
-    /// The id of `t`, whose `hash` is `h`.
-    pub(crate) fn find(&self, t: &[u16], h: u32) -> Option<u32> {
+    /// The id of `t`.
+    pub(crate) fn find(&self, t: &[u16]) -> Option<u32> {
+        self.id_of(t)
+    }
+
+    /// [`Terms::find`], inlined where the build looks each token up: a token it has seen
+    /// (most) costs one call, `probe`.
+    #[inline(always)]
+    pub(crate) fn id_of(&self, t: &[u16]) -> Option<u32> {
         if self.slots.is_empty() {
             return None;
         }
-        self.slots.as_slice()[self.probe(t, h)].0.checked_sub(1)
+        self.slots.as_slice()[self.probe(t).0].0.checked_sub(1)
     }
 
-    /// The id of `t`, whose `hash` is `h`, added if new.
-    pub(crate) fn intern(&mut self, t: &[u16], h: u32) -> u32 {
+    /// The id of `t`, added if new.
+    pub(crate) fn intern(&mut self, t: &[u16]) -> u32 {
         if (self.len() + 1) * 2 > self.slots.len() {
             self.grow();
         }
-        let at = self.probe(t, h);
+        let (at, h) = self.probe(t);
         // `as_slice` indexing: `Vec`'s own `Index` stays a call at opt-level "z".
         let id = self.slots.as_slice()[at].0;
         if id != 0 {
@@ -135,6 +181,49 @@ impl Terms {
                 at = (at + 1) & mask;
             }
             self.slots[at] = slot;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tokens of every length up to 12 that differ in one code unit only (first, middle,
+    /// last: across and inside the four-unit words `hash` and `same` read) are all
+    /// distinct terms, each is found again, and `same` tells each pair apart.
+    #[test]
+    fn tokens_differing_in_one_unit_stay_distinct() {
+        let mut terms = Terms::default();
+        let mut all: Vec<Vec<u16>> = Vec::new();
+        for n in 1..=12usize {
+            let base: Vec<u16> = (0..n as u16).map(|i| 0x61 + i).collect();
+            all.push(base.clone());
+            for at in 0..n {
+                let mut t = base.clone();
+                t[at] = 0x7A;
+                all.push(t);
+            }
+        }
+        all.sort();
+        all.dedup();
+        for (i, t) in all.iter().enumerate() {
+            assert_eq!(terms.intern(t), i as u32);
+        }
+        for (i, t) in all.iter().enumerate() {
+            assert_eq!(terms.find(t), Some(i as u32));
+            assert_eq!(terms.intern(t), i as u32);
+            let mut longer = t.clone();
+            longer.push(0x61);
+            if !all.contains(&longer) {
+                assert_eq!(terms.find(&longer), None);
+            }
+        }
+        assert_eq!(terms.len(), all.len());
+        for a in &all {
+            for b in &all {
+                assert_eq!(same(a, b), a == b);
+            }
         }
     }
 }

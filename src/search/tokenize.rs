@@ -11,7 +11,7 @@
 //! case-folded (ASCII, Latin-1, Greek, Cyrillic); every other code unit, unpaired
 //! surrogates included, is kept as it is.
 
-use super::{stem, terms};
+use super::stem;
 use alloc::vec::Vec;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -89,8 +89,7 @@ pub(crate) fn has_word(text: &[u16]) -> bool {
     text.iter().any(|&u| class(u) != Class::Sep)
 }
 
-/// The case-folded tokens of a text, one at a time (`next`), each with `terms::hash` of
-/// it. A token that case-folding leaves as it is (most: lower-case ASCII) is a slice of the
+/// The case-folded tokens of a text, one at a time (`next`). A token that case-folding leaves as it is (most: lower-case ASCII) is a slice of the
 /// text itself; another is folded into `buf`. No token is copied into a buffer of tokens:
 /// the build interns each as it is found.
 #[derive(Debug, Default)]
@@ -106,8 +105,9 @@ impl Tokenizer {
         self.at = 0;
     }
 
-    /// The next token of `text` and its hash, or `None` at its end. `camel` splits camelCase.
-    pub(crate) fn next<'a>(&'a mut self, text: &'a [u16], camel: bool) -> Option<(&'a [u16], u32)> {
+    /// The next token of `text`, or `None` at its end. `camel` splits camelCase.
+    #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
+    pub(crate) fn next<'a>(&'a mut self, text: &'a [u16], camel: bool) -> Option<&'a [u16]> {
         let n = text.len();
         let mut i = self.at;
         loop {
@@ -128,9 +128,7 @@ impl Tokenizer {
             while c != Class::Solo && i < n {
                 // Most units are lower-case ASCII letters, which never start a token.
                 let run = i;
-                while i < n && text[i].wrapping_sub(0x61) < 26 {
-                    i += 1;
-                }
+                i = lower_run(text, i);
                 if i > run {
                     c = Class::Lower;
                     digits = false;
@@ -169,7 +167,7 @@ impl Tokenizer {
             self.at = i;
             let tok = &text[start..i];
             if !upper && any < 0x80 {
-                return Some((tok, terms::hash(tok)));
+                return Some(tok);
             }
             // Written by index into a buffer at least the token's length (no `push` call
             // per unit at opt-level "z", no `resize` per token).
@@ -189,9 +187,35 @@ impl Tokenizer {
                 dst[j] = u;
                 j += 1;
             }
-            return Some((dst, terms::hash(dst)));
+            return Some(dst);
         }
     }
+}
+
+/// Where the run of lower-case ASCII letters from `i` ends: eight code units at a time
+/// (wasm SIMD), then one at a time.
+#[inline(always)]
+fn lower_run(text: &[u16], mut i: usize) -> usize {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use core::arch::wasm32::*;
+        while let Some(&[a, b, c, d, e, f, g, h]) = text.get(i..i + 8) {
+            let word = |a: u16, b, c, d| {
+                u64::from(a) | u64::from(b) << 16 | u64::from(c) << 32 | u64::from(d) << 48
+            };
+            let v = u64x2(word(a, b, c, d), word(e, f, g, h));
+            let lower = u16x8_lt(u16x8_sub(v, u16x8_splat(0x61)), u16x8_splat(26));
+            let bits = u32::from(i16x8_bitmask(lower));
+            i += (!bits).trailing_zeros() as usize;
+            if bits != 0xFF {
+                return i;
+            }
+        }
+    }
+    while i < text.len() && text[i].wrapping_sub(0x61) < 26 {
+        i += 1;
+    }
+    i
 }
 
 /// The term a token stands for, in place: `None` for a stop word, else the length of its

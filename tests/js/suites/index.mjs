@@ -26,6 +26,21 @@ export function toolIndex(tp) {
       assert.equal(names(index.search("recipient address"))[0], "send_email", "parameter descriptions count");
     });
 
+    test("a word ends where it ends, whatever its length (the tokenizer reads eight code units at a time)", () => {
+      // Runs of 1 to 20 lower-case letters, ending at every place in (and past) an
+      // eight-unit window: at a capital (a camelCase split), a digit (no split), a
+      // non-ASCII letter (no split), a space and the end of the text.
+      const word = (n) => "w" + "x".repeat(n - 1);
+      const tools = [];
+      for (let n = 1; n <= 20; n++) tools.push({ name: `t${n}`, description: `${word(n)}Kind ${word(n)}9 ${word(n)}é ${word(n)}` });
+      const index = new ToolIndex(tools, { limit: 30 });
+      for (let n = 1; n <= 20; n++) {
+        for (const q of [word(n), `${word(n)}9`, `${word(n)}é`]) assert.deepEqual(names(index.search(q)), [`t${n}`], q);
+        assert.deepEqual([...index.search(`${word(n)}kind`)], [], `${word(n)}Kind splits`);
+      }
+      assert.equal(index.search("kind").length, 20);
+    });
+
     test("hits are frozen { name, score } with scores above 0, best first, at most limit", () => {
       const index = new ToolIndex(TOOLS);
       const hits = index.search("send weather email calendar sql");
