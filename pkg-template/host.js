@@ -468,11 +468,11 @@ export const readRows = catching((rows, isActive, candidateOf, active) => {
 // write, its code units exactly as they are (lone surrogates too): a third less time
 // over the 22 million units of 50,000 tools (bench/tool-search/DESIGN.md).
 export function writeNames(strings, ends, units) {
-  const write = state.writer?.(units);
+  let write; // made at the first long string: most turns have none
   let k = 0;
   for (let i = 0; i < strings.length; i++) {
     const s = strings[i];
-    if (write && s.length > 32) write(s, k);
+    if (s.length > 32 && state.writer) (write ??= state.writer(units))(s, k);
     else for (let j = 0; j < s.length; j++) units[k + j] = s.charCodeAt(j);
     ends[i] = k += s.length;
   }
