@@ -199,8 +199,10 @@ async function workerdStart(runs) {
 // ------------------------------------------------------------------ memory
 
 async function memory(turns) {
+  // The Node entry unbundled (node.mjs bundles the same code), so that its glue module can
+  // hand over the instance's memory: already initialised, initSync gives back its exports.
+  const pkg = await import("../dist/node-modules.mjs");
   const { initSync } = await import("../dist/tool_palette.js");
-  // Already initialised by node.mjs: initSync hands back the same instance's exports.
   const wasm = initSync({ module: readFileSync(new URL("../dist/tool_palette_bg.wasm", import.meta.url)) });
   const w = workload(200, 40);
   const entries = () => w.rows;

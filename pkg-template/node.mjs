@@ -1,4 +1,5 @@
-// Node.js, Deno and Bun (ESM). The wasm comes from wasm-inline.js, a base64 copy in a
+// Node.js, Deno and Bun (ESM); scripts/build.mjs bundles this file, the glue, api.js and
+// wasm-inline.js into one module. The wasm comes from wasm-inline.js, a base64 copy in a
 // JavaScript module, and is instantiated synchronously: no file is read and nothing is
 // awaited, so the package keeps working when a bundler for Node folds it into one file
 // (esbuild --platform=node, ESM or CommonJS; bun build; ncc; webpack target node).

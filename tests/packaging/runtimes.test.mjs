@@ -269,7 +269,7 @@ test("tool-palette/init never awaits at module level; the default browser entry 
     visit(source);
     return found;
   };
-  for (const file of ["init.js", "init-asset.js", "node.mjs", "workerd.js", "edge.js", "state.js", "api.js", "tool_palette.js", "wasm-inline.js"]) {
+  for (const file of ["init.js", "init-asset.js", "node.mjs", "workerd.js", "edge.js", "wasm-inline.js"]) {
     assert.equal(awaits(file), false, `${file} awaits at top level`);
   }
   assert.equal(awaits("browser.js"), true, "the check bites: browser.js awaits the module at top level");
@@ -280,9 +280,8 @@ test("the browser and Worker entries touch no process, Buffer, fs or random sour
   const dir = installed(dirs.web);
   const manifest = installedManifest(dirs.web);
   const entries = [...nonNodeTargets(manifest.exports)].filter((file) => file.endsWith(".js"));
-  // browser.js and workerd.js are single bundles (glue and api.js inside); api.js and the
-  // glue also ship on their own (node.mjs imports them) and are held to the same rule.
-  const files = [...new Set([...entries.flatMap((entry) => moduleGraph(dir, entry)), "tool_palette.js", "api.js"])].sort();
+  // browser.js and workerd.js are single bundles (glue and api.js inside), as is node.mjs.
+  const files = [...new Set(entries.flatMap((entry) => moduleGraph(dir, entry)))].sort();
   for (const must of ["browser.js", "workerd.js"]) assert.ok(files.includes(must), `${must} is checked`);
   for (const file of files) assert.deepStrictEqual(topLevelUses(join(dir, file)), [], `top-level uses in ${file}`);
   // The Node entry reads no file either (bundlers for Node fold it into one file).

@@ -1,7 +1,8 @@
 // The resource layer (issue 13): heavy scenarios against the built package, each in a
 // child process of its own, so that a failure (a trap, a crash, memory running out)
 // cannot take the suite down. Each child prints one JSON line that the test checks; the
-// wasm memory is read from the very instance the package uses.
+// wasm memory is read from the very instance the package uses (the Node entry unbundled,
+// dist/node-modules.mjs, whose glue module hands it over; node.mjs bundles the same code).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -14,7 +15,7 @@ const MB = 2 ** 20;
 // `settle()` (GCs and lets finalizers run) and `REFUSED` in scope; returns its last JSON line.
 function scenario(body, timeout = 240_000) {
   const code = `
-    const tp = await import(${JSON.stringify(dist("node.mjs"))});
+    const tp = await import(${JSON.stringify(dist("node-modules.mjs"))});
     const { initSync } = await import(${JSON.stringify(dist("tool_palette.js"))});
     const memory = initSync({ module: new Uint8Array(0) }).memory;
     const wasm = () => memory.buffer.byteLength;

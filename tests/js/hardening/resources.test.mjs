@@ -19,9 +19,10 @@ function node(args, code, timeout = 60_000) {
 describe("resources", () => {
   test("100,000 turns leave wasm memory and the JS heap flat", () => {
     // In a child with --expose-gc. The wasm memory is read from the instance the package
-    // itself uses: initSync on the already-initialised glue hands back its exports.
+    // itself uses: initSync on the already-initialised glue hands back its exports (the
+    // entry unbundled, dist/node-modules.mjs: node.mjs bundles the glue in).
     const code = `
-      const tp = await import(${JSON.stringify(dist("node.mjs"))});
+      const tp = await import(${JSON.stringify(dist("node-modules.mjs"))});
       const { initSync } = await import(${JSON.stringify(dist("tool_palette.js"))});
       const memory = initSync({ module: new Uint8Array(0) }).memory;
       const { resolvePalette, ToolRouter, ToolPolicies, bindPalette, activeTools, Routed } = tp;
