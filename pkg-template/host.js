@@ -269,26 +269,22 @@ export function fields(source, keys) {
 // A store's answer: 3 when it is null or undefined (no rows), else as `iterable` says.
 export const rowsOf = (value) => (value === null || value === undefined ? 3 : iterable(value));
 
-// Whether reading `value[Symbol.iterator]` gives a function (1) or not (0); 2 when the
-// read throws, what it threw waiting in `held` for `answered()`.
-export function iterable(value) {
+// 1 when `test(value)` is true, 0 when not; 2 when it throws (a getter, a proxy trap),
+// what it threw waiting in `held` for `answered()`.
+function yesOrThrown(test, value) {
   try {
-    return typeof value[Symbol.iterator] === "function" ? 1 : 0;
+    return test(value) ? 1 : 0;
   } catch (cause) {
     held = cause;
     return 2;
   }
 }
 
-// Whether `Symbol.iterator in value`, as `iterable` answers (2: a proxy trap threw).
-export function hasIterator(value) {
-  try {
-    return Symbol.iterator in value ? 1 : 0;
-  } catch (cause) {
-    held = cause;
-    return 2;
-  }
-}
+// Whether reading `value[Symbol.iterator]` gives a function, as `yesOrThrown` answers.
+export const iterable = (value) => yesOrThrown((v) => typeof v[Symbol.iterator] === "function", value);
+
+// Whether `Symbol.iterator in value`, as `yesOrThrown` answers.
+export const hasIterator = (value) => yesOrThrown((v) => Symbol.iterator in v, value);
 
 // An iterable as a fresh array, read no further than one item past the most a call may
 // hold (src/names.rs MAX_NAMES): a longer one is then refused by its length (a

@@ -88,7 +88,8 @@ extern "C" {
     pub fn fields(source: &JsValue, keys: &Array) -> JsValue;
     #[wasm_bindgen(js_name = iterable)]
     fn iterable_(value: &JsValue) -> u32;
-    /// A store's answer: 3 when it is null or undefined, else as `iterable` answers.
+    /// A store's answer: 3 when it is null or undefined, else as `iterable` answers (2:
+    /// reading it threw, then [`answered`]).
     #[wasm_bindgen(js_name = rowsOf)]
     pub fn rows_of(value: &JsValue) -> u32;
     #[wasm_bindgen(js_name = hasIterator)]
@@ -308,7 +309,7 @@ pub fn get(value: &JsValue, key: fn(&Keys) -> &JsValue) -> JsResult<JsValue> {
 }
 
 /// An answer of `iterable`/`hasIterator`: 1 yes, 0 no, 2 the read threw (then [`answered`]).
-pub fn yes_or_thrown(answer: u32) -> JsResult<bool> {
+fn yes_or_thrown(answer: u32) -> JsResult<bool> {
     match answer {
         0 => Ok(false),
         1 => Ok(true),

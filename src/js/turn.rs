@@ -276,15 +276,13 @@ struct Read {
 /// read, more than a call may hold).
 fn read(value: &JsValue, layer: &Layer) -> Retrieved {
     match host::rows_of(value) {
+        1 => {}
         3 => return Retrieved::Rows(None),
-        answer => match host::yes_or_thrown(answer) {
-            Err(thrown) => return Retrieved::Failed(thrown),
-            Ok(true) => {}
-            Ok(false) => {
-                let message = Message::new("the procedural layer returned a non-iterable");
-                return Retrieved::Failed(message.type_error());
-            }
-        },
+        0 => {
+            let message = Message::new("the procedural layer returned a non-iterable");
+            return Retrieved::Failed(message.type_error());
+        }
+        _ => return Retrieved::Failed(host::answered()),
     }
     let too_large = || {
         Retrieved::Failed(
