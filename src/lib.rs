@@ -13,6 +13,7 @@ pub mod given;
 pub mod names;
 pub mod policy;
 pub mod routing;
+pub mod run;
 #[cfg(feature = "tool-index")]
 pub mod search;
 

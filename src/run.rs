@@ -1,0 +1,174 @@
+//! Runs (SPEC 8): what each step of one conversation lists, defers, reveals and offers,
+//! so that routing narrows what the model may call while the request's prefix (the tools
+//! list first of all) stays as the provider's prompt cache needs it.
+//!
+//! Tools are the registered names by their index (registration order is the order their
+//! definitions are sent); the binding maps the caller's strings to indices and back.
+
+use alloc::{vec, vec::Vec};
+
+/// How a run keeps the request's prefix (SPEC 8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cache {
+    /// Lists exactly the step's palette (the prefix changes whenever the palette does).
+    PerTurn,
+    /// Lists what earlier steps listed, then the palette's new names: nothing is removed.
+    Append,
+    /// Lists every tool on every step and offers the palette (the provider restricts calls).
+    Fixed,
+    /// Lists the pinned tools, defers the rest, and reveals the palette's new names.
+    Deferred,
+}
+
+impl Cache {
+    /// Every strategy, by its SPEC name.
+    pub const ALL: [(&'static str, Cache); 4] = [
+        ("per-turn", Cache::PerTurn),
+        ("append", Cache::Append),
+        ("fixed", Cache::Fixed),
+        ("deferred", Cache::Deferred),
+    ];
+    /// The default of `new PaletteRun({ cache })`.
+    pub const DEFAULT: Cache = Cache::Append;
+    /// What `cache` must be, for a message.
+    pub const EXPECTED: &'static str = "\"per-turn\", \"append\", \"fixed\" or \"deferred\"";
+
+    /// The strategy a string (as UTF-16 code units) names, if any.
+    pub fn named(name: &[u16]) -> Option<Cache> {
+        Cache::ALL
+            .iter()
+            .find(|(n, _)| n.encode_utf16().eq(name.iter().copied()))
+            .map(|&(_, cache)| cache)
+    }
+}
+
+/// What a step is given: the outcome's palette (SPEC 8: a refusal or `RoutingUnavailable`
+/// still means every tool).
+#[derive(Debug, Clone, Copy)]
+pub enum Palette<'a> {
+    /// A `Routed` outcome's names, as indices of registered tools.
+    Routed(&'a [u32]),
+    /// A refusal or `RoutingUnavailable`.
+    Every,
+}
+
+/// One step of a run: each list holds registered tools by index, each tool once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// 1, 2, … in the run.
+    pub step: u32,
+    /// What the model may call at this step (the palette the gate admits).
+    pub offered: Vec<u32>,
+    /// Whose full definitions the request's tools list carries, in this order.
+    pub listed: Vec<u32>,
+    /// `Deferred`: the tools sent as deferred definitions; else empty.
+    pub deferred: Vec<u32>,
+    /// `Deferred`: the offered tools new to the run, to reveal after the history; else empty.
+    pub revealed: Vec<u32>,
+    /// `listed` and `deferred` are the previous step's (false at step 1).
+    pub kept: bool,
+}
+
+/// One conversation's state: what it listed and revealed so far.
+#[derive(Debug, Clone)]
+pub struct Run {
+    cache: Cache,
+    pinned: Vec<bool>,
+    /// `Append`: listed at some step; `Deferred`: revealed at some step.
+    shown: Vec<bool>,
+    /// `Deferred`: the tools revealed so far, in the order they were revealed.
+    revealed: Vec<u32>,
+    /// The previous step's `listed` and `deferred`.
+    listed: Vec<u32>,
+    deferred: Vec<u32>,
+    steps: u32,
+}
+
+impl Run {
+    /// A run over `count` registered tools, with `pinned` (indices below `count`) part
+    /// of every step's palette.
+    pub fn new(cache: Cache, count: usize, pinned: &[u32]) -> Run {
+        let mut is_pinned = vec![false; count];
+        for &i in pinned {
+            if let Some(p) = is_pinned.get_mut(i as usize) {
+                *p = true;
+            }
+        }
+        Run {
+            cache,
+            pinned: is_pinned,
+            shown: vec![false; count],
+            revealed: Vec::new(),
+            listed: Vec::new(),
+            deferred: Vec::new(),
+            steps: 0,
+        }
+    }
+
+    /// Steps taken.
+    pub fn steps(&self) -> u32 {
+        self.steps
+    }
+
+    /// The next step, for the outcome's palette (indices below the registered count;
+    /// others are not the binding's to give and are ignored).
+    pub fn step(&mut self, palette: Palette) -> Step {
+        let count = self.pinned.len();
+        let every = matches!(palette, Palette::Every);
+        let mut member = self.pinned.clone();
+        match palette {
+            Palette::Every => member.iter_mut().for_each(|m| *m = true),
+            Palette::Routed(names) => names.iter().for_each(|&i| {
+                if let Some(m) = member.get_mut(i as usize) {
+                    *m = true;
+                }
+            }),
+        }
+        let all = 0..count as u32;
+        let names: Vec<u32> = all.clone().filter(|&i| member[i as usize]).collect();
+        let (offered, listed, deferred, revealed) = match self.cache {
+            Cache::PerTurn => (names.clone(), names, Vec::new(), Vec::new()),
+            Cache::Append => {
+                let mut listed = core::mem::take(&mut self.listed);
+                for i in names {
+                    if !core::mem::replace(&mut self.shown[i as usize], true) {
+                        listed.push(i);
+                    }
+                }
+                (listed.clone(), listed, Vec::new(), Vec::new())
+            }
+            Cache::Fixed => (names, all.collect(), Vec::new(), Vec::new()),
+            Cache::Deferred => {
+                let pinned = &self.pinned;
+                let (listed, deferred): (Vec<u32>, Vec<u32>) =
+                    all.clone().partition(|&i| pinned[i as usize]);
+                let mut revealed = Vec::new();
+                let offered = if every {
+                    all.collect()
+                } else {
+                    for &i in &names {
+                        let seen = core::mem::replace(&mut self.shown[i as usize], true);
+                        if !pinned[i as usize] && !seen {
+                            revealed.push(i);
+                        }
+                    }
+                    self.revealed.extend_from_slice(&revealed);
+                    listed.iter().chain(&self.revealed).copied().collect()
+                };
+                (offered, listed, deferred, revealed)
+            }
+        };
+        self.steps += 1;
+        let kept = self.steps > 1 && listed == self.listed && deferred == self.deferred;
+        self.listed.clone_from(&listed);
+        self.deferred = deferred.clone();
+        Step {
+            step: self.steps,
+            offered,
+            listed,
+            deferred,
+            revealed,
+            kept,
+        }
+    }
+}
