@@ -57,12 +57,14 @@ export const ToolRouter = guardedClass(wasm.ToolRouter);
 export const ToolPolicies = guardedClass(wasm.ToolPolicies);
 export const ToolCallPolicy = guardedClass(wasm.ToolCallPolicy);
 export const ToolIndex = guardedClass(wasm.ToolIndex);
+export const PaletteRun = guardedClass(wasm.PaletteRun);
 
 const methods = [
   [ToolRouter, ["resolve"], guardedAsync],
   [ToolPolicies, ["selectModel", "dispatch"], guarded],
   [ToolCallPolicy, ["matchesTool"], guarded],
   [ToolIndex, ["search", "entriesFor", "save"], guarded],
+  [PaletteRun, ["step"], guarded],
 ];
 // `ToolIndex.load(bytes, options?)`: guarded like the constructor.
 Object.defineProperty(wasm.ToolIndex, "load", { value: guarded(wasm.ToolIndex.load), writable: true, configurable: true });

@@ -867,6 +867,17 @@ export function rows(names, indices) {
   return Object.freeze(out);
 }
 
+// A run's step (SPEC 8), its lists the caller's own registered strings by index.
+export const paletteStep = (names, step, offered, listed, deferred, revealed, kept) =>
+  Object.freeze({
+    step,
+    offered: Object.freeze(pick(names, offered)),
+    listed: Object.freeze(pick(names, listed)),
+    deferred: Object.freeze(pick(names, deferred)),
+    revealed: Object.freeze(pick(names, revealed)),
+    kept,
+  });
+
 // ---------------------------------------------------------------- ToolIndex vectors (SPEC 6, hybrid)
 
 const tagOf = (value) => Object.prototype.toString.call(value);

@@ -120,6 +120,9 @@ pub const POLICIES: &[&str] = &[
     "registered",
 ];
 
+/// A `PaletteRun`'s options (SPEC 8).
+pub const RUN: &[&str] = &["registered", "cache", "pinned"];
+
 /// The rule of each option, by its key: one key means the same wherever it is taken
 /// (`resolvePalette`, `ToolRouter`, `ToolCallPolicy`, `ToolPolicies`, `ToolIndex`).
 pub fn rule_of(key: &str) -> Rule {
@@ -222,8 +225,16 @@ mod tests {
     #[test]
     fn every_option_read_has_its_rule() {
         // Only what the binding checks as it reads it goes without a rule here.
-        let checked_where_read = ["registered", "signal", "context", "whenTool", "model"];
-        for keys in [ROUTING, ROUTER, RESOLVE, &POLICY[..], POLICIES] {
+        let checked_where_read = [
+            "registered",
+            "signal",
+            "context",
+            "whenTool",
+            "model",
+            "cache",
+            "pinned",
+        ];
+        for keys in [ROUTING, ROUTER, RESOLVE, &POLICY[..], POLICIES, RUN] {
             for key in keys {
                 assert_eq!(
                     rule_of(key) == Rule::Any,

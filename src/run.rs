@@ -2,9 +2,11 @@
 //! so that routing narrows what the model may call while the request's prefix (the tools
 //! list first of all) stays as the provider's prompt cache needs it.
 //!
-//! Tools are the registered names by their index (registration order is the order their
-//! definitions are sent); the binding maps the caller's strings to indices and back.
+//! A step's lists hold the registered names by their index in the registered list
+//! (registration order is the order their definitions are sent): the binding answers
+//! with the caller's own strings at those indices.
 
+use crate::names::{NameList, NameSet};
 use alloc::{vec, vec::Vec};
 
 /// How a run keeps the request's prefix (SPEC 8).
@@ -42,16 +44,6 @@ impl Cache {
     }
 }
 
-/// What a step is given: the outcome's palette (SPEC 8: a refusal or `RoutingUnavailable`
-/// still means every tool).
-#[derive(Debug, Clone, Copy)]
-pub enum Palette<'a> {
-    /// A `Routed` outcome's names, as indices of registered tools.
-    Routed(&'a [u32]),
-    /// A refusal or `RoutingUnavailable`.
-    Every,
-}
-
 /// One step of a run: each list holds registered tools by index, each tool once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
@@ -69,10 +61,13 @@ pub struct Step {
     pub kept: bool,
 }
 
-/// One conversation's state: what it listed and revealed so far.
+/// One conversation's state: the registered names, and what the run listed and revealed.
 #[derive(Debug, Clone)]
 pub struct Run {
     cache: Cache,
+    names: NameSet,
+    /// The registered names' first occurrences, in registration order (each name once).
+    firsts: Vec<u32>,
     pinned: Vec<bool>,
     /// `Append`: listed at some step; `Deferred`: revealed at some step.
     shown: Vec<bool>,
@@ -85,24 +80,30 @@ pub struct Run {
 }
 
 impl Run {
-    /// A run over `count` registered tools, with `pinned` (indices below `count`) part
-    /// of every step's palette.
-    pub fn new(cache: Cache, count: usize, pinned: &[u32]) -> Run {
+    /// A run over the registered names (a name given twice counts once, at its first
+    /// place), with `pinned` part of every step's palette; or `Err(i)` when `pinned[i]`
+    /// is not registered.
+    pub fn new(cache: Cache, registered: NameList, pinned: &NameList) -> Result<Run, usize> {
+        let names = NameSet::new(registered);
+        let count = names.list().len();
+        let firsts = (0..count as u32)
+            .filter(|&i| names.position(names.list().get(i as usize)) == Some(i))
+            .collect();
         let mut is_pinned = vec![false; count];
-        for &i in pinned {
-            if let Some(p) = is_pinned.get_mut(i as usize) {
-                *p = true;
-            }
+        for i in positions(&names, pinned)? {
+            is_pinned[i as usize] = true;
         }
-        Run {
+        Ok(Run {
             cache,
+            names,
+            firsts,
             pinned: is_pinned,
             shown: vec![false; count],
             revealed: Vec::new(),
             listed: Vec::new(),
             deferred: Vec::new(),
             steps: 0,
-        }
+        })
     }
 
     /// Steps taken.
@@ -110,26 +111,25 @@ impl Run {
         self.steps
     }
 
-    /// The next step, for the outcome's palette (indices below the registered count;
-    /// others are not the binding's to give and are ignored).
-    pub fn step(&mut self, palette: Palette) -> Step {
-        let count = self.pinned.len();
-        let every = matches!(palette, Palette::Every);
+    /// The next step, for the outcome's palette: a `Routed` outcome's names, or `None`
+    /// for a refusal or `RoutingUnavailable` (every tool). `Err(i)` when `names[i]` is not
+    /// registered; then the run is as it was.
+    pub fn step(&mut self, palette: Option<&NameList>) -> Result<Step, usize> {
         let mut member = self.pinned.clone();
         match palette {
-            Palette::Every => member.iter_mut().for_each(|m| *m = true),
-            Palette::Routed(names) => names.iter().for_each(|&i| {
-                if let Some(m) = member.get_mut(i as usize) {
-                    *m = true;
+            None => self.firsts.iter().for_each(|&i| member[i as usize] = true),
+            Some(names) => {
+                for i in positions(&self.names, names)? {
+                    member[i as usize] = true;
                 }
-            }),
+            }
         }
-        let all = 0..count as u32;
+        let all = self.firsts.iter().copied();
         let names: Vec<u32> = all.clone().filter(|&i| member[i as usize]).collect();
         let (offered, listed, deferred, revealed) = match self.cache {
             Cache::PerTurn => (names.clone(), names, Vec::new(), Vec::new()),
             Cache::Append => {
-                let mut listed = core::mem::take(&mut self.listed);
+                let mut listed = self.listed.clone();
                 for i in names {
                     if !core::mem::replace(&mut self.shown[i as usize], true) {
                         listed.push(i);
@@ -143,7 +143,7 @@ impl Run {
                 let (listed, deferred): (Vec<u32>, Vec<u32>) =
                     all.clone().partition(|&i| pinned[i as usize]);
                 let mut revealed = Vec::new();
-                let offered = if every {
+                let offered = if palette.is_none() {
                     all.collect()
                 } else {
                     for &i in &names {
@@ -161,14 +161,24 @@ impl Run {
         self.steps += 1;
         let kept = self.steps > 1 && listed == self.listed && deferred == self.deferred;
         self.listed.clone_from(&listed);
-        self.deferred = deferred.clone();
-        Step {
+        self.deferred.clone_from(&deferred);
+        Ok(Step {
             step: self.steps,
             offered,
             listed,
             deferred,
             revealed,
             kept,
-        }
+        })
     }
+}
+
+/// Where each of `names` is registered (its first place), or `Err(i)` for the first
+/// `names[i]` that is not.
+fn positions(registered: &NameSet, names: &NameList) -> Result<Vec<u32>, usize> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| registered.position(name).ok_or(i))
+        .collect()
 }

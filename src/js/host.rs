@@ -227,6 +227,17 @@ extern "C" {
     /// Frozen `{ name, score }` hits and `{ tool }` rows, by index into `names`.
     pub fn hits(names: &Array, indices: &[u32], scores: &[f64]) -> JsValue;
     pub fn rows(names: &Array, indices: &[u32]) -> JsValue;
+    /// A run's frozen `PaletteStep`, its lists picked from `names` by index.
+    #[wasm_bindgen(js_name = paletteStep)]
+    pub fn palette_step(
+        names: &Array,
+        step: u32,
+        offered: &[u32],
+        listed: &[u32],
+        deferred: &[u32],
+        revealed: &[u32],
+        kept: bool,
+    ) -> JsValue;
 
     // ------------------------------------------------------------ the records returned
     // Plain objects in the SPEC's key order, frozen (but the warning's details).

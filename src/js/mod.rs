@@ -18,6 +18,7 @@ mod policies;
 mod policy;
 mod resolve_palette;
 mod router;
+mod run;
 mod turn;
 
 use crate::given::Given;

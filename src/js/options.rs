@@ -11,7 +11,7 @@
 
 use super::{host, must_be, unreadable, JsResult, Message};
 use crate::given::{self, rule_of, Given, Rule, SIGNAL};
-pub(crate) use crate::given::{POLICIES, POLICY, RESOLVE, ROUTER, ROUTING};
+pub(crate) use crate::given::{POLICIES, POLICY, RESOLVE, ROUTER, ROUTING, RUN};
 use alloc::vec::Vec;
 use core::cell::Cell;
 use js_sys::{Array, Function};

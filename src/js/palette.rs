@@ -21,7 +21,7 @@ export declare function bindPalette<T extends readonly unknown[] | Record<string
 /// Whether an outcome narrows: `Some(names)` for a `Routed` (ours, or one of another
 /// build of this package, which reads the same), `None` for a refusal or
 /// `RoutingUnavailable`.
-fn routed_names(
+pub(crate) fn routed_names(
     outcome: &JsValue,
     place: &dyn Fn() -> Message,
 ) -> JsResult<Option<(Array, usize)>> {

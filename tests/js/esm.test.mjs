@@ -8,6 +8,7 @@ import { router } from "./suites/router.mjs";
 import { policies } from "./suites/policies.mjs";
 import { decisions } from "./suites/decisions.mjs";
 import { toolIndex } from "./suites/index.mjs";
+import { runs } from "./suites/runs.mjs";
 
 const entry = new URL("../../dist/node.mjs", import.meta.url).pathname;
 routing(tp);
@@ -15,6 +16,7 @@ router(tp, { entry, format: "esm" });
 policies(tp);
 decisions(tp);
 toolIndex(tp);
+runs(tp);
 
 // The published types declare exactly the values the entry exports: no export without its
 // declaration, no declaration of something the package does not export (wasm-bindgen's

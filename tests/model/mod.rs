@@ -21,6 +21,8 @@ use tool_palette::policy::{Policy, PolicySet, WhenTool};
 use tool_palette::routing::turn::{self as machine, code};
 use tool_palette::routing::{self, Fate, Outcome, Retrieval, Row};
 
+pub mod run;
+
 pub type Units = Vec<u16>;
 
 pub fn u(s: &str) -> Units {

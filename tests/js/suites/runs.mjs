@@ -1,0 +1,157 @@
+// Runs: SPEC section 8, against whichever build of the package is handed in.
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+
+export function runs(tp) {
+  const { PaletteRun, resolvePalette, ToolRouter } = tp;
+  const REG = ["search", "ls", "cd", "cat", "sort"];
+  // A Routed outcome of these names (a router over every name, so none is left out).
+  const routed = (names, registered = REG) => resolvePalette({ registered, entries: () => names });
+  const refused = () => resolvePalette({ registered: REG, entries: () => [] });
+  const lists = (s) => ({ offered: s.offered, listed: s.listed, deferred: s.deferred, revealed: s.revealed, kept: s.kept });
+
+  // Steps over the same outcomes: ["cd","ls"], ["cat"], a refusal, ["ls"], ["sort"].
+  async function walk(cache, pinned) {
+    const run = new PaletteRun({ registered: REG, cache, pinned });
+    const out = [];
+    for (const names of [["cd", "ls"], ["cat"], null, ["ls"], ["sort"]]) {
+      out.push(run.step(await (names ? routed(names) : refused())));
+    }
+    return [run, out];
+  }
+
+  describe("PaletteRun: each strategy's lists, exact and in order", () => {
+    test("per-turn: listed = offered = the step's palette, in registration order", async () => {
+      const [run, steps] = await walk("per-turn", ["search"]);
+      assert.deepEqual(steps.map((s) => s.listed), [
+        ["search", "ls", "cd"],
+        ["search", "cat"],
+        REG,
+        ["search", "ls"],
+        ["search", "sort"],
+      ]);
+      for (const s of steps) assert.deepEqual(s.offered, s.listed);
+      assert.deepEqual(steps.map((s) => s.kept), [false, false, false, false, false]);
+      assert.deepEqual(steps.map((s) => s.step), [1, 2, 3, 4, 5]);
+      assert.equal(run.size, 5);
+    });
+
+    test("append: the previous list, then the palette's new names; nothing removed", async () => {
+      const [, steps] = await walk("append");
+      assert.deepEqual(steps.map(lists), [
+        { offered: ["ls", "cd"], listed: ["ls", "cd"], deferred: [], revealed: [], kept: false },
+        { offered: ["ls", "cd", "cat"], listed: ["ls", "cd", "cat"], deferred: [], revealed: [], kept: false },
+        { offered: ["ls", "cd", "cat", "search", "sort"], listed: ["ls", "cd", "cat", "search", "sort"], deferred: [], revealed: [], kept: false },
+        { offered: ["ls", "cd", "cat", "search", "sort"], listed: ["ls", "cd", "cat", "search", "sort"], deferred: [], revealed: [], kept: true },
+        { offered: ["ls", "cd", "cat", "search", "sort"], listed: ["ls", "cd", "cat", "search", "sort"], deferred: [], revealed: [], kept: true },
+      ]);
+    });
+
+    test("append is the default", async () => {
+      const run = new PaletteRun({ registered: REG });
+      run.step(await routed(["cat"]));
+      assert.deepEqual(run.step(await routed(["cd"])).listed, ["cat", "cd"]);
+    });
+
+    test("fixed: every registered name listed, the palette offered", async () => {
+      const [, steps] = await walk("fixed", ["search"]);
+      assert.deepEqual(steps.map((s) => s.offered), [["search", "ls", "cd"], ["search", "cat"], REG, ["search", "ls"], ["search", "sort"]]);
+      for (const s of steps) assert.deepEqual([s.listed, s.deferred, s.revealed], [REG, [], []]);
+      assert.deepEqual(steps.map((s) => s.kept), [false, true, true, true, true]);
+    });
+
+    test("deferred: pinned listed, the rest deferred, new names revealed once", async () => {
+      const [, steps] = await walk("deferred", ["search"]);
+      const deferred = ["ls", "cd", "cat", "sort"];
+      assert.deepEqual(steps.map(lists), [
+        { offered: ["search", "ls", "cd"], listed: ["search"], deferred, revealed: ["ls", "cd"], kept: false },
+        { offered: ["search", "ls", "cd", "cat"], listed: ["search"], deferred, revealed: ["cat"], kept: true },
+        // A refusal offers every tool and reveals nothing.
+        { offered: REG, listed: ["search"], deferred, revealed: [], kept: true },
+        { offered: ["search", "ls", "cd", "cat"], listed: ["search"], deferred, revealed: [], kept: true },
+        { offered: ["search", "ls", "cd", "cat", "sort"], listed: ["search"], deferred, revealed: ["sort"], kept: true },
+      ]);
+    });
+
+    test("deferred without pinned names lists nothing and defers every tool", async () => {
+      const run = new PaletteRun({ registered: REG, cache: "deferred" });
+      const s = run.step(await routed(["sort", "ls"]));
+      assert.deepEqual([s.listed, s.deferred, s.revealed, s.offered], [[], REG, ["ls", "sort"], ["ls", "sort"]]);
+    });
+
+    test("an unavailable outcome is every tool, like a refusal", async () => {
+      const unavailable = await new ToolRouter({ registered: REG }).resolve();
+      assert.equal(unavailable.kind, "unavailable");
+      const run = new PaletteRun({ registered: REG, cache: "per-turn" });
+      assert.deepEqual(run.step(unavailable).offered, REG);
+    });
+  });
+
+  describe("PaletteRun: names and results", () => {
+    test("names are the caller's exact strings, each once", async () => {
+      const odd = ["a\uD800", "a\uDC00", "a", "__proto__", "a"];
+      const run = new PaletteRun({ registered: odd, cache: "fixed" });
+      const s = run.step(await routed(["a\uDC00", "__proto__"], odd));
+      assert.deepEqual(s.offered, ["a\uDC00", "__proto__"]);
+      assert.deepEqual(s.listed, ["a\uD800", "a\uDC00", "a", "__proto__"]);
+    });
+
+    test("a step is frozen, its lists too", async () => {
+      const s = new PaletteRun({ registered: REG }).step(await routed(["ls"]));
+      assert.ok(Object.isFrozen(s));
+      for (const k of ["offered", "listed", "deferred", "revealed"]) assert.ok(Object.isFrozen(s[k]), k);
+      assert.deepEqual(Object.keys(s), ["step", "offered", "listed", "deferred", "revealed", "kept"]);
+    });
+
+    test("the run is frozen and counts its steps", async () => {
+      const run = new PaletteRun({ registered: REG });
+      assert.ok(Object.isFrozen(run));
+      assert.equal(run.size, 0);
+      run.step(await refused());
+      assert.equal(run.size, 1);
+    });
+  });
+
+  describe("PaletteRun: errors name the argument", () => {
+    test("an outcome naming a tool that is not registered is a TypeError; the run is as it was", async () => {
+      const run = new PaletteRun({ registered: REG, cache: "append" });
+      run.step(await routed(["ls"]));
+      const foreign = await routed(["ls", "rm"], ["ls", "rm"]);
+      assert.throws(() => run.step(foreign), { name: "TypeError", message: 'PaletteRun.step: outcome.names[1] ("rm") is not a registered tool' });
+      assert.equal(run.size, 1);
+      const s = run.step(await routed(["cd"]));
+      assert.deepEqual([s.step, s.listed], [2, ["ls", "cd"]]);
+    });
+
+    test("bad options", () => {
+      const cases = [
+        [undefined, /^PaletteRun: options must be an object/],
+        [{}, /^PaletteRun: options\.registered must be an iterable of strings, got undefined$/],
+        [{ registered: ["a", 1] }, /^PaletteRun: options\.registered\[1\] must be a string, got number \(1\)$/],
+        [{ registered: REG, cache: "always" }, /^PaletteRun: options\.cache must be "per-turn", "append", "fixed" or "deferred", got "always"$/],
+        [{ registered: REG, cache: null }, /^PaletteRun: options\.cache must be .*, got null$/],
+        [{ registered: REG, pinned: "search" }, /^PaletteRun: options\.pinned must be an iterable of strings, got string$/],
+        [{ registered: REG, pinned: ["search", "zz"] }, /^PaletteRun: options\.pinned\[1\] \("zz"\) is not a registered tool$/],
+        [{ registered: REG, pinned: 3 }, /^PaletteRun: options\.pinned must be an iterable of strings, got number \(3\)$/],
+      ];
+      for (const [options, message] of cases) assert.throws(() => new PaletteRun(options), { name: "TypeError", message }, String(options && JSON.stringify(options)));
+    });
+
+    test("a step that is not an outcome", () => {
+      const run = new PaletteRun({ registered: REG });
+      for (const bad of [undefined, null, "routed", { kind: "maybe" }, { kind: "routed", names: [] }]) {
+        assert.throws(() => run.step(bad), { name: "TypeError", message: /^PaletteRun\.step: outcome/ });
+      }
+      assert.equal(run.size, 0);
+    });
+
+    test("a step after dispose() is an Error; dispose() twice does nothing", async () => {
+      const run = new PaletteRun({ registered: REG });
+      run.step(await routed(["ls"]));
+      run.dispose();
+      run.dispose();
+      assert.throws(() => run.step(undefined), { name: "Error", message: "PaletteRun: step() after dispose()" });
+      assert.equal(run.size, 1);
+    });
+  });
+}

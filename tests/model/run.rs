@@ -1,0 +1,163 @@
+//! A naive model of SPEC 8 (runs), written from the SPEC's words: lists of names, linear
+//! scans, the previous step's lists kept as they were.
+
+use super::Units;
+use tool_palette::names::NameList;
+use tool_palette::run::{Cache, Run};
+
+/// One step as the SPEC states it, in names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StepSpec {
+    pub step: u32,
+    pub offered: Vec<Units>,
+    pub listed: Vec<Units>,
+    pub deferred: Vec<Units>,
+    pub revealed: Vec<Units>,
+    pub kept: bool,
+}
+
+pub struct RunModel {
+    cache: Cache,
+    registered: Vec<Units>,
+    pinned: Vec<Units>,
+    revealed: Vec<Units>,
+    last: Option<StepSpec>,
+}
+
+/// `Err(i)`: `names[i]` is the first that is not registered.
+fn check(registered: &[Units], names: &[Units]) -> Result<(), usize> {
+    match names.iter().position(|n| !registered.contains(n)) {
+        Some(i) => Err(i),
+        None => Ok(()),
+    }
+}
+
+impl RunModel {
+    pub fn new(cache: Cache, registered: &[Units], pinned: &[Units]) -> Result<RunModel, usize> {
+        check(registered, pinned)?;
+        let mut distinct: Vec<Units> = Vec::new();
+        for n in registered {
+            if !distinct.contains(n) {
+                distinct.push(n.clone());
+            }
+        }
+        let pinned = distinct
+            .iter()
+            .filter(|n| pinned.contains(n))
+            .cloned()
+            .collect();
+        Ok(RunModel {
+            cache,
+            registered: distinct,
+            pinned,
+            revealed: Vec::new(),
+            last: None,
+        })
+    }
+
+    /// `None`: a refusal or `RoutingUnavailable`.
+    pub fn step(&mut self, names: Option<&[Units]>) -> Result<StepSpec, usize> {
+        if let Some(names) = names {
+            check(&self.registered, names)?;
+        }
+        let r = &self.registered;
+        // The step's palette, in registration order: every name, or the outcome's and the pinned.
+        let palette: Vec<Units> = r
+            .iter()
+            .filter(|n| names.map_or(true, |names| names.contains(n) || self.pinned.contains(n)))
+            .cloned()
+            .collect();
+        let last_listed = self
+            .last
+            .as_ref()
+            .map(|s| s.listed.clone())
+            .unwrap_or_default();
+        let (offered, listed, deferred, revealed) = match self.cache {
+            Cache::PerTurn => (palette.clone(), palette, vec![], vec![]),
+            Cache::Append => {
+                let mut listed = last_listed.clone();
+                for n in palette {
+                    if !listed.contains(&n) {
+                        listed.push(n);
+                    }
+                }
+                (listed.clone(), listed, vec![], vec![])
+            }
+            Cache::Fixed => (palette, r.clone(), vec![], vec![]),
+            Cache::Deferred => {
+                let listed = self.pinned.clone();
+                let deferred: Vec<Units> =
+                    r.iter().filter(|n| !listed.contains(n)).cloned().collect();
+                if names.is_none() {
+                    (r.clone(), listed, deferred, vec![])
+                } else {
+                    let revealed: Vec<Units> = palette
+                        .into_iter()
+                        .filter(|n| !self.revealed.contains(n) && !listed.contains(n))
+                        .collect();
+                    self.revealed.extend(revealed.iter().cloned());
+                    let offered = listed.iter().chain(&self.revealed).cloned().collect();
+                    (offered, listed, deferred, revealed)
+                }
+            }
+        };
+        let kept = self
+            .last
+            .as_ref()
+            .is_some_and(|s| s.listed == listed && s.deferred == deferred);
+        let step = StepSpec {
+            step: self.last.as_ref().map_or(1, |s| s.step + 1),
+            offered,
+            listed,
+            deferred,
+            revealed,
+            kept,
+        };
+        self.last = Some(step.clone());
+        Ok(step)
+    }
+}
+
+fn list(names: &[Units]) -> NameList {
+    let mut list = NameList::default();
+    names.iter().for_each(|n| list.push(n));
+    list
+}
+
+/// The core's run, answering in the model's terms.
+pub struct CoreRun {
+    run: Run,
+    registered: Vec<Units>,
+}
+
+impl CoreRun {
+    pub fn new(cache: Cache, registered: &[Units], pinned: &[Units]) -> Result<CoreRun, usize> {
+        let run = Run::new(cache, list(registered), &list(pinned))?;
+        Ok(CoreRun {
+            run,
+            registered: registered.to_vec(),
+        })
+    }
+
+    pub fn steps(&self) -> u32 {
+        self.run.steps()
+    }
+
+    pub fn step(&mut self, names: Option<&[Units]>) -> Result<StepSpec, usize> {
+        let given = names.map(list);
+        let s = self.run.step(given.as_ref())?;
+        let of = |is: &[u32]| {
+            is.iter()
+                .map(|&i| self.registered[i as usize].clone())
+                .collect()
+        };
+        Ok(StepSpec {
+            step: s.step,
+            offered: of(&s.offered),
+            listed: of(&s.listed),
+            deferred: of(&s.deferred),
+            revealed: of(&s.revealed),
+            kept: s.kept,
+        })
+    }
+}
