@@ -365,7 +365,7 @@ export function adopt(value) {
 // ToolIndex.entries with `embed`: the host's answer awaited here, then ranked by the
 // module (nothing of the turn waits inside it).
 export const RANK = Symbol("tool-palette: rankEmbedded");
-export const afterEmbed = (settled, index, message) => settled.then((answer) => enter(index[RANK], index, [message, answer]));
+export const afterEmbed = (settled, index, context) => settled.then((answer) => enter(index[RANK], index, [context, answer]));
 
 // A store's answer that the turn no longer waits for (the turn was aborted while
 // `entries` ran): its rejection is handled and ignored, never an unhandled rejection.
@@ -701,6 +701,8 @@ export class ToolTexts {
     this.paramNameEnds = [];
     this.paramDescriptionEnds = [];
     this.paramEnumEnds = [];
+    // Each tool's \`namespace\` as it is (SPEC 8).
+    this.namespaces = [];
     // The schemas holding schemas read so far, each with the tool it was read for.
     this.seen = new Map();
   }
@@ -811,6 +813,7 @@ function readTool(tool, name, out) {
   out.names.push(name);
   const description = isObject(tool) ? tool.description : undefined;
   out.descriptions.push(typeof description === "string" ? description : "");
+  out.namespaces.push(isObject(tool) ? tool.namespace : undefined);
   if (isObject(tool)) {
     const schema = jsonSchemaOf(tool.parameters ?? tool.inputSchema ?? tool.input_schema ?? tool.schema);
     readSchema(schema, owner, out, 0, schema);

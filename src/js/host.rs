@@ -109,10 +109,10 @@ extern "C" {
     /// A promise of `[0, value]` or `[1, error]` for a caller's answer: never rejects, and
     /// what adopting the answer throws comes back as `[1, error]`.
     pub fn adopt(value: &JsValue) -> Promise;
-    /// `index.rankEmbedded(message, settled)` once `settled` (an `adopt` promise) is in,
+    /// `index.rankEmbedded(context, settled)` once `settled` (an `adopt` promise) is in,
     /// through the door; a promise of its answer.
     #[wasm_bindgen(js_name = afterEmbed)]
-    pub fn after_embed(settled: &Promise, index: &JsValue, message: &JsValue) -> Promise;
+    pub fn after_embed(settled: &Promise, index: &JsValue, context: &Array) -> Promise;
     /// Handles and ignores a rejection of a store answer the turn no longer waits for.
     pub fn ignore(value: &JsValue);
     #[wasm_bindgen(js_name = isPlainObject)]
@@ -218,6 +218,9 @@ extern "C" {
     pub fn param_enums(this: &ToolTexts) -> Array;
     #[wasm_bindgen(method, getter, js_name = paramEnumEnds)]
     pub fn param_enum_ends(this: &ToolTexts) -> Vec<u32>;
+    /// Each tool's `namespace` as read (checked by the binding).
+    #[wasm_bindgen(method, getter)]
+    pub fn namespaces(this: &ToolTexts) -> Array;
 
     #[wasm_bindgen(js_name = readToolList)]
     fn read_tool_list_(tools: &JsValue) -> JsValue;
@@ -299,6 +302,7 @@ pub struct Keys {
     pub kind: JsValue,
     pub names: JsValue,
     pub message: JsValue,
+    pub history: JsValue,
 }
 
 thread_local! {
@@ -311,6 +315,7 @@ thread_local! {
         kind: JsValue::from_str("kind"),
         names: JsValue::from_str("names"),
         message: JsValue::from_str("message"),
+        history: JsValue::from_str("history"),
     };
 }
 

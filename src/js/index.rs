@@ -6,9 +6,9 @@ use super::options::{self, At, Fields};
 use super::{batch, frozen, host, must_be, unreadable, JsResult, Message};
 use crate::names::{NameList, NameTable};
 use crate::search::snapshot::{self, SnapshotError};
-use crate::search::{vectors, Field, Fusion, Hit, Index, ToolDoc, VectorError, Vectors};
+use crate::search::{vectors, Field, Fusion, Hit, Index, ToolDoc, VectorError, Vectors, NONE};
 use alloc::rc::Rc;
-use alloc::vec::Vec;
+use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
 use js_sys::{Array, Float32Array, Float64Array, Function, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -136,6 +136,47 @@ fn texts(list: &Array, place: &dyn Fn() -> Message) -> JsResult<NameList> {
         return Err(place().add(message).range_error());
     }
     Ok(batch::write(list, units))
+}
+
+/// The tools' namespaces (SPEC 8: a string, or none when left out or null): per tool, the
+/// first tool of the same namespace, or `None` when no tool has one.
+fn namespaces(given: &Array, names: &Array, as_record: bool) -> JsResult<Option<Vec<u32>>> {
+    let (mut tools, strings) = (Vec::new(), Array::new());
+    for i in 0..given.length() {
+        let value = given.get(i);
+        if value.is_string() {
+            tools.push(i);
+            strings.push(&value);
+        } else if !value.is_undefined() && !value.is_null() {
+            let place = Message::new("ToolIndex: tools");
+            let place = if as_record {
+                place.add("[\"").add_js(&names.get(i)).add("\"]")
+            } else {
+                place.index(i)
+            };
+            return Err(must_be(place.add(".namespace"), "a string", &value));
+        }
+    }
+    if tools.is_empty() {
+        return Ok(None);
+    }
+    let units = batch::measured(&strings, &|| {
+        Message::new("ToolIndex: the tools' namespaces")
+    })?;
+    let list = batch::write(&strings, units);
+    let mut table = NameTable::with_capacity(list.len());
+    let mut first = vec![NONE; given.length() as usize];
+    for (k, &tool) in tools.iter().enumerate() {
+        let name_of = |j: u32| list.get(j as usize);
+        first[tool as usize] = match table.find(list.get(k), name_of) {
+            Some(j) => tools[j as usize],
+            None => {
+                table.insert(k as u32, name_of);
+                tool
+            }
+        };
+    }
+    Ok(Some(first))
 }
 
 /// The error for a vector the core refused: `place` names it (`options.vectors[3]`).
@@ -389,6 +430,10 @@ impl ToolIndex {
             })
             .collect();
         let mut index = Index::build(&docs);
+        if let Some(first) = namespaces(&read.namespaces(), &names, as_record)? {
+            // One per tool, each its namespace's first tool or none: set as read.
+            let _ = index.set_namespaces(first);
+        }
         if let Some(v) = vectors {
             // One per tool: read_vectors counted them.
             let _ = index.set_vectors(v);
@@ -439,7 +484,7 @@ impl ToolIndex {
         let built = live(&self.built, "entries")?;
         let Some(embed) = built.embed.clone() else {
             return Ok(match message_of(&context)? {
-                Some((_, query)) => hits(&built, &query, None, self.limit, false),
+                Some((_, query, history)) => rows(&built, &query, None, &history, self.limit),
                 None => host::rows(&built.names, &[]),
             });
         };
@@ -448,16 +493,22 @@ impl ToolIndex {
             Ok(message) => message,
             Err(error) => return Ok(Promise::reject(&error).into()),
         };
-        let Some((message, query)) = message.filter(|(_, q)| built.index.has_word(q)) else {
+        let Some((message, query, history)) = message.filter(|(_, q, _)| built.index.has_word(q))
+        else {
             return Ok(Promise::resolve(&host::rows(&built.names, &[])).into());
         };
         match host::call1(&embed, &message) {
             // The answer is awaited in JavaScript (`host.js` `afterEmbed`), adopted through
             // the door, and ranked by `rankEmbedded`: nothing of the turn waits inside the
             // module, so an `embed` that never settles keeps nothing of it alive.
-            Ok(value) => Ok(host::after_embed(&host::adopt(&value), &me, &message).into()),
+            Ok(value) => {
+                let history = history.map_or(JsValue::UNDEFINED, |(h, _)| h);
+                let context = Array::of2(&message, &history);
+                Ok(host::after_embed(&host::adopt(&value), &me, &context).into())
+            }
             Err(thrown) => {
-                Ok(Promise::resolve(&embedded(&built, self.limit, &query, Err(thrown))).into())
+                let rows = embedded(&built, self.limit, &query, &history, Err(thrown));
+                Ok(Promise::resolve(&rows).into())
             }
         }
     }
@@ -465,14 +516,20 @@ impl ToolIndex {
     /// The second half of `entries` with `embed`: the ranking once `embed` answered
     /// (`settled` is `[0, vector]` or `[1, error]`, see `host.js` `adopt`).
     #[wasm_bindgen(js_name = rankEmbedded)]
-    pub fn rank_embedded(&self, message: JsValue, settled: js_sys::Array) -> JsResult<JsValue> {
+    pub fn rank_embedded(&self, context: Array, settled: Array) -> JsResult<JsValue> {
         let built = live(&self.built, "entries")?;
-        let query = batch::name_units(&message, &|| Message::new("ToolIndex.entries: context"))?;
+        // The message and the history's last message, checked strings of the turn.
+        let query = batch::units_of(&context.get(0));
+        let history = context.get(1);
+        let history = history.is_string().then(|| {
+            let units = batch::units_of(&history);
+            (history, units)
+        });
         let answer = match settled.get(0).as_f64() {
             Some(0.0) => Ok(settled.get(1)),
             _ => Err(settled.get(1)),
         };
-        Ok(embedded(&built, self.limit, &query, answer))
+        Ok(embedded(&built, self.limit, &query, &history, answer))
     }
 
     /// At most `limit` hits with a score above 0, best first.
@@ -495,8 +552,18 @@ impl ToolIndex {
             vector_into(&read, dims, &mut buf, &place)?;
         }
         let query = batch::name_units(&query, &place)?;
-        let vector = with_vector.then_some(&buf[..]);
-        Ok(hits(&built, &query, vector, limit, true))
+        let mut found: Vec<Hit> = Vec::new();
+        if with_vector {
+            let fusion = &built.fusion;
+            built
+                .index
+                .hybrid(&query, &buf, fusion, limit as usize, &mut found);
+        } else {
+            built.index.search(&query, limit as usize, &mut found);
+        }
+        let indices: Vec<u32> = found.iter().map(|h| h.tool).collect();
+        let scores: Vec<f64> = found.iter().map(|h| h.score).collect();
+        Ok(host::hits(&built.names, &indices, &scores))
     }
 
     /// The whole index (names, vectors, the ranking's parameters) as bytes for `load`.
@@ -555,28 +622,51 @@ impl ToolIndex {
     }
 }
 
-/// The turn's message (a string, or an object's `message`) and its code units.
-fn message_of(context: &JsValue) -> JsResult<Option<(JsValue, Vec<u16>)>> {
-    let message = if context.is_string() {
-        context.clone()
+/// The history's last message (a string) and its code units, if the context has one.
+type History = Option<(JsValue, Vec<u16>)>;
+
+/// The turn's message (a string, or an object's `message`) and its code units, and the
+/// last of the object's `history` (SPEC 8: the run's earlier user messages, oldest first).
+fn message_of(context: &JsValue) -> JsResult<Option<(JsValue, Vec<u16>, History)>> {
+    let place = |key: &str| Message::new("ToolIndex.entries: context.").add(key);
+    let (message, history) = if context.is_string() {
+        (context.clone(), JsValue::UNDEFINED)
     } else if context.is_object() {
-        host::get(context, |k| &k.message).map_err(|cause| {
-            unreadable(Message::new("ToolIndex.entries: context.message"), &cause)
-        })?
+        let message = host::get(context, |k| &k.message)
+            .map_err(|cause| unreadable(place("message"), &cause))?;
+        let history = host::get(context, |k| &k.history)
+            .map_err(|cause| unreadable(place("history"), &cause))?;
+        (message, history)
     } else {
         return Ok(None);
+    };
+    let history = if history.is_undefined() || history.is_null() {
+        None
+    } else {
+        let (list, _) = batch::strings(&history, &|| place("history"))?;
+        let last = list.get(list.length().wrapping_sub(1));
+        last.is_string().then(|| {
+            let units = batch::units_of(&last);
+            (last, units)
+        })
     };
     if !message.is_string() {
         return Ok(None);
     }
     let query = batch::name_units(&message, &|| Message::new("ToolIndex.entries: context"))?;
-    Ok(Some((message, query)))
+    Ok(Some((message, query, history)))
 }
 
 /// One turn's rows once `embed` answered: the hybrid ranking; a failure (a throw, a
 /// rejection, a vector of another length) goes to `onEmbedError` and that turn ranks
 /// lexically.
-fn embedded(built: &Built, limit: u32, query: &[u16], answer: JsResult<JsValue>) -> JsValue {
+fn embedded(
+    built: &Built,
+    limit: u32,
+    query: &[u16],
+    history: &History,
+    answer: JsResult<JsValue>,
+) -> JsValue {
     let dims = built.index.vectors().map(Vectors::dims);
     let mut buf = Vec::new();
     let place = || Message::new("ToolIndex: the vector embed(message) answered");
@@ -589,9 +679,9 @@ fn embedded(built: &Built, limit: u32, query: &[u16], answer: JsResult<JsValue>)
             // What onEmbedError throws is ignored: the turn goes on, lexically.
             let _ = host::call1(report, &error);
         }
-        return hits(built, query, None, limit, false);
+        return rows(built, query, None, history, limit);
     }
-    hits(built, query, Some(&buf), limit, false)
+    rows(built, query, Some(&buf), history, limit)
 }
 
 fn live(shared: &Shared, what: &str) -> JsResult<Rc<Built>> {
@@ -604,21 +694,20 @@ fn live(shared: &Shared, what: &str) -> JsResult<Rc<Built>> {
     })
 }
 
-/// The ranked tools for a query (hybrid with a vector), as frozen `{ name, score }` hits
-/// or `{ tool }` rows.
-fn hits(built: &Built, query: &[u16], vector: Option<&[f64]>, limit: u32, scored: bool) -> JsValue {
-    let mut found: Vec<Hit> = Vec::new();
-    match vector {
-        Some(v) => built
-            .index
-            .hybrid(query, v, &built.fusion, limit as usize, &mut found),
-        None => built.index.search(query, limit as usize, &mut found),
-    }
-    let indices: Vec<u32> = found.iter().map(|h| h.tool).collect();
-    if scored {
-        let scores: Vec<f64> = found.iter().map(|h| h.score).collect();
-        host::hits(&built.names, &indices, &scores)
-    } else {
-        host::rows(&built.names, &indices)
-    }
+/// The rows `{ tool }` of `entries` for a query (hybrid with a vector) and the history's
+/// last message, as the core ranks them (`Index::entries`).
+fn rows(
+    built: &Built,
+    query: &[u16],
+    vector: Option<&[f64]>,
+    history: &History,
+    limit: u32,
+) -> JsValue {
+    let mut found = Vec::new();
+    let vector = vector.map(|v| (v, &built.fusion));
+    let history = history.as_ref().map(|(_, units)| &units[..]);
+    built
+        .index
+        .entries(query, vector, history, limit as usize, &mut found);
+    host::rows(&built.names, &found)
 }

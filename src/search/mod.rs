@@ -79,8 +79,8 @@ impl Default for Params {
     }
 }
 
-/// The term id of surface tokens that are stop words (or, in a query, unknown).
-const NONE: u32 = u32::MAX;
+/// No term (surface tokens that are stop words, or unknown in a query); no namespace.
+pub const NONE: u32 = u32::MAX;
 
 /// Field term frequencies, packed 6 bits each (saturating at 63) in a u32.
 const TF_BITS: u32 = 6;
@@ -103,6 +103,8 @@ pub struct Index {
     post_score: Vec<f32>,
     /// The tools' vectors, for hybrid ranking (`Index::hybrid`).
     vectors: Option<Vectors>,
+    /// The tools' namespaces (`Index::entries`).
+    namespaces: Namespaces,
     scratch: RefCell<Scratch>,
 }
 
@@ -314,6 +316,7 @@ impl Builder {
             post_tool,
             post_score,
             vectors: None,
+            namespaces: Namespaces::default(),
         }
     }
 }
@@ -628,6 +631,126 @@ fn sift(h: &mut [(f32, u32)], mut i: usize, above: fn((f32, u32), (f32, u32)) ->
         }
         h.swap(i, top);
         i = top;
+    }
+}
+
+/// A namespace of at most this many tools is offered whole by `Index::entries` (measured:
+/// DESIGN.md, "Runs"); a larger one (a big MCP server) is ranked tool by tool.
+pub const WHOLE_NAMESPACE: u32 = 32;
+
+/// How deep `Index::entries` looks for namespaces: the first `NAMESPACE_DEPTH × limit`
+/// ranked tools.
+pub const NAMESPACE_DEPTH: usize = 2;
+
+/// Which tools share a namespace: per tool, the first tool of its namespace (`NONE`: it
+/// has none), the next tool of the same namespace (`NONE` after the last), and per first
+/// tool the namespace's size.
+#[derive(Debug, Clone, Default)]
+struct Namespaces {
+    first: Vec<u32>,
+    next: Vec<u32>,
+    size: Vec<u32>,
+}
+
+impl Namespaces {
+    /// From each tool's first tool of its namespace; `None` unless each is `NONE` or a tool
+    /// at or before it that is its own first.
+    fn new(first: Vec<u32>) -> Option<Namespaces> {
+        let n = first.len();
+        let (mut next, mut size, mut last) = (vec![NONE; n], vec![0u32; n], vec![NONE; n]);
+        for (i, &f) in first.iter().enumerate() {
+            if f == NONE {
+                continue;
+            }
+            let f = f as usize;
+            if f > i || first[f] as usize != f {
+                return None;
+            }
+            if last[f] != NONE {
+                next[last[f] as usize] = i as u32;
+            }
+            last[f] = i as u32;
+            size[f] += 1;
+        }
+        Some(Namespaces { first, next, size })
+    }
+}
+
+impl Index {
+    /// Gives the index its tools' namespaces: per tool, the first tool (by index) of the
+    /// same namespace, or `NONE`. `false` (and nothing set) unless there is one per tool
+    /// and each is `NONE` or a tool at or before it that is its own first.
+    pub fn set_namespaces(&mut self, first: Vec<u32>) -> bool {
+        if first.len() != self.len() {
+            return false;
+        }
+        match Namespaces::new(first) {
+            Some(ns) => {
+                self.namespaces = ns;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Per tool, the first tool of its namespace (`NONE`: none), as `set_namespaces` took it;
+    /// empty when no namespaces were set.
+    pub fn namespaces(&self) -> &[u32] {
+        &self.namespaces.first
+    }
+
+    /// The rows of `entries` (SPEC 6 and 8), into `out` (cleared first): the query's first
+    /// `limit` hits (hybrid with `vector`), then every tool of each namespace of at most
+    /// `WHOLE_NAMESPACE` tools among its first `NAMESPACE_DEPTH × limit` hits, then of the
+    /// namespaces so found for `history` (the run's last earlier message), each namespace
+    /// in registration order and each tool once. A query that ranks nothing gives nothing
+    /// (a search miss never hides the palette); without namespaces this is `search`.
+    pub fn entries(
+        &self,
+        query: &[u16],
+        vector: Option<(&[f64], &Fusion)>,
+        history: Option<&[u16]>,
+        limit: usize,
+        out: &mut Vec<u32>,
+    ) {
+        out.clear();
+        let ns = &self.namespaces;
+        let depth = if ns.first.is_empty() {
+            limit
+        } else {
+            limit.saturating_mul(NAMESPACE_DEPTH)
+        };
+        let mut hits = Vec::new();
+        match vector {
+            Some((v, fusion)) => self.hybrid(query, v, fusion, depth, &mut hits),
+            None => self.search(query, depth, &mut hits),
+        }
+        out.extend(hits.iter().take(limit).map(|h| h.tool));
+        if ns.first.is_empty() || hits.is_empty() {
+            return;
+        }
+        let mut wholes: Vec<u32> = Vec::new();
+        let mut add = |hits: &[Hit], out: &mut Vec<u32>| {
+            for hit in hits {
+                let f = ns.first[hit.tool as usize];
+                if f == NONE || ns.size[f as usize] > WHOLE_NAMESPACE || wholes.contains(&f) {
+                    continue;
+                }
+                wholes.push(f);
+                let mut t = f;
+                while t != NONE {
+                    if !out[..limit.min(out.len())].contains(&t) {
+                        out.push(t);
+                    }
+                    t = ns.next[t as usize];
+                }
+            }
+        };
+        add(&hits, out);
+        if let Some(history) = history {
+            self.search(history, depth, &mut hits);
+            add(&hits, out);
+        }
     }
 }
 

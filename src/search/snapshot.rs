@@ -11,12 +11,12 @@
 
 use super::terms::Terms;
 use super::vectors::Vectors;
-use super::{Fusion, Index, Params, Scratch, FIELDS, NONE};
+use super::{Fusion, Index, Namespaces, Params, Scratch, FIELDS, NONE};
 use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
 
 pub const MAGIC: &[u8; 8] = b"TPINDEX\0";
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 const HEADER: usize = 24;
 
 /// Why bytes are not a snapshot this version reads.
@@ -242,6 +242,7 @@ pub fn save<'a>(
     w.u32s(index.offsets.iter().copied());
     w.u32s(index.post_tool.iter().copied());
     w.u32s(index.post_score.iter().map(|x| x.to_bits()));
+    w.u32s(index.namespaces.first.iter().copied());
     let mut bytes = w.0;
     let len = (bytes.len() - HEADER) as u32;
     let sum = checksum(&bytes[HEADER..]);
@@ -475,6 +476,13 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
     {
         return Err(Corrupt("the postings"));
     }
+    // None, or one per tool (`Namespaces::new` checks the rest).
+    let first = r.u32s()?;
+    let namespaces = match first.len() {
+        0 => Namespaces::default(),
+        n if n == tools as usize => Namespaces::new(first).ok_or(Corrupt("the namespaces"))?,
+        _ => return Err(Corrupt("the namespaces")),
+    };
     if r.at != r.bytes.len() {
         return Err(Corrupt("bytes after the last section"));
     }
@@ -504,6 +512,7 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         post_tool,
         post_score,
         vectors,
+        namespaces,
     };
     Ok(Snapshot {
         index,

@@ -915,8 +915,8 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
         Err(E::Trailing { .. })
     ));
     let mut other = bytes.clone();
-    other[8] = 3;
-    assert_eq!(snapshot::load(other.clone()).err(), Some(E::Version(3)));
+    other[8] = 9;
+    assert_eq!(snapshot::load(other.clone()).err(), Some(E::Version(9)));
     // Content that breaks an invariant, its checksum made to match: corrupt, not a panic.
     let mut forged = bytes.clone();
     // The first row's first component: after the header, the limit, the weights and b,
@@ -956,13 +956,15 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
             "{at}: {value:#x}"
         );
     }
-    // The postings, the snapshot's last two arrays (tools, then scores, each after its
-    // length): a tool out of range, or a score that is not finite and above 0, refused;
-    // the last tool in range, and any finite positive score, loaded.
+    // The postings, the snapshot's arrays before the (here empty) namespaces (tools, then
+    // scores, each after its length): a tool out of range, or a score that is not finite
+    // and above 0, refused; the last tool in range, and any finite positive score, loaded.
     let ix = with_vectors(&tools, &vs);
     let posted = ix.post_tool.len();
-    let score = bytes.len() - 4;
-    let tool = bytes.len() - 4 * posted - 8;
+    let end = bytes.len() - 4;
+    assert_eq!(bytes[end..], [0; 4], "no namespaces");
+    let score = end - 4;
+    let tool = end - 4 * posted - 8;
     assert_eq!(
         bytes[tool - 4 * posted..tool - 4 * posted + 4],
         (posted as u32).to_le_bytes(),
@@ -1027,4 +1029,136 @@ fn snapshot_errors_say_what_is_wrong() {
     let (texts, numbers, range) = E::Version(3).words();
     assert!(texts[0].ends_with("format version ") && numbers[0] == Some(3) && !range);
     assert_eq!(E::Corrupt("the names").words().0[1], "the names");
+}
+
+// ---- namespaces and entries (SPEC 8) -----------------------------------------------------
+
+/// Files (0-3), a math class (4-5) and two tools without a namespace (6-7).
+fn namespaced() -> Index {
+    let mut ix = index(&[
+        tool("cd", "Change the current directory."),
+        tool("ls", "List the files of the directory."),
+        tool("sort", "Sort a file by line."),
+        tool("mv", "Move a file to another directory."),
+        tool("mean", "The mean of a list of numbers."),
+        tool("add", "Add two numbers."),
+        tool("weather", "The weather of a city."),
+        tool("forecast", "The weather forecast of a city."),
+    ]);
+    assert!(ix.set_namespaces(vec![0, 0, 0, 0, 4, 4, NONE, NONE]));
+    ix
+}
+
+fn entries_of(ix: &Index, q: &str, history: Option<&str>, limit: usize) -> Vec<u32> {
+    let mut out = Vec::new();
+    let history = history.map(u);
+    ix.entries(&u(q), None, history.as_deref(), limit, &mut out);
+    out
+}
+
+#[test]
+fn entries_offer_small_namespaces_whole() {
+    let ix = namespaced();
+    // "sort" ranks sort first; its namespace comes whole after the hits.
+    assert_eq!(entries_of(&ix, "sort by line", None, 1), [2, 0, 1, 3]);
+    // A tool without a namespace brings only itself.
+    assert_eq!(entries_of(&ix, "forecast", None, 1), [7]);
+    // Namespaces of the first 2 × limit hits: "weather city" hits 6, 7 only.
+    assert_eq!(entries_of(&ix, "weather city", None, 5), [6, 7]);
+    // The history's namespaces come after the message's, each tool once.
+    assert_eq!(
+        entries_of(&ix, "the mean", Some("move the file"), 1),
+        [4, 5, 0, 1, 2, 3]
+    );
+    // A message that ranks nothing gives nothing, whatever the history.
+    assert_eq!(
+        entries_of(&ix, "zzz", Some("move the file"), 5),
+        Vec::<u32>::new()
+    );
+    // Without namespaces, entries is search.
+    let plain = index(&weather_tools());
+    for q in ["weather", "send an email", "ride", ""] {
+        assert_eq!(
+            entries_of(&plain, q, Some("weather"), 2),
+            ranked(&plain, q, 2)
+        );
+    }
+}
+
+#[test]
+fn large_namespaces_are_ranked_tool_by_tool() {
+    let n = WHOLE_NAMESPACE as usize + 1;
+    let tools: Vec<Tool> = (0..n)
+        .map(|i| {
+            tool(
+                &alloc::format!("t{i}"),
+                if i == 3 { "alpha" } else { "beta" },
+            )
+        })
+        .collect();
+    let mut ix = index(&tools);
+    assert!(ix.set_namespaces(vec![0; n]));
+    assert_eq!(entries_of(&ix, "alpha", None, 5), [3]);
+    // One tool fewer: offered whole.
+    let mut ix = index(&tools[..n - 1]);
+    assert!(ix.set_namespaces(vec![0; n - 1]));
+    assert_eq!(entries_of(&ix, "alpha", None, 5).len(), n - 1);
+}
+
+#[test]
+fn namespaces_are_checked() {
+    let mut ix = index(&weather_tools());
+    assert!(!ix.set_namespaces(vec![0, 0, 0]), "one per tool");
+    assert!(
+        !ix.set_namespaces(vec![1, 1, NONE, NONE]),
+        "a first after the tool"
+    );
+    assert!(
+        !ix.set_namespaces(vec![NONE, 0, 0, 0]),
+        "a first that is not its own"
+    );
+    assert!(ix.namespaces().is_empty());
+    assert!(ix.set_namespaces(vec![0, 1, 0, NONE]));
+    assert_eq!(ix.namespaces(), [0, 1, 0, NONE]);
+}
+
+#[test]
+fn snapshots_refuse_forged_namespaces() {
+    let tools: Vec<Tool> = [
+        "cd", "ls", "sort", "mv", "mean", "add", "weather", "forecast",
+    ]
+    .iter()
+    .map(|n| tool(n, ""))
+    .collect();
+    let bytes = saved(&namespaced(), &tools);
+    // The last tool's first tool of its namespace, the snapshot's last word.
+    let last = bytes.len() - 4;
+    for (value, ok) in [(NONE, true), (7, true), (0, true), (5, false), (8, false)] {
+        let mut forged = bytes.clone();
+        forged[last..].copy_from_slice(&value.to_le_bytes());
+        let sum = snapshot::checksum(&forged[24..]);
+        forged[16..24].copy_from_slice(&sum.to_le_bytes());
+        let err = snapshot::load(forged).err();
+        let want = (!ok).then_some(snapshot::SnapshotError::Corrupt("the namespaces"));
+        assert_eq!(err, want, "{value:#x}");
+    }
+}
+
+#[test]
+fn snapshots_keep_namespaces() {
+    let ix = namespaced();
+    let tools: Vec<Tool> = [
+        "cd", "ls", "sort", "mv", "mean", "add", "weather", "forecast",
+    ]
+    .iter()
+    .map(|n| tool(n, ""))
+    .collect();
+    let back = snapshot::load(saved(&ix, &tools)).unwrap().index;
+    assert_eq!(back.namespaces(), ix.namespaces());
+    assert_eq!(
+        entries_of(&back, "sort by line", Some("the mean"), 1),
+        [2, 0, 1, 3, 4, 5]
+    );
+    let plain = snapshot::load(saved(&index(&tools), &tools)).unwrap().index;
+    assert!(plain.namespaces().is_empty());
 }
