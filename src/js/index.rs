@@ -28,8 +28,16 @@ export interface ToolDoc {
   /** Anthropic's Messages API tools. */
   input_schema?: unknown;
   schema?: unknown;
+  /**
+   * Its namespace (an MCP server, an API class, an OpenAI namespace): `entries` offers a namespace of at
+   * most 32 tools whole once it ranks one of them among the first 2 × limit (SPEC 8).
+   */
+  namespace?: string | null;
   [other: string]: unknown;
 }
+
+/** A turn's context for `entries`: the message, and the run's earlier user messages, oldest first (SPEC 8). */
+export type ToolContext = string | { message?: string; history?: Iterable<string> | null };
 
 export type ToolRows = readonly { readonly tool: string }[];
 
@@ -59,12 +67,13 @@ export declare class ToolIndex {
    */
   search(query: string, options?: { limit?: number; vector?: ArrayLike<number> }): readonly ToolHit[];
   /**
-   * A ready `entries` for `ToolRouter`/`resolvePalette`: the rows `{ tool }` of `search(message)` for the turn's context.
+   * A ready `entries` for `ToolRouter`/`resolvePalette`: the rows `{ tool }` of `search(message)` for the turn's context,
+   * then every tool of each small namespace ranked among the first 2 × limit, for the message and for the history's last one.
    * With `embed`, a Promise of them: `embed(message)` is awaited (within the router's `timeoutMs`), then the ranking is hybrid.
    */
-  readonly entries: (context?: string | { message?: string }) => ToolRows | Promise<ToolRows>;
+  readonly entries: (context?: ToolContext) => ToolRows | Promise<ToolRows>;
   /** What `entries` calls: the rows for one context. */
-  entriesFor(context?: string | { message?: string }): ToolRows | Promise<ToolRows>;
+  entriesFor(context?: ToolContext): ToolRows | Promise<ToolRows>;
   /** How many tools were indexed. */
   readonly size: number;
   /** The length of the tools' vectors, or `null` for an index without them. */

@@ -3,7 +3,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 
 export function runs(tp) {
-  const { PaletteRun, resolvePalette, ToolRouter } = tp;
+  const { PaletteRun, resolvePalette, ToolRouter, ToolIndex } = tp;
   const REG = ["search", "ls", "cd", "cat", "sort"];
   // A Routed outcome of these names (a router over every name, so none is left out).
   const routed = (names, registered = REG) => resolvePalette({ registered, entries: () => names });
@@ -152,6 +152,82 @@ export function runs(tp) {
       run.dispose();
       assert.throws(() => run.step(undefined), { name: "Error", message: "PaletteRun: step() after dispose()" });
       assert.equal(run.size, 1);
+    });
+  });
+
+  // Routing that uses the run (SPEC 8): tools' namespaces, and entries({ message, history }).
+  const FS = [
+    { name: "cd", description: "Change the current directory", namespace: "files" },
+    { name: "ls", description: "List the files of the directory", namespace: "files" },
+    { name: "sort", description: "Sort a file by line", namespace: "files" },
+    { name: "mean", description: "The mean of a list of numbers", namespace: "math" },
+    { name: "add", description: "Add two numbers", namespace: "math" },
+    { name: "weather", description: "The weather of a city" },
+    { name: "forecast", description: "The weather forecast of a city", namespace: null },
+  ];
+  const tools = (rows) => rows.map((r) => r.tool);
+
+  describe("ToolIndex: namespaces and history (SPEC 8)", () => {
+    test("a small namespace ranked among the first 2 × limit comes whole, after the hits", () => {
+      const index = new ToolIndex(FS, { limit: 1 });
+      assert.deepEqual(tools(index.entries("sort by line")), ["sort", "cd", "ls"]);
+      assert.deepEqual(tools(index.entries({ message: "forecast" })), ["forecast"]);
+      // search stays the ranking alone.
+      assert.deepEqual(index.search("sort by line").map((h) => h.name), ["sort"]);
+    });
+
+    test("the history's last message brings its namespaces; a miss still gives no rows", () => {
+      const index = new ToolIndex(FS, { limit: 1 });
+      assert.deepEqual(tools(index.entries({ message: "the mean", history: ["weather", "sort the file"] })), ["mean", "add", "cd", "ls", "sort"]);
+      assert.deepEqual(tools(index.entries({ message: "zzz", history: ["sort the file"] })), []);
+      assert.deepEqual(tools(index.entries({ message: "the mean", history: [] })), ["mean", "add"]);
+      assert.deepEqual(tools(index.entries({ message: "the mean", history: null })), ["mean", "add"]);
+    });
+
+    test("namespaces are exact strings, kept by snapshots", () => {
+      const odd = [
+        { name: "a", description: "alpha", namespace: "n\uD800" },
+        { name: "b", description: "beta", namespace: "n\uDC00" },
+        { name: "c", description: "gamma", namespace: "n\uD800" },
+      ];
+      const index = new ToolIndex(odd);
+      assert.deepEqual(tools(index.entries("alpha")), ["a", "c"]);
+      assert.deepEqual(tools(ToolIndex.load(index.save()).entries("alpha")), ["a", "c"]);
+      // A record of tools reads them too.
+      const record = new ToolIndex({ x: { description: "alpha", namespace: "k" }, y: { description: "beta", namespace: "k" } });
+      assert.deepEqual(tools(record.entries("alpha")), ["x", "y"]);
+    });
+
+    test("a namespace that is not a string, or a history that is not strings, is a TypeError naming it", () => {
+      assert.throws(() => new ToolIndex([{ name: "a" }, { name: "b", namespace: 3 }]), { name: "TypeError", message: "ToolIndex: tools[1].namespace must be a string, got number (3)" });
+      assert.throws(() => new ToolIndex({ q: { namespace: {} } }), { name: "TypeError", message: 'ToolIndex: tools["q"].namespace must be a string, got an object' });
+      const index = new ToolIndex(FS);
+      assert.throws(() => index.entries({ message: "sort", history: "sort" }), { name: "TypeError", message: /^ToolIndex\.entries: context\.history must be an iterable of strings/ });
+      assert.throws(() => index.entries({ message: "sort", history: ["a", 2] }), { name: "TypeError", message: /^ToolIndex\.entries: context\.history\[1\] must be a string/ });
+      const throwing = { message: "sort", get history() { throw new Error("no"); } };
+      assert.throws(() => index.entries(throwing), { name: "TypeError", message: "ToolIndex.entries: context.history could not be read" });
+    });
+
+    test("with embed, the history is used after the vector is in", async () => {
+      const vectors = FS.map((_, i) => [i === 3 ? 1 : 0, i === 3 ? 0 : 1]);
+      const index = new ToolIndex(FS, { limit: 1, vectors, embed: async () => [1, 0] });
+      assert.deepEqual(tools(await index.entries({ message: "numbers", history: ["sort the file"] })), ["mean", "add", "cd", "ls", "sort"]);
+    });
+
+    test("a run over a router over the index: the second turn keeps the first's namespace", async () => {
+      const index = new ToolIndex(FS, { limit: 1 });
+      const registered = FS.map((t) => t.name);
+      const router = new ToolRouter({ registered, entries: index.entries });
+      const run = new PaletteRun({ registered, cache: "deferred" });
+      const history = [];
+      const steps = [];
+      for (const message of ["sort the file by line", "and now the mean of it"]) {
+        steps.push(run.step(await router.resolve({ context: { message, history: [...history] } })));
+        history.push(message);
+      }
+      assert.deepEqual(steps.map((s) => s.revealed), [["cd", "ls", "sort"], ["mean", "add"]]);
+      assert.deepEqual(steps[1].offered, ["cd", "ls", "sort", "mean", "add"]);
+      assert.deepEqual(steps.map((s) => s.kept), [false, true]);
     });
   });
 }
