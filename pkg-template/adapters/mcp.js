@@ -102,7 +102,8 @@ function listAll(client, ms, server) {
     for (let page = 0; ; page++) {
       if (Date.now() > deadline) throw timedOut();
       current = new AbortController();
-      const result = await client.listTools(cursor === undefined ? undefined : { cursor }, { signal: current.signal });
+      const params = cursor === undefined ? undefined : { cursor };
+      const result = await listPage(client, params, { signal: current.signal });
       if (!isObject(result) || !Array.isArray(result.tools)) throw new TypeError(`listTools() answered no tools array (page ${page})`);
       for (const tool of result.tools) tools.push(tool); // (not push(...tools): a page of 150,000 tools overflows the stack)
       cursor = result.nextCursor;
@@ -114,6 +115,18 @@ function listAll(client, ms, server) {
   };
   return within(pages(), ms, timedOut, { abort: (error) => current?.abort(error) });
 }
+
+// What an SDK Client's request() checks a tools/list answer with (the SDK takes any schema with
+// safeParse): nothing, so that one tool the SDK's schema refuses (one without a name) stays
+// alone in being left out, by readTool, instead of failing its whole page.
+const UNCHECKED = Object.freeze({ safeParse: (data) => ({ success: true, data }) });
+
+// One page of tools/list: through the SDK Client's request() when it has one (see UNCHECKED),
+// else its listTools().
+const listPage = (client, params, options) =>
+  isFunction(client.request) && isFunction(client.listTools) && "fallbackNotificationHandler" in client
+    ? client.request({ method: "tools/list", params }, UNCHECKED, options)
+    : client.listTools(params, options);
 
 function checkNumber(value, name, { integer = false, min = 0 } = {}) {
   if (value === Infinity && !integer) return;
@@ -162,7 +175,12 @@ export function createMcpPalette(options) {
   }
   if (searchName !== false && (typeof searchName !== "string" || searchName === "")) throw fail(`${WHERE}: options.searchTool`, "a tool name or false", searchName);
   if (outsidePalette !== "refuse" && outsidePalette !== "allow") throw fail(`${WHERE}: options.outsidePalette`, '"refuse" or "allow"', outsidePalette);
-  checkNumber(limit, "limit", { integer: true, min: 1 });
+  // The limit by the core's own rule (a ToolIndex's), under this option's name.
+  try {
+    new ToolIndex([], { limit }).dispose();
+  } catch (error) {
+    throw new TypeError(`${WHERE}: options.limit${error.message.slice(error.message.indexOf(" must"))}`);
+  }
   checkNumber(listTimeoutMs, "listTimeoutMs");
   if (timeoutMs !== undefined) checkNumber(timeoutMs, "timeoutMs");
   if (indexOptions !== undefined && !isObject(indexOptions)) throw fail(`${WHERE}: options.index`, "ToolIndex options (an object)", indexOptions);
@@ -289,7 +307,23 @@ export function createMcpPalette(options) {
     }
     const docs = [...byName].map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema }));
     // The previous index is left to the garbage collector: a turn in flight may still search it.
-    const { index, embedding } = await indexOf(docs);
+    const { index, embedding } = await indexOf(docs).catch(async (error) => {
+      if (!(error instanceof RangeError)) throw error;
+      // Too large for one index: each server whose tools make it so is left out, in the servers' order.
+      const kept = [];
+      for (const server of serverOrder) {
+        const own = docs.filter((d) => byName.get(d.name)?.server === server);
+        try {
+          if (own.length) new ToolIndex([...kept, ...own], { limit }).dispose();
+          kept.push(...own);
+        } catch (tooLarge) {
+          if (!(tooLarge instanceof RangeError)) throw tooLarge;
+          perServer.set(server, { tools: [], error: `its tools are too large to index with the others (${errorText(tooLarge)})` });
+          for (const d of own) byName.delete(d.name);
+        }
+      }
+      return indexOf(kept);
+    });
     const failures = [...perServer].filter(([, s]) => s.error !== null).map(([server, s]) => Object.freeze({ server, error: s.error }));
     for (const f of failures) warn(`LIST_FAILED:${f.server}`, `server "${f.server}" could not be listed (${f.error}); its tools are left out until it lists again.`);
     const sizes = new Map([...byName].map(([name, t]) => [name, definition(name, t)]));
@@ -342,8 +376,8 @@ export function createMcpPalette(options) {
   /** One agent run: its turns share what search_tools found. */
   function run() {
     const found = []; // palette names search_tools found, in order
-    let turn = null; // the latest turn
-    let turns = 0;
+    let turn = null; // the turn of the latest route() started that finished
+    let turns = 0; // route() calls started
     const lenient = new WeakSet(); // turns routed for an adapter that lets calls outside the palette run (shadow, "allow")
 
     async function route(context, { signal } = {}) {
@@ -354,6 +388,7 @@ export function createMcpPalette(options) {
       if (typeof context !== "string" && !isObject(context)) throw fail(`${WHERE}: route(context)`, "the turn's message (a string) or a context object with its message", context);
       const ctx = typeof context === "string" ? { message: context } : context;
       checkSignal(signal, `${WHERE}: route(context, options).signal`);
+      const number = turns++;
       const l = await abortable(listed(), signal);
       let decision = null;
       const rows = async () => {
@@ -393,7 +428,7 @@ export function createMcpPalette(options) {
         }));
       }
       const report = Object.freeze({
-        turn: turns++,
+        turn: number,
         routing: decision,
         offered: Object.freeze([...names, ...(withSearch ? [searchName] : [])]),
         hidden: Object.freeze(decision && narrowed ? [...decision.hidden] : []),
@@ -405,10 +440,15 @@ export function createMcpPalette(options) {
         // What the model is sent (the search tool included) against every listed tool.
         definitions: Object.freeze({ offered: Object.freeze(measure([...names, ...(withSearch ? [searchName] : [])], l)), all: Object.freeze(measure(l.names, l)) }),
       });
-      turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), report, palette: narrowed ? report.offered : outcome });
-      if (admitsListed) lenient.add(turn);
+      // Where each offered name went at this turn: a call is gated on (server, tool), not on the name alone.
+      const targets = new Map(names.map((name) => [name, l.byName.get(name)]));
+      const t = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), report, palette: narrowed ? report.offered : outcome, targets });
+      if (admitsListed) lenient.add(t);
+      // A throwing onDecision fails this route() before it becomes the run's turn.
       if (onDecision) onDecision(report);
-      return turn;
+      // The run gates on its latest step: a route() started earlier that finishes later is not taken.
+      if (turn === null || turn.report.turn < number) turn = t;
+      return t;
     }
 
     // The call in MCP's shape { name, arguments } or a framework's: { name, args }, { toolName, input }, arguments as JSON text.
@@ -440,7 +480,12 @@ export function createMcpPalette(options) {
           } catch {}
         }
       }
-      hits ??= l.index.search(query, { limit });
+      try {
+        hits ??= l.index.search(query, { limit });
+      } catch (error) {
+        // A query the index cannot take (beyond its size limits) is answered, not thrown.
+        return failed(`The query could not be searched: ${errorText(error)}`);
+      }
       const tools = hits.map(({ name }) => {
         const { description, inputSchema } = l.byName.get(name);
         if (!found.includes(name)) found.push(name);
@@ -464,16 +509,21 @@ export function createMcpPalette(options) {
         throw error;
       }
       const l = await abortable(listed(), signal);
-      const offered = turn ? turn.names : null;
+      // Before the run's first step nothing is offered yet.
+      const offered = turn ? turn.names : [];
       const isSearch = c.name === searchName && searchName !== false;
       const known = l.byName.has(c.name) || isSearch;
       // A turn that did not narrow offers every tool: the frameworks' tool sets hold the search tool
-      // too, and a search then reveals nothing hidden.
-      const outside = offered !== null && !offered.includes(c.name) && !(isSearch && turn.outcome.kind !== "routed");
-      if (!known || (outside && outsidePalette === "refuse" && !lenient.has(turn))) {
+      // too, and a search then reveals nothing hidden. A name offered for a tool that now belongs
+      // to another server (after list_changed) is not that turn's tool.
+      const was = turn?.targets.get(c.name);
+      const now = l.byName.get(c.name);
+      const moved = was !== undefined && (was.server !== now?.server || was.name !== now?.name);
+      const outside = moved || (!offered.includes(c.name) && !(isSearch && turn !== null && turn.outcome.kind !== "routed"));
+      if (!known || (outside && outsidePalette === "refuse" && !(turn !== null && lenient.has(turn)))) {
         // An unknown name is answered as a hidden one: the answer tells the model nothing of what is hidden.
-        const names = offered ?? [...l.names];
-        return failed(`Tool ${c.name} is not available in this step. Available tools: ${names.join(", ")}.`);
+        const available = offered.length ? `Available tools: ${offered.join(", ")}.` : "No tool is offered before the run's first step (route()).";
+        return failed(`Tool ${c.name} is not available in this step. ${available}`);
       }
       if (isSearch) return search(c.args, l, signal);
       const ctx = turn ? turn.ctx : { message: "" };

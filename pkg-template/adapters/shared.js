@@ -288,12 +288,14 @@ export class Step {
       this.palette = outcome ?? null;
       this.offer(null);
     } else {
+      // Routing must name a tool the framework has: pinned names alone are no palette.
+      const named = this.tools ? routed.some((name) => this.tools.has(name)) : routed.length > 0;
       for (const pin of o.pins) if (!routed.includes(pin)) routed.push(pin);
       // What bindPalette and the policies' gate read: the routed outcome, or the routed
       // names with the pins (still a routed palette; the outcome itself is unchanged).
       this.palette = o.pins.length ? { kind: "routed", names: routed, unresolved: [] } : outcome;
       // What the model is really shown: of those names, the framework's tools (when known).
-      let shown = shape ? shape(routed) : routed;
+      let shown = named ? (shape ? shape(routed) : routed) : [];
       if (this.tools) shown = shown.filter((name) => this.tools.has(name));
       if (shown.length === 0) {
         // Never none: every tool, and no palette for the policies' gate to hold a redirect to.

@@ -238,6 +238,16 @@ test("pinned tools (alwaysInclude) are offered on every step besides the routed 
   assert.deepEqual(reports[0].outside, []);
 });
 
+test("a routed palette naming none of the framework's tools offers every tool (NOTHING_OFFERED), however alwaysInclude pins one", async () => {
+  const { core, adapter } = flavors.esm;
+  const m = model("default", [text("ok")]);
+  const warnings = [];
+  const palette = adapter.createToolPalette({ router: new core.ToolRouter({ registered: [...REGISTERED, "ghost"], entries: async () => ["ghost"] }), alwaysInclude: ["calendar"], onWarning: (w) => warnings.push(w) });
+  await ai.generateText({ model: m, tools: palette.wrapTools(tools([])), prepareStep: palette.prepareStep, prompt: "friday?" });
+  assert.deepEqual(offered(m), [["web_search", "sql_query", "calendar", "send_email"]]);
+  assert.deepEqual(warnings.map((w) => w.code), ["NOTHING_OFFERED"]);
+});
+
 test("streamText: the same routing, redirect and reports through doStream", async () => {
   const { core, adapter } = flavors.esm;
   const chunks = (parts) => mock.convertArrayToReadableStream ? mock.convertArrayToReadableStream(parts) : ai.simulateReadableStream({ chunks: parts });

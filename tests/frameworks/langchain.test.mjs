@@ -242,6 +242,16 @@ test("pinned tools (alwaysInclude) are offered on every model call besides the r
   assert.deepEqual(reports[0].outside, []);
 });
 
+test("a routed palette naming none of the framework's tools offers every tool (NOTHING_OFFERED), however alwaysInclude pins one", async () => {
+  const { core, adapter } = flavors.esm;
+  const m = fakeModel("default", ["ok"]);
+  const warnings = [];
+  const agent = lc.createAgent({ model: m, tools: tools([]), middleware: [adapter.toolPaletteMiddleware({ router: new core.ToolRouter({ registered: [...REGISTERED, "ghost"], entries: async () => ["ghost"] }), alwaysInclude: ["calendar"], onWarning: (w) => warnings.push(w) })] });
+  await agent.invoke({ messages: [new lc.HumanMessage("friday?")] });
+  assert.deepEqual(m.offered, [["web_search", "sql_query", "calendar", "send_email"]]);
+  assert.deepEqual(warnings.map((w) => w.code), ["NOTHING_OFFERED"]);
+});
+
 test("callbacks: each step's attributes reach the run's callbacks as the custom event tool_palette_step", async () => {
   const { core, adapter } = flavors.esm;
   const salesModel = fakeModel("sales", [{ name: "web_search", args: { q: "2026-03" }, id: "call-1" }, "ok"]);

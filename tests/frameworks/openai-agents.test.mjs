@@ -267,6 +267,16 @@ test("pinned tools (alwaysInclude) are offered every turn besides the routed pal
   assert.deepEqual(reports[0].outside, []);
 });
 
+test("a routed palette naming none of the framework's tools offers every tool (NOTHING_OFFERED), however alwaysInclude pins one", async () => {
+  const { core, adapter } = flavors.esm;
+  const m = fakeModel("default", [message("ok")]);
+  const warnings = [];
+  const palette = adapter.createToolPalette({ router: new core.ToolRouter({ registered: [...REGISTERED, "ghost"], entries: async () => ["ghost"] }), alwaysInclude: ["calendar"], onWarning: (w) => warnings.push(w) });
+  await agents.run(new agents.Agent({ name: "a", tools: palette.tools(tools([])), model: palette.model(m) }), "friday?");
+  assert.deepEqual(offered(m), [["web_search", "sql_query", "calendar", "send_email"]]);
+  assert.deepEqual(warnings.map((w) => w.code), ["NOTHING_OFFERED"]);
+});
+
 test("hosted tools are not function tools: they stay offered whatever the routing", async () => {
   const { core, adapter } = flavors.esm;
   const m = fakeModel("default", [message("ok")]);
