@@ -42,13 +42,23 @@ const guardedAsync = (f) =>
 
 // The classes themselves, through a proxy that only guards construction (`instanceof`,
 // the prototype and subclassing are the class's own).
+// Each instance is known by the class that made it (`made`: its prototype): a method or getter called on
+// anything else (another class's instance, which the glue would read as this one's) is a
+// TypeError before the module is entered.
+const made = new WeakMap();
+const born = (Class, value) => (made.set(value, Class.prototype), value);
 const guardedClass = (Class) =>
   new Proxy(Class, {
     construct(target, args, newTarget) {
       if (!state.ready) throw notReady();
-      return enter(Reflect.construct, undefined, [target, args, newTarget]);
+      return born(target, enter(Reflect.construct, undefined, [target, args, newTarget]));
     },
   });
+const own = (Class, name, f) =>
+  function (...args) {
+    if (made.get(this) !== Class.prototype) throw new TypeError(`tool-palette: ${Class.name}.prototype.${name} called on an object that is not a ${Class.name}`);
+    return f.apply(this, args);
+  };
 
 export const resolvePalette = guardedAsync(wasm.resolvePalette);
 export const activeTools = guarded(wasm.activeTools);
@@ -61,13 +71,22 @@ export const PaletteRun = guardedClass(wasm.PaletteRun);
 
 const methods = [
   [ToolRouter, ["resolve"], guardedAsync],
-  [ToolPolicies, ["selectModel", "dispatch"], guarded],
-  [ToolCallPolicy, ["matchesTool"], guarded],
-  [ToolIndex, ["search", "entriesFor", "save"], guarded],
-  [PaletteRun, ["step"], guarded],
+  [ToolRouter, ["dispose"], guarded],
+  [ToolPolicies, ["selectModel", "dispatch", "dispose"], guarded],
+  [ToolCallPolicy, ["matchesTool", "dispose"], guarded],
+  [ToolIndex, ["search", "entriesFor", "save", "dispose"], guarded],
+  [PaletteRun, ["step", "dispose"], guarded],
 ];
+// The getters through the door too: one called on another object traps no more than a method.
+for (const [Class, names] of [[ToolIndex, ["size", "dimensions"]], [PaletteRun, ["size"]]]) {
+  for (const name of names) {
+    const { get } = Object.getOwnPropertyDescriptor(Class.prototype, name);
+    Object.defineProperty(Class.prototype, name, { get: own(Class, name, guarded(get)), configurable: true });
+  }
+}
 // `ToolIndex.load(bytes, options?)`: guarded like the constructor.
-Object.defineProperty(wasm.ToolIndex, "load", { value: guarded(wasm.ToolIndex.load), writable: true, configurable: true });
+const load = guarded(wasm.ToolIndex.load);
+Object.defineProperty(wasm.ToolIndex, "load", { value: (bytes, options) => born(wasm.ToolIndex, load(bytes, options)), writable: true, configurable: true });
 // `index.entries`: a function of the index, ready to be a router's procedural layer.
 Object.defineProperty(ToolIndex.prototype, "entries", {
   get() {
@@ -78,7 +97,7 @@ Object.defineProperty(ToolIndex.prototype, "entries", {
 
 for (const [Class, names, guard] of methods) {
   for (const name of names) {
-    Object.defineProperty(Class.prototype, name, { value: guard(Class.prototype[name]), writable: true, configurable: true });
+    Object.defineProperty(Class.prototype, name, { value: own(Class, name, guard(Class.prototype[name])), writable: true, configurable: true });
   }
   // Instances are frozen, so the glue's own free() (which clears a field) cannot run on
   // them; dispose() is the package's, and `using` calls it where the runtime has

@@ -406,7 +406,10 @@ export class Rows {
 
 const isRecord = (row) => isObject(row) && !Array.isArray(row);
 
-export const readRows = catching((rows, isActive, candidateOf, active) => {
+export const readRows = catching((rows, isActive, candidateOf, table) => {
+  // The core's activity table, copied before any caller code runs: a reader that grows the
+  // module's memory would detach a view of it.
+  const active = table.slice();
   const all = Array.isArray(rows) ? rows : bounded(rows);
   const n = all.length;
   const codes = new Uint8Array(2 * n);
@@ -883,19 +886,27 @@ export const paletteStep = (names, step, offered, listed, deferred, revealed, ke
 
 // ---------------------------------------------------------------- ToolIndex vectors (SPEC 6, hybrid)
 
-const tagOf = (value) => Object.prototype.toString.call(value);
-const NUMERIC_VIEW = /^\[object (Float(16|32|64)|U?Int(8|16|32)|Uint8Clamped)Array\]$/;
+// A typed array (of any realm) as a plain view of this realm over its own bytes, read by its
+// internal slots (the intrinsic getters): whatever its own getters say (a subclass whose
+// `length` lies). `undefined` for anything else; a detached one throws (the view cannot be made).
+const TYPED = Object.getPrototypeOf(Uint8Array.prototype);
+const [typedName, typedBuffer, typedOffset, typedLength] = [Symbol.toStringTag, "buffer", "byteOffset", "length"].map((key) => Object.getOwnPropertyDescriptor(TYPED, key).get);
+function realView(value) {
+  const name = typedName.call(value);
+  if (name === undefined) return undefined;
+  return new globalThis[name](typedBuffer.call(value), typedOffset.call(value), typedLength.call(value));
+}
 
-// One vector as the core reads it: its components as a Float64Array, where a component
-// that is not a number becomes NaN (the core refuses it, naming the tool); a value that
-// is not array-like comes back as it is. Typed arrays of any realm are judged by their tag.
+// One vector as the core reads it: its components as a Float32Array or Float64Array, where a
+// component that is not a number becomes NaN (the core refuses it, naming the tool); a value
+// that is not array-like comes back as it is. A typed array is read by its internal slots.
 function vectorOf(value) {
   if (value === null || (typeof value !== "object" && typeof value !== "function")) return value;
-  // A Float32Array of this realm (the tag proves it is one) without an own `length` (the
-  // binding reads it) as it is: the binding copies it at once, no caller code running.
-  if (value instanceof Float32Array && tagOf(value) === "[object Float32Array]" && !Object.prototype.hasOwnProperty.call(value, "length")) return value;
-  // (The constructor converts a typed array natively; `from` would iterate it.)
-  if (NUMERIC_VIEW.test(tagOf(value))) return new Float64Array(value);
+  const view = realView(value);
+  // A Float32Array as a plain view (the binding copies it at once, no caller code running);
+  // another numeric one converted natively (`from` would iterate it). BigInt arrays are no numbers.
+  if (view instanceof Float32Array) return view;
+  if (view !== undefined && !(view instanceof BigInt64Array || view instanceof BigUint64Array)) return new Float64Array(view);
   const n = value.length;
   if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) return value;
   const out = new Float64Array(n);
@@ -907,6 +918,14 @@ function vectorOf(value) {
 }
 
 // `options.vectors`: one flat Float32Array as it is, else each vector through vectorOf.
-export const readVectors = catching((vectors) => (tagOf(vectors) === "[object Float32Array]" ? vectors : bounded(vectors).map((v) => vectorOf(v))));
+export const readVectors = catching((vectors) => {
+  const flat = realView(vectors);
+  return flat instanceof Float32Array ? flat : bounded(vectors).map((v) => vectorOf(v));
+});
 // A query's vector: `options.vector`, or what `embed` answered.
 export const readVector = catching(vectorOf);
+// `ToolIndex.load`'s bytes: a Uint8Array as a plain view of its own bytes, else undefined.
+export const bytesOf = catching((bytes) => {
+  const view = realView(bytes);
+  return view instanceof Uint8Array ? view : undefined;
+});

@@ -407,6 +407,15 @@ extern "C" {
     fn read_vectors_(vectors: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = readVector)]
     fn read_vector_(vector: &JsValue) -> JsValue;
+    #[wasm_bindgen(js_name = bytesOf)]
+    fn bytes_of_(bytes: &JsValue) -> JsValue;
+}
+
+/// `ToolIndex.load`'s bytes: a `Uint8Array` as a plain view of its own bytes (whatever its
+/// getters say), or `undefined` when they are none; `Err` when they are detached.
+#[cfg(feature = "tool-index")]
+pub fn bytes_of(bytes: &JsValue) -> JsResult<JsValue> {
+    caught(bytes_of_(bytes))
 }
 
 /// `options.vectors` read: one flat `Float32Array` as it is, else an array holding each

@@ -588,7 +588,8 @@ impl ToolIndex {
     /// bytes are refused with the reason.
     pub fn load(bytes: JsValue, options: JsValue) -> JsResult<JsValue> {
         let place = || Message::new("ToolIndex.load: bytes");
-        let Some(array) = bytes.dyn_ref::<Uint8Array>() else {
+        let view = host::bytes_of(&bytes).map_err(|cause| unreadable(place(), &cause))?;
+        let Some(array) = view.dyn_ref::<Uint8Array>() else {
             return Err(must_be(place(), "a Uint8Array (from index.save())", &bytes));
         };
         let options_place = || Message::new("ToolIndex.load: options");

@@ -25,9 +25,9 @@ pub enum SnapshotError {
     /// Not a snapshot at all (no magic).
     Foreign,
     /// Shorter than its header, or than the payload its header announces: (had, needed).
-    Truncated { had: usize, needed: usize },
+    Truncated { had: usize, needed: u64 },
     /// Longer than the payload its header announces: (had, expected).
-    Trailing { had: usize, expected: usize },
+    Trailing { had: usize, expected: u64 },
     /// A snapshot of another format version.
     Version(u32),
     /// The checksum does not match: altered bytes.
@@ -40,7 +40,7 @@ impl SnapshotError {
     /// What is wrong with the bytes, as the error says it after naming them: three texts
     /// with the numbers (if any) between them ("… are truncated: ", 10, " bytes of the ",
     /// 24, " the snapshot needs"), and whether it is a RangeError.
-    pub fn words(&self) -> ([&'static str; 3], [Option<usize>; 2], bool) {
+    pub fn words(&self) -> ([&'static str; 3], [Option<u64>; 2], bool) {
         match *self {
             SnapshotError::Foreign => {
                 let text = " are not a ToolIndex snapshot (made by index.save())";
@@ -48,13 +48,13 @@ impl SnapshotError {
             }
             SnapshotError::Truncated { had, needed } => {
                 let texts = [" are truncated: ", " bytes of the ", " the snapshot needs"];
-                (texts, [Some(had), Some(needed)], true)
+                (texts, [Some(had as u64), Some(needed)], true)
             }
             SnapshotError::Trailing { had, expected } => {
                 let end = " of the snapshot they start with";
                 (
                     [" are ", " bytes, more than the ", end],
-                    [Some(had), Some(expected)],
+                    [Some(had as u64), Some(expected)],
                     true,
                 )
             }
@@ -64,7 +64,7 @@ impl SnapshotError {
                     "; this tool-palette reads version ",
                     ": save the index again with this version",
                 ];
-                (texts, [Some(v as usize), Some(VERSION as usize)], false)
+                (texts, [Some(v.into()), Some(VERSION.into())], false)
             }
             SnapshotError::Checksum => {
                 let text = " are altered: the snapshot's checksum does not match its content";
@@ -354,7 +354,7 @@ fn payload(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
     if bytes.len() < HEADER {
         return Err(SnapshotError::Truncated {
             had: bytes.len(),
-            needed: HEADER,
+            needed: HEADER as u64,
         });
     }
     let word =
@@ -363,14 +363,16 @@ fn payload(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
     if version != VERSION {
         return Err(SnapshotError::Version(version));
     }
-    let needed = HEADER + word(12) as usize;
-    if bytes.len() < needed {
+    // In u64: a length field of 0xFFFFFFFF does not wrap on a 32-bit target (wasm).
+    let needed = HEADER as u64 + u64::from(word(12));
+    let had = bytes.len() as u64;
+    if had < needed {
         return Err(SnapshotError::Truncated {
             had: bytes.len(),
             needed,
         });
     }
-    if bytes.len() > needed {
+    if had > needed {
         return Err(SnapshotError::Trailing {
             had: bytes.len(),
             expected: needed,

@@ -667,6 +667,20 @@ fn cosines_are_close_to_exact_whatever_the_scale() {
         }
         // A zero query has no direction.
         assert!(!store.cosines(&vec![0.0; dims], &mut Default::default(), &mut scores));
+        // Tiny tools' vectors (1 / max overflows) keep their directions too.
+        let mut tiny = Vectors::new(dims);
+        for v in &vs {
+            tiny.push(&v.iter().map(|x| x * 1e-309).collect::<Vec<_>>());
+        }
+        let mut small = Vec::new();
+        assert!(tiny.cosines(&exact_q, &mut Default::default(), &mut small));
+        for (v, &s) in vs.iter().zip(&small) {
+            let exact = cosine(v, &exact_q);
+            assert!(
+                (f64::from(s) - exact).abs() < 0.02,
+                "{dims}, tiny: {s} vs {exact}"
+            );
+        }
     }
 }
 
@@ -1016,6 +1030,17 @@ fn snapshots_of_random_bytes_never_panic() {
 #[test]
 fn snapshot_errors_say_what_is_wrong() {
     use snapshot::SnapshotError as E;
+    // A length field of 0xFFFFFFFF: truncated, by its full size (no wrap on 32 bits).
+    let mut header = saved(&index(&[]), &[]);
+    header[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+    let had = header.len();
+    assert_eq!(
+        snapshot::load(header).err(),
+        Some(E::Truncated {
+            had,
+            needed: 24 + u64::from(u32::MAX)
+        })
+    );
     let (texts, numbers, range) = E::Truncated {
         had: 0,
         needed: 1024,

@@ -151,12 +151,14 @@ impl Vectors {
             self.scale.push(0.0);
             return;
         }
+        // 1 / max overflows for a subnormal max (1e-309): then each component is divided.
         let inv = 1.0 / max;
+        let exact = inv.is_finite();
         let mut squares = 0f64;
         let row = &mut self.data.as_mut_slice()[start..start + v.len()];
         let mut i = 0;
         while i < v.len() {
-            let r = v[i] * inv;
+            let r = if exact { v[i] * inv } else { v[i] / max };
             squares += r * r;
             // Rounded half away from zero: |q| <= 127, so the truncation is exact.
             let q = r * 127.0;
