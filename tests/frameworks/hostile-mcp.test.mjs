@@ -77,11 +77,15 @@ test("index: { embed } ranks hybrid: the tools are embedded when listed (once pe
   assert.deepEqual(hit.structuredContent.tools.map((t) => t.name), ["plot"]);
   const errors = [];
   const failing = mcp.createMcpPalette({ servers: { s: client(TOOLS) }, limit: 1, index: { embed: (t) => (t === "explode" ? Promise.reject(new Error("boom")) : toyEmbed(t)), onEmbedError: (e) => errors.push(e.message) } });
-  const lexicalHit = await failing.run().callTool({ name: "search_tools", arguments: { query: "explode" } });
+  const failingRun = failing.run();
+  await failingRun.route("zzzz qqqq"); // a call runs only once a step offered it
+  const lexicalHit = await failingRun.callTool({ name: "search_tools", arguments: { query: "explode" } });
   assert.deepEqual([lexicalHit.structuredContent.tools, errors], [[], ["boom"]]);
   // An onEmbedError that throws changes nothing: the search is lexical, as an index's own is.
   const loud = mcp.createMcpPalette({ servers: { s: client(TOOLS) }, limit: 1, index: { embed: (t) => (t === "send mail" ? Promise.reject(new Error("boom")) : toyEmbed(t)), onEmbedError: () => { throw new Error("loud"); } } });
-  const loudHit = await loud.run().callTool({ name: "search_tools", arguments: { query: "send mail" } });
+  const loudRun = loud.run();
+  await loudRun.route("zzzz qqqq");
+  const loudHit = await loudRun.callTool({ name: "search_tools", arguments: { query: "send mail" } });
   assert.deepEqual(loudHit.structuredContent.tools.map((t) => t.name), ["send_mail"]);
   // Without embed the report says so.
   const lexical = await mcp.createMcpPalette({ servers: { s: client(TOOLS) } }).refresh();

@@ -161,6 +161,7 @@ test("refresh() asked while a listing is in flight lists the servers again (it n
 test("a client that answers no CallToolResult (undefined, a string) answers a failed call; the frameworks' tools answer its text", async () => {
   const answers = { undefined_answer: undefined, string_answer: "plain" };
   const run = palette({ odd: client([def("undefined_answer"), def("string_answer")], (name) => answers[name]) }).run();
+  await run.route("zzzz qqqq"); // refused: every tool offered
   assert.deepEqual(await run.callTool({ name: "undefined_answer", arguments: {} }), {
     content: [{ type: "text", text: 'Server "odd" answered the call of undefined_answer with no CallToolResult (undefined).' }],
     isError: true,
@@ -317,6 +318,7 @@ test("a run's one signal given to 12 calls (as a framework gives each tool call)
   const pinger = await connect(sdk, server, "pinger");
   open.push(pinger);
   const run = palette({ pinger }).run();
+  await run.route("zzzz qqqq"); // refused: every tool offered
   const warnings = [];
   const onWarning = (w) => warnings.push(w.name);
   process.on("warning", onWarning);
