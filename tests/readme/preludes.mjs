@@ -132,6 +132,10 @@ declare const model: string;
   // pkg-template/README.md, Bundlers and runtimes: tool-palette/init, and the CSP example.
   'import { ready, ToolRouter } from "tool-palette/init";': "",
   "try {": "",
+  "// A run in the package README: routed with its history, each step kept for the prompt cache": `
+declare const tools: { name: string; description: string; namespace?: string }[];
+declare const message: string;
+`,
   "// A run: one conversation, routed with its history, each step kept for the prompt cache": `
 declare const tools: { name: string; description: string; namespace?: string }[];
 declare const message: string;
