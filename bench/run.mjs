@@ -265,9 +265,19 @@ function searchTimes(ranker, n, questions, rounds = quick ? 1 : 3) {
 
 // Snapshots of n synthetic tools (with vectors or not): size, save time (median of 3),
 // and load time (median of 15 loads).
-function snapshotTimes(n, withVectors) {
-  const tools = synthetic(bfcl.tools, n);
+// Small tools: a name and a one-line description each, most words their own (issue 30's
+// case: a snapshot of about 8 MB, where what load does per term and per name shows).
+const smallTools = (n) => Array.from({ length: n }, (_, i) => ({ name: `tool_${i}_${(i * 7919) % 1000}`, description: `Does thing ${i % 97} with item ${i % 1013} for group ${i % 31} and word${i} other${i % 5003} more${i % 20011}` }));
+
+function snapshotTimes(n, withVectors, small = false) {
+  const tools = small ? smallTools(n) : synthetic(bfcl.tools, n);
   const options = withVectors ? { vectors: tools.map((t, i) => vectors.tool(t, i)) } : {};
+  const builds = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    new pkg.ToolIndex(tools, options).dispose();
+    builds.push(performance.now() - t0);
+  }
   const index = new pkg.ToolIndex(tools, options);
   const saves = [];
   let bytes;
@@ -286,13 +296,15 @@ function snapshotTimes(n, withVectors) {
   }
   index.dispose();
   loads.sort((a, b) => a - b);
-  return { tools: n, vectors: withVectors ? vectors.dims : 0, bytes: bytes.length, bytesPerTool: bytes.length / n, saveMs: save, loadMs: loads[loads.length >> 1] };
+  return { tools: n, small, vectors: withVectors ? vectors.dims : 0, bytes: bytes.length, bytesPerTool: bytes.length / n, buildMs: builds.sort((a, b) => a - b)[1], saveMs: save, loadMs: loads[loads.length >> 1] };
 }
 
 // The musts of the issue, checked on this run's numbers.
-function musts(live, perCategory) {
+function musts(live, perCategory, snapshots = []) {
   const [lex, emb, hyb] = live;
+  const small = snapshots.find((x) => x.small);
   const out = [
+    ...(small ? [{ what: "snapshot load <= 0.1x the build, 50,000 small tools", ok: small.loadMs <= 0.1 * small.buildMs, got: `${small.loadMs.toFixed(1)} ms vs ${small.buildMs.toFixed(1)} ms (${(small.loadMs / small.buildMs).toFixed(3)}x)` }] : []),
     { what: "hybrid recall@5 >= lexical + 0.02", ok: hyb["r@5"] >= lex["r@5"] + 0.02 - 1e-9, got: `${hyb["r@5"].toFixed(3)} vs ${lex["r@5"].toFixed(3)}` },
     { what: "hybrid recall@10 >= lexical + 0.03", ok: hyb["r@10"] >= lex["r@10"] + 0.03 - 1e-9, got: `${hyb["r@10"].toFixed(3)} vs ${lex["r@10"].toFixed(3)}` },
     { what: "hybrid >= embedding alone at recall@5 and @10", ok: hyb["r@5"] >= emb["r@5"] && hyb["r@10"] >= emb["r@10"], got: `${hyb["r@5"].toFixed(3)}/${hyb["r@10"].toFixed(3)} vs ${emb["r@5"].toFixed(3)}/${emb["r@10"].toFixed(3)}` },
@@ -324,8 +336,8 @@ async function toolSearch() {
       times.push({ name: r.name, tools: n, ...searchTimes(r, n, n > 500 ? questions.slice(0, 100) : questions) });
     }
   }
-  const snapshots = [snapshotTimes(50_000, false), snapshotTimes(50_000, true)];
-  const checks = musts(byCategory.map((r) => r.all), perCategory);
+  const snapshots = [snapshotTimes(50_000, false), snapshotTimes(50_000, true), snapshotTimes(50_000, false, true)];
+  const checks = musts(byCategory.map((r) => r.all), perCategory, snapshots);
   return { tools: bfcl.tools.length, pooledTools: pooledTools.length, questions: bfcl.questions.length, model: vectors.model, recalls: recallsOf, perCategory, pooled, times, snapshots, musts: checks, weight: weightOfToolIndex() };
 }
 
@@ -405,7 +417,7 @@ for (const [c, rs] of Object.entries(search.perCategory)) console.log(`    ${c.p
 console.log(`  harder: the live tools pooled with BFCL's others (${search.pooledTools} tools), the same questions:`);
 for (const r of search.pooled) console.log(`  ${r.name.padEnd(52)} ${r3(r)}`);
 for (const t of search.times) console.log(`  ${t.name.padEnd(52)} ${String(t.tools).padStart(6)} tools: build ${t.build.toFixed(1)} ms, query ${fmt(t.queryUs)}`);
-for (const s of search.snapshots) console.log(`  snapshot of ${s.tools.toLocaleString("en")} tools${s.vectors ? ` × ${s.vectors} dims` : ", lexical"}: ${(s.bytes / 1e6).toFixed(1)} MB (${s.bytesPerTool.toFixed(0)} bytes per tool), save ${s.saveMs.toFixed(1)} ms, load ${s.loadMs.toFixed(2)} ms`);
+for (const s of search.snapshots) console.log(`  snapshot of ${s.tools.toLocaleString("en")}${s.small ? " small" : ""} tools${s.vectors ? ` × ${s.vectors} dims` : ", lexical"}: ${(s.bytes / 1e6).toFixed(1)} MB (${s.bytesPerTool.toFixed(0)} bytes per tool), build ${s.buildMs.toFixed(1)} ms, save ${s.saveMs.toFixed(1)} ms, load ${s.loadMs.toFixed(2)} ms (${(s.loadMs / s.buildMs).toFixed(3)}x the build)`);
 console.log(`  memory per tool: ${search.snapshots.map((s) => `${s.bytesPerTool.toFixed(0)} B ${s.vectors ? `with ${s.vectors}-dimensional vectors (int8 + scale: ${s.vectors + 4} B of it)` : "lexical"}`).join(", ")}: the snapshot holds the index's arrays; in memory add ~20 B per tool of query scratch and the term tables' hash slots`);
 console.log(`  ToolIndex adds ${search.weight.total} gzip bytes (wasm ${search.weight.wasm}, glue ${search.weight.glue})`);
 console.log("  musts:");
@@ -456,7 +468,7 @@ if (!quick) {
     "",
     "| snapshot | size | per tool | save | load |",
     "|---|---:|---:|---:|---:|",
-    ...search.snapshots.map((x) => `| ${x.tools.toLocaleString("en")} tools${x.vectors ? ` × ${x.vectors} dims` : ", lexical"} | ${(x.bytes / 1e6).toFixed(1)} MB | ${x.bytesPerTool.toFixed(0)} B | ${x.saveMs.toFixed(1)} ms | ${x.loadMs.toFixed(1)} ms |`),
+    ...search.snapshots.map((x) => `| ${x.tools.toLocaleString("en")}${x.small ? " small" : ""} tools${x.vectors ? ` × ${x.vectors} dims` : ", lexical"} | ${(x.bytes / 1e6).toFixed(1)} MB | ${x.bytesPerTool.toFixed(0)} B | ${x.saveMs.toFixed(1)} ms | ${x.loadMs.toFixed(1)} ms |`),
     "",
     `ToolIndex adds ${search.weight.total} gzip bytes to what a browser loads (wasm ${search.weight.wasm}, glue ${search.weight.glue}). The issue's musts, on this run: ${search.musts.map((m) => `${m.ok ? "met" : "**missed**"}: ${m.what} (${m.got})`).join("; ")}.`,
     "",

@@ -100,13 +100,25 @@ impl Terms {
     /// The dictionary of `parts`, its table rebuilt; `None` unless the ends fit the units
     /// and the terms are distinct.
     pub(crate) fn from_parts(units: &[u16], ends: &[u32]) -> Option<Terms> {
-        let mut terms = Terms::default();
+        // The units copied at once and the table sized once (at most half full): each term
+        // is then only hashed into it, a duplicate refused (measured: loading a snapshot of
+        // 50,000 tools, bench/tool-search/DESIGN.md "Snapshots").
+        let size = (2 * ends.len() + 1).next_power_of_two().max(1024);
+        let mut terms = Terms {
+            units: units.to_vec(),
+            ends: Vec::with_capacity(ends.len()),
+            slots: vec![(0, 0); size],
+        };
         let mut start = 0usize;
-        for (i, &end) in ends.iter().enumerate() {
+        for &end in ends {
             let term = units.get(start..end as usize)?;
-            if terms.intern(term) as usize != i {
+            // Compared with the terms before it only (`ends` holds just those).
+            let (at, h) = terms.probe(term);
+            if terms.slots[at].0 != 0 {
                 return None;
             }
+            terms.ends.push(end);
+            terms.slots[at] = (terms.ends.len() as u32, h);
             start = end as usize;
         }
         (start == units.len()).then_some(terms)
