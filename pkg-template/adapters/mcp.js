@@ -379,6 +379,7 @@ export function createMcpPalette(options) {
     let turn = null; // the turn of the latest route() started that finished
     let turns = 0; // route() calls started
     const lenient = new WeakSet(); // turns routed for an adapter that lets calls outside the palette run (shadow, "allow")
+    const targets = new WeakMap(); // turn → where each name it offered went: a call is gated on (server, tool)
 
     async function route(context, { signal } = {}) {
       return routeTurn(context, signal, false);
@@ -440,9 +441,8 @@ export function createMcpPalette(options) {
         // What the model is sent (the search tool included) against every listed tool.
         definitions: Object.freeze({ offered: Object.freeze(measure([...names, ...(withSearch ? [searchName] : [])], l)), all: Object.freeze(measure(l.names, l)) }),
       });
-      // Where each offered name went at this turn: a call is gated on (server, tool), not on the name alone.
-      const targets = new Map(names.map((name) => [name, l.byName.get(name)]));
-      const t = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), report, palette: narrowed ? report.offered : outcome, targets });
+      const t = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), report, palette: narrowed ? report.offered : outcome });
+      targets.set(t, new Map(names.map((name) => [name, l.byName.get(name)])));
       if (admitsListed) lenient.add(t);
       // A throwing onDecision fails this route() before it becomes the run's turn.
       if (onDecision) onDecision(report);
@@ -516,7 +516,7 @@ export function createMcpPalette(options) {
       // A turn that did not narrow offers every tool: the frameworks' tool sets hold the search tool
       // too, and a search then reveals nothing hidden. A name offered for a tool that now belongs
       // to another server (after list_changed) is not that turn's tool.
-      const was = turn?.targets.get(c.name);
+      const was = turn ? targets.get(turn).get(c.name) : undefined;
       const now = l.byName.get(c.name);
       const moved = was !== undefined && (was.server !== now?.server || was.name !== now?.name);
       const outside = moved || (!offered.includes(c.name) && !(isSearch && turn !== null && turn.outcome.kind !== "routed"));
