@@ -272,12 +272,12 @@ export function markdown(m) {
   const table = (t) => [
     "| strategy | recall | recall (micro) | cost, Anthropic | cost, OpenAI | read from cache, Anthropic / OpenAI | definition tokens per request | tools list changed | refused |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...t.rows.map((r) => `| ${r.strategy} | ${r.recall.toFixed(3)} | ${r.micro.toFixed(3)} | ${r.anthropic.cost.toFixed(3)}× | ${r.openai.cost.toFixed(3)}× | ${pct(r.anthropic.cacheShare)} / ${pct(r.openai.cacheShare)} | ${Math.round(r.defTokens).toLocaleString("en")} | ${r.changes} of ${r.requests} | ${pct(r.refused)} |`),
+    ...t.rows.map((r) => `| ${r.strategy} | ${r.recall.toFixed(3)} | ${r.micro.toFixed(3)} | ${r.anthropic.cost.toFixed(3)}× | ${r.openai.cost.toFixed(3)}× | ${pct(r.anthropic.cacheShare)} / ${pct(r.openai.cacheShare)} | ${Math.round(r.defTokens).toLocaleString("en")} | ${r.changes} of ${r.requests.toLocaleString("en")} | ${pct(r.refused)} |`),
   ];
   const base = m.categories.multi_turn_base;
   const others = Object.entries(m.categories).filter(([c]) => c !== "multi_turn_base");
   return [
-    `Runs (SPEC 8) on BFCL \`multi_turn_base\` (${base.singles.runs} conversations, ${base.singles.rows[0].turns} turns, ${base.singles.rows[0].requests} requests; bench/tool-search/multi-turn.mjs, cost model in bench/tool-search/DESIGN.md): a ToolRouter over a ToolIndex (limit ${m.limit}) over ${m.tools} tools (${m.toolTokens.toLocaleString("en")} tokens of definitions), each turn routed on its message and the earlier ones; recall of the turn's needed tools in \`offered\`; input cost against listing every tool, with caching on. Single conversations:`,
+    `Runs (SPEC 8) on BFCL \`multi_turn_base\` (${base.singles.runs} conversations, ${base.singles.rows[0].turns} turns, ${base.singles.rows[0].requests.toLocaleString("en")} requests; bench/tool-search/multi-turn.mjs, cost model in bench/tool-search/DESIGN.md): a ToolRouter over a ToolIndex (limit ${m.limit}) over ${m.tools} tools (${m.toolTokens.toLocaleString("en")} tokens of definitions), each turn routed on its message and the earlier ones; recall of the turn's needed tools in \`offered\`; input cost against listing every tool, with caching on. Single conversations:`,
     "",
     ...table(base.singles),
     "",
@@ -285,9 +285,16 @@ export function markdown(m) {
     "",
     ...table(base.sessions),
     "",
-    `The other categories (checks, not tuned on), single conversations / sessions, recall and cost (Anthropic / OpenAI) per strategy: ${others
-      .map(([c, modes]) => `${c}: ${modes.singles.rows.filter((r) => r.strategy !== EVERY).map((r, i) => `${r.strategy} ${r.recall.toFixed(3)} at ${r.anthropic.cost.toFixed(3)}/${r.openai.cost.toFixed(3)}× / ${modes.sessions.rows[i].recall.toFixed(3)} at ${modes.sessions.rows[i].anthropic.cost.toFixed(3)}/${modes.sessions.rows[i].openai.cost.toFixed(3)}×`).join(", ")}`)
-      .join("; ")}.`,
+    "The other categories (checks, not tuned on): recall and cost (Anthropic / OpenAI), single conversations and sessions:",
+    "",
+    "| category | strategy | recall, singles | cost, singles | recall, sessions | cost, sessions |",
+    "|---|---|---:|---:|---:|---:|",
+    ...others.flatMap(([c, modes]) =>
+      modes.singles.rows.filter((r) => r.strategy !== EVERY).map((r, i) => {
+        const t = modes.sessions.rows[i];
+        return `| ${c} | ${r.strategy} | ${r.recall.toFixed(3)} | ${r.anthropic.cost.toFixed(3)}× / ${r.openai.cost.toFixed(3)}× | ${t.recall.toFixed(3)} | ${t.anthropic.cost.toFixed(3)}× / ${t.openai.cost.toFixed(3)}× |`;
+      }),
+    ),
     "",
     `The issue's musts and goals, on this run: ${m.musts.map((x) => `${x.ok ? "met" : x.goal ? "not met" : "**missed**"}: ${x.what} (${x.got})`).join("; ")}.`,
   ];
