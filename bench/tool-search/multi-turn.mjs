@@ -233,7 +233,12 @@ export function musts(singles, sessions) {
   const never = (r) => r.changes === 0;
   return [
     line("a strategy with recall >= 0.90 at <= 0.08x the cost of every tool cached, both rules, single conversations", best(singles, mustA)),
-    line("sessions: a strategy at per-turn's recall or better for <= 0.7x per-turn's cost, both rules", best(sessions, (r) => r.strategy !== "per-turn" && r.recall >= perTurn.recall && Object.keys(RULES).every((k) => r[k].price <= 0.7 * perTurn[k].price))),
+    line(
+      "sessions: a strategy at per-turn's recall or better for <= 0.7x per-turn's cost, both rules",
+      strategies(sessions)
+        .filter((r) => r.strategy !== "per-turn" && r.recall >= perTurn.recall && Object.keys(RULES).every((k) => r[k].price <= 0.7 * perTurn[k].price))
+        .map((r) => `${r.strategy} (recall ${r.recall.toFixed(3)} against ${perTurn.recall.toFixed(3)}, ${Object.keys(RULES).map((k) => `${RULES[k].name} ${(r[k].price / perTurn[k].price).toFixed(2)}×`).join(", ")} of per-turn's cost)`),
+    ),
     line("goal: recall >= 0.95 at <= 0.05x, both rules, single conversations", best(singles, (r) => r.recall >= 0.95 && both(r, (c) => c <= 0.05)), true),
     line("goal: a strategy that never changes the prefix (kept on every step after the first, singles and sessions) and meets the first must", best(singles, (r) => never(r) && mustA(r) && never(sessions.find((x) => x.strategy === r.strategy))), true),
   ];
@@ -300,6 +305,36 @@ export function markdown(m) {
   ];
 }
 
+/**
+ * Reference points on multi_turn_base (no routing): "deferred" runs revealing, at each turn, only
+ * tool_search (nothing), exactly the turn's needed tools, or their whole API classes, each once per
+ * run; cost against every tool, per rule. What a router's palette could cost at recall 1.
+ */
+export function references(conversations = data.conversations.filter((c) => c.category === "multi_turn_base"), tools = poolOf()) {
+  const def = new Map([...tools, TOOL_SEARCH].map((t) => [t.name, encode(definition(t)).length]));
+  const sizes = { ...SIZES, def: (n) => def.get(n), text: (s) => encode(s).length };
+  const names = tools.map((t) => t.name);
+  const classOf = new Map(tools.map((t) => [t.name, t.namespace]));
+  const once = (reveal) => (turns) => {
+    const seen = new Set();
+    return turns.map((t, i) => ({ listed: [TOOL_SEARCH.name], revealed: reveal(t).filter((n) => !seen.has(n) && seen.add(n)), kept: i > 0 }));
+  };
+  const plans = [
+    ["every tool", (turns) => turns.map((_, i) => ({ listed: names, revealed: [], kept: i > 0 }))],
+    ["tool_search only, nothing revealed (the floor)", once(() => [])],
+    ["deferred, revealing exactly the needed tools", once((t) => t.names)],
+    ["deferred, revealing the needed tools' whole classes", once((t) => names.filter((n) => t.names.some((x) => classOf.get(x) === classOf.get(n))))],
+  ];
+  const sessions = [];
+  for (let i = 0; i < conversations.length; i += SESSION) sessions.push(conversations.slice(i, i + SESSION).flatMap((c) => c.turns));
+  const out = [];
+  for (const [mode, runs] of [["singles", conversations.map((c) => c.turns)], ["sessions", sessions]]) {
+    const sums = plans.map(([, plan]) => runs.reduce((into, turns) => measure(turns, plan(turns), sizes, into), blank()));
+    for (const [i, [what]] of plans.entries()) if (i > 0) out.push({ mode, what, defTokens: sums[i].defTokens / sums[i].requests, ...Object.fromEntries(Object.keys(RULES).map((k) => [k, sums[i][k].cost / sums[0][k].cost])) });
+  }
+  return out;
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   if (process.argv.includes("--variants")) {
     // Ablations on multi_turn_base: what the history and the namespaces each bring.
@@ -314,6 +349,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
       console.log(`${what}:`);
       for (const [mode, t] of Object.entries(m.categories.multi_turn_base)) console.log(`  ${mode}\n${tableLines(t).map((l) => `  ${l}`).join("\n")}`);
     }
+    console.log("reference points (no routing; cost × Anthropic / OpenAI, definition tokens per request):");
+    for (const r of references()) console.log(`  ${r.mode.padEnd(9)} ${r.what.padEnd(52)} ${r.anthropic.toFixed(3)} / ${r.openai.toFixed(3)}  ${Math.round(r.defTokens).toLocaleString("en")}`);
   } else {
     console.log(lines(await multiTurn()).join("\n"));
   }
