@@ -10,6 +10,7 @@ import * as pkg from "../dist/node.mjs";
 import * as baseline from "./baseline.mjs";
 import { aiSdk, data as bfcl, embeddingAlone, miniSearch, pool as bfclPool, recall, recalls, synthetic, toolIndexRankers, vectors } from "./tool-search/compare.mjs";
 import { tokenTable, mcpOverhead, markdown as tokenLines } from "./tool-search/tokens.mjs";
+import { multiTurn, lines as multiTurnLines, markdown as multiTurnMarkdown } from "./tool-search/multi-turn.mjs";
 import { shortenImports, trapAtPanic, WASM_OPT_ARGS } from "../scripts/wasm-edit.mjs";
 
 const root = new URL("..", import.meta.url);
@@ -369,6 +370,11 @@ if (process.argv.includes("--tool-search")) {
   printSearch(await toolSearch());
   process.exit(0);
 }
+// `--multi-turn`: only the runs on BFCL's multi-turn conversations, printed, nothing written.
+if (process.argv.includes("--multi-turn")) {
+  console.log(multiTurnLines(await multiTurn()).join("\n"));
+  process.exit(0);
+}
 
 const turns = await race(scenarios);
 for (const r of turns) console.log(`${r.name.padEnd(40)} package ${fmt(r.packageUs).padStart(10)}  baseline ${fmt(r.baselineUs).padStart(10)}  ratio ${r.ratio.toFixed(2)}×`);
@@ -427,8 +433,10 @@ const search = await toolSearch();
 printSearch(search);
 const tokens = { routing: await tokenTable(), mcp: await mcpOverhead({ runs: quick ? 50 : 300 }) };
 console.log(`\n${tokenLines(tokens.routing, tokens.mcp).join("\n")}`);
+const runs = await multiTurn();
+console.log(`\n${multiTurnLines(runs).join("\n")}`);
 
-const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem, crossings, toolSearch: search, tokens };
+const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem, crossings, toolSearch: search, tokens, multiTurn: runs };
 if (!quick) {
   writeFileSync(new URL("bench/results.json", root), JSON.stringify(results, null, 2) + "\n");
   const table = [
@@ -473,6 +481,8 @@ if (!quick) {
     `ToolIndex adds ${search.weight.total} gzip bytes to what a browser loads (wasm ${search.weight.wasm}, glue ${search.weight.glue}). The issue's musts, on this run: ${search.musts.map((m) => `${m.ok ? "met" : "**missed**"}: ${m.what} (${m.got})`).join("; ")}.`,
     "",
     ...tokenLines(tokens.routing, tokens.mcp),
+    "",
+    ...multiTurnMarkdown(runs),
   ].join("\n");
   const readmeUrl = new URL("README.md", root);
   const readme = readFileSync(readmeUrl, "utf8");

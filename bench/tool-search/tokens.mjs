@@ -20,7 +20,7 @@ import { createMcpPalette } from "../../dist/adapters/mcp.js";
 import { aiSdk, data } from "./compare.mjs";
 
 export const LIMITS = [3, 5, 10];
-const definition = (t) => JSON.stringify({ type: "function", function: { name: t.name, description: t.description ?? "", parameters: t.parameters ?? {} } });
+export const definition = (t) => JSON.stringify({ type: "function", function: { name: t.name, description: t.description ?? "", parameters: t.parameters ?? {} } });
 
 /** Tokens offered per turn and recall of the needed tools, per limit, for the router and the AI SDK scorer. */
 export async function tokenTable({ tools = data.tools, questions = data.questions } = {}) {
