@@ -6,8 +6,8 @@ import type { PaletteStep } from "tool-palette";
 /** A JSON schema object. */
 export type JsonSchema = { [key: string]: unknown };
 
-/** One tool's definition: its name, description and parameter schema (a JSON schema; `inputSchema` or `input_schema` are read too). */
-export interface ToolDefinition {
+/** One tool's definition: its name, description and parameter schema (a JSON schema; `inputSchema` or `input_schema` are read too). A ToolIndex reads it as well. */
+export type ToolDefinition = {
   name: string;
   description?: string;
   parameters?: JsonSchema;
@@ -15,7 +15,7 @@ export interface ToolDefinition {
   input_schema?: JsonSchema;
   /** Passed on to providers that have it (OpenAI, Anthropic); OpenAI Responses gets `false` without it. */
   strict?: boolean;
-}
+};
 
 /** The definitions of every tool a step may name: an array, or a record keyed by name (an MCP tools/list mapped by name…). */
 export type ToolDefinitions = readonly ToolDefinition[] | Record<string, Omit<ToolDefinition, "name">>;
@@ -158,13 +158,17 @@ export interface GeminiFunctionDeclaration {
   description?: string;
   parametersJsonSchema: JsonSchema;
 }
-export interface GeminiTools {
+export interface GeminiTools<Mode extends GeminiMode = "VALIDATED"> {
   tools: { functionDeclarations: GeminiFunctionDeclaration[] }[];
   /** Set when the step offers fewer tools than it lists (cache "fixed"). */
-  toolConfig?: { functionCallingConfig: { mode: "VALIDATED"; allowedFunctionNames: string[] } };
+  toolConfig?: { functionCallingConfig: { mode: Mode; allowedFunctionNames: string[] } };
 }
+/** The function calling modes that read `allowedFunctionNames` (@google/genai's `FunctionCallingConfigMode.VALIDATED` and `.ANY`). */
+export type GeminiMode = "VALIDATED" | "ANY";
 /**
  * `{ tools, toolConfig? }` for the `config` of `ai.models.generateContent({ model, contents, config: { ...geminiConfig(step, tools) } })`.
- * Throws an Error for a step with deferred tools (the Gemini API has no deferred loading).
+ * A restricted step runs in `options.mode`: "VALIDATED" (default; text or a call of an offered tool) or "ANY" (a call of one).
+ * With @google/genai's types, pass its enum (`{ mode: FunctionCallingConfigMode.VALIDATED }`): TypeScript does not take a
+ * string for an enum. Throws an Error for a step with deferred tools (the Gemini API has no deferred loading).
  */
-export declare function geminiConfig(step: StepLists, tools: ToolDefinitions): GeminiTools;
+export declare function geminiConfig<Mode extends GeminiMode = "VALIDATED">(step: StepLists, tools: ToolDefinitions, options?: { mode?: Mode }): GeminiTools<Mode>;

@@ -308,16 +308,22 @@ export function answerAnthropicToolSearch(toolUse, options) {
 
 const declaration = (d) => ({ name: d.name, ...(d.description !== undefined && { description: d.description }), parametersJsonSchema: d.schema });
 
+// The modes in which Gemini reads allowedFunctionNames.
+const GEMINI_MODES = ["VALIDATED", "ANY"];
+
 /**
  * `{ tools, toolConfig? }` for the `config` of `ai.models.generateContent`: the listed function
- * declarations; a restricted step ("fixed") allows only the offered ones, in mode VALIDATED (the
- * model may still answer in text, as in AUTO; ANY would force a call).
+ * declarations; a restricted step ("fixed") allows only the offered ones, in `options.mode`
+ * "VALIDATED" (default: the model may still answer in text, as in AUTO) or "ANY" (it must call one).
  */
-export function geminiConfig(step, tools) {
+export function geminiConfig(step, tools, options) {
   const where = "geminiConfig";
+  checkOptions(options, where);
+  const mode = options?.mode ?? "VALIDATED";
+  if (!GEMINI_MODES.includes(mode)) throw fail(`${where}: options.mode`, '"VALIDATED" or "ANY" (the modes that read allowedFunctionNames)', mode);
   const s = read(step, tools, where);
   if (s.deferred.length > 0) throw cannotDefer(where, "the Gemini API");
   const out = { tools: [{ functionDeclarations: s.listed.map((n) => declaration(s.defs.get(n))) }] };
-  if (s.restricted) out.toolConfig = { functionCallingConfig: { mode: "VALIDATED", allowedFunctionNames: [...s.offered] } };
+  if (s.restricted) out.toolConfig = { functionCallingConfig: { mode, allowedFunctionNames: [...s.offered] } };
   return out;
 }
