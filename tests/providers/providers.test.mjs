@@ -286,6 +286,14 @@ describe("the tools' definitions", () => {
     for (const f of ["openaiChat", "openaiResponses", "geminiConfig"]) assert.deepEqual(p[f](step, record), p[f](step, TOOLS), f);
   });
 
+  test("the require() twin gives the same shapes", async () => {
+    const cjs = c.require("tool-palette/providers");
+    const all = await steps("deferred", ["search"]);
+    assert.deepEqual(cjs.openaiResponses(all[0], TOOLS), p.openaiResponses(all[0], TOOLS));
+    assert.deepEqual(cjs.anthropicReveal(all[0], TOOLS), p.anthropicReveal(all[0], TOOLS));
+    assert.throws(() => cjs.geminiConfig(all[0], TOOLS), { name: "Error" });
+  });
+
   test("the caller's schemas are sent as they are, never changed", async () => {
     const [step] = await steps("append");
     const frozen = TOOLS.map((t) => Object.freeze({ ...t }));
