@@ -47,6 +47,7 @@ const layers = [
     parse: "node",
   })),
   { name: "frameworks (AI SDK, OpenAI Agents, LangChain.js; packed)", plan: nodeTest("tests/frameworks", /\.test\.mjs$/), parse: "node" },
+  { name: "providers (OpenAI, Anthropic, Gemini SDKs against a local server; packed)", plan: nodeTest("tests/providers", /\.test\.mjs$/), parse: "node" },
   { name: "bench baseline (passes the same JS suites)", plan: () => ({ cmd: process.execPath, args: ["--test", "--test-reporter=spec", "bench/baseline.test.mjs"] }), parse: "node" },
   { name: "bench multi-turn harness (its cost model and recall against hand-computed figures)", plan: () => ({ cmd: process.execPath, args: ["--test", "--test-reporter=spec", "bench/tool-search/multi-turn.test.mjs"] }), parse: "node" },
   { name: "demo page (Chromium)", plan: nodeTest("tests/demo", /\.test\.mjs$/), parse: "node" },

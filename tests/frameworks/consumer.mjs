@@ -18,7 +18,8 @@ const dist = join(root, "dist");
 export const dir = join(root, "target", "frameworks-consumer");
 
 // The frameworks and their exact pins, read from the root devDependencies.
-export const FRAMEWORKS = ["ai", "@openai/agents", "langchain", "@langchain/core", "zod", "@modelcontextprotocol/sdk"];
+// The providers' SDKs are for tests/providers/ (tool-palette/providers against their requests and types).
+export const FRAMEWORKS = ["ai", "@openai/agents", "langchain", "@langchain/core", "zod", "@modelcontextprotocol/sdk", "openai", "@anthropic-ai/sdk", "@google/genai"];
 export function pins() {
   const dev = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).devDependencies ?? {};
   return FRAMEWORKS.map((name) => {

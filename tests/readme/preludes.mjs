@@ -136,6 +136,13 @@ declare const model: string;
 declare const tools: { name: string; description: string; namespace?: string }[];
 declare const message: string;
 `,
+  "// Providers: each step's tools list, for the OpenAI SDK": `
+import type { RouterOutcome } from "tool-palette";
+import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
+declare const definitions: { name: string; description: string; parameters: { type: "object"; properties: Record<string, unknown> } }[];
+declare const outcome: RouterOutcome;
+declare const messages: ChatCompletionMessageParam[];
+`,
   "// A run: one conversation, routed with its history, each step kept for the prompt cache": `
 declare const tools: { name: string; description: string; namespace?: string }[];
 declare const message: string;

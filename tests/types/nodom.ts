@@ -5,6 +5,7 @@ import { createToolPalette as aiSdk, type StepReport } from "tool-palette/ai-sdk
 import { createToolPalette as openAiAgents, ToolOutsidePaletteError } from "tool-palette/openai-agents";
 import { toolPaletteMiddleware, CUSTOM_EVENT } from "tool-palette/langchain";
 import { createMcpPalette, type McpTurnReport } from "tool-palette/mcp";
+import { anthropicMessages, geminiConfig, openaiChat, openaiResponses, type ToolDefinitions } from "tool-palette/providers";
 
 declare const signal: AbortSignalLike;
 const router = new ToolRouter({ registered: ["a"], entries: (ctx: { message: string }) => [ctx.message] });
@@ -32,3 +33,9 @@ export const routed = router.resolve({ signal, context: { message: "a" } });
 const client = { listTools: async () => ({ tools: [{ name: "a", inputSchema: { type: "object" as const } }] }), callTool: async () => ({ content: [] }) };
 const mcpRun = createMcpPalette({ servers: { one: client }, policies, countTokens: (t) => t.length, onDecision: (r: McpTurnReport) => void r.servers.one.definitions.offered.tokens }).run();
 export const mcp = [aiSdk({ ...mcpRun.adapterOptions }), mcpRun.route("a", { signal }), mcpRun.callTool({ name: "a", arguments: {} }, { signal })];
+
+// tool-palette/providers: a run's step as provider request fields.
+import { PaletteRun } from "tool-palette";
+const defs: ToolDefinitions = { a: { description: "the a tool", parameters: { type: "object" } } };
+const providerStep = new PaletteRun({ registered: ["a"], cache: "fixed" }).step(await router.resolve());
+export const shapes = [openaiChat(providerStep, defs).tool_choice?.allowed_tools.tools, openaiResponses(providerStep, defs).tools, anthropicMessages(providerStep, defs).tools[0]?.cache_control, geminiConfig(providerStep, defs, { mode: "ANY" }).toolConfig?.functionCallingConfig.mode];

@@ -1,0 +1,329 @@
+// tool-palette/providers: a run's step (PaletteRun, SPEC 8) as the tool fields of one
+// request to a provider's API (OpenAI Chat Completions and Responses, Anthropic Messages,
+// Gemini), from the tools' definitions. Pure data: the step's lists, decided by the core,
+// are read as they are. No SDK is imported; the shapes are the APIs' documented wire
+// formats, checked against the official SDKs' types and requests in tests/providers/.
+//
+// What a step asks of a request, read from its lists alone:
+// - `listed`: the full definitions, in this order (every strategy);
+// - `offered` not all of `listed` ("fixed"): the callable tools restricted without changing the list;
+// - `deferred` (the "deferred" strategy): definitions loaded on demand through a client tool search,
+//   and `revealed`: names to load after the history, through that search's documented round trip.
+// A provider that cannot carry what the step asks throws an Error saying so, never a request that
+// silently offers something else.
+import { fail, isObject } from "./shared.js";
+
+const EMPTY = Object.freeze({ type: "object", properties: {} });
+const SEARCH_NAME = "tool_search";
+const SEARCH_DESCRIPTION =
+  "Search the tools that are not loaded yet, by what they should do. The tools found are loaded and can be called next.";
+const searchSchema = () => ({
+  type: "object",
+  properties: { query: { type: "string", description: "what the tool should do, in a few words" } },
+  required: ["query"],
+  additionalProperties: false,
+});
+
+const isString = (v) => typeof v === "string";
+
+// The step's lists, checked (a PaletteStep, or anything of its shape).
+function readStep(step, where) {
+  if (!isObject(step)) throw fail(`${where}: step`, "a PaletteStep (run.step(outcome))", step);
+  const lists = {};
+  for (const key of ["offered", "listed", "deferred", "revealed"]) {
+    const list = step[key];
+    if (!Array.isArray(list)) throw fail(`${where}: step.${key}`, "an array of tool names", list);
+    list.forEach((name, i) => {
+      if (!isString(name)) throw fail(`${where}: step.${key}[${i}]`, "a string", name);
+    });
+    lists[key] = list;
+  }
+  const number = step.step;
+  return { ...lists, step: Number.isSafeInteger(number) && number > 0 ? number : 1 };
+}
+
+// The JSON schema of a definition: a plain object (or none). A zod/Standard Schema or an AI SDK
+// jsonSchema() wrapper is no JSON schema the provider can read: converting it is the caller's.
+function schemaOf(def, where) {
+  const key = ["parameters", "inputSchema", "input_schema"].find((k) => def[k] != null);
+  if (key === undefined) return EMPTY;
+  const schema = def[key];
+  if (!isObject(schema) || Array.isArray(schema) || "~standard" in schema || ("jsonSchema" in schema && "validate" in schema)) {
+    throw fail(`${where}.${key}`, "a JSON schema object (convert a zod schema with z.toJSONSchema())", schema);
+  }
+  return schema;
+}
+
+function readDefinition(def, name, where) {
+  if (!isObject(def)) throw fail(where, "a tool definition { name, description?, parameters? }", def);
+  const { description, strict } = def;
+  if (description != null && !isString(description)) throw fail(`${where}.description`, "a string", description);
+  if (strict != null && typeof strict !== "boolean") throw fail(`${where}.strict`, "a boolean", strict);
+  return { name, description: description ?? undefined, schema: schemaOf(def, where), strict: strict ?? undefined };
+}
+
+// The definitions by name: an array of { name, … }, or a record keyed by name.
+function readTools(tools, where) {
+  const byName = new Map();
+  if (Array.isArray(tools)) {
+    tools.forEach((def, i) => {
+      const name = isObject(def) ? def.name : undefined;
+      if (!isString(name)) throw fail(`${where}: tools[${i}].name`, "a string", name);
+      if (byName.has(name)) throw new TypeError(`${where}: tools[${i}] is a second definition of ${JSON.stringify(name)}`);
+      byName.set(name, readDefinition(def, name, `${where}: tools[${i}]`));
+    });
+  } else if (isObject(tools)) {
+    for (const name of Object.keys(tools)) byName.set(name, readDefinition(tools[name], name, `${where}: tools[${JSON.stringify(name)}]`));
+  } else {
+    throw fail(`${where}: tools`, "an array of tool definitions or a record of them keyed by name", tools);
+  }
+  return byName;
+}
+
+// The step and the definitions of every name it holds.
+function read(step, tools, where) {
+  const s = readStep(step, where);
+  const defs = readTools(tools, where);
+  for (const key of ["listed", "deferred", "offered"]) {
+    s[key].forEach((name, i) => {
+      if (!defs.has(name)) throw new TypeError(`${where}: step.${key}[${i}] (${JSON.stringify(name)}) has no definition in tools`);
+    });
+  }
+  const listed = new Set(s.listed);
+  return { ...s, defs, restricted: s.offered.length !== s.listed.length || s.offered.some((n) => !listed.has(n)) };
+}
+
+const searchName = (options, where, s) => {
+  const name = options?.search?.name ?? SEARCH_NAME;
+  if (!isString(name) || name === "") throw fail(`${where}: options.search.name`, "a non-empty string", name);
+  if (s.defs.has(name)) throw new TypeError(`${where}: options.search.name (${JSON.stringify(name)}) is the name of one of the tools: give the search tool another`);
+  return name;
+};
+const searchDescription = (options, where) => {
+  const text = options?.search?.description ?? SEARCH_DESCRIPTION;
+  if (!isString(text)) throw fail(`${where}: options.search.description`, "a string", text);
+  return text;
+};
+const checkOptions = (options, where) => {
+  if (options != null && !isObject(options)) throw fail(`${where}: options`, "an object", options);
+  if (options?.search != null && !isObject(options.search)) throw fail(`${where}: options.search`, "an object", options.search);
+};
+const cannotDefer = (where, api) =>
+  new Error(
+    `${where}: this step defers tools (cache "deferred"), which ${api} cannot express: it has no deferred loading. ` +
+      `Use cache "fixed" or "append" with it, or a provider that loads tools on demand (openaiResponses, anthropicMessages).`,
+  );
+
+// ---------------------------------------------------------------- OpenAI Chat Completions
+
+const chatTool = (d) => ({
+  type: "function",
+  function: { name: d.name, ...(d.description !== undefined && { description: d.description }), parameters: d.schema, ...(d.strict !== undefined && { strict: d.strict }) },
+});
+
+/** `{ tools, tool_choice? }` for `client.chat.completions.create`. */
+export function openaiChat(step, tools) {
+  const where = "openaiChat";
+  const s = read(step, tools, where);
+  if (s.deferred.length > 0) throw cannotDefer(where, "Chat Completions");
+  const out = { tools: s.listed.map((n) => chatTool(s.defs.get(n))) };
+  if (s.restricted) {
+    out.tool_choice = {
+      type: "allowed_tools",
+      allowed_tools: { mode: "auto", tools: s.offered.map((name) => ({ type: "function", function: { name } })) },
+    };
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- OpenAI Responses
+
+// `strict` is the definition's own, else false: the Responses API's own default is strict
+// mode, which rejects a schema not written for it.
+const responsesTool = (d, deferred) => ({
+  type: "function",
+  name: d.name,
+  ...(d.description !== undefined && { description: d.description }),
+  parameters: d.schema,
+  strict: d.strict ?? false,
+  ...(deferred && { defer_loading: true }),
+});
+
+/** `{ tools, tool_choice? }` for `client.responses.create`; with deferred tools, a client-executed `tool_search` too. */
+export function openaiResponses(step, tools, options) {
+  const where = "openaiResponses";
+  checkOptions(options, where);
+  const s = read(step, tools, where);
+  const out = { tools: s.listed.map((n) => responsesTool(s.defs.get(n), false)) };
+  if (s.deferred.length > 0) {
+    out.tools.push({ type: "tool_search", execution: "client", description: searchDescription(options, where), parameters: searchSchema() });
+    for (const n of s.deferred) out.tools.push(responsesTool(s.defs.get(n), true));
+  } else if (s.restricted) {
+    out.tool_choice = { type: "allowed_tools", mode: "auto", tools: s.offered.map((name) => ({ type: "function", name })) };
+  }
+  return out;
+}
+
+// A client tool search's output item: the definitions found, as they are in `tools`.
+function searchOutput(callId, names, s) {
+  return {
+    type: "tool_search_output",
+    call_id: callId,
+    execution: "client",
+    status: "completed",
+    tools: names.map((n) => responsesTool(s.defs.get(n), true)),
+  };
+}
+
+/**
+ * The input items that load the step's `revealed` tools after the history: a client tool search
+ * call and its output (the documented on-demand round trip), or [] when nothing is revealed.
+ */
+export function openaiResponsesReveal(step, tools) {
+  const where = "openaiResponsesReveal";
+  const s = read(step, tools, where);
+  if (s.revealed.length === 0) return [];
+  s.revealed.forEach((name, i) => {
+    if (!s.deferred.includes(name)) throw new TypeError(`${where}: step.revealed[${i}] (${JSON.stringify(name)}) is not deferred`);
+  });
+  const callId = `tool_palette_reveal_${s.step}`;
+  return [
+    { type: "tool_search_call", call_id: callId, execution: "client", status: "completed", arguments: { query: s.revealed.join(" ") } },
+    searchOutput(callId, s.revealed, s),
+  ];
+}
+
+// The query of a search call's arguments ({ query }, or its JSON text).
+function queryOf(args, where) {
+  let value = args;
+  if (isString(value)) {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      value = undefined;
+    }
+  }
+  const query = isObject(value) ? value.query : undefined;
+  if (!isString(query)) throw fail(`${where}: the search call's arguments.query`, "a string", query);
+  return query;
+}
+
+// The deferred tools `index.search(query)` finds, best first.
+function found(index, query, s, limit, where) {
+  if (!isObject(index) || typeof index.search !== "function") throw fail(`${where}: options.index`, "a ToolIndex", index);
+  const deferred = new Set(s.deferred);
+  const hits = index.search(query, limit === undefined ? undefined : { limit });
+  return hits.map((h) => h.name).filter((n) => deferred.has(n));
+}
+
+function searchArgs(options, where) {
+  if (!isObject(options)) throw fail(`${where}: options`, "an object { step, index, tools?, limit? }", options);
+  return options;
+}
+
+/**
+ * Answers a `tool_search_call` (execution "client") the model emitted: `index` (a ToolIndex over the
+ * tools) searches its query, and the output item loads the deferred tools it found.
+ */
+export function answerOpenaiToolSearch(call, options) {
+  const where = "answerOpenaiToolSearch";
+  const { step, index, tools, limit } = searchArgs(options, where);
+  if (!isObject(call) || call.type !== "tool_search_call") throw fail(`${where}: call`, 'a "tool_search_call" output item', call);
+  const s = read(step, tools, where);
+  const callId = call.call_id;
+  if (!isString(callId)) throw fail(`${where}: call.call_id`, "a string", callId);
+  return searchOutput(callId, found(index, queryOf(call.arguments, where), s, limit, where), s);
+}
+
+// ---------------------------------------------------------------- Anthropic Messages
+
+const anthropicTool = (d, deferred) => ({
+  name: d.name,
+  ...(d.description !== undefined && { description: d.description }),
+  input_schema: d.schema,
+  ...(d.strict !== undefined && { strict: d.strict }),
+  ...(deferred && { defer_loading: true }),
+});
+
+/**
+ * `{ tools }` for `client.messages.create`: the listed tools (a cache breakpoint on the last one
+ * loaded up front); with deferred tools, a client tool search tool and the deferred definitions.
+ */
+export function anthropicMessages(step, tools, options) {
+  const where = "anthropicMessages";
+  checkOptions(options, where);
+  const s = read(step, tools, where);
+  if (s.restricted && s.deferred.length === 0) {
+    throw new Error(
+      `${where}: this step offers fewer tools than it lists (cache "fixed"), which the Messages API cannot express: ` +
+        `its tool_choice has no set of allowed tools. Use cache "append" or "deferred" with it.`,
+    );
+  }
+  const out = s.listed.map((n) => anthropicTool(s.defs.get(n), false));
+  if (s.deferred.length > 0) out.push({ name: searchName(options, where, s), description: searchDescription(options, where), input_schema: searchSchema() });
+  if (out.length > 0) out[out.length - 1].cache_control = { type: "ephemeral" };
+  for (const n of s.deferred) out.push(anthropicTool(s.defs.get(n), true));
+  return { tools: out };
+}
+
+const references = (names) => names.map((tool_name) => ({ type: "tool_reference", tool_name }));
+
+/**
+ * The messages that load the step's `revealed` tools after the history: the search tool's
+ * `tool_use` and its `tool_result` of `tool_reference` blocks, or [] when nothing is revealed.
+ */
+export function anthropicReveal(step, tools, options) {
+  const where = "anthropicReveal";
+  checkOptions(options, where);
+  const s = read(step, tools, where);
+  if (s.revealed.length === 0) return [];
+  s.revealed.forEach((name, i) => {
+    if (!s.deferred.includes(name)) throw new TypeError(`${where}: step.revealed[${i}] (${JSON.stringify(name)}) is not deferred`);
+  });
+  const id = `toolu_palette_reveal_${s.step}`;
+  return [
+    { role: "assistant", content: [{ type: "tool_use", id, name: searchName(options, where, s), input: { query: s.revealed.join(" ") } }] },
+    { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: references(s.revealed) }] },
+  ];
+}
+
+/**
+ * Answers the model's `tool_use` of the search tool: `index` searches its query, and the
+ * `tool_result` block loads the deferred tools it found (`tool_reference` blocks; a text when none).
+ */
+export function answerAnthropicToolSearch(toolUse, options) {
+  const where = "answerAnthropicToolSearch";
+  const { step, index, tools, limit } = searchArgs(options, where);
+  if (!isObject(toolUse) || toolUse.type !== "tool_use" || !isString(toolUse.id)) throw fail(`${where}: toolUse`, 'a "tool_use" content block', toolUse);
+  const s = read(step, tools, where);
+  const names = found(index, queryOf(toolUse.input, where), s, limit, where);
+  return {
+    type: "tool_result",
+    tool_use_id: toolUse.id,
+    content: names.length > 0 ? references(names) : [{ type: "text", text: "No tool matched the query." }],
+  };
+}
+
+// ---------------------------------------------------------------- Gemini
+
+const declaration = (d) => ({ name: d.name, ...(d.description !== undefined && { description: d.description }), parametersJsonSchema: d.schema });
+
+// The modes in which Gemini reads allowedFunctionNames.
+const GEMINI_MODES = ["VALIDATED", "ANY"];
+
+/**
+ * `{ tools, toolConfig? }` for the `config` of `ai.models.generateContent`: the listed function
+ * declarations; a restricted step ("fixed") allows only the offered ones, in `options.mode`
+ * "VALIDATED" (default: the model may still answer in text, as in AUTO) or "ANY" (it must call one).
+ */
+export function geminiConfig(step, tools, options) {
+  const where = "geminiConfig";
+  checkOptions(options, where);
+  const mode = options?.mode ?? "VALIDATED";
+  if (!GEMINI_MODES.includes(mode)) throw fail(`${where}: options.mode`, '"VALIDATED" or "ANY" (the modes that read allowedFunctionNames)', mode);
+  const s = read(step, tools, where);
+  if (s.deferred.length > 0) throw cannotDefer(where, "the Gemini API");
+  const out = { tools: [{ functionDeclarations: s.listed.map((n) => declaration(s.defs.get(n))) }] };
+  if (s.restricted) out.toolConfig = { functionCallingConfig: { mode, allowedFunctionNames: [...s.offered] } };
+  return out;
+}
