@@ -145,12 +145,16 @@ writeFileSync(
     "}\n",
 );
 
-// The same entry unbundled, for the resource tests only (not in the package): they read
-// the wasm memory of the very instance it uses, through the glue module it imports.
+// The exported classes and functions keep their names (classes print as Routed,
+// RoutingRefusal, ToolRouter, …) in every bundle, Node's and the browsers': given back by
+// `named` rather than by esbuild's keepNames, which names every function of the bundle
+// (1.1 KB of gzip). Anonymous ones stay anonymous.
 const named = (entry) =>
   readFileSync(join(template, entry), "utf8") +
   '\nimport * as api from "./api.js";\n' +
   'for (const [name, value] of Object.entries({ ...api, init })) if (typeof value === "function" && value.name !== "") Object.defineProperty(value, "name", { value: name });\n';
+// The same entry unbundled, for the resource tests only (not in the package): they read
+// the wasm memory of the very instance it uses, through the glue module it imports.
 cpSync(join(template, "node.mjs"), join(dist, "node-modules.mjs"));
 // node.mjs, one ES module (the glue, api.js, host.js and the inline wasm bundled in): Node
 // loads one file instead of seven, which takes about 5 ms off a cold start (measured: the
@@ -199,9 +203,6 @@ for (const [entry, outfile, platform] of [
 // instance behind both subpaths): browser.js over init.js, browser-asset.js over
 // init-asset.js (for bundlers that emit the .wasm as an asset). The browsers' loader is
 // bundled in, never shipped on its own.
-// The exported classes and functions keep their names (classes print as Routed,
-// RoutingRefusal, …): given back by `named` below rather than by esbuild's keepNames, which
-// names every function of the bundle (1.1 KB of gzip). Anonymous ones stay anonymous.
 cpSync(join(template, "load.js"), join(dist, "load.js"));
 const over = { "browser.js": "./init.js", "browser-asset.js": "./init-asset.js" };
 for (const entry of ["init.js", "init-asset.js", "browser.js", "browser-asset.js", "workerd.js", "edge.js"]) {
