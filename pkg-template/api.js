@@ -42,16 +42,24 @@ const guardedAsync = (f) =>
 
 // The classes themselves, through a proxy that only guards construction (`instanceof`,
 // the prototype and subclassing are the class's own).
-// Each instance is known by the class that made it (`made`: its prototype): a method or getter called on
-// anything else (another class's instance, which the glue would read as this one's) is a
-// TypeError before the module is entered.
+// Each instance is known by the class that made it (`made`: its prototype), noted where the
+// glue wraps every instance the module makes (constructors, ToolIndex.load, a set's
+// policies): a method or getter called on anything else (another class's instance, which
+// the glue would read as this one's) is a TypeError before the module is entered.
 const made = new WeakMap();
-const born = (Class, value) => (made.set(value, Class.prototype), value);
+for (const Class of [wasm.ToolRouter, wasm.ToolPolicies, wasm.ToolCallPolicy, wasm.ToolIndex, wasm.PaletteRun]) {
+  const wrap = Class.__wrap;
+  Class.__wrap = (ptr) => {
+    const value = wrap(ptr);
+    made.set(value, Class.prototype);
+    return value;
+  };
+}
 const guardedClass = (Class) =>
   new Proxy(Class, {
     construct(target, args, newTarget) {
       if (!state.ready) throw notReady();
-      return born(target, enter(Reflect.construct, undefined, [target, args, newTarget]));
+      return enter(Reflect.construct, undefined, [target, args, newTarget]);
     },
   });
 const own = (Class, name, f) =>
@@ -85,8 +93,7 @@ for (const [Class, names] of [[ToolIndex, ["size", "dimensions"]], [PaletteRun, 
   }
 }
 // `ToolIndex.load(bytes, options?)`: guarded like the constructor.
-const load = guarded(wasm.ToolIndex.load);
-Object.defineProperty(wasm.ToolIndex, "load", { value: (bytes, options) => born(wasm.ToolIndex, load(bytes, options)), writable: true, configurable: true });
+Object.defineProperty(wasm.ToolIndex, "load", { value: guarded(wasm.ToolIndex.load), writable: true, configurable: true });
 // `index.entries`: a function of the index, ready to be a router's procedural layer.
 Object.defineProperty(ToolIndex.prototype, "entries", {
   get() {
