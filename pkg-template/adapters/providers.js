@@ -175,6 +175,14 @@ function searchOutput(callId, names, s) {
   };
 }
 
+// Whether the step reveals tools (each of them deferred, else a TypeError naming it).
+function revealing(s, where) {
+  s.revealed.forEach((name, i) => {
+    if (!s.deferred.includes(name)) throw new TypeError(`${where}: step.revealed[${i}] (${JSON.stringify(name)}) is not deferred`);
+  });
+  return s.revealed.length > 0;
+}
+
 /**
  * The input items that load the step's `revealed` tools after the history: a client tool search
  * call and its output (the documented on-demand round trip), or [] when nothing is revealed.
@@ -182,10 +190,7 @@ function searchOutput(callId, names, s) {
 export function openaiResponsesReveal(step, tools) {
   const where = "openaiResponsesReveal";
   const s = read(step, tools, where);
-  if (s.revealed.length === 0) return [];
-  s.revealed.forEach((name, i) => {
-    if (!s.deferred.includes(name)) throw new TypeError(`${where}: step.revealed[${i}] (${JSON.stringify(name)}) is not deferred`);
-  });
+  if (!revealing(s, where)) return [];
   const callId = `tool_palette_reveal_${s.step}`;
   return [
     { type: "tool_search_call", call_id: callId, execution: "client", status: "completed", arguments: { query: s.revealed.join(" ") } },
@@ -276,10 +281,7 @@ export function anthropicReveal(step, tools, options) {
   const where = "anthropicReveal";
   checkOptions(options, where);
   const s = read(step, tools, where);
-  if (s.revealed.length === 0) return [];
-  s.revealed.forEach((name, i) => {
-    if (!s.deferred.includes(name)) throw new TypeError(`${where}: step.revealed[${i}] (${JSON.stringify(name)}) is not deferred`);
-  });
+  if (!revealing(s, where)) return [];
   const id = `toolu_palette_reveal_${s.step}`;
   return [
     { role: "assistant", content: [{ type: "tool_use", id, name: searchName(options, where, s), input: { query: s.revealed.join(" ") } }] },
