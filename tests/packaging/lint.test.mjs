@@ -6,7 +6,7 @@
 // neither as a module, by design.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawnSync } from "node:child_process";
@@ -31,4 +31,17 @@ test("attw --profile strict: every entry point resolves with its types, under ev
   const out = r.stdout + r.stderr;
   assert.equal(r.status, 0, out);
   assert.match(out, /No problems found/, out);
+});
+
+// Every file the main entry points resolve to starts the module when it is evaluated (a
+// top-level await, or a synchronous instantiation): a bundler told that such a file has no
+// side effects may drop that start (Turbopack drops the top-level await). The adapters and
+// the CDN's inline bytes are free of side effects and may be shaken out.
+test("package.json sideEffects lists every file the main entry points resolve to, and nothing else", () => {
+  const manifest = JSON.parse(readFileSync(join(ROOT, "dist", "package.json"), "utf8"));
+  const targets = new Set([manifest.main, manifest.module, manifest.unpkg]);
+  const walk = (value) => (typeof value === "string" ? targets.add(value) : Object.values(value).forEach(walk));
+  for (const subpath of [".", "./init", "./tool-palette.iife.js"]) walk(manifest.exports[subpath]);
+  const modules = [...targets].filter((file) => /\.[cm]?js$/.test(file)).sort();
+  assert.deepEqual([...manifest.sideEffects].sort(), modules);
 });
