@@ -89,11 +89,9 @@ const TF_MAX: u32 = (1 << TF_BITS) - 1;
 pub struct Index {
     tools: u32,
     params: Params,
-    /// Every distinct folded token of the tools, and its term id (or `NONE`): a token is
-    /// normalised (stop word, stem) once, not at each occurrence.
-    surface: Terms,
-    surface_term: Vec<u32>,
-    /// The terms (stems); a term's id is its index here.
+    /// The terms (stems); a term's id is its index here. A query's tokens are normalised
+    /// (stop word, stem) and looked up here; the build's cache of normalised tokens
+    /// (`Builder::surface`) is not kept, so a snapshot neither saves nor rebuilds it.
     terms: Terms,
     /// The postings of term `t` are `[offsets[t], offsets[t+1])` of `post_tool` and
     /// `post_score`, in tool order.
@@ -150,6 +148,8 @@ impl Scratch {
 /// The index under construction.
 struct Builder {
     p: Params,
+    /// Every distinct folded token of the tools, and its term id (or `NONE`): a token is
+    /// normalised (stop word, stem) once, not at each occurrence.
     surface: Terms,
     surface_term: Vec<u32>,
     terms: Terms,
@@ -309,8 +309,6 @@ impl Builder {
                 seen: vec![0; self.terms.len()],
                 ..Scratch::default()
             }),
-            surface: self.surface,
-            surface_term: self.surface_term,
             terms: self.terms,
             offsets,
             post_tool,
@@ -371,11 +369,8 @@ impl Index {
         let s = self.scratch.borrow();
         self.vectors.as_ref().map_or(0, Vectors::heap_bytes)
             + 4 * s.cosines.capacity()
-            + self.surface.heap_bytes()
             + self.terms.heap_bytes()
-            + 4 * (self.surface_term.capacity()
-                + self.offsets.capacity()
-                + self.post_tool.capacity())
+            + 4 * (self.offsets.capacity() + self.post_tool.capacity())
             + 4 * (self.post_score.capacity()
                 + s.acc.capacity()
                 + s.touched.capacity()
@@ -401,16 +396,11 @@ impl Index {
         s.touched.clear();
         s.tokens.start();
         while let Some(tok) = s.tokens.next(query, self.params.camel) {
-            let t = match self.surface.find(tok) {
-                Some(id) => self.surface_term[id as usize],
-                None => {
-                    s.stem.clear();
-                    s.stem.extend_from_slice(tok);
-                    match tokenize::normalize(&mut s.stem, self.params.stop, self.params.stem) {
-                        Some(n) => self.terms.find(&s.stem[..n]).unwrap_or(NONE),
-                        None => NONE,
-                    }
-                }
+            s.stem.clear();
+            s.stem.extend_from_slice(tok);
+            let t = match tokenize::normalize(&mut s.stem, self.params.stop, self.params.stem) {
+                Some(n) => self.terms.find(&s.stem[..n]).unwrap_or(NONE),
+                None => NONE,
             } as usize;
             if t == NONE as usize || s.seen[t] == s.stamp {
                 continue;

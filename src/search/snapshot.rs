@@ -6,17 +6,17 @@
 //! header, the length, the checksum, then every structural invariant a query relies on,
 //! so no bytes, however made, can make a query panic or rank otherwise than the index
 //! that was saved: they load as that index or are refused with the reason.
-//! The term tables' hash slots are not saved: they are rebuilt (and the terms found
+//! The term table's hash slots are not saved: they are rebuilt (and the terms found
 //! distinct) on load.
 
 use super::terms::Terms;
 use super::vectors::Vectors;
-use super::{Fusion, Index, Namespaces, Params, Scratch, FIELDS, NONE};
+use super::{Fusion, Index, Namespaces, Params, Scratch, FIELDS};
 use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
 
 pub const MAGIC: &[u8; 8] = b"TPINDEX\0";
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 const HEADER: usize = 24;
 
 /// Why bytes are not a snapshot this version reads.
@@ -233,12 +233,9 @@ pub fn save<'a>(
     }
     w.u16s(&units);
     w.u32s(ends.iter().copied());
-    for terms in [&index.surface, &index.terms] {
-        let (units, ends) = terms.parts();
-        w.u16s(units);
-        w.u32s(ends.iter().copied());
-    }
-    w.u32s(index.surface_term.iter().copied());
+    let (units, ends) = index.terms.parts();
+    w.u16s(units);
+    w.u32s(ends.iter().copied());
     w.u32s(index.offsets.iter().copied());
     w.u32s(index.post_tool.iter().copied());
     w.u32s(index.post_score.iter().map(|x| x.to_bits()));
@@ -451,14 +448,7 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
     {
         return Err(Corrupt("the names"));
     }
-    let surface = r.terms()?;
     let terms = r.terms()?;
-    // Each a term or NONE: plus one (wrapping), at most the number of terms.
-    let what = "the surface table";
-    let surface_term = r.words(NONE, terms.len() as u32, what, as_is)?;
-    if surface_term.len() != surface.len() {
-        return Err(Corrupt(what));
-    }
     let offsets = r.u32s()?;
     // Checked as they are read: tools in range; scores finite and > 0 (as bits, 1 to
     // f32::MAX).
@@ -507,8 +497,6 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
             cosines: Vec::with_capacity(if vectors.is_some() { n } else { 0 }),
             ..Scratch::default()
         }),
-        surface,
-        surface_term,
         terms,
         offsets,
         post_tool,

@@ -553,7 +553,7 @@ export function toolIndex(tp) {
       refused(longer, RangeError, new RegExp(`${bytes.length + 3} bytes, more than the ${bytes.length}`));
       const other = bytes.slice();
       other[8] = 9;
-      refused(other, TypeError, /a snapshot of format version 9; this tool-palette reads version 3/);
+      refused(other, TypeError, /a snapshot of format version 9; this tool-palette reads version 4/);
       // Any one byte altered anywhere in the payload: refused.
       for (let at = 24; at < bytes.length; at += 7) {
         const altered = bytes.slice();
