@@ -121,7 +121,8 @@ export function createToolPalette(options) {
     const model = enforce && step.selection && step.selection.model != null ? step.selection.model : isObject(input) ? input.model : undefined;
     // Narrowing: `activeTools` (the SDK refuses what it does not list) or, when calls
     // outside the palette are allowed, only the tools sent to the model.
-    const filter = enforce && step.offered && o.outsidePalette === "allow";
+    // With a run (options.cache), the tools sent are its listed ones, in its order.
+    const filter = enforce && (step.listed || (step.offered && o.outsidePalette === "allow"));
     const watched = watch(model, step, filter);
     if (!watched && model != null) {
       core.warnOnce(
@@ -131,7 +132,8 @@ export function createToolPalette(options) {
       );
     }
     // The deferred tools stay active (the SDK hides them until found): the candidates of the search.
-    if (enforce && step.offered && (o.outsidePalette === "refuse" || !watched)) result.activeTools = [...new Set([...step.offered, ...deferred])];
+    const active = step.listed ?? step.offered;
+    if (enforce && active && (o.outsidePalette === "refuse" || !watched)) result.activeTools = [...new Set([...active, ...deferred])];
     if (watched) result.model = watched;
     else if (enforce && model !== input?.model) result.model = model;
     if (o.tracing) result.runtimeContext = { ...(isObject(input) && isObject(input.runtimeContext) ? input.runtimeContext : {}), toolPalette: step.attributes };
@@ -147,13 +149,15 @@ export function createToolPalette(options) {
   function watch(model, step, filter) {
     if (!isObject(model) || !isFunction(model.doGenerate)) return undefined;
     const send = (callOptions) => {
+      const isFunctionTool = (t) => isObject(t) && t.type === "function";
+      const tools = isObject(callOptions) && Array.isArray(callOptions.tools) ? callOptions.tools : null;
       const sent =
-        filter && isObject(callOptions) && Array.isArray(callOptions.tools)
-          ? { ...callOptions, tools: callOptions.tools.filter((t) => !isObject(t) || t.type !== "function" || step.offeredSet.has(t.name)) }
+        filter && tools
+          ? { ...callOptions, tools: step.listed ? step.arrange(tools, isFunctionTool) : tools.filter((t) => !isFunctionTool(t) || step.offeredSet.has(t.name)) }
           : callOptions;
       // The report says what the model saw: should the SDK have sent other tools than the step
       // expected, the step's offered names are the ones sent (in shadow mode: what would have been).
-      if (core.enforce && step.offered && isObject(sent) && Array.isArray(sent.tools)) {
+      if (core.enforce && step.offered && !step.listed && isObject(sent) && Array.isArray(sent.tools)) {
         const names = sent.tools.map((t) => (isObject(t) ? t.name : undefined)).filter((n) => typeof n === "string");
         if (names.length !== step.offered.length || names.some((n) => !step.offeredSet.has(n))) step.offer(names.length ? names : null);
       }
@@ -164,7 +168,9 @@ export function createToolPalette(options) {
       // A call reaches a wrapped execute unless the provider ran it, the tool has no
       // execute, the step refuses it (the SDK does: not among the activeTools), or the SDK
       // refuses its input (it answers that call with a tool error and runs nothing).
-      const runs = !part.providerExecuted && known.executable.has(part.toolName) && !step.refusesCall(part.toolName) && (await accepted(known.tools[part.toolName], part.input));
+      // (With a run, the SDK refuses what is not listed; a listed tool not offered, "fixed", is refused by its execute.)
+      const sdkRefuses = step.refusesCall(part.toolName) && !step.isSent(part.toolName);
+      const runs = !part.providerExecuted && known.executable.has(part.toolName) && !sdkRefuses && (await accepted(known.tools[part.toolName], part.input));
       step.call({ id: part.toolCallId, name: part.toolName }, runs);
     };
     return new Proxy(model, {
@@ -227,6 +233,11 @@ export function createToolPalette(options) {
         if (!step) {
           if (o.router || o.policies) core.warnOnce("NO_PREPARE_STEP", "a tool ran in a step that prepareStep did not see: pass prepareStep: palette.prepareStep to generateText/streamText/ToolLoopAgent, or nothing is routed nor reported.");
           step = await core.begin({ index: -1, ctx: o.context(opts), signal: opts.abortSignal, silent: true });
+        }
+        if (step.refusesCall(name)) {
+          // Listed but not offered (options.cache "fixed"): answered as a tool error, nothing runs.
+          step.dispatched(null);
+          throw new Error(`${WHERE}: "${name}" is not offered this step (offered: ${(step.offered ?? []).join(", ")}); the tool did not run.`);
         }
         const call = { name, args: input };
         if (typeof opts.toolCallId === "string") call.id = opts.toolCallId;

@@ -176,7 +176,7 @@ export function toolPaletteMiddleware(options) {
   // As the agent answers a call to an unknown tool: an error ToolMessage listing the tools
   // the model was offered. The framework builds the message (a tool that answers with it).
   async function refuse(request, handler, call, step) {
-    const offered = step.visible ?? step.offered ?? [];
+    const offered = step.offered ?? step.visible ?? [];
     const content = `Error: ${call.name} is not a valid tool, try one of [${offered.join(", ")}].`;
     const answer = { name: call.name, description: "refused by tool-palette", invoke: async () => content };
     const message = await handler({ ...request, tool: answer });

@@ -176,7 +176,10 @@ export function createToolPalette(options) {
     }
     // Only function tools are narrowed: hosted tools and handoffs stay as the agent has them.
     let sent = request;
-    if (core.enforce && step.offered) {
+    if (core.enforce && step.listed) {
+      // A run's listed tools, in its order (options.cache).
+      sent = { ...request, tools: step.arrange(req.tools, (t) => isObject(t) && t.type === "function") };
+    } else if (core.enforce && step.offered) {
       const kept = new Set(step.narrow(functions));
       sent = { ...request, tools: req.tools.filter((t) => !isObject(t) || t.type !== "function" || kept.has(t)) };
     }

@@ -64,6 +64,17 @@ export interface StepReport {
   readonly dispatches: readonly Dispatch<ToolCall>[];
   /** The calls to tools the step did not offer (in shadow mode: would not have offered). */
   readonly outside: readonly OutsideCall[];
+  /**
+   * The names whose definitions the model was sent, in the order sent (SPEC 8 `listed`): with `cache`, the run's;
+   * without, the offered names (`null` = every tool). With "fixed", every tool, of which `offered` may be called.
+   */
+  readonly listed: readonly string[] | null;
+  /** The run's deferred names (SPEC 8); always `[]` here, since no framework adapter sends deferred definitions. */
+  readonly deferred: readonly string[];
+  /** The run's revealed names (SPEC 8); always `[]` here, as `deferred`. */
+  readonly revealed: readonly string[];
+  /** With `cache`: whether `listed` is identical to the previous step's (the prompt cache's prefix kept; false at the run's first step). `null` without `cache`. */
+  readonly kept: boolean | null;
 }
 
 /** What `onRoute` receives at the PRE seam of every step or turn. */
@@ -106,6 +117,15 @@ export interface AdapterOptions<Ctx, Model, Input, Report = RouteReport<Ctx, Mod
   alwaysInclude?: Iterable<string>;
   /** A call to a tool the step did not offer: "refuse" (default), each framework's way, or "allow" it to run. */
   outsidePalette?: "refuse" | "allow";
+  /**
+   * Keep the provider's prompt cache across the run (SPEC 8): the adapter is one `PaletteRun` over the framework's tools
+   * (make one adapter per conversation; a new run starts when the tools change). "append" sends the tools listed so far
+   * and adds, never removes; "fixed" sends every tool on every step and refuses calls outside the step's palette;
+   * "per-turn" sends the step's palette (as without `cache`, in registration order). "deferred" is a TypeError: the
+   * frameworks' tools lists cannot defer (build the request with tool-palette/providers). Default: no run, each step
+   * narrowed on its own.
+   */
+  cache?: "per-turn" | "append" | "fixed";
   /** Put each report's facts into the framework's tracing (default true). */
   tracing?: boolean;
   /** Receives the adapter's warnings instead of process.emitWarning / console.warn. */

@@ -4,13 +4,14 @@
 // The adapters import no framework: they read and produce the frameworks' documented
 // shapes. What the package decides they take from the package itself (a self-reference,
 // resolved through its own exports map): `activeTools` names a step's palette and
-// `bindPalette` narrows a tool list, so an adapter never re-derives a rule.
+// `bindPalette` narrows a tool list, and a `PaletteRun` keeps a conversation's tools list
+// for the prompt cache (options.cache), so an adapter never re-derives a rule.
 //
 // One model step of any framework is a `Step` here: its context, the router's outcome and
 // decision report, the model selection, the names offered, and then the calls the model
 // emitted and their dispatches. When every call of the step is accounted for, the step
 // is reported once: `onDecision(report)`, and the framework's tracing when it has one.
-import { activeTools, bindPalette } from "tool-palette";
+import { activeTools, bindPalette, PaletteRun } from "tool-palette";
 
 const isObject = (v) => typeof v === "object" && v !== null;
 const isFunction = (v) => typeof v === "function";
@@ -42,7 +43,7 @@ export function readOptions(options, where, defaultContext) {
   if (options === undefined) options = {};
   if (!isObject(options)) throw fail(`${where}: options`, "an object", options);
   const { router, policies, context, onRoute, onDispatch, onDecision, onWarning } = options;
-  const { mode = "enforce", outsidePalette = "refuse", alwaysInclude, tracing = true } = options;
+  const { mode = "enforce", outsidePalette = "refuse", alwaysInclude, tracing = true, cache } = options;
   if (router != null && !isFunction(router) && !(isObject(router) && isFunction(router.resolve))) {
     throw fail(`${where}: options.router`, "a ToolRouter or a function (ctx, { signal, onDecision }) => outcome", router);
   }
@@ -65,6 +66,21 @@ export function readOptions(options, where, defaultContext) {
       if (!pins.includes(name)) pins.push(name);
     }
   }
+  if (cache === "deferred") {
+    throw new TypeError(
+      `${where}: options.cache "deferred" cannot be sent through this framework: its tools list has no deferred ` +
+        "definitions to reveal after the history. Use \"fixed\" (every tool listed, the gate refuses the rest) or \"append\", " +
+        "or build the provider's request with tool-palette/providers.",
+    );
+  }
+  if (cache != null) {
+    // The strategy's name is the core's to check (PaletteRun's options.cache).
+    try {
+      new PaletteRun({ registered: [], cache }).dispose();
+    } catch {
+      throw fail(`${where}: options.cache`, '"per-turn", "append" or "fixed"', cache);
+    }
+  }
   return {
     router: router ?? null,
     policies: policies ?? null,
@@ -78,6 +94,7 @@ export function readOptions(options, where, defaultContext) {
     outsidePalette,
     pins,
     tracing,
+    cache: cache ?? null,
   };
 }
 
@@ -166,6 +183,10 @@ export function attributes(report) {
     a["tool_palette.retrieval_ms"] = report.routing.retrievalMs;
   }
   if (report.offered) a["tool_palette.offered"] = [...report.offered];
+  if (report.kept !== null) {
+    a["tool_palette.listed"] = [...report.listed];
+    a["tool_palette.kept"] = report.kept;
+  }
   a["tool_palette.hidden"] = [...report.hidden];
   if (report.selection) {
     a["tool_palette.model.source"] = report.selection.source;
@@ -192,6 +213,18 @@ export function attributes(report) {
 export function createCore(options, where, defaultContext, { trace } = {}) {
   const o = readOptions(options, where, defaultContext);
   const warned = new Set();
+  // With options.cache, the adapter is one run (SPEC 8) over the framework's tools: a new
+  // run when they change.
+  let run = null;
+  let runTools = null;
+  function runOver(tools) {
+    if (!o.cache || !tools) return null;
+    if (runTools && runTools.length === tools.length && runTools.every((name, i) => name === tools[i])) return run;
+    run?.dispose();
+    runTools = [...tools];
+    run = new PaletteRun({ registered: runTools, cache: o.cache, pinned: o.pins.filter((pin) => runTools.includes(pin)) });
+    return run;
+  }
 
   function warnOnce(code, message) {
     if (warned.has(code)) return;
@@ -241,7 +274,7 @@ export function createCore(options, where, defaultContext, { trace } = {}) {
     if (!silent) checkMessage(ctx);
     const { outcome, decision } = await route(ctx, signal);
     const selection = o.policies ? o.policies.selectModel(ctx) : null;
-    return new Step(core, { index, ctx, outcome, decision, selection, tools, silent, shape });
+    return new Step(core, { index, ctx, outcome, decision, selection, tools, silent, shape, run: silent ? null : runOver(tools) });
   }
 
   function emit(step) {
@@ -265,7 +298,7 @@ const nameOf = (tool) => {
 
 /** One model step of one run. */
 export class Step {
-  constructor(core, { index, ctx, outcome, decision, selection, tools, silent, shape }) {
+  constructor(core, { index, ctx, outcome, decision, selection, tools, silent, shape, run }) {
     const o = core.o;
     this.core = core;
     this.index = index;
@@ -281,6 +314,8 @@ export class Step {
     this.received = 0;
     this.seen = false; // the model's calls are known
     this.done = false;
+    this.listed = null; // with a run: the names sent to the model, in this order
+    this.runStep = null;
     // The names offered: the routed names (the package's activeTools) and the pinned
     // names; `null` is "every tool" (no router, a refusal, RoutingUnavailable).
     const routed = outcome === undefined ? undefined : activeTools(outcome);
@@ -309,6 +344,20 @@ export class Step {
       }
       this.offer(shown.length ? shown : null);
     }
+    if (run) this.follow(run);
+  }
+
+  /**
+   * With a run: the run's step for this palette (the offered names, every tool when none),
+   * whose `listed` names are what the model is sent, in that order, and whose `offered`
+   * names are what the gate admits.
+   */
+  follow(run) {
+    const step = run.step(this.offered ? { kind: "routed", names: this.offered, unresolved: [] } : { kind: "unavailable" });
+    this.runStep = step;
+    this.listed = step.listed;
+    this.listedSet = new Set(step.listed);
+    this.offer(step.offered.length === this.tools.size ? null : step.offered);
   }
 
   /**
@@ -343,12 +392,35 @@ export class Step {
     return this.core.o.outsidePalette === "refuse" || (this.tools !== null && !this.tools.has(name));
   }
 
-  /** The tools to hand the model: `tools` narrowed by bindPalette (entries without a string name kept). */
+  /** Whether the model is sent `name` (with a run: it is listed; else: it is offered). */
+  isSent(name) {
+    return this.listedSet ? this.listedSet.has(name) : !this.isOutside(name);
+  }
+
+  /**
+   * The tools to hand the model: with a run, the listed ones in the run's order (entries without a string name
+   * first, as they were); else `tools` narrowed by bindPalette (entries without a string name kept).
+   */
   narrow(tools) {
+    if (this.listed && Array.isArray(tools)) {
+      const byName = new Map();
+      for (const t of tools) if (typeof nameOf(t) === "string" && !byName.has(nameOf(t))) byName.set(nameOf(t), t);
+      const unnamed = tools.filter((t) => typeof nameOf(t) !== "string");
+      return [...unnamed, ...this.listed.filter((name) => byName.has(name)).map((name) => byName.get(name))];
+    }
     if (!this.offeredSet || !Array.isArray(tools)) return tools;
     const named = tools.filter((t) => typeof nameOf(t) === "string");
     const kept = new Set(bindPalette(named, this.palette));
     return tools.filter((t) => typeof nameOf(t) !== "string" || kept.has(t));
+  }
+
+  /**
+   * With a run, the tools the model is sent: those `narrowed` picks (the framework's function tools) as `narrow`
+   * answers, after the others as they were (hosted tools, handoffs); `tools` as it is without a run.
+   */
+  arrange(tools, narrowed) {
+    if (!this.listed || !Array.isArray(tools)) return tools;
+    return [...tools.filter((t) => !narrowed(t)), ...this.narrow(tools.filter(narrowed))];
   }
 
   /** One call the model emitted: recorded if outside the palette; `dispatches` tells whether a dispatch will follow. */
@@ -392,6 +464,11 @@ export class Step {
       selection: s ? Object.freeze({ model: modelLabel(s.model), source: s.source, policy: s.policy ?? null }) : null,
       dispatches: freeze(this.dispatches),
       outside: freeze(this.outside),
+      // The run's lists (SPEC 8), with options.cache; without one, what was sent is what was offered.
+      listed: this.runStep ? this.runStep.listed : this.offered ? freeze(this.offered) : null,
+      deferred: this.runStep ? this.runStep.deferred : freeze([]),
+      revealed: this.runStep ? this.runStep.revealed : freeze([]),
+      kept: this.runStep ? this.runStep.kept : null,
     };
     return Object.freeze(report);
   }

@@ -452,3 +452,62 @@ for (const flavor of ["esm", "cjs"]) {
     assert.throws(() => adapter.toolSearchFunction(5), /toolSearchFunction\(index\)/);
   });
 }
+
+// ---------------------------------------------------------------- runs (options.cache, SPEC 8)
+
+test('cache "append": one palette is one conversation; each turn is sent what was listed before, then the new tools, in the run\'s order', async () => {
+  const { core, adapter } = flavors.esm;
+  const reports = [];
+  const palette = adapter.createToolPalette({ router: messageRouter(core), cache: "append", onDecision: (r) => reports.push(r) });
+  const wrapped = palette.wrapTools(tools([]));
+  const sent = [];
+  for (const prompt of [SMALL_TALK, SALES, SALES]) {
+    const m = model("default", [text("ok")]);
+    await ai.generateText({ model: m, tools: wrapped, prepareStep: palette.prepareStep, prompt });
+    sent.push(...offered(m));
+  }
+  // The SDK would send its record's order (web_search, sql_query, calendar): the run's keeps calendar first.
+  assert.deepEqual(sent, [["calendar"], ["calendar", "web_search", "sql_query"], ["calendar", "web_search", "sql_query"]]);
+  assert.deepEqual(reports.map((r) => [r.listed, r.offered, r.kept]), [
+    [["calendar"], ["calendar"], false],
+    [["calendar", "web_search", "sql_query"], ["calendar", "web_search", "sql_query"], false],
+    [["calendar", "web_search", "sql_query"], ["calendar", "web_search", "sql_query"], true],
+  ]);
+  assert.deepEqual(reports.map((r) => [r.deferred, r.revealed]), [[[], []], [[], []], [[], []]]);
+});
+
+test('cache "fixed": every tool is sent on every step; a call outside the palette reaches no tool (a tool error) and the prefix is kept', async () => {
+  const { core, adapter } = flavors.esm;
+  const m = model("default", [toolCall("send_email", { to: "boss" }, "call-x"), text("Sorry.")]);
+  const executed = [], reports = [];
+  const palette = adapter.createToolPalette({ router: router(core, ["calendar"]), cache: "fixed", onDecision: (r) => reports.push(r) });
+  const result = await ai.generateText({ model: m, tools: palette.wrapTools(tools(executed)), prepareStep: palette.prepareStep, prompt: "email my boss", stopWhen: ai.stepCountIs(3) });
+  assert.deepEqual(offered(m), [REGISTERED, REGISTERED]);
+  assert.deepEqual(executed, []);
+  const error = result.steps[0].content.find((p) => p.type === "tool-error");
+  assert.equal(error.toolName, "send_email");
+  assert.match(String(error.error), /"send_email" is not offered this step \(offered: calendar\); the tool did not run/);
+  assert.deepEqual(reports.map((r) => [r.offered, r.listed, r.kept]), [
+    [["calendar"], REGISTERED, false],
+    [["calendar"], REGISTERED, true],
+  ]);
+  assert.deepEqual(reports[0].outside, [{ id: "call-x", name: "send_email", refused: true }]);
+  // A call the step offers runs as before.
+  const ok = model("default", [toolCall("calendar", { day: "monday" }, "call-y"), text("Done.")]);
+  await ai.generateText({ model: ok, tools: palette.wrapTools(tools(executed)), prepareStep: palette.prepareStep, prompt: "my calendar", stopWhen: ai.stepCountIs(3) });
+  assert.deepEqual(executed, [["calendar", { day: "monday" }]]);
+});
+
+test('cache: "deferred" and unknown strategies are TypeErrors naming options.cache; new tools start a new run', async () => {
+  const { core, adapter } = flavors.esm;
+  assert.throws(() => adapter.createToolPalette({ cache: "deferred" }), (e) => e instanceof TypeError && /options\.cache "deferred" cannot be sent through this framework/.test(e.message));
+  for (const bad of ["sometimes", 1, {}]) {
+    assert.throws(() => adapter.createToolPalette({ cache: bad }), (e) => e instanceof TypeError && /tool-palette\/ai-sdk: options\.cache must be "per-turn", "append" or "fixed"/.test(e.message));
+  }
+  const reports = [];
+  const palette = adapter.createToolPalette({ router: router(core, ["calendar"]), cache: "append", onDecision: (r) => reports.push(r) });
+  await ai.generateText({ model: model("a", [text("ok")]), tools: palette.wrapTools(tools([])), prepareStep: palette.prepareStep, prompt: "x" });
+  const { calendar, web_search } = tools([]);
+  await ai.generateText({ model: model("b", [text("ok")]), tools: palette.wrapTools({ web_search, calendar }), prepareStep: palette.prepareStep, prompt: "x" });
+  assert.deepEqual(reports.map((r) => [r.listed, r.kept]), [[["calendar"], false], [["calendar"], false]]);
+});

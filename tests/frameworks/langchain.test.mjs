@@ -4,7 +4,7 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { consumer } from "./consumer.mjs";
-import { REGISTERED, SALES, SMALL_TALK, salesPolicies, router, contextRouter, specCases, asJson } from "./fixtures.mjs";
+import { REGISTERED, SALES, SMALL_TALK, salesPolicies, router, contextRouter, specCases, routerOn, asJson } from "./fixtures.mjs";
 
 let lc, testing, z, flavors;
 before(async () => {
@@ -332,4 +332,38 @@ test("the agent's runtime context reaches the default context; a custom context 
   const ctx = adapter.defaultContext({ messages: [new lc.HumanMessage("hi")], runtime: { context: 1 } });
   assert.equal(ctx.message, "hi");
   assert.equal(ctx.runtimeContext, 1);
+});
+
+// ---------------------------------------------------------------- runs (options.cache, SPEC 8)
+
+test('cache "append": one middleware is one conversation; each model call is bound what was listed before, then the new tools, in the run\'s order', async () => {
+  const { core, adapter } = flavors.esm;
+  const reports = [];
+  const middleware = adapter.toolPaletteMiddleware({ router: routerOn(core, (message) => (message === SMALL_TALK ? ["calendar"] : ["web_search", "sql_query"])), cache: "append", onDecision: (r) => reports.push(r) });
+  const bound = [];
+  for (const prompt of [SMALL_TALK, SALES, SALES]) {
+    const m = fakeModel("default", ["ok"]);
+    await lc.createAgent({ model: m, tools: tools([]), middleware: [middleware] }).invoke({ messages: [new lc.HumanMessage(prompt)] });
+    bound.push(...m.offered);
+  }
+  assert.deepEqual(bound, [["calendar"], ["calendar", "web_search", "sql_query"], ["calendar", "web_search", "sql_query"]]);
+  assert.deepEqual(reports.map((r) => [r.listed, r.kept]), [
+    [["calendar"], false],
+    [["calendar", "web_search", "sql_query"], false],
+    [["calendar", "web_search", "sql_query"], true],
+  ]);
+});
+
+test('cache "fixed": every tool bound on every call; a call outside the palette gets the error ToolMessage naming the offered tools', async () => {
+  const { core, adapter } = flavors.esm;
+  const m = fakeModel("default", [{ name: "send_email", args: { to: "boss" }, id: "call-x" }, "Sorry."]);
+  const executed = [], reports = [];
+  const agent = lc.createAgent({ model: m, tools: tools(executed), middleware: [adapter.toolPaletteMiddleware({ router: router(core, ["calendar"]), cache: "fixed", onDecision: (r) => reports.push(r) })] });
+  const result = await agent.invoke({ messages: [new lc.HumanMessage("email my boss")] });
+  assert.deepEqual(m.offered, [REGISTERED, REGISTERED]);
+  assert.deepEqual(executed, []);
+  const [refusal] = toolMessages(result);
+  assert.deepEqual([refusal.tool_call_id, refusal.status, refusal.content], ["call-x", "error", "Error: send_email is not a valid tool, try one of [calendar]."]);
+  assert.deepEqual(reports.map((r) => [r.offered, r.listed, r.kept]), [[["calendar"], REGISTERED, false], [["calendar"], REGISTERED, true]]);
+  assert.throws(() => adapter.toolPaletteMiddleware({ cache: "deferred" }), (e) => e instanceof TypeError && /tool-palette\/langchain: options\.cache "deferred"/.test(e.message));
 });

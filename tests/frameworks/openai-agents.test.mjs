@@ -378,3 +378,37 @@ test("a policy model that is not a Model instance is a clear error", async () =>
     /policy "by-name".*must be a Model instance/,
   );
 });
+
+// ---------------------------------------------------------------- runs (options.cache, SPEC 8)
+
+test('cache "append": one palette is one conversation; each turn is sent what was listed before, then the new function tools, in the run\'s order', async () => {
+  const { core, adapter } = flavors.esm;
+  const reports = [];
+  const palette = adapter.createToolPalette({ router: routerOn(core, (message) => (message === SMALL_TALK ? ["calendar"] : ["web_search", "sql_query"])), cache: "append", onDecision: (r) => reports.push(r) });
+  const list = palette.tools(tools([]));
+  const sent = [];
+  for (const prompt of [SMALL_TALK, SALES, SALES]) {
+    const m = fakeModel("default", [message("ok")]);
+    await agents.run(new agents.Agent({ name: "assistant", tools: list, model: palette.model(m) }), prompt);
+    sent.push(...offered(m));
+  }
+  assert.deepEqual(sent, [["calendar"], ["calendar", "web_search", "sql_query"], ["calendar", "web_search", "sql_query"]]);
+  assert.deepEqual(reports.map((r) => [r.listed, r.kept]), [
+    [["calendar"], false],
+    [["calendar", "web_search", "sql_query"], false],
+    [["calendar", "web_search", "sql_query"], true],
+  ]);
+});
+
+test('cache "fixed": every function tool sent on every turn; a call outside the palette is still refused (ModelBehaviorError), nothing runs', async () => {
+  const { core, adapter } = flavors.esm;
+  const m = fakeModel("default", [[functionCall("send_email", { to: "boss" }, "call-x")]]);
+  const executed = [], reports = [];
+  const palette = adapter.createToolPalette({ router: router(core, ["calendar"]), cache: "fixed", onDecision: (r) => reports.push(r) });
+  const agent = new agents.Agent({ name: "assistant", tools: palette.tools(tools(executed)), model: palette.model(m) });
+  await assert.rejects(agents.run(agent, "email my boss"), (e) => e.name === "ModelBehaviorError" && /offered: calendar/.test(e.message));
+  assert.deepEqual(offered(m), [REGISTERED]);
+  assert.deepEqual(executed, []);
+  assert.deepEqual(reports.map((r) => [r.offered, r.listed, r.kept, r.outside]), [[["calendar"], REGISTERED, false, [{ id: "call-x", name: "send_email", refused: true }]]]);
+  assert.throws(() => adapter.createToolPalette({ cache: "deferred" }), (e) => e instanceof TypeError && /tool-palette\/openai-agents: options\.cache "deferred"/.test(e.message));
+});

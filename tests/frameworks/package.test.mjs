@@ -55,7 +55,7 @@ test("the adapters import nothing but their own helpers and the package itself (
   }
   assert.doesNotMatch(readFileSync(join(pkgDir, "deliver.js"), "utf8"), /^\s*import\b|\bimport\(|\brequire\(/m, "deliver.js imports nothing");
   const shared = readFileSync(join(dir, "shared.js"), "utf8");
-  assert.match(shared, /^import \{ activeTools, bindPalette \} from "tool-palette";$/m);
+  assert.match(shared, /^import \{ activeTools, bindPalette, PaletteRun \} from "tool-palette";$/m);
 });
 
 test("an adapter resolves the package to the host's own instance: node.mjs for import, node.cjs for require", async () => {
