@@ -79,8 +79,16 @@ export interface McpTurnReport {
   readonly skipped: readonly { readonly server: string; readonly name: string; readonly reason: string }[];
   /** Hybrid ranking: whether the tools were embedded at the last listing (`null` without `options.index.embed`). */
   readonly embedding: McpEmbedding | null;
-  /** The definitions offered this turn (the search tool's included when offered) against every listed tool's: the tokens routing saved. */
+  /** The definitions sent in full this turn (`listed`; the search tool's included when sent) against every listed tool's: the tokens routing saved. */
   readonly definitions: { readonly offered: DefinitionSize; readonly all: DefinitionSize };
+  /** The names sent in full, in this order (SPEC 8 `listed`): with `cache`, the run's; without, `offered`. */
+  readonly listed: readonly string[];
+  /** With `cache: "deferred"`: the names to send as deferred definitions (loaded on demand); else `[]`. */
+  readonly deferred: readonly string[];
+  /** With `cache: "deferred"`: the offered names new to the run, to reveal after the history; else `[]`. */
+  readonly revealed: readonly string[];
+  /** With `cache`: whether `listed` and `deferred` are the previous turn's (the prompt cache's prefix kept; false at the first turn). `null` without `cache`. */
+  readonly kept: boolean | null;
 }
 
 export interface McpTurn {
@@ -89,8 +97,10 @@ export interface McpTurn {
   readonly decision: RoutingDecision | null;
   /** The names offered (as the report's `offered`). */
   readonly names: readonly string[];
-  /** The tools to offer, as MCP tool objects under their palette names (the search tool last, when offered). */
+  /** The tools to send in full (the report's `listed`), as MCP tool objects under their palette names (without `cache`, the search tool last when offered). */
   readonly tools: readonly McpTool[];
+  /** With `cache: "deferred"`: the tools to send as deferred definitions (the report's `deferred`); else `[]`. */
+  readonly deferred: readonly McpTool[];
   readonly report: McpTurnReport;
 }
 
@@ -122,6 +132,13 @@ export interface McpRun {
 }
 
 export interface McpPaletteOptions<Ctx = { message: string }> {
+  /**
+   * Keep the provider's prompt cache across each run (SPEC 8): a run's turns go through a `PaletteRun` over the listed
+   * tools and the search tool (pinned), each turn's `tools` are its `listed` tools (and `deferred` its deferred ones),
+   * the gate admits its `offered` names, and the report carries `listed`, `deferred`, `revealed` and `kept`. Each server is
+   * then its tools' namespace, and the index reads the run's earlier messages as `history`. Default: no run state.
+   */
+  cache?: "per-turn" | "append" | "fixed" | "deferred" | null;
   /** The connected clients, keyed by server name (the `<server>__<name>` prefix of colliding names). */
   servers: Record<string, McpClientLike>;
   /** The POST seam of every call (redirects, and the palette gate). */

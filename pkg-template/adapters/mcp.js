@@ -16,7 +16,7 @@
 // the core's. A call goes through the policies (POST seam) and the palette gate, then to its
 // server; a call outside the turn's palette, or to no tool at all, is answered as MCP answers a
 // failed call (isError: true), naming only the offered tools, and no server is called.
-import { resolvePalette, ToolIndex } from "tool-palette";
+import { PaletteRun, resolvePalette, ToolIndex } from "tool-palette";
 import { deliver, ToolPaletteAdapterWarning, fail, isObject, isFunction } from "./shared.js";
 
 const WHERE = "tool-palette/mcp";
@@ -156,7 +156,7 @@ const shown = (value) =>
 export function createMcpPalette(options) {
   if (!isObject(options)) throw fail(`${WHERE}: options`, "an object", options);
   const { servers, policies = null, entries = null, onDecision = null, onWarning = null, countTokens = null } = options;
-  const { limit = 5, listTimeoutMs = 10_000, timeoutMs, outsidePalette = "refuse", index: indexOptions } = options;
+  const { limit = 5, listTimeoutMs = 10_000, timeoutMs, outsidePalette = "refuse", index: indexOptions, cache = null } = options;
   const searchName = options.searchTool === undefined ? SEARCH : options.searchTool;
   if (!isObject(servers) || Array.isArray(servers)) throw fail(`${WHERE}: options.servers`, "a record of MCP clients keyed by server name", servers);
   if (servers instanceof Map) throw new TypeError(`${WHERE}: options.servers must be a record of MCP clients keyed by server name, got a Map (pass Object.fromEntries(map))`);
@@ -180,6 +180,14 @@ export function createMcpPalette(options) {
     new ToolIndex([], { limit }).dispose();
   } catch (error) {
     throw new TypeError(`${WHERE}: options.limit${error.message.slice(error.message.indexOf(" must"))}`);
+  }
+  // The strategy by the core's own rule (a PaletteRun's), under this option's name.
+  if (cache !== null) {
+    try {
+      new PaletteRun({ registered: [], cache }).dispose();
+    } catch {
+      throw fail(`${WHERE}: options.cache`, '"per-turn", "append", "fixed" or "deferred"', cache);
+    }
   }
   checkNumber(listTimeoutMs, "listTimeoutMs");
   if (timeoutMs !== undefined) checkNumber(timeoutMs, "timeoutMs");
@@ -305,7 +313,10 @@ export function createMcpPalette(options) {
         byName.set(name, { server, tool: t.tool, name: t.name, offered, description: t.description, inputSchema: t.inputSchema });
       }
     }
-    const docs = [...byName].map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema }));
+    // With options.cache, each server is its tools' namespace (SPEC 8): the index offers a small
+    // server whole once the message or the history ranks one of its tools (measured for runs,
+    // bench/tool-search/DESIGN.md "Runs"); without a run, routing narrows within servers as before.
+    const docs = [...byName].map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema, ...(cache === null ? {} : { namespace: t.server }) }));
     // The previous index is left to the garbage collector: a turn in flight may still search it.
     const { index, embedding } = await indexOf(docs).catch(async (error) => {
       if (!(error instanceof RangeError)) throw error;
@@ -380,6 +391,21 @@ export function createMcpPalette(options) {
     let turns = 0; // route() calls started
     const lenient = new WeakSet(); // turns routed for an adapter that lets calls outside the palette run (shadow, "allow")
     const targets = new WeakMap(); // turn → where each name it offered went: a call is gated on (server, tool)
+    // With options.cache: the run's PaletteRun over the listed tools and the search tool (pinned),
+    // a new one when the listing's names change.
+    const messages = []; // the run's user messages, each once in a row
+    const earlier = (message) => {
+      if (messages[messages.length - 1] !== message) messages.push(message);
+      return Object.freeze(messages.slice(0, -1));
+    };
+    let kept = null;
+    const runOver = (l) => {
+      const registered = searchName === false ? l.names : [...l.names, searchName];
+      if (kept && kept.names.length === registered.length && kept.names.every((n, i) => n === registered[i])) return kept.run;
+      kept?.run.dispose();
+      kept = { names: registered, run: new PaletteRun({ registered, cache, pinned: searchName === false ? [] : [searchName] }) };
+      return kept.run;
+    };
 
     async function route(context, { signal } = {}) {
       return routeTurn(context, signal, false);
@@ -392,8 +418,11 @@ export function createMcpPalette(options) {
       const number = turns++;
       const l = await abortable(listed(), signal);
       let decision = null;
+      // With a run (options.cache), the index also reads the run's earlier messages (SPEC 8
+      // `history`), unless the context brings its own.
+      const asked = cache !== null && typeof ctx.message === "string" && !("history" in ctx) ? { ...ctx, history: earlier(ctx.message) } : ctx;
       const rows = async () => {
-        const own = entries ? await entries(ctx) : await l.index.entries(ctx);
+        const own = entries ? await entries(ctx) : await l.index.entries(asked);
         const list = own == null ? [] : [...own];
         for (const name of found) list.push({ tool: name });
         return list;
@@ -408,11 +437,15 @@ export function createMcpPalette(options) {
         },
       });
       const narrowed = outcome.kind === "routed";
-      const names = narrowed ? [...outcome.names] : [...l.names];
+      // With a run, its step: what is offered (the gate), listed (sent in full) and deferred.
+      const step = cache === null ? null : runOver(l).step(outcome);
+      const toolOf = (name) => (name === searchName && !l.byName.has(name) ? searchTool() : offeredTool(l, name));
+      const withSearch = step === null && narrowed && searchName !== false;
+      const offeredNames = step ? [...step.offered] : narrowed ? [...outcome.names, ...(withSearch ? [searchName] : [])] : [...l.names];
+      const listedNames = step ? [...step.listed] : offeredNames;
+      const names = offeredNames.filter((name) => l.byName.has(name)); // the servers' tools offered
       const offeredSet = new Set(names);
-      const withSearch = narrowed && searchName !== false;
-      const tools = names.map((name) => offeredTool(l, name));
-      if (withSearch) tools.push(searchTool());
+      const tools = listedNames.map(toolOf);
       // Per server: offered and hidden counts, definitions offered against the whole set.
       const servers = {};
       for (const server of clients.keys()) {
@@ -431,17 +464,24 @@ export function createMcpPalette(options) {
       const report = Object.freeze({
         turn: number,
         routing: decision,
-        offered: Object.freeze([...names, ...(withSearch ? [searchName] : [])]),
+        offered: Object.freeze(offeredNames),
         hidden: Object.freeze(decision && narrowed ? [...decision.hidden] : []),
         found: Object.freeze([...found]),
         servers: Object.freeze(servers),
         failures: l.failures,
         skipped: Object.freeze(l.skipped),
         embedding: l.embedding,
-        // What the model is sent (the search tool included) against every listed tool.
-        definitions: Object.freeze({ offered: Object.freeze(measure([...names, ...(withSearch ? [searchName] : [])], l)), all: Object.freeze(measure(l.names, l)) }),
+        // What the model is sent in full (the search tool included) against every listed tool.
+        definitions: Object.freeze({ offered: Object.freeze(measure(listedNames, l)), all: Object.freeze(measure(l.names, l)) }),
+        // The run's lists (SPEC 8) with options.cache; without it, what is sent is what is offered.
+        listed: step ? step.listed : Object.freeze(listedNames),
+        deferred: step ? step.deferred : Object.freeze([]),
+        revealed: step ? step.revealed : Object.freeze([]),
+        kept: step ? step.kept : null,
       });
-      const t = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), report, palette: narrowed ? report.offered : outcome });
+      const palette = step || narrowed ? report.offered : outcome;
+      const deferred = Object.freeze((step ? step.deferred : []).map(toolOf));
+      const t = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), deferred, report, palette });
       targets.set(t, new Map(names.map((name) => [name, l.byName.get(name)])));
       if (admitsListed) lenient.add(t);
       // A throwing onDecision fails this route() before it becomes the run's turn.

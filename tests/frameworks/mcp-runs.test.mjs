@@ -1,0 +1,119 @@
+// tool-palette/mcp with options.cache (SPEC 8): a run's turns go through a PaletteRun over the
+// listed tools and the search tool (pinned); each server is its tools' namespace; the index
+// reads the run's earlier messages. Real SDK servers over InMemoryTransport, the packed package.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { consumer } from "./consumer.mjs";
+import { GITHUB, connect, loadSdk, mcpServer } from "./mcp-servers.mjs";
+
+let sdk, mcp;
+const open = [];
+before(async () => {
+  const c = await consumer();
+  sdk = await loadSdk(c.load);
+  mcp = await c.load("tool-palette/mcp");
+});
+after(async () => {
+  for (const client of open) await client.close().catch(() => {});
+});
+
+// A small server (its 5 tools are one namespace, offered whole) and a large one (43 tools: routed within).
+const NOTES = [
+  ["add_note", "Add a note to the notebook"],
+  ["list_notes", "List the notes of the notebook"],
+  ["delete_note", "Delete a note from the notebook"],
+  ["tag_note", "Tag a note with a label"],
+  ["export_notes", "Export the notebook as markdown"],
+];
+const NOTE_NAMES = NOTES.map(([name]) => name);
+
+async function servers() {
+  const calls = [];
+  const out = {};
+  for (const [name, tools] of [["notes", NOTES], ["github", GITHUB]]) {
+    out[name] = await connect(sdk, mcpServer(sdk, name, tools, calls), name);
+    open.push(out[name]);
+  }
+  return { servers: out, calls };
+}
+const ALL = [...NOTE_NAMES, ...GITHUB.map(([name]) => name)];
+const facts = (t) => ({ offered: t.report.offered, listed: t.report.listed, sent: t.tools.map((x) => x.name), kept: t.report.kept });
+
+test('cache "append": a small server offered whole, each turn sends what was listed before and adds; the gate admits what is listed', async () => {
+  const { servers: s, calls } = await servers();
+  const run = mcp.createMcpPalette({ servers: s, cache: "append" }).run();
+  const first = await run.route("add a note about lunch");
+  // The notes server is one namespace of 5 tools: offered whole once add_note ranks; search_tools pinned.
+  assert.deepEqual(new Set(first.report.offered), new Set([...NOTE_NAMES, "search_tools"]));
+  assert.deepEqual(first.tools.map((x) => x.name), first.report.listed);
+  assert.equal(first.report.kept, false);
+  const second = await run.route("close the pull request");
+  assert.deepEqual(second.report.listed.slice(0, first.report.listed.length), first.report.listed);
+  assert.ok(second.report.listed.includes("close_pull_request"));
+  assert.ok(second.report.listed.length < ALL.length + 1, "github (43 tools) is routed within, not offered whole");
+  assert.equal(second.report.kept, false);
+  const third = await run.route("close the pull request");
+  assert.deepEqual(facts(third), { ...facts(second), kept: true });
+  assert.deepEqual(third.report.deferred, []);
+  assert.deepEqual(third.deferred, []);
+  // What was listed earlier is still callable; what never was is refused, and no server is called.
+  assert.equal((await run.callTool({ name: "tag_note", arguments: { target: "lunch" } })).isError, undefined);
+  const refused = await run.callTool({ name: "delete_release", arguments: { target: "v1" } });
+  assert.equal(refused.isError, true);
+  assert.deepEqual(calls, [["notes", "tag_note", { target: "lunch" }]]);
+});
+
+test('cache "fixed": every tool and the search tool sent on every turn, the prefix kept; a listed tool outside the turn\'s palette is refused', async () => {
+  const { servers: s, calls } = await servers();
+  const run = mcp.createMcpPalette({ servers: s, cache: "fixed" }).run();
+  const first = await run.route("add a note about lunch");
+  const second = await run.route("close the pull request");
+  for (const t of [first, second]) assert.deepEqual(t.tools.map((x) => x.name), [...ALL, "search_tools"]);
+  assert.deepEqual([first.report.kept, second.report.kept], [false, true]);
+  assert.ok(second.report.offered.includes("close_pull_request") && !second.report.offered.includes("delete_milestone"));
+  assert.equal((await run.callTool({ name: "delete_milestone", arguments: { target: "x" } })).isError, true);
+  assert.equal((await run.callTool({ name: "close_pull_request", arguments: { target: "#7" } })).isError, undefined);
+  assert.deepEqual(calls, [["github", "close_pull_request", { target: "#7" }]]);
+  // The definitions sent in full are every tool's (and the search tool's), more than all the listed tools'.
+  assert.ok(second.report.definitions.offered.chars > second.report.definitions.all.chars);
+});
+
+test('cache "deferred": only the search tool is sent in full, every other tool deferred; each turn reveals what is new, and the prefix is kept', async () => {
+  const { servers: s } = await servers();
+  const run = mcp.createMcpPalette({ servers: s, cache: "deferred" }).run();
+  const first = await run.route("add a note about lunch");
+  assert.deepEqual(first.tools.map((x) => x.name), ["search_tools"]);
+  assert.deepEqual(first.deferred.map((x) => x.name), ALL);
+  assert.deepEqual(new Set(first.report.revealed), new Set(NOTE_NAMES));
+  const second = await run.route("close the pull request");
+  assert.equal(second.report.kept, true);
+  assert.ok(second.report.revealed.includes("close_pull_request"));
+  assert.ok(!second.report.revealed.some((name) => NOTE_NAMES.includes(name)), "nothing is revealed twice");
+  // What earlier turns revealed stays offered (the model has loaded it).
+  assert.ok(NOTE_NAMES.every((name) => second.report.offered.includes(name)));
+  assert.equal((await run.callTool({ name: "add_note", arguments: { target: "dinner" } })).isError, undefined);
+});
+
+test("with cache, the index reads the run's earlier messages: the namespace an earlier turn was in stays offered", async () => {
+  const { servers: s } = await servers();
+  const plain = mcp.createMcpPalette({ servers: s }).run();
+  await plain.route("add a note about lunch");
+  const alone = await plain.route("now create one for the release");
+  assert.ok(alone.report.offered.includes("create_release"));
+  assert.ok(!alone.report.offered.includes("add_note"), "routed on its own message, the turn forgets the notes");
+  const run = mcp.createMcpPalette({ servers: s, cache: "per-turn" }).run();
+  await run.route("add a note about lunch");
+  const next = await run.route("now create one for the release");
+  assert.ok(next.report.offered.includes("create_release"));
+  assert.ok(NOTE_NAMES.every((name) => next.report.offered.includes(name)), "the previous message's namespace is offered whole");
+  // A context's own history wins.
+  const own = await run.route({ message: "now create one for the release", history: ["close the pull request"] });
+  assert.ok(own.report.offered.includes("create_release") && !own.report.offered.includes("add_note"));
+});
+
+test("options.cache is checked by the core's rule, under its own name", async () => {
+  const { servers: s } = await servers();
+  for (const bad of ["sometimes", 3, {}]) {
+    assert.throws(() => mcp.createMcpPalette({ servers: s, cache: bad }), (e) => e instanceof TypeError && /^tool-palette\/mcp: options\.cache must be "per-turn", "append", "fixed" or "deferred"/.test(e.message));
+  }
+});
