@@ -185,8 +185,8 @@ export function createMcpPalette(options) {
   if (cache !== null) {
     try {
       new PaletteRun({ registered: [], cache }).dispose();
-    } catch {
-      throw fail(`${WHERE}: options.cache`, '"per-turn", "append", "fixed" or "deferred"', cache);
+    } catch (error) {
+      throw new TypeError(`${WHERE}: options.cache${error.message.slice(error.message.indexOf(" must"))}`);
     }
   }
   checkNumber(listTimeoutMs, "listTimeoutMs");

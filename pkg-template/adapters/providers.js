@@ -44,11 +44,18 @@ function readStep(step, where) {
 
 // The JSON schema of a definition: a plain object (or none). A zod/Standard Schema or an AI SDK
 // jsonSchema() wrapper is no JSON schema the provider can read: converting it is the caller's.
+// What z.toJSONSchema() (zod 4) answers is a JSON schema that also carries a non-enumerable
+// "~standard" (Standard JSON Schema): a plain object whose "~standard" does not show, accepted.
+const isStandardSchema = (schema) => {
+  if (!("~standard" in schema)) return false;
+  const proto = Object.getPrototypeOf(schema);
+  return (proto !== Object.prototype && proto !== null) || Object.prototype.propertyIsEnumerable.call(schema, "~standard");
+};
 function schemaOf(def, where) {
   const key = ["parameters", "inputSchema", "input_schema"].find((k) => def[k] != null);
   if (key === undefined) return EMPTY;
   const schema = def[key];
-  if (!isObject(schema) || Array.isArray(schema) || "~standard" in schema || ("jsonSchema" in schema && "validate" in schema)) {
+  if (!isObject(schema) || Array.isArray(schema) || isStandardSchema(schema) || ("jsonSchema" in schema && "validate" in schema)) {
     throw fail(`${where}.${key}`, "a JSON schema object (convert a zod schema with z.toJSONSchema())", schema);
   }
   return schema;

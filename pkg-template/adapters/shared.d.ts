@@ -122,10 +122,10 @@ export interface AdapterOptions<Ctx, Model, Input, Report = RouteReport<Ctx, Mod
    * (make one adapter per conversation; a new run starts when the tools change). "append" sends the tools listed so far
    * and adds, never removes; "fixed" sends every tool on every step and refuses calls outside the step's palette;
    * "per-turn" sends the step's palette (as without `cache`, in registration order). "deferred" is a TypeError: the
-   * frameworks' tools lists cannot defer (build the request with tool-palette/providers). Default: no run, each step
-   * narrowed on its own.
+   * frameworks' tools lists cannot defer (build the request with tool-palette/providers). Default (or `null`): no run,
+   * each step narrowed on its own. In shadow mode the reports' `listed` and `kept` say what would have been sent.
    */
-  cache?: "per-turn" | "append" | "fixed";
+  cache?: "per-turn" | "append" | "fixed" | null;
   /** Put each report's facts into the framework's tracing (default true). */
   tracing?: boolean;
   /** Receives the adapter's warnings instead of process.emitWarning / console.warn. */

@@ -77,8 +77,10 @@ export function readOptions(options, where, defaultContext) {
     // The strategy's name is the core's to check (PaletteRun's options.cache).
     try {
       new PaletteRun({ registered: [], cache }).dispose();
-    } catch {
-      throw fail(`${where}: options.cache`, '"per-turn", "append" or "fixed"', cache);
+    } catch (error) {
+      // The core's words for what was given (`got "sometimes"`), under this option's name.
+      const given = error.message.slice(error.message.lastIndexOf(", got "));
+      throw new TypeError(`${where}: options.cache must be "per-turn", "append" or "fixed"${given}`);
     }
   }
   return {

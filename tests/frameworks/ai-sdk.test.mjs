@@ -501,9 +501,11 @@ test('cache "fixed": every tool is sent on every step; a call outside the palett
 test('cache: "deferred" and unknown strategies are TypeErrors naming options.cache; new tools start a new run', async () => {
   const { core, adapter } = flavors.esm;
   assert.throws(() => adapter.createToolPalette({ cache: "deferred" }), (e) => e instanceof TypeError && /options\.cache "deferred" cannot be sent through this framework/.test(e.message));
-  for (const bad of ["sometimes", 1, {}]) {
-    assert.throws(() => adapter.createToolPalette({ cache: bad }), (e) => e instanceof TypeError && /tool-palette\/ai-sdk: options\.cache must be "per-turn", "append" or "fixed"/.test(e.message));
+  for (const [bad, got] of [["sometimes", 'got "sometimes"'], [1, "got number (1)"], [{}, "got an object"]]) {
+    assert.throws(() => adapter.createToolPalette({ cache: bad }), { name: "TypeError", message: `tool-palette/ai-sdk: options.cache must be "per-turn", "append" or "fixed", ${got}` });
   }
+  // null is no run, as leaving it out.
+  assert.equal(typeof adapter.createToolPalette({ cache: null }).prepareStep, "function");
   const reports = [];
   const palette = adapter.createToolPalette({ router: router(core, ["calendar"]), cache: "append", onDecision: (r) => reports.push(r) });
   await ai.generateText({ model: model("a", [text("ok")]), tools: palette.wrapTools(tools([])), prepareStep: palette.prepareStep, prompt: "x" });

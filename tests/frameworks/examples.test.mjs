@@ -58,3 +58,26 @@ test("node examples/mcp.mjs: two MCP servers, routed per step, search_tools find
   assert.match(stdout, /^outside the palette: \{"content":\[\{"type":"text","text":"Tool create_issue is not available in this step\. Available tools: [^"]*search_tools\."\}\],"isError":true\}$/m);
   assert.match(stdout, /^ {2}ci ran: {2}search \{"target":"OOM"\}\ngithub__search answered: search\(OOM\): ok$/m);
 });
+
+test("node examples/conversation.mjs: a conversation over three MCP servers; deferred keeps the prefix on every later turn, per-turn does not, every call runs", async () => {
+  const { stdout } = await run(process.execPath, [join("examples", "conversation.mjs")], { cwd: root, timeout: 60_000 });
+  const [deferred, perTurn] = stdout.split(/^cache: /m).slice(1);
+  assert.match(deferred, /^"deferred"/);
+  assert.match(perTurn, /^"per-turn"/);
+  const kept = (text) => [...text.matchAll(/prefix kept: (yes|no)$/gm)].map((m) => m[1]);
+  assert.deepEqual(kept(deferred), ["no", "yes", "yes", "yes", "yes"]);
+  assert.match(deferred, /^prefix kept on 4 of 4 later turns$/m);
+  assert.ok(kept(perTurn).includes("no", 1), "per-turn changes the tools list on a later turn");
+  // The turns that name no tool ("Now sort it", "Move the other report") are routed on the history.
+  for (const text of [deferred, perTurn]) {
+    for (const [tool, target] of [["read_file", "reports/q3.csv"], ["sort_file", "reports/q3.csv"], ["move_file", "reports/q2.csv"], ["retry_build", "nightly"], ["create_issue", "nightly build failed"]]) {
+      assert.ok(text.includes(`  model called ${tool}: ${tool}(${target}): ok`), `${tool} ran`);
+    }
+  }
+  // Deferred: the first turn reveals the files server whole, the fourth the CI's tools.
+  const revealed = [...deferred.matchAll(/^ {2}revealed: (.*); deferred definitions sent: (\d+), reveal messages: (\d+)$/gm)].map((m) => [m[1], Number(m[3])]);
+  assert.equal(revealed.length, 5);
+  assert.ok(revealed[0][0].includes("sort_file") && revealed[0][1] === 2);
+  assert.deepEqual(revealed[1], ["(nothing new)", 0]);
+  assert.ok(revealed[3][0].includes("retry_build"));
+});

@@ -113,7 +113,7 @@ test("with cache, the index reads the run's earlier messages: the namespace an e
 
 test("options.cache is checked by the core's rule, under its own name", async () => {
   const { servers: s } = await servers();
-  for (const bad of ["sometimes", 3, {}]) {
-    assert.throws(() => mcp.createMcpPalette({ servers: s, cache: bad }), (e) => e instanceof TypeError && /^tool-palette\/mcp: options\.cache must be "per-turn", "append", "fixed" or "deferred"/.test(e.message));
+  for (const [bad, got] of [["sometimes", 'got "sometimes"'], [3, "got number (3)"], [{}, "got an object"]]) {
+    assert.throws(() => mcp.createMcpPalette({ servers: s, cache: bad }), { name: "TypeError", message: `tool-palette/mcp: options.cache must be "per-turn", "append", "fixed" or "deferred", ${got}` });
   }
 });

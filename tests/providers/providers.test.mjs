@@ -303,6 +303,18 @@ describe("the tools' definitions", () => {
     assert.equal(shape.tools[1].function.parameters, TOOLS.find((t) => t.name === "cd").parameters);
   });
 
+  test("a JSON schema from zod 4's z.toJSONSchema() (which carries a hidden \"~standard\") is a JSON schema; a zod schema itself is not", async () => {
+    const [step] = await steps("append");
+    const { z } = await c.load("zod");
+    const json = z.toJSONSchema(z.object({ path: z.string() }));
+    assert.ok("~standard" in json, "zod 4 marks its JSON schemas as Standard JSON Schemas");
+    const tools = TOOLS.map((t) => (t.name === "cd" ? { ...t, parameters: json } : t));
+    const shape = p.openaiChat(step, tools);
+    assert.equal(shape.tools.find((t) => t.function.name === "cd").function.parameters, json);
+    const zod = TOOLS.map((t) => (t.name === "cd" ? { ...t, parameters: z.object({ path: z.string() }) } : t));
+    assert.throws(() => p.openaiChat(step, zod), { name: "TypeError", message: /^openaiChat: tools\[2\]\.parameters must be a JSON schema object \(convert a zod schema with z\.toJSONSchema\(\)\)/ });
+  });
+
   test("bad input is a TypeError naming it", async () => {
     const [step] = await steps("append");
     const cases = [
