@@ -83,7 +83,7 @@ const methods = [
   [ToolPolicies, ["selectModel", "dispatch", "dispose"], guarded],
   [ToolCallPolicy, ["matchesTool", "dispose"], guarded],
   [ToolIndex, ["search", "entriesFor", "save", "dispose"], guarded],
-  [PaletteRun, ["step", "dispose"], guarded],
+  [PaletteRun, ["step", "reveal", "dispose"], guarded],
 ];
 // The getters through the door too: one called on another object traps no more than a method.
 for (const [Class, names] of [[ToolIndex, ["size", "dimensions"]], [PaletteRun, ["size"]]]) {

@@ -35,6 +35,14 @@ impl Cache {
     /// What `cache` must be, for a message.
     pub const EXPECTED: &'static str = "\"per-turn\", \"append\", \"fixed\" or \"deferred\"";
 
+    /// Its SPEC name.
+    pub fn name(self) -> &'static str {
+        Cache::ALL
+            .iter()
+            .find(|&&(_, cache)| cache == self)
+            .map_or("", |&(name, _)| name)
+    }
+
     /// The strategy a string (as UTF-16 code units) names, if any.
     pub fn named(name: &[u16]) -> Option<Cache> {
         Cache::ALL
@@ -59,6 +67,13 @@ pub struct Step {
     pub revealed: Vec<u32>,
     /// `listed` and `deferred` are the previous step's (false at step 1).
     pub kept: bool,
+}
+
+/// Why [`Run::reveal`] refused: the run does not defer, or `names[i]` is not registered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RevealError {
+    NotDeferred(Cache),
+    Unregistered(usize),
 }
 
 /// One conversation's state: the registered names, and what the run listed and revealed.
@@ -170,6 +185,26 @@ impl Run {
             revealed,
             kept,
         })
+    }
+
+    /// `Deferred`: tools the model loaded itself (a tool search the host answered), by
+    /// name. Each joins what the run has revealed, in the order given: offered from the
+    /// next step on, never revealed again. Pinned and already revealed names add nothing.
+    /// The tools newly revealed; `Err` (the run as it was) for another strategy or a name
+    /// that is not registered.
+    pub fn reveal(&mut self, names: &NameList) -> Result<Vec<u32>, RevealError> {
+        if self.cache != Cache::Deferred {
+            return Err(RevealError::NotDeferred(self.cache));
+        }
+        let at = positions(&self.names, names).map_err(RevealError::Unregistered)?;
+        let mut new = Vec::new();
+        for i in at {
+            if !self.pinned[i as usize] && !core::mem::replace(&mut self.shown[i as usize], true) {
+                new.push(i);
+            }
+        }
+        self.revealed.extend_from_slice(&new);
+        Ok(new)
     }
 }
 

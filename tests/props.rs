@@ -247,13 +247,13 @@ fn the_generators_cover_every_answer() {
 }
 
 /// A run's case: registered names (some twice), pinned names (mostly registered), and the
-/// steps' outcomes (`None`: a refusal; a routed outcome's names, now and then one that is
-/// not registered).
+/// run's calls: steps with their outcomes (`None`: a refusal; a routed outcome's names, now
+/// and then one that is not registered) and, where the flag is set, `reveal(names)`.
 type RunCase = (
     usize,
     Vec<Vec<u16>>,
     Vec<Vec<u16>>,
-    Vec<Option<Vec<Vec<u16>>>>,
+    Vec<(bool, Option<Vec<Vec<u16>>>)>,
 );
 
 fn run_case() -> impl Strategy<Value = RunCase> {
@@ -263,15 +263,17 @@ fn run_case() -> impl Strategy<Value = RunCase> {
         let pool = registered.clone();
         let names = move || vec(pick(&pool), 0..5);
         let outcome = prop_oneof![1 => Just(None), 4 => names().prop_map(Some)];
-        (0..4usize, Just(registered), names(), vec(outcome, 0..8))
+        let call = (proptest::bool::weighted(0.25), outcome);
+        (0..4usize, Just(registered), names(), vec(call, 0..8))
     })
 }
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
 
-    /// SPEC 8: every strategy's lists, step by step, as the model has them; a name that is
-    /// not registered is refused with its index and leaves the run as it was.
+    /// SPEC 8: every strategy's lists, step by step, as the model has them, with tools the
+    /// model revealed itself between steps; a name that is not registered is refused with
+    /// its index and leaves the run as it was.
     #[test]
     fn runs_match_the_model((cache, registered, pinned, outcomes) in run_case()) {
         use model::run::{CoreRun, RunModel};
@@ -280,8 +282,13 @@ proptest! {
         let naive = RunModel::new(cache, &registered, &pinned);
         prop_assert_eq!(core.as_ref().err(), naive.as_ref().err());
         let (Ok(mut core), Ok(mut naive)) = (core, naive) else { return Ok(()) };
-        for names in &outcomes {
+        for (reveal, names) in &outcomes {
             let before = core.steps();
+            if let (true, Some(names)) = (reveal, names) {
+                prop_assert_eq!(core.reveal(names), naive.reveal(names));
+                prop_assert_eq!(core.steps(), before);
+                continue;
+            }
             let (c, m) = (core.step(names.as_deref()), naive.step(names.as_deref()));
             prop_assert_eq!(&c, &m);
             prop_assert_eq!(core.steps(), before + u32::from(c.is_ok()));

@@ -39,6 +39,8 @@ export interface ToolSearchAnswerOptions {
   tools: ToolDefinitions;
   /** Hits per search (default: the index's own). */
   limit?: number;
+  /** The `PaletteRun` the step came from: what the search loads is revealed to it (`run.reveal`), so its next steps offer those tools and never reveal them again. */
+  run?: { reveal(names: Iterable<string>): readonly string[] } | null;
 }
 
 // ---- OpenAI Chat Completions

@@ -229,8 +229,17 @@ function found(index, query, s, limit, where) {
 }
 
 function searchArgs(options, where) {
-  if (!isObject(options)) throw fail(`${where}: options`, "an object { step, index, tools?, limit? }", options);
+  if (!isObject(options)) throw fail(`${where}: options`, "an object { step, index, tools?, limit?, run? }", options);
+  const { run } = options;
+  if (run != null && !(isObject(run) && typeof run.reveal === "function")) throw fail(`${where}: options.run`, 'the PaletteRun the step came from (cache "deferred")', run);
   return options;
+}
+
+// What the model's search loaded is the run's to know (`run.reveal`): offered from its next
+// step on, and not revealed again.
+function loaded(names, run) {
+  if (run != null && names.length > 0) run.reveal(names);
+  return names;
 }
 
 /**
@@ -239,12 +248,12 @@ function searchArgs(options, where) {
  */
 export function answerOpenaiToolSearch(call, options) {
   const where = "answerOpenaiToolSearch";
-  const { step, index, tools, limit } = searchArgs(options, where);
+  const { step, index, tools, limit, run } = searchArgs(options, where);
   if (!isObject(call) || call.type !== "tool_search_call") throw fail(`${where}: call`, 'a "tool_search_call" output item', call);
   const s = read(step, tools, where);
   const callId = call.call_id;
   if (!isString(callId)) throw fail(`${where}: call.call_id`, "a string", callId);
-  return searchOutput(callId, found(index, queryOf(call.arguments, where), s, limit, where), s);
+  return searchOutput(callId, loaded(found(index, queryOf(call.arguments, where), s, limit, where), run), s);
 }
 
 // ---------------------------------------------------------------- Anthropic Messages
@@ -302,10 +311,10 @@ export function anthropicReveal(step, tools, options) {
  */
 export function answerAnthropicToolSearch(toolUse, options) {
   const where = "answerAnthropicToolSearch";
-  const { step, index, tools, limit } = searchArgs(options, where);
+  const { step, index, tools, limit, run } = searchArgs(options, where);
   if (!isObject(toolUse) || toolUse.type !== "tool_use" || !isString(toolUse.id)) throw fail(`${where}: toolUse`, 'a "tool_use" content block', toolUse);
   const s = read(step, tools, where);
-  const names = found(index, queryOf(toolUse.input, where), s, limit, where);
+  const names = loaded(found(index, queryOf(toolUse.input, where), s, limit, where), run);
   return {
     type: "tool_result",
     tool_use_id: toolUse.id,

@@ -5,7 +5,7 @@ use super::options::{self, RUN};
 use super::palette::routed_names;
 use super::{batch, frozen, host, must_be, JsResult, Message};
 use crate::names::NameList;
-use crate::run::{Cache, Run};
+use crate::run::{Cache, RevealError, Run};
 use core::cell::{Cell, RefCell};
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
@@ -45,6 +45,13 @@ export declare class PaletteRun {
   constructor(options: PaletteRunOptions);
   /** The next step, for this turn's outcome (a refusal or `RoutingUnavailable` means every tool). */
   step(outcome: RouterOutcome): PaletteStep;
+  /**
+   * `"deferred"`: tools the model loaded itself (a tool search you answered, e.g. with tool-palette/providers'
+   * `answerAnthropicToolSearch`). Each joins what the run revealed: offered from the next step on, never revealed
+   * again. Answers the names newly revealed (frozen). A TypeError for a name not registered, an Error for a run of
+   * another strategy (nothing is deferred there) or after `dispose()`.
+   */
+  reveal(names: Iterable<string>): readonly string[];
   /** Steps taken. */
   readonly size: number;
   /** Frees the run now rather than at garbage collection; a later `step()` throws. */
@@ -157,6 +164,30 @@ impl PaletteRun {
             &step.revealed,
             step.kept,
         ))
+    }
+
+    /// Tools the model loaded itself (`"deferred"` runs): offered from the next step on.
+    pub fn reveal(&self, names: JsValue) -> JsResult<JsValue> {
+        let place = || Message::new("PaletteRun.reveal: names");
+        let disposed = || Message::new("PaletteRun: reveal() after dispose()").error();
+        if self.running.borrow().is_none() {
+            return Err(disposed());
+        }
+        // Reading the names may run the caller's iterator (no borrow is held meanwhile).
+        let (list, given) = self::names(&names, &place)?;
+        let mut running = self.running.borrow_mut();
+        let Some(running) = running.as_mut() else {
+            return Err(disposed());
+        };
+        let new = running.run.reveal(&given).map_err(|e| match e {
+            RevealError::Unregistered(i) => unregistered(place(), &list, i),
+            RevealError::NotDeferred(cache) => {
+                let message =
+                    "PaletteRun.reveal: only a \"deferred\" run reveals tools (this run is \"";
+                Message::new(message).add(cache.name()).add("\")").error()
+            }
+        })?;
+        Ok(frozen(host::pick(&running.names, &new)).into())
     }
 
     /// Steps taken.

@@ -118,6 +118,26 @@ impl RunModel {
     }
 }
 
+impl RunModel {
+    /// SPEC 8 has no word for it: the model loaded `names` itself (its own tool search).
+    /// Only a deferred run reveals; each registered name not pinned and not revealed before
+    /// joins the revealed ones, in the order given. `Err(None)`: not deferred.
+    pub fn reveal(&mut self, names: &[Units]) -> Result<Vec<Units>, Option<usize>> {
+        if self.cache != Cache::Deferred {
+            return Err(None);
+        }
+        check(&self.registered, names).map_err(Some)?;
+        let mut new: Vec<Units> = Vec::new();
+        for n in names {
+            if !self.pinned.contains(n) && !self.revealed.contains(n) && !new.contains(n) {
+                new.push(n.clone());
+            }
+        }
+        self.revealed.extend(new.iter().cloned());
+        Ok(new)
+    }
+}
+
 fn list(names: &[Units]) -> NameList {
     let mut list = NameList::default();
     names.iter().for_each(|n| list.push(n));
@@ -141,6 +161,18 @@ impl CoreRun {
 
     pub fn steps(&self) -> u32 {
         self.run.steps()
+    }
+
+    pub fn reveal(&mut self, names: &[Units]) -> Result<Vec<Units>, Option<usize>> {
+        use tool_palette::run::RevealError;
+        let new = self.run.reveal(&list(names)).map_err(|e| match e {
+            RevealError::NotDeferred(_) => None,
+            RevealError::Unregistered(i) => Some(i),
+        })?;
+        Ok(new
+            .iter()
+            .map(|&i| self.registered[i as usize].clone())
+            .collect())
     }
 
     pub fn step(&mut self, names: Option<&[Units]>) -> Result<StepSpec, usize> {

@@ -243,6 +243,21 @@ describe("Anthropic Messages", () => {
     assert.deepEqual(body.messages.at(-1).content, [result]);
   });
 
+  test("given the run, what the model's search loaded is revealed to it: offered from the next step on, never revealed again", async () => {
+    const run = new tp.PaletteRun({ registered: REG, cache: "deferred", pinned: ["search"] });
+    const route = (names) => tp.resolvePalette({ registered: REG, entries: () => names });
+    const first = run.step(await route(["ls"]));
+    assert.ok(!first.offered.includes("cat"));
+    const index = new tp.ToolIndex(TOOLS);
+    const use = { type: "tool_use", id: "toolu_8", name: "tool_search", input: { query: "print a file" } };
+    assert.deepEqual(p.answerAnthropicToolSearch(use, { step: first, index, tools: TOOLS, limit: 1, run }).content, [{ type: "tool_reference", tool_name: "cat" }]);
+    const call = { type: "tool_search_call", call_id: "call_2", execution: "client", status: "completed", arguments: { query: "sort a file by line" } };
+    assert.equal(p.answerOpenaiToolSearch(call, { step: first, index, tools: TOOLS, limit: 1, run }).tools[0].name, "sort");
+    const next = run.step(await route(["cat", "cd"]));
+    assert.deepEqual([next.offered, next.revealed], [["search", "ls", "cat", "sort", "cd"], ["cd"]]);
+    assert.throws(() => p.answerAnthropicToolSearch(use, { step: first, index, tools: TOOLS, run: {} }), { name: "TypeError", message: /^answerAnthropicToolSearch: options\.run must be the PaletteRun the step came from/ });
+  });
+
   test("the search tool may not take a tool's name", async () => {
     const [step] = await steps("deferred", ["search"]);
     assert.throws(() => p.anthropicMessages(step, TOOLS, { search: { name: "ls" } }), { name: "TypeError", message: /options\.search\.name \("ls"\) is the name of one of the tools/ });

@@ -145,6 +145,35 @@ export function runs(tp) {
       assert.equal(run.size, 0);
     });
 
+    test("reveal: tools the model loaded itself are offered from the next step on, and never revealed again", async () => {
+      const run = new PaletteRun({ registered: REG, cache: "deferred", pinned: ["search"] });
+      const first = run.step(await routed(["ls"]));
+      assert.deepEqual(first.offered, ["search", "ls"]);
+      // The model searched and loaded cat and ls (ls was revealed already, search is pinned).
+      const added = run.reveal(["cat", "ls", "search", "cat"]);
+      assert.deepEqual(added, ["cat"]);
+      assert.ok(Object.isFrozen(added));
+      assert.equal(run.size, 1, "a reveal is no step");
+      const next = run.step(await routed(["cat", "sort"]));
+      assert.deepEqual(lists(next), { offered: ["search", "ls", "cat", "sort"], listed: ["search"], deferred: ["ls", "cd", "cat", "sort"], revealed: ["sort"], kept: true });
+      assert.deepEqual(run.reveal(new Set(["cd"])), ["cd"]);
+      assert.deepEqual(run.step(await refused()).revealed, []);
+    });
+
+    test("reveal: a name not registered is a TypeError (the run as it was); other strategies and a disposed run are Errors", async () => {
+      const run = new PaletteRun({ registered: REG, cache: "deferred" });
+      assert.throws(() => run.reveal(["cat", "ghost"]), { name: "TypeError", message: 'PaletteRun.reveal: names[1] ("ghost") is not a registered tool' });
+      assert.throws(() => run.reveal("cat"), (e) => e instanceof TypeError && /^PaletteRun\.reveal: names must be/.test(e.message));
+      assert.deepEqual(run.step(await routed(["ls"])).offered, ["ls"], "cat was not revealed");
+      for (const cache of ["per-turn", "append", "fixed"]) {
+        const other = new PaletteRun({ registered: REG, cache });
+        assert.throws(() => other.reveal(["cat"]), { name: "Error", message: `PaletteRun.reveal: only a "deferred" run reveals tools (this run is "${cache}")` });
+      }
+      run.dispose();
+      assert.throws(() => run.reveal(["cat"]), { name: "Error", message: "PaletteRun: reveal() after dispose()" });
+      assert.throws(() => PaletteRun.prototype.reveal.call({}, ["cat"]), TypeError);
+    });
+
     test("a step after dispose() is an Error; dispose() twice does nothing", async () => {
       const run = new PaletteRun({ registered: REG });
       run.step(await routed(["ls"]));
