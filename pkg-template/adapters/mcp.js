@@ -121,12 +121,18 @@ function listAll(client, ms, server) {
 // alone in being left out, by readTool, instead of failing its whole page.
 const UNCHECKED = Object.freeze({ safeParse: (data) => ({ success: true, data }) });
 
-// One page of tools/list: through the SDK Client's request() when it has one (see UNCHECKED),
-// else its listTools().
-const listPage = (client, params, options) =>
-  isFunction(client.request) && isFunction(client.listTools) && "fallbackNotificationHandler" in client
-    ? client.request({ method: "tools/list", params }, UNCHECKED, options)
-    : client.listTools(params, options);
+// One page of tools/list: the client's listTools() (the SDK Client then keeps what it learns of
+// each tool, such as output schemas to check call results against); when the SDK Client's own
+// check refuses the page, the page again through its request() with UNCHECKED.
+async function listPage(client, params, options) {
+  try {
+    return await client.listTools(params, options);
+  } catch (error) {
+    const sdk = isFunction(client.request) && "fallbackNotificationHandler" in client;
+    if (!sdk || options.signal.aborted) throw error;
+    return client.request({ method: "tools/list", params }, UNCHECKED, options);
+  }
+}
 
 function checkNumber(value, name, { integer = false, min = 0 } = {}) {
   if (value === Infinity && !integer) return;
@@ -215,14 +221,19 @@ export function createMcpPalette(options) {
   async function indexOf(docs) {
     if (embed === null || docs.length === 0) return { index: new ToolIndex(docs, { limit }), embedding: embed === null ? null : Object.freeze({ hybrid: false, error: null }) };
     const texts = docs.map((d) => definition(d.name, d));
+    let building = false;
     try {
       const work = Promise.all(texts.map(async (text) => (vectors.has(text) ? vectors.get(text) : embed(text))));
       const answered = await within(work, listTimeoutMs, () => new Error(`embedding the tools timed out after ${listTimeoutMs} ms`));
+      building = true;
       const index = new ToolIndex(docs, { limit, vectors: answered, embed, ...(onEmbedError === null ? {} : { onEmbedError }) });
       vectors.clear();
       texts.forEach((text, i) => vectors.set(text, answered[i]));
       return { index, embedding: Object.freeze({ hybrid: true, error: null }) };
     } catch (error) {
+      // Tools too large to index (a RangeError of the index itself) are no embedding failure:
+      // the listing leaves out the servers that make them so (list()).
+      if (building && error instanceof RangeError) throw error;
       vectors.clear();
       const message = errorText(error);
       warn("EMBED_FAILED", `the tools could not be embedded (${message}); routing ranks them lexically until they are listed again.`);

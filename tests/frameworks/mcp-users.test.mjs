@@ -2,7 +2,8 @@
 // InMemoryTransport): a call before the first step, a nameless tool behind the SDK's own
 // schema check, a server too large to index, a name that moved to another server, two
 // concurrent routes, a search the index cannot take, a limit the core refuses, and an
-// onDecision that throws. Each test failed before its fix.
+// onDecision that throws, the SDK Client's own listing kept, a too-large server beside
+// embedding. Each test failed before its fix.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { connect, frameworksSuite, pagedServer } from "./mcp-servers.mjs";
@@ -135,4 +136,31 @@ test("an onDecision that throws fails its route() before it becomes the run's tu
   fail = true;
   await assert.rejects(run.route("read my calendar"), /report sink down/);
   assert.equal(run.turn, ok);
+});
+
+test("an SDK server whose listing passes the SDK's check is listed by its listTools(): the Client keeps its tools' output schemas and checks results", async () => {
+  // A low-level Server: it checks nothing of its own answers (an McpServer would refuse this one itself).
+  const server = new sdk.Server({ name: "stats", version: "1.0.0" }, { capabilities: { tools: {} } });
+  const mean = { name: "mean", description: "The mean of numbers", inputSchema: { type: "object", properties: { xs: { type: "array" } } }, outputSchema: { type: "object", properties: { mean: { type: "number" } }, required: ["mean"] } };
+  server.setRequestHandler(sdk.ListToolsRequestSchema, async () => ({ tools: [mean] }));
+  // An answer that breaks the tool's own output schema: the SDK Client refuses it, if it knows the schema.
+  server.setRequestHandler(sdk.CallToolRequestSchema, async () => ({ content: [{ type: "text", text: "NaN" }], structuredContent: { mean: "not a number" } }));
+  const stats = await connect(sdk, server, "stats");
+  open.push(stats);
+  const run = palette({ stats }).run();
+  await run.route("the mean of numbers");
+  const answer = await run.callTool({ name: "mean", arguments: { xs: [1, 2] } });
+  assert.equal(answer.isError, true, JSON.stringify(answer));
+  assert.match(textOf(answer), /output schema/i);
+});
+
+test("with index.embed, a server too large to index is left out as such: no EMBED_FAILED, the others ranked hybrid", async () => {
+  const huge = Array.from({ length: 9 }, (_, i) => def(`${String.fromCharCode(97 + i)}${"x".repeat(1_000_000)}`, ""));
+  const warnings = [];
+  const embed = (text) => [text.length % 7, 1, (text.length % 3) + 1];
+  const p = palette({ big: client(huge, [], "big"), s: client(THREE) }, { index: { embed }, onWarning: (w) => warnings.push(w.code) });
+  const { failures, embedding } = await p.refresh();
+  assert.deepEqual(failures.map((f) => f.server), ["big"]);
+  assert.deepEqual(embedding, { hybrid: true, error: null });
+  assert.deepEqual(warnings, ["LIST_FAILED:big"]);
 });
