@@ -57,10 +57,9 @@ async function converse(cache) {
     const r = turn.report;
     // The request's tools (what the prompt cache keys on first) and, for "deferred", the
     // messages that load the revealed tools after the history (tool_reference blocks).
-    const step = { ...r, step: r.turn + 1 };
     const definitions = [...turn.tools, ...turn.deferred];
-    const { tools } = anthropicMessages(step, definitions);
-    const reveal = anthropicReveal(step, definitions);
+    const { tools } = anthropicMessages(r, definitions);
+    const reveal = anthropicReveal(r, definitions);
     if (r.kept) kept++;
     console.log(`user: ${message}`);
     const perServer = Object.entries(r.servers).filter(([, x]) => x.offered > 0).map(([name, x]) => `${name} ${x.offered}/${x.tools}`);

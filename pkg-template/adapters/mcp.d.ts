@@ -60,9 +60,11 @@ export interface McpServerReport {
 export interface McpTurnReport {
   /** The turn within the run, from 0. */
   readonly turn: number;
+  /** `turn + 1`: the report is a step tool-palette/providers reads as it is. */
+  readonly step: number;
   /** The core's decision report (SPEC section 5): outcome, rule, each row's fate, hidden names. */
   readonly routing: RoutingDecision | null;
-  /** The palette names offered: the routed names, then the search tool when routing narrowed; every tool on a refusal. */
+  /** The palette names offered: the routed names, then the search tool when routing narrowed; every tool on a refusal. With `cache`, the run's `offered`, in its order. */
   readonly offered: readonly string[];
   /** The core's hidden names (routed turns only). */
   readonly hidden: readonly string[];
@@ -123,6 +125,12 @@ export interface McpRun {
   readonly adapterOptions: { readonly router: McpRun["router"]; readonly alwaysInclude: readonly string[] };
   readonly turn: McpTurn | null;
   readonly found: string[];
+  /**
+   * With `cache: "deferred"`: tools the model loaded itself (a client tool search you answered; or pass this run as
+   * `run` to tool-palette/providers' answer functions), offered from the next turn on. The names newly revealed; an
+   * Error without "deferred" or before the first `route()`.
+   */
+  reveal(names: Iterable<string>): readonly string[];
   /** Every listed tool and the search tool as an AI SDK tools record (JSON schemas), each executing through callTool. */
   aiSdkTools(): Promise<Record<string, any>>;
   /** The same as OpenAI Agents function tools (plain JSON schemas, `strict: false`); each passes the run's `signal` on to `callTool`. */

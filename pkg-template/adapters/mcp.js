@@ -409,13 +409,30 @@ export function createMcpPalette(options) {
       if (messages[messages.length - 1] !== message) messages.push(message);
       return Object.freeze(messages.slice(0, -1));
     };
-    let kept = null;
-    const runOver = (l) => {
+    // When the listing changes, what the run showed the model of the tools still listed is
+    // carried into the new run: a deferred run's revealed tools stay revealed (the model loaded
+    // them), an appending run's listed tools stay listed (nothing is removed).
+    let kept = null; // { names, run, last: its last step, revealed: what it revealed, in order }
+    // (A loop, not push(...names): a list of 150,000 names overflows the stack.)
+    const remember = (names) => {
+      for (const name of names) kept.revealed.push(name);
+      return names;
+    };
+    const stepOf = (l, outcome) => {
       const registered = searchName === false ? l.names : [...l.names, searchName];
-      if (kept && kept.names.length === registered.length && kept.names.every((n, i) => n === registered[i])) return kept.run;
-      kept?.run.dispose();
-      kept = { names: registered, run: new PaletteRun({ registered, cache, pinned: searchName === false ? [] : [searchName] }) };
-      return kept.run;
+      const same = kept && kept.names.length === registered.length && kept.names.every((n, i) => n === registered[i]);
+      let carried = [];
+      if (!same) {
+        const still = new Set(registered);
+        carried = (cache === "deferred" ? kept?.revealed ?? [] : cache === "append" ? kept?.last?.listed ?? [] : []).filter((n) => still.has(n));
+        kept?.run.dispose();
+        kept = { names: registered, run: new PaletteRun({ registered, cache, pinned: searchName === false ? [] : [searchName] }), last: null, revealed: [] };
+        if (cache === "deferred") remember(kept.run.reveal(carried));
+      }
+      const palette = cache === "append" && carried.length && outcome.kind === "routed" ? { kind: "routed", names: [...carried, ...outcome.names], unresolved: [] } : outcome;
+      kept.last = kept.run.step(palette);
+      remember(kept.last.revealed);
+      return kept.last;
     };
 
     async function route(context, { signal } = {}) {
@@ -449,7 +466,7 @@ export function createMcpPalette(options) {
       });
       const narrowed = outcome.kind === "routed";
       // With a run, its step: what is offered (the gate), listed (sent in full) and deferred.
-      const step = cache === null ? null : runOver(l).step(outcome);
+      const step = cache === null ? null : stepOf(l, outcome);
       const toolOf = (name) => (name === searchName && !l.byName.has(name) ? searchTool() : offeredTool(l, name));
       const withSearch = step === null && narrowed && searchName !== false;
       const offeredNames = step ? [...step.offered] : narrowed ? [...outcome.names, ...(withSearch ? [searchName] : [])] : [...l.names];
@@ -474,6 +491,8 @@ export function createMcpPalette(options) {
       }
       const report = Object.freeze({
         turn: number,
+        // The turn from 1: the report is then a step tool-palette/providers reads as it is.
+        step: number + 1,
         routing: decision,
         offered: Object.freeze(offeredNames),
         hidden: Object.freeze(decision && narrowed ? [...decision.hidden] : []),
@@ -630,6 +649,13 @@ export function createMcpPalette(options) {
       },
       get found() {
         return [...found];
+      },
+      // With cache "deferred": tools the model loaded itself (a client tool search you answered,
+      // e.g. with tool-palette/providers given this run): offered from the next turn on.
+      reveal(names) {
+        if (cache !== "deferred") throw new Error(`${WHERE}: run.reveal() needs options.cache "deferred" (this palette's is ${cache === null ? "none" : `"${cache}"`})`);
+        if (kept === null) throw new Error(`${WHERE}: run.reveal() before the run's first step (route())`);
+        return remember(kept.run.reveal(names));
       },
       async aiSdkTools() {
         const record = {};

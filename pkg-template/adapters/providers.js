@@ -231,14 +231,19 @@ function found(index, query, s, limit, where) {
 function searchArgs(options, where) {
   if (!isObject(options)) throw fail(`${where}: options`, "an object { step, index, tools?, limit?, run? }", options);
   const { run } = options;
-  if (run != null && !(isObject(run) && typeof run.reveal === "function")) throw fail(`${where}: options.run`, 'the PaletteRun the step came from (cache "deferred")', run);
+  if (run != null && !(isObject(run) && typeof run.reveal === "function")) throw fail(`${where}: options.run`, 'the run the step came from (a "deferred" PaletteRun, or an MCP run)', run);
   return options;
 }
 
 // What the model's search loaded is the run's to know (`run.reveal`): offered from its next
 // step on, and not revealed again.
-function loaded(names, run) {
-  if (run != null && names.length > 0) run.reveal(names);
+function loaded(names, run, where) {
+  if (run == null || names.length === 0) return names;
+  try {
+    run.reveal(names);
+  } catch (error) {
+    throw new TypeError(`${where}: options.run could not take what the search loaded (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+  }
   return names;
 }
 
@@ -253,7 +258,7 @@ export function answerOpenaiToolSearch(call, options) {
   const s = read(step, tools, where);
   const callId = call.call_id;
   if (!isString(callId)) throw fail(`${where}: call.call_id`, "a string", callId);
-  return searchOutput(callId, loaded(found(index, queryOf(call.arguments, where), s, limit, where), run), s);
+  return searchOutput(callId, loaded(found(index, queryOf(call.arguments, where), s, limit, where), run, where), s);
 }
 
 // ---------------------------------------------------------------- Anthropic Messages
@@ -314,7 +319,7 @@ export function answerAnthropicToolSearch(toolUse, options) {
   const { step, index, tools, limit, run } = searchArgs(options, where);
   if (!isObject(toolUse) || toolUse.type !== "tool_use" || !isString(toolUse.id)) throw fail(`${where}: toolUse`, 'a "tool_use" content block', toolUse);
   const s = read(step, tools, where);
-  const names = loaded(found(index, queryOf(toolUse.input, where), s, limit, where), run);
+  const names = loaded(found(index, queryOf(toolUse.input, where), s, limit, where), run, where);
   return {
     type: "tool_result",
     tool_use_id: toolUse.id,

@@ -111,6 +111,53 @@ test("with cache, the index reads the run's earlier messages: the namespace an e
   assert.ok(own.report.offered.includes("create_release") && !own.report.offered.includes("add_note"));
 });
 
+test('cache "deferred": what the model loads through a client tool search is revealed to the MCP run (providers given the run), and stays callable', async () => {
+  const { servers: s, calls } = await servers();
+  const providers = await (await consumer()).load("tool-palette/providers");
+  const { ToolIndex } = await (await consumer()).load("tool-palette");
+  const run = mcp.createMcpPalette({ servers: s, cache: "deferred", searchTool: false }).run();
+  assert.throws(() => run.reveal(["add_note"]), { name: "Error", message: "tool-palette/mcp: run.reveal() before the run's first step (route())" });
+  const first = await run.route("add a note about lunch");
+  assert.equal(first.report.step, 1);
+  const definitions = [...first.tools, ...first.deferred];
+  // The report is a step the providers read as it is; the request has one search tool, the providers'.
+  assert.deepEqual(providers.anthropicMessages(first.report, definitions).tools.filter((t) => !t.defer_loading).map((t) => t.name), ["tool_search"]);
+  assert.ok(!first.report.offered.includes("close_pull_request"));
+  const use = { type: "tool_use", id: "toolu_1", name: "tool_search", input: { query: "close a pull request" } };
+  const answer = providers.answerAnthropicToolSearch(use, { step: first.report, index: new ToolIndex(definitions), tools: definitions, limit: 1, run });
+  assert.deepEqual(answer.content, [{ type: "tool_reference", tool_name: "close_pull_request" }]);
+  const second = await run.route("close it now");
+  assert.equal(second.report.step, 2);
+  assert.ok(second.report.offered.includes("close_pull_request") && !second.report.revealed.includes("close_pull_request"));
+  assert.equal((await run.callTool({ name: "close_pull_request", arguments: { target: "#3" } })).isError, undefined);
+  assert.deepEqual(calls, [["github", "close_pull_request", { target: "#3" }]]);
+  assert.deepEqual(run.reveal(["close_pull_request"]), []);
+  const plain = mcp.createMcpPalette({ servers: s, cache: "append" }).run();
+  await plain.route("x");
+  assert.throws(() => plain.reveal(["add_note"]), { name: "Error", message: 'tool-palette/mcp: run.reveal() needs options.cache "deferred" (this palette\'s is "append")' });
+});
+
+test("when a server's tools change mid-run, the new run keeps what the model was shown of the tools still listed", async () => {
+  for (const cache of ["deferred", "append"]) {
+    const calls = [];
+    const notes = mcpServer(sdk, "notes", NOTES, calls);
+    const clients = { notes: await connect(sdk, notes, "notes"), github: await connect(sdk, mcpServer(sdk, "github", GITHUB, calls), "github") };
+    open.push(...Object.values(clients));
+    const palette = mcp.createMcpPalette({ servers: clients, cache });
+    const run = palette.run();
+    const first = await run.route("add a note about lunch");
+    assert.ok(first.report.offered.includes("add_note"));
+    notes.registerTool("archive_note", { description: "Archive a note", inputSchema: { target: sdk.z.string() } }, async () => ({ content: [{ type: "text", text: "archived" }] }));
+    await palette.refresh();
+    const second = await run.route("close the pull request");
+    assert.equal(second.report.kept, false, `${cache}: the tools changed`);
+    assert.ok(second.report.offered.includes("add_note"), `${cache}: the notes shown before stay offered`);
+    assert.ok(!second.report.revealed.includes("add_note"), `${cache}: and are not revealed again`);
+    if (cache === "append") assert.ok(first.report.listed.every((name) => second.report.listed.includes(name)), "nothing listed is removed");
+    assert.equal((await run.callTool({ name: "add_note", arguments: { target: "x" } })).isError, undefined, cache);
+  }
+});
+
 test("options.cache is checked by the core's rule, under its own name", async () => {
   const { servers: s } = await servers();
   for (const [bad, got] of [["sometimes", 'got "sometimes"'], [3, "got number (3)"], [{}, "got an object"]]) {

@@ -255,7 +255,7 @@ describe("Anthropic Messages", () => {
     assert.equal(p.answerOpenaiToolSearch(call, { step: first, index, tools: TOOLS, limit: 1, run }).tools[0].name, "sort");
     const next = run.step(await route(["cat", "cd"]));
     assert.deepEqual([next.offered, next.revealed], [["search", "ls", "cat", "sort", "cd"], ["cd"]]);
-    assert.throws(() => p.answerAnthropicToolSearch(use, { step: first, index, tools: TOOLS, run: {} }), { name: "TypeError", message: /^answerAnthropicToolSearch: options\.run must be the PaletteRun the step came from/ });
+    assert.throws(() => p.answerAnthropicToolSearch(use, { step: first, index, tools: TOOLS, run: {} }), { name: "TypeError", message: /^answerAnthropicToolSearch: options\.run must be the run the step came from/ });
   });
 
   test("the search tool may not take a tool's name", async () => {
