@@ -590,6 +590,11 @@ impl ToolIndex {
         let place = || Message::new("ToolIndex.load: bytes");
         let view = host::bytes_of(&bytes).map_err(|cause| unreadable(place(), &cause))?;
         let Some(array) = view.dyn_ref::<Uint8Array>() else {
+            // (`isView` reads an internal slot: no code of the caller's runs.)
+            if js_sys::ArrayBuffer::is_view(&bytes) {
+                let message = " must be a Uint8Array (from index.save()), got a typed array or DataView of another kind: view its bytes as new Uint8Array(view.buffer, view.byteOffset, view.byteLength)";
+                return Err(place().add(message).type_error());
+            }
             return Err(must_be(place(), "a Uint8Array (from index.save())", &bytes));
         };
         let options_place = || Message::new("ToolIndex.load: options");

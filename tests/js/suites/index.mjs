@@ -544,6 +544,9 @@ export function toolIndex(tp) {
       const refused = (b, Type, pattern) => assert.throws(() => ToolIndex.load(b), (e) => e instanceof Type && pattern.test(e.message), String(pattern));
       refused("bytes", TypeError, /ToolIndex\.load: bytes must be a Uint8Array/);
       refused(bytes.buffer, TypeError, /must be a Uint8Array/);
+      for (const view of [new DataView(bytes.buffer), new Int8Array(bytes.buffer), new Uint16Array(4)]) {
+        refused(view, TypeError, /^ToolIndex\.load: bytes must be a Uint8Array \(from index\.save\(\)\), got a typed array or DataView of another kind: view its bytes as new Uint8Array\(view\.buffer, view\.byteOffset, view\.byteLength\)$/);
+      }
       refused(new TextEncoder().encode('{"tools":[]}'), TypeError, /bytes are not a ToolIndex snapshot/);
       refused(new Uint8Array(0), RangeError, /bytes are truncated: 0 bytes of the 24/);
       refused(bytes.subarray(0, bytes.length - 1), RangeError, new RegExp(`truncated: ${bytes.length - 1} bytes of the ${bytes.length}`));
