@@ -10,32 +10,16 @@
 //
 // In your project: import { createMcpPalette } from "tool-palette/mcp" and
 // { anthropicMessages, anthropicReveal } from "tool-palette/providers".
-import { z } from "zod";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { createMcpPalette } from "../dist/adapters/mcp.js";
 import { anthropicMessages, anthropicReveal } from "../dist/adapters/providers.js";
+import { cross, server } from "./servers.mjs";
 
-async function server(name, tools) {
-  const server = new McpServer({ name, version: "1.0.0" });
-  for (const [tool, description] of tools) {
-    server.registerTool(tool, { description, inputSchema: { target: z.string() } }, async ({ target }) => ({
-      content: [{ type: "text", text: `${tool}(${target}): ok` }],
-    }));
-  }
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(b);
-  const client = new Client({ name: "example", version: "1.0.0" });
-  await client.connect(a);
-  return client;
-}
-const cross = (verbs, nouns, what) => verbs.flatMap((v) => nouns.map((n) => [`${v}_${n}`, `${v} a ${n.replace(/_/g, " ")} ${what}`]));
+const ok = (tool, target) => `${tool}(${target}): ok`;
 const servers = {
-  files: await server("files", cross(["read", "write", "move", "sort", "delete"], ["file", "directory"], "on the local disk")),
-  github: await server("github", cross(["create", "list", "get", "close", "merge"], ["issue", "pull_request", "branch", "release", "label", "milestone", "comment"], "in a GitHub repository")),
-  ci: await server("ci", cross(["trigger", "cancel", "get", "retry"], ["pipeline", "job", "build"], "on the CI")),
+  files: await server("files", cross(["read", "write", "move", "sort", "delete"], ["file", "directory"], "on the local disk"), ok),
+  github: await server("github", cross(["create", "list", "get", "close", "merge"], ["issue", "pull_request", "branch", "release", "label", "milestone", "comment"], "in a GitHub repository"), ok),
+  ci: await server("ci", cross(["trigger", "cancel", "get", "retry"], ["pipeline", "job", "build"], "on the CI"), ok),
 };
 
 // The conversation: each user turn, and the call the scripted model makes in it.

@@ -11,33 +11,19 @@
 // from "tool-palette/ai-sdk"), with the Clients you already connected.
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
-import { z } from "zod";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { ToolPolicies } from "../dist/node.mjs";
 import { createMcpPalette } from "../dist/adapters/mcp.js";
 import { createToolPalette } from "../dist/adapters/ai-sdk.js";
+import { cross, server } from "./servers.mjs";
 
 // Two MCP servers: a code host and a CI, 39 tools in all, both with a tool named `search`.
-async function server(name, tools) {
-  const server = new McpServer({ name, version: "1.0.0" });
-  for (const [tool, description] of tools) {
-    server.registerTool(tool, { description, inputSchema: { target: z.string() } }, async ({ target }) => {
-      console.log(`  ${name} ran:  ${tool} ${JSON.stringify({ target })}`);
-      return { content: [{ type: "text", text: `${tool}(${target}): ${tool === "tail_console" ? "exit 137, out of memory" : "ok"}` }] };
-    });
-  }
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(b);
-  const client = new Client({ name: "example", version: "1.0.0" });
-  await client.connect(a);
-  return client;
-}
-const cross = (verbs, nouns, what) => verbs.flatMap((v) => nouns.map((n) => [`${v}_${n}`, `${v} a ${n.replace(/_/g, " ")} ${what}`]));
-const github = await server("github", [...cross(["create", "list", "get", "close"], ["issue", "pull_request", "branch", "release", "label"], "in a GitHub repository"), ["search", "Search code across repositories"]]);
-const ci = await server("ci", [...cross(["trigger", "cancel", "get"], ["pipeline", "job", "build", "deployment"], "on the CI"), ["tail_console", "Stream the console output lines of a finished job"], ["search", "Search the CI logs"]]);
+const answer = (name) => (tool, target) => {
+  console.log(`  ${name} ran:  ${tool} ${JSON.stringify({ target })}`);
+  return `${tool}(${target}): ${tool === "tail_console" ? "exit 137, out of memory" : "ok"}`;
+};
+const github = await server("github", [...cross(["create", "list", "get", "close"], ["issue", "pull_request", "branch", "release", "label"], "in a GitHub repository"), ["search", "Search code across repositories"]], answer("github"));
+const ci = await server("ci", [...cross(["trigger", "cancel", "get"], ["pipeline", "job", "build", "deployment"], "on the CI"), ["tail_console", "Stream the console output lines of a finished job"], ["search", "Search the CI logs"]], answer("ci"));
 
 // One palette over both; a policy sends code searches to the CI's log search.
 const policies = new ToolPolicies([

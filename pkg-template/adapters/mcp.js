@@ -16,8 +16,8 @@
 // the core's. A call goes through the policies (POST seam) and the palette gate, then to its
 // server; a call outside the turn's palette, or to no tool at all, is answered as MCP answers a
 // failed call (isError: true), naming only the offered tools, and no server is called.
-import { PaletteRun, resolvePalette, ToolIndex } from "tool-palette";
-import { deliver, ToolPaletteAdapterWarning, fail, isObject, isFunction } from "./shared.js";
+import { resolvePalette, ToolIndex } from "tool-palette";
+import { deliver, ToolPaletteAdapterWarning, fail, isObject, isFunction, readCache, runKeeper } from "./shared.js";
 
 const WHERE = "tool-palette/mcp";
 const SEARCH = "search_tools";
@@ -162,7 +162,7 @@ const shown = (value) =>
 export function createMcpPalette(options) {
   if (!isObject(options)) throw fail(`${WHERE}: options`, "an object", options);
   const { servers, policies = null, entries = null, onDecision = null, onWarning = null, countTokens = null } = options;
-  const { limit = 5, listTimeoutMs = 10_000, timeoutMs, outsidePalette = "refuse", index: indexOptions, cache = null } = options;
+  const { limit = 5, listTimeoutMs = 10_000, timeoutMs, outsidePalette = "refuse", index: indexOptions } = options;
   const searchName = options.searchTool === undefined ? SEARCH : options.searchTool;
   if (!isObject(servers) || Array.isArray(servers)) throw fail(`${WHERE}: options.servers`, "a record of MCP clients keyed by server name", servers);
   if (servers instanceof Map) throw new TypeError(`${WHERE}: options.servers must be a record of MCP clients keyed by server name, got a Map (pass Object.fromEntries(map))`);
@@ -187,14 +187,7 @@ export function createMcpPalette(options) {
   } catch (error) {
     throw new TypeError(`${WHERE}: options.limit${error.message.slice(error.message.indexOf(" must"))}`);
   }
-  // The strategy by the core's own rule (a PaletteRun's), under this option's name.
-  if (cache !== null) {
-    try {
-      new PaletteRun({ registered: [], cache }).dispose();
-    } catch (error) {
-      throw new TypeError(`${WHERE}: options.cache${error.message.slice(error.message.indexOf(" must"))}`);
-    }
-  }
+  const cache = readCache(options.cache, WHERE);
   checkNumber(listTimeoutMs, "listTimeoutMs");
   if (timeoutMs !== undefined) checkNumber(timeoutMs, "timeoutMs");
   if (indexOptions !== undefined && !isObject(indexOptions)) throw fail(`${WHERE}: options.index`, "ToolIndex options (an object)", indexOptions);
@@ -412,7 +405,8 @@ export function createMcpPalette(options) {
     // When the listing changes, what the run showed the model of the tools still listed is
     // carried into the new run: a deferred run's revealed tools stay revealed (the model loaded
     // them), an appending run's listed tools stay listed (nothing is removed).
-    let kept = null; // { names, run, last: its last step, revealed: what it revealed, in order }
+    const keep = cache === null ? null : runKeeper(cache, () => (searchName === false ? [] : [searchName]));
+    let kept = null; // { run, last: its last step, revealed: what it revealed, in order }
     // (A loop, not push(...names): a list of 150,000 names overflows the stack.)
     const remember = (names) => {
       for (const name of names) kept.revealed.push(name);
@@ -420,14 +414,13 @@ export function createMcpPalette(options) {
     };
     const stepOf = (l, outcome) => {
       const registered = searchName === false ? l.names : [...l.names, searchName];
-      const same = kept && kept.names.length === registered.length && kept.names.every((n, i) => n === registered[i]);
+      const { run, fresh } = keep(registered);
       let carried = [];
-      if (!same) {
+      if (fresh) {
         const still = new Set(registered);
         carried = (cache === "deferred" ? kept?.revealed ?? [] : cache === "append" ? kept?.last?.listed ?? [] : []).filter((n) => still.has(n));
-        kept?.run.dispose();
-        kept = { names: registered, run: new PaletteRun({ registered, cache, pinned: searchName === false ? [] : [searchName] }), last: null, revealed: [] };
-        if (cache === "deferred") remember(kept.run.reveal(carried));
+        kept = { run, last: null, revealed: [] };
+        if (cache === "deferred") remember(run.reveal(carried));
       }
       const palette = cache === "append" && carried.length && outcome.kind === "routed" ? { kind: "routed", names: [...carried, ...outcome.names], unresolved: [] } : outcome;
       kept.last = kept.run.step(palette);

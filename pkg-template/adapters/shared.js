@@ -66,23 +66,6 @@ export function readOptions(options, where, defaultContext) {
       if (!pins.includes(name)) pins.push(name);
     }
   }
-  if (cache === "deferred") {
-    throw new TypeError(
-      `${where}: options.cache "deferred" cannot be sent through this framework: its tools list has no deferred ` +
-        "definitions to reveal after the history. Use \"fixed\" (every tool listed, the gate refuses the rest) or \"append\", " +
-        "or build the provider's request with tool-palette/providers.",
-    );
-  }
-  if (cache != null) {
-    // The strategy's name is the core's to check (PaletteRun's options.cache).
-    try {
-      new PaletteRun({ registered: [], cache }).dispose();
-    } catch (error) {
-      // The core's words for what was given (`got "sometimes"`), under this option's name.
-      const given = error.message.slice(error.message.lastIndexOf(", got "));
-      throw new TypeError(`${where}: options.cache must be "per-turn", "append" or "fixed"${given}`);
-    }
-  }
   return {
     router: router ?? null,
     policies: policies ?? null,
@@ -96,7 +79,47 @@ export function readOptions(options, where, defaultContext) {
     outsidePalette,
     pins,
     tracing,
-    cache: cache ?? null,
+    cache: readCache(cache, where, { deferred: false }),
+  };
+}
+
+/**
+ * `options.cache`, checked by the core's rule (a PaletteRun's) under the caller's name for it;
+ * `null` when not given. `deferred: false` where the tools list cannot defer (the frameworks).
+ */
+export function readCache(cache, where, { deferred = true } = {}) {
+  if (cache == null) return null;
+  if (!deferred && cache === "deferred") {
+    throw new TypeError(
+      `${where}: options.cache "deferred" cannot be sent through this framework: its tools list has no deferred ` +
+        "definitions to reveal after the history. Use \"fixed\" (every tool listed, the gate refuses the rest) or \"append\", " +
+        "or build the provider's request with tool-palette/providers.",
+    );
+  }
+  try {
+    new PaletteRun({ registered: [], cache }).dispose();
+  } catch (error) {
+    // The core's words for what was given (`got "sometimes"`), under this option's name.
+    const given = error.message.slice(error.message.lastIndexOf(", got "));
+    const expected = deferred ? '"per-turn", "append", "fixed" or "deferred"' : '"per-turn", "append" or "fixed"';
+    throw new TypeError(`${where}: options.cache must be ${expected}${given}`);
+  }
+  return cache;
+}
+
+/**
+ * A run (SPEC 8) over the registered names, kept while they stay the same: `keep(names)`
+ * answers `{ run, fresh }`, a new run (the previous one disposed) when the names changed.
+ */
+export function runKeeper(cache, pinnedOf) {
+  let names = null;
+  let run = null;
+  return (registered) => {
+    if (names && names.length === registered.length && names.every((name, i) => name === registered[i])) return { run, fresh: false };
+    run?.dispose();
+    names = [...registered];
+    run = new PaletteRun({ registered: names, cache, pinned: pinnedOf(names) });
+    return { run, fresh: true };
   };
 }
 
@@ -217,16 +240,7 @@ export function createCore(options, where, defaultContext, { trace } = {}) {
   const warned = new Set();
   // With options.cache, the adapter is one run (SPEC 8) over the framework's tools: a new
   // run when they change.
-  let run = null;
-  let runTools = null;
-  function runOver(tools) {
-    if (!o.cache || !tools) return null;
-    if (runTools && runTools.length === tools.length && runTools.every((name, i) => name === tools[i])) return run;
-    run?.dispose();
-    runTools = [...tools];
-    run = new PaletteRun({ registered: runTools, cache: o.cache, pinned: o.pins.filter((pin) => runTools.includes(pin)) });
-    return run;
-  }
+  const keep = o.cache ? runKeeper(o.cache, (names) => o.pins.filter((pin) => names.includes(pin))) : null;
 
   function warnOnce(code, message) {
     if (warned.has(code)) return;
@@ -276,7 +290,7 @@ export function createCore(options, where, defaultContext, { trace } = {}) {
     if (!silent) checkMessage(ctx);
     const { outcome, decision } = await route(ctx, signal);
     const selection = o.policies ? o.policies.selectModel(ctx) : null;
-    return new Step(core, { index, ctx, outcome, decision, selection, tools, silent, shape, run: silent ? null : runOver(tools) });
+    return new Step(core, { index, ctx, outcome, decision, selection, tools, silent, shape, run: silent || !keep || !tools ? null : keep(tools).run });
   }
 
   function emit(step) {
