@@ -440,10 +440,11 @@ export function createMcpPalette(options) {
       const l = await abortable(listed(), signal);
       let decision = null;
       // With a run (options.cache), the index also reads the run's earlier messages (SPEC 8
-      // `history`), unless the context brings its own.
-      const asked = cache !== null && typeof ctx.message === "string" && !("history" in ctx) ? { ...ctx, history: earlier(ctx.message) } : ctx;
+      // `history`), unless the context brings its own. Read as the rows are: a context that
+      // cannot be read fails the procedural layer (refusal 2a), as the index's own reading does.
+      const withHistory = () => (cache !== null && typeof ctx.message === "string" && !("history" in ctx) ? { ...ctx, history: earlier(ctx.message) } : ctx);
       const rows = async () => {
-        const own = entries ? await entries(ctx) : await l.index.entries(asked);
+        const own = entries ? await entries(ctx) : await l.index.entries(withHistory());
         const list = own == null ? [] : [...own];
         for (const name of found) list.push({ tool: name });
         return list;

@@ -164,3 +164,12 @@ test("options.cache is checked by the core's rule, under its own name", async ()
     assert.throws(() => mcp.createMcpPalette({ servers: s, cache: bad }), { name: "TypeError", message: `tool-palette/mcp: options.cache must be "per-turn", "append", "fixed" or "deferred", ${got}` });
   }
 });
+
+test("with cache, a context whose reading throws fails the procedural layer (refusal 2a), as without cache; the run goes on", async () => {
+  const { servers: s } = await servers();
+  const run = mcp.createMcpPalette({ servers: s, cache: "append" }).run();
+  const hostile = new Proxy({ message: "add a note about lunch" }, { has() { throw new Error("has trap"); } });
+  const turn = await run.route(hostile);
+  assert.deepEqual([turn.outcome.kind, turn.decision.rule], ["refused", "2a"]);
+  assert.ok((await run.route("add a note about lunch")).report.offered.includes("add_note"));
+});
