@@ -3,7 +3,7 @@
 // result classes that JavaScript holds (host.js).
 import * as wasm from "./tool_palette.js";
 import { state } from "./state.js";
-import { enter, runaway, RANK } from "./host.js";
+import { enter, runaway, RANK, Frame, readDispatch } from "./host.js";
 
 export { Routed, RoutingRefusal, RoutingUnavailable, ToolRoutingUnavailableWarning, ToolRedirectDroppedWarning } from "./host.js";
 
@@ -76,6 +76,21 @@ export const ToolPolicies = guardedClass(wasm.ToolPolicies);
 export const ToolCallPolicy = guardedClass(wasm.ToolCallPolicy);
 export const ToolIndex = guardedClass(wasm.ToolIndex);
 export const PaletteRun = guardedClass(wasm.PaletteRun);
+
+// The seams: the facade reads the caller's values into the call's frame, the module
+// decides (src/js/policies.rs), the record is built from the frame and the answer.
+const { dispatch, selectModel } = wasm.ToolPolicies.prototype;
+Object.assign(wasm.ToolPolicies.prototype, {
+  selectModel(ctx) {
+    const frame = new Frame();
+    return frame.selected(this.policies, selectModel.call(this, frame, ctx));
+  },
+  dispatch(call, ctx, palette) {
+    const frame = readDispatch(call, palette);
+    const { names } = frame;
+    return frame.dispatched(this.policies, dispatch.call(this, frame, call, ctx, frame.name, frame.units, frame.palette, names, names.listed, names.count, names.units));
+  },
+});
 
 const methods = [
   [ToolRouter, ["resolve"], guardedAsync],

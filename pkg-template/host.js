@@ -12,6 +12,8 @@
 // wasm-bindgen's reference table (a `catch` import that throws loses one, measured here).
 
 import { state } from "./state.js";
+import { Kind, Listed, Palette, Source, sources } from "./wire.js";
+import { deliver } from "./deliver.js";
 
 // ---------------------------------------------------------------- result classes
 
@@ -95,7 +97,7 @@ export class ToolRedirectDroppedWarning extends Error {
 }
 
 // Warning delivery (the adapters' too) is deliver.js's.
-export { deliver } from "./deliver.js";
+export { deliver };
 
 // The binding's errors: `kind` 0 Error, 1 TypeError, 2 RangeError; 3 to 5 the same with
 // `cause` (a thrown `undefined` is a cause too, so it is no marker of "none").
@@ -120,8 +122,10 @@ const MAX_DEPTH = 64;
 let depth = 0;
 let cutting = false;
 let stackPointer; // the module's exported `__stack_pointer` global
+let module; // the module's exports: its memory, and `room` for the batch
 
 export function attach(exports) {
+  module = exports;
   stackPointer = exports.__stack_pointer;
 }
 
@@ -320,11 +324,10 @@ export function isArray(value) {
   }
 }
 
-// What kind of value the caller gave, in one crossing, for the core's rules (src/given.rs,
-// read by src/js/mod.rs `given`): 0 undefined, 1 null, 2 boolean, 3 number, 4 string,
-// 5 function, 6 an array, 7 another object, 8 bigint, 9 symbol.
-const KINDS = { undefined: 0, boolean: 2, number: 3, string: 4, function: 5, bigint: 8, symbol: 9 };
-export const kindOfValue = (value) => (value === null ? 1 : typeof value === "object" ? (isArray(value) ? 6 : 7) : KINDS[typeof value]);
+// What kind of value the caller gave (a wire.js `Kind`), in one crossing, for the core's
+// rules (src/given.rs, read by src/js/mod.rs `given`).
+const KINDS = { undefined: Kind.Undefined, boolean: Kind.Boolean, number: Kind.Number, string: Kind.String, function: Kind.Function, bigint: Kind.BigInt, symbol: Kind.Symbol };
+export const kindOfValue = (value) => (value === null ? Kind.Null : typeof value === "object" ? (isArray(value) ? Kind.Array : Kind.Object) : KINDS[typeof value]);
 
 // A plain object, judged by shape so that one made in another realm (a `vm` context, an
 // iframe) is one too: an ordinary object (not an array, a Map, a class instance) whose
@@ -376,8 +379,6 @@ export function ignore(value) {
     // Its `then` or `constructor` threw: there is nothing left to handle.
   }
 }
-
-export const typeOf = (value) => typeof value;
 
 // ---------------------------------------------------------------- rows
 
@@ -466,15 +467,38 @@ export const readRows = catching((rows, isActive, candidateOf, table) => {
 // entry sets `state.writer`) a string over 32 units is copied by one native UTF-16LE
 // write, its code units exactly as they are (lone surrogates too): a third less time
 // over the 22 million units of 50,000 tools (bench/tool-search/DESIGN.md).
-export function writeNames(strings, ends, units) {
+// (`at`, `k`: the first end and unit to write, when `strings` follow others.)
+export function writeNames(strings, ends, units, at = 0, k = 0) {
   let write; // made at the first long string: most turns have none
-  let k = 0;
   for (let i = 0; i < strings.length; i++) {
     const s = strings[i];
     if (s.length > 32 && state.writer) (write ??= state.writer(units))(s, k);
     else for (let j = 0; j < s.length; j++) units[k + j] = s.charCodeAt(j);
-    ends[i] = k += s.length;
+    ends[at + i] = k += s.length;
   }
+}
+
+// The batch: room in the module's memory (src/js/batch.rs `room`) where a call's names
+// are written before the module is entered, `words` 32-bit words at `room`: `count` ends,
+// then the code units. It grows when a call needs more; no view of it is kept, since any
+// call into the module may grow the memory.
+let room = 0;
+let words = 0;
+
+// Writes `first` and then `rest` (`units` code units in all) into the batch; nothing
+// when the module has no room for them (it then refuses them by their length).
+function writeBatch(first, rest, units) {
+  const count = rest.length + 1;
+  const needed = count + Math.ceil(units / 2);
+  if (needed > words) {
+    const at = module.room(count, units);
+    if (at === 0) return;
+    (room = at), (words = needed);
+  }
+  const ends = new Uint32Array(module.memory.buffer, room, count);
+  const codes = new Uint16Array(module.memory.buffer, room + 4 * count, units);
+  writeNames([first], ends, codes);
+  writeNames(rest, ends, codes, 1, first.length);
 }
 
 export function writeName(name, units) {
@@ -495,13 +519,9 @@ export function same(a, b) {
 export const report = (outcome, rule, rows, hidden, retrievalMs) =>
   Object.freeze({ outcome, rule, rows: Object.freeze(rows), hidden: Object.freeze(hidden), retrievalMs });
 export const rowReport = (index, fate, candidate) => Object.freeze({ index, fate, candidate });
-export const selection = (model, source, policy) => Object.freeze({ model, source, policy });
-export const dispatchRecord = (call, original, redirectedBy, dropped) => Object.freeze({ call, original, redirectedBy, dropped });
-export const droppedRecord = (target, reason) => Object.freeze({ target, reason });
-export const droppedDetails = (policy, target, original) => ({ policy, target, original });
 
-// A result's `kind`, as host.rs `kind_of` reads it (no string copied into wasm).
-export const kindOf = (kind) => (kind === "routed" ? 1 : kind === "refused" || kind === "unavailable" ? 2 : 0);
+// A result's `kind`, as a wire.js `Palette` (no string copied into wasm).
+export const kindOf = (kind) => (kind === "routed" ? Palette.Routed : kind === "refused" || kind === "unavailable" ? Palette.NotRouted : Palette.Names);
 
 // A turn's outcome, in one crossing: the routed names picked from `registered` by index
 // (no `reason`), or the refusal's reason (code units); the unresolved names sliced out of
@@ -585,9 +605,6 @@ export const record = catching((tools, keys, indices) => {
 
 // ---------------------------------------------------------------- calls
 
-// The rewritten call: a new object with every field of the original and the target's name.
-export const rewrite = catching((call, name) => ({ ...call, name }));
-
 // The call `onToolCallDispatch` returned, over the call it was given: a field it leaves
 // out keeps the call's (its `id` above all, SPEC 4); the call itself when it returned it.
 export const overlay = catching((call, next) => (next === call ? next : { ...call, ...next }));
@@ -604,6 +621,125 @@ export const copyArgs = catching((call) => {
 
 export function setArgs(call, args) {
   call.args = args;
+}
+
+// ---------------------------------------------------------------- the seams
+
+// A list of strings of the caller's, read once (any iterable of strings): how the reading
+// ended (a wire.js `Listed`), the items as a fresh array, their count and code units, the
+// first item that is no string (`at`), what a read threw (`cause`). The module checks it
+// (src/js/batch.rs `checked_strings`).
+export class Strings {
+  constructor(listed, value, list = [], units = 0, at = 0, cause = undefined) {
+    this.listed = listed;
+    this.value = value;
+    this.list = list;
+    this.count = list.length;
+    this.units = units;
+    this.at = at;
+    this.cause = cause;
+  }
+}
+
+export function readStrings(value) {
+  if (!isObject(value)) return new Strings(Listed.NotIterable, value);
+  let iterator;
+  try {
+    iterator = value[Symbol.iterator];
+  } catch (cause) {
+    return new Strings(Listed.IteratorUnreadable, value, [], 0, 0, cause);
+  }
+  if (typeof iterator !== "function") return new Strings(Listed.NotIterable, value);
+  let list;
+  try {
+    list = bounded(value);
+  } catch (cause) {
+    return new Strings(Listed.NotIterated, value, [], 0, 0, cause);
+  }
+  const units = measure(list);
+  return units < 0 ? new Strings(Listed.NotString, value, list, 0, -units - 1) : new Strings(Listed.Strings, value, list, units);
+}
+
+const NO_NAMES = new Strings(Listed.Strings, undefined);
+const unread = (cause) => new Strings(Listed.Unreadable, undefined, [], 0, 0, cause);
+
+// A dispatch's palette, read once: what it is (a wire.js `Palette`) and its names.
+function readPalette(palette) {
+  if (palette === null || palette === undefined) return [Palette.Nothing, NO_NAMES];
+  if (!isObject(palette)) return [Palette.Names, readStrings(palette)];
+  let kind;
+  try {
+    kind = palette.kind;
+  } catch (cause) {
+    return [Palette.Unreadable, unread(cause)];
+  }
+  const handed = kindOf(kind);
+  if (handed === Palette.NotRouted) return [handed, NO_NAMES];
+  if (handed === Palette.Names) return [handed, readStrings(palette)];
+  try {
+    return [handed, readStrings(palette.names)];
+  } catch (cause) {
+    return [handed, unread(cause)];
+  }
+}
+
+// One seam call's JavaScript half: a dispatch's call as it stands (the module redirects
+// it, a transform sets its args, onToolCallDispatch replaces it), the redirect the gate
+// dropped, or a selection's model; the facade (api.js) builds the record from it and the
+// module's answer.
+export class Frame {
+  constructor(call, name) {
+    this.call = call;
+    this.name = name;
+    this.current = call;
+    this.model = null;
+    this.dropped = null;
+    this.thrown = undefined;
+  }
+  redirect(name) {
+    try {
+      this.current = { ...this.call, name };
+      return 0;
+    } catch (error) {
+      this.thrown = error;
+      return 1;
+    }
+  }
+  drop(message, reason, policy, target, onWarning) {
+    const warning = new ToolRedirectDroppedWarning(text(message), { policy, target, original: this.name });
+    this.dropped = Object.freeze({ target, reason: text(reason) });
+    try {
+      deliver(warning, onWarning);
+      return 0;
+    } catch (error) {
+      this.thrown = error;
+      return 1;
+    }
+  }
+  // The `Dispatch`, by the module's answer: the redirecting policy's index + 1, or 0.
+  dispatched(policies, by) {
+    const redirectedBy = by === 0 ? null : policies[by - 1].name;
+    return Object.freeze({ call: this.dropped ? this.call : this.current, original: this.call, redirectedBy, dropped: this.dropped });
+  }
+  // The `ModelSelection`, by the module's answer: a wire.js `Source` (a policy's plus its index).
+  selected(policies, answer) {
+    const source = Math.min(answer, Source.Policy);
+    const policy = source === Source.Policy ? policies[answer - Source.Policy] : undefined;
+    const model = policy ? policy.model : source === Source.Resolver ? this.model : null;
+    return Object.freeze({ model, source: sources[source], policy: policy ? policy.name : null });
+  }
+}
+
+// A dispatch's reading of the caller's values, once each, into its frame: the call's
+// `name` and, when it is a string, the palette, their strings written into the batch.
+// What they are is the module's to judge (src/js/policies.rs `dispatch`).
+export function readDispatch(call, palette) {
+  const name = isObject(call) ? get(call, "name") : undefined;
+  const frame = new Frame(call, name);
+  frame.units = typeof name === "string" ? name.length : undefined;
+  [frame.palette, frame.names] = typeof name === "string" ? readPalette(palette) : [Palette.Nothing, NO_NAMES];
+  if (frame.names.listed === Listed.Strings && typeof name === "string") writeBatch(name, frame.names.list, name.length + frame.names.units);
+  return frame;
 }
 
 // ---------------------------------------------------------------- one turn's wait

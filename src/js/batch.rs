@@ -8,6 +8,7 @@
 //! The core's limits (`names::fits`) are checked before anything is allocated, so no
 //! call, however large its input, can run the module out of memory.
 
+use super::wire::Listed;
 use super::{host, must_be, unreadable, JsResult, Message};
 use crate::names::NameList;
 use alloc::{vec, vec::Vec};
@@ -62,14 +63,6 @@ pub(crate) fn is_iterable(value: &JsValue, place: &dyn Fn() -> Message) -> JsRes
     host::iterable(value).map_err(|cause| unreadable(place(), &cause))
 }
 
-/// The caller's iterable of strings, as a fresh array and its total length in code
-/// units; or the error naming the argument (`place`, built only when it is needed).
-pub(crate) fn strings(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<(Array, usize)> {
-    let list = listed(value, place)?;
-    let units = measured(&list, place)?;
-    Ok((list, units))
-}
-
 /// The caller's iterable as a fresh array (its items not checked yet).
 pub(crate) fn listed(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Array> {
     if !is_iterable(value, place)? {
@@ -100,4 +93,94 @@ pub(crate) fn measured(list: &Array, place: &dyn Fn() -> Message) -> JsResult<us
 /// The RangeError for a caller's argument beyond the limits.
 pub(crate) fn too_big(place: Message) -> JsValue {
     place.add(crate::names::TOO_LARGE).range_error()
+}
+
+// ------------------------------------------------------------------ the batch JavaScript writes
+
+thread_local! {
+    /// Where JavaScript writes a call's names (host.js `writeBatch`): their ends, then their
+    /// code units two to a word. Taken and put back, never borrowed across a call.
+    static ROOM: core::cell::Cell<Vec<u32>> = const { core::cell::Cell::new(Vec::new()) };
+}
+
+/// Room for JavaScript to write `count` names of `units` code units into, at most the
+/// names of one call (a name and a list within the limits): its address, or 0 when the
+/// names could not be a call's or the memory has no room for them.
+#[wasm_bindgen(skip_typescript)]
+pub fn room(count: u32, units: u32) -> u32 {
+    let (count, units) = (count as usize, units as usize);
+    if count > crate::names::MAX_NAMES + 1 || units > 2 * crate::names::MAX_UNITS {
+        return 0;
+    }
+    let words = count + units.div_ceil(2);
+    ROOM.with(|room| {
+        let mut held = room.take();
+        if held.len() < words {
+            let mut more = Vec::new();
+            if more.try_reserve_exact(words).is_err() {
+                room.set(held);
+                return 0;
+            }
+            more.resize(words, 0);
+            held = more;
+        }
+        let at = held.as_ptr() as usize as u32;
+        room.set(held);
+        at
+    })
+}
+
+/// The `count` names of `units` code units JavaScript wrote into the room, copied out
+/// before any caller code runs (a reader that calls back into the package writes there
+/// too); no names when they do not check out.
+pub(crate) fn take(count: usize, units: usize) -> NameList {
+    ROOM.with(|room| {
+        let held = room.take();
+        let words = count + units.div_ceil(2);
+        let list = (held.len() >= words).then(|| {
+            let ends = held[..count].to_vec();
+            let mut out = Vec::with_capacity(units);
+            for word in &held[count..words] {
+                out.extend_from_slice(&[*word as u16, (*word >> 16) as u16]);
+            }
+            out.truncate(units);
+            NameList::from_parts(out, ends)
+        });
+        room.set(held);
+        list.flatten().unwrap_or_default()
+    })
+}
+
+/// A list of strings the facade read (host.js `readStrings`: `listed` a wire `Listed`,
+/// `count` strings of `units` code units), checked: every item a string, within the
+/// limits; or the error naming it (`place`).
+pub(crate) fn checked_strings(
+    listed: u32,
+    read: &host::Strings,
+    count: f64,
+    units: f64,
+    place: &dyn Fn() -> Message,
+) -> JsResult<()> {
+    match Listed::of(listed) {
+        Some(Listed::Strings) if fits(count as usize, units as usize) => Ok(()),
+        Some(Listed::Strings) => Err(too_big(place())),
+        Some(Listed::NotIterable) => Err(must_be(place(), "an iterable of strings", &read.value())),
+        Some(Listed::NotIterated) => Err(place()
+            .add(" could not be iterated")
+            .type_error_caused(&read.cause())),
+        Some(Listed::NotString) => {
+            let i = read.at();
+            Err(must_be(place().index(i), "a string", &read.list().get(i)))
+        }
+        _ => Err(unreadable(place(), &read.cause())),
+    }
+}
+
+/// The caller's iterable of strings, as a fresh array and its total length in code
+/// units; or the error naming the argument (`place`, built only when it is needed).
+pub(crate) fn strings(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<(Array, usize)> {
+    let read = host::read_strings(value);
+    let (count, units) = (read.count(), read.units());
+    checked_strings(read.listed(), &read, count, units, place)?;
+    Ok((read.list(), units as usize))
 }

@@ -31,11 +31,6 @@ extern "C" {
     #[wasm_bindgen(constructor, js_class = "ToolRoutingUnavailableWarning")]
     pub fn new(message: &str, missing: &Array) -> UnavailableWarning;
 
-    #[wasm_bindgen(js_name = ToolRedirectDroppedWarning)]
-    pub type DroppedWarning;
-    #[wasm_bindgen(constructor, js_class = "ToolRedirectDroppedWarning")]
-    pub fn new(message: &JsValue, details: &JsValue) -> DroppedWarning;
-
     /// To `onWarning`, else `process.emitWarning`, else `console.warn`.
     #[wasm_bindgen(catch)]
     pub fn deliver(warning: &JsValue, on_warning: &JsValue) -> Result<(), JsValue>;
@@ -169,8 +164,6 @@ extern "C" {
 
     // ------------------------------------------------------------ calls
 
-    #[wasm_bindgen(js_name = rewrite)]
-    fn rewrite_(call: &JsValue, name: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = overlay)]
     fn overlay_(call: &JsValue, next: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = copyArgs)]
@@ -178,6 +171,62 @@ extern "C" {
     /// Sets `args` on a call the binding built.
     #[wasm_bindgen(js_name = setArgs)]
     pub fn set_args(call: &JsValue, args: &JsValue);
+
+    // ------------------------------------------------------------ one seam call
+
+    /// One seam call's JavaScript half (a dispatch's call as it stands, a selection's
+    /// model), from which the facade builds the record.
+    pub type Frame;
+    /// The caller's call.
+    #[wasm_bindgen(method, getter)]
+    pub fn call(this: &Frame) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    pub fn current(this: &Frame) -> JsValue;
+    #[wasm_bindgen(method, setter)]
+    pub fn set_current(this: &Frame, call: &JsValue);
+    #[wasm_bindgen(method, setter)]
+    pub fn set_model(this: &Frame, model: &JsValue);
+    /// What the frame's last step threw.
+    #[wasm_bindgen(method, getter)]
+    pub fn thrown(this: &Frame) -> JsValue;
+    /// The redirect: a new call with every field of the call and `name`; 1 when reading
+    /// the call threw (then [`Frame::thrown`]).
+    #[wasm_bindgen(method)]
+    pub fn redirect(this: &Frame, name: &JsValue) -> u32;
+    /// The gate dropped the redirect: its warning delivered (1 when `onWarning` threw, then
+    /// [`Frame::thrown`]) and its `dropped` record kept.
+    #[wasm_bindgen(method)]
+    pub fn drop(
+        this: &Frame,
+        message: &[u16],
+        reason: &[u16],
+        policy: &JsValue,
+        target: &JsValue,
+        on_warning: &JsValue,
+    ) -> u32;
+
+    /// A list of strings of the caller's, read once (host.js `readStrings`).
+    pub type Strings;
+    #[wasm_bindgen(js_name = readStrings)]
+    pub fn read_strings(value: &JsValue) -> Strings;
+    /// How the reading ended: a wire `Listed`.
+    #[wasm_bindgen(method, getter)]
+    pub fn listed(this: &Strings) -> u32;
+    /// The value read.
+    #[wasm_bindgen(method, getter)]
+    pub fn value(this: &Strings) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    pub fn list(this: &Strings) -> Array;
+    #[wasm_bindgen(method, getter)]
+    pub fn count(this: &Strings) -> f64;
+    #[wasm_bindgen(method, getter)]
+    pub fn units(this: &Strings) -> f64;
+    /// The first item that is no string.
+    #[wasm_bindgen(method, getter)]
+    pub fn at(this: &Strings) -> u32;
+    /// What a read threw.
+    #[wasm_bindgen(method, getter)]
+    pub fn cause(this: &Strings) -> JsValue;
 
     // ------------------------------------------------------------ one turn's wait
 
@@ -255,26 +304,10 @@ extern "C" {
     ) -> JsValue;
     #[wasm_bindgen(js_name = rowReport)]
     pub fn row_report(index: u32, fate: &str, candidate: &JsValue) -> JsValue;
-    pub fn selection(model: &JsValue, source: &str, policy: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = dispatchRecord)]
-    pub fn dispatch_record(
-        call: &JsValue,
-        original: &JsValue,
-        redirected_by: &JsValue,
-        dropped: &JsValue,
-    ) -> JsValue;
-    #[wasm_bindgen(js_name = droppedRecord)]
-    pub fn dropped_record(target: &JsValue, reason: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = droppedDetails)]
-    pub fn dropped_details(policy: &JsValue, target: &JsValue, original: &JsValue) -> JsValue;
-    /// A result's `kind`: `ROUTED`, `NOT_ROUTED` ("refused", "unavailable") or 0.
+    /// What an outcome's `kind` says: a wire `Palette` (`Names` for anything else).
     #[wasm_bindgen(js_name = kindOf)]
     pub fn kind_of(kind: &JsValue) -> u32;
 }
-
-/// What `kind_of` says of "routed", and of "refused" or "unavailable".
-pub const ROUTED: u32 = 1;
-pub const NOT_ROUTED: u32 = 2;
 
 /// What the caller's code returned, or (`Err`) the very value it threw.
 pub fn caught(value: JsValue) -> JsResult<JsValue> {
@@ -365,11 +398,6 @@ pub fn read_rows(
 
 pub fn record(tools: &JsValue, keys: &Array, indices: &[u32]) -> JsResult<JsValue> {
     caught(record_(tools, keys, indices))
-}
-
-/// A new call with every field of `call` and the given tool name.
-pub fn rewrite(call: &JsValue, name: &JsValue) -> JsResult<JsValue> {
-    caught(rewrite_(call, name))
 }
 
 /// The fields of `next` over those of `call`, as a new call (`next` itself if it is `call`).

@@ -20,6 +20,7 @@ mod resolve_palette;
 mod router;
 mod run;
 mod turn;
+mod wire;
 
 use crate::given::Given;
 use js_sys::JsString;
@@ -84,19 +85,20 @@ impl Message {
 }
 
 /// The facts of a value the caller gave, for the core's rules ([`crate::given`]): its kind
-/// in one crossing (`host.js` `kindOfValue`), then a number's value or a string's length.
+/// in one crossing (`host.js` `kindOfValue`, a wire `Kind`), then a number's value or a string's length.
 pub(crate) fn given(value: &JsValue) -> Given {
-    match host::kind_of_value(value) {
-        0 => Given::Undefined,
-        1 => Given::Null,
-        2 => Given::Boolean,
-        3 => Given::Number(value.as_f64().unwrap_or(f64::NAN)),
-        4 => Given::String(value.unchecked_ref::<JsString>().length() as usize),
-        5 => Given::Function,
-        6 => Given::Array,
-        7 => Given::Object,
-        8 => Given::BigInt,
-        _ => Given::Symbol,
+    use wire::Kind;
+    match Kind::of(host::kind_of_value(value)).unwrap_or(Kind::Symbol) {
+        Kind::Undefined => Given::Undefined,
+        Kind::Null => Given::Null,
+        Kind::Boolean => Given::Boolean,
+        Kind::Number => Given::Number(value.as_f64().unwrap_or(f64::NAN)),
+        Kind::String => Given::String(value.unchecked_ref::<JsString>().length() as usize),
+        Kind::Function => Given::Function,
+        Kind::Array => Given::Array,
+        Kind::Object => Given::Object,
+        Kind::BigInt => Given::BigInt,
+        Kind::Symbol => Given::Symbol,
     }
 }
 
