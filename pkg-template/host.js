@@ -12,7 +12,7 @@
 // wasm-bindgen's reference table (a `catch` import that throws loses one, measured here).
 
 import { state } from "./state.js";
-import { Kind, Listed, Palette, Source, sources } from "./wire.js";
+import { ACTIVE, Answer, Kind, KIND_BITS, Listed, Palette, Source, sources } from "./wire.js";
 import { deliver } from "./deliver.js";
 
 // ---------------------------------------------------------------- result classes
@@ -137,6 +137,9 @@ export function runaway() {
 }
 
 function trapped(error) {
+  // The module may have lost the batch's room with a call that did not return (a stack
+  // overflow, a trap: src/js/batch.rs ROOM): it is asked for again.
+  room = words = 0;
   if (!(error instanceof WebAssembly.RuntimeError)) return error;
   return new Error(`tool-palette: the WebAssembly module trapped (${error.message}); this call failed, the next one runs normally`, { cause: error });
 }
@@ -200,24 +203,6 @@ export function verdict(f, a) {
   return 2;
 }
 
-// A store's `entries`, called with the turn's context, or with no argument when there is
-// none: 0 when it answered a value, 1 a thenable (an object or function whose `then` is a
-// function), 2 when it threw or reading `then` threw; its answer (or what was thrown)
-// waits in `held` for `answered()`, which the binding calls at once.
-export function ask(f, context) {
-  let answer;
-  let kind = 0;
-  try {
-    answer = context === undefined ? f() : f(context);
-    if ((isObject(answer) || typeof answer === "function") && typeof answer.then === "function") kind = 1;
-  } catch (e) {
-    answer = e;
-    kind = 2;
-  }
-  held = answer;
-  return kind;
-}
-
 export function answered() {
   const answer = held;
   held = undefined;
@@ -269,9 +254,6 @@ export function fields(source, keys) {
   }
   return out;
 }
-
-// A store's answer: 3 when it is null or undefined (no rows), else as `iterable` says.
-export const rowsOf = (value) => (value === null || value === undefined ? 3 : iterable(value));
 
 // 1 when `test(value)` is true, 0 when not; 2 when it throws (a getter, a proxy trap),
 // what it threw waiting in `held` for `answered()`.
@@ -370,16 +352,6 @@ export function adopt(value) {
 export const RANK = Symbol("tool-palette: rankEmbedded");
 export const afterEmbed = (settled, index, context) => settled.then((answer) => enter(index[RANK], index, [context, answer]));
 
-// A store's answer that the turn no longer waits for (the turn was aborted while
-// `entries` ran): its rejection is handled and ignored, never an unhandled rejection.
-export function ignore(value) {
-  try {
-    Promise.resolve(value).then(undefined, () => {});
-  } catch {
-    // Its `then` or `constructor` threw: there is nothing left to handle.
-  }
-}
-
 // ---------------------------------------------------------------- rows
 
 // A turn's rows are read in two passes, and the core (src/routing/turn.rs) applies the
@@ -396,7 +368,7 @@ export function ignore(value) {
 // order); 255 for a row the core's table says is inactive (not read): the core's
 // `routing::turn::code`, which reads them back. `strings` holds the strings in row order,
 // `units` their total length.
-export class Rows {
+class Rows {
   constructor(codes, strings, units) {
     this.count = codes.length / 2;
     this.codes = codes;
@@ -407,10 +379,8 @@ export class Rows {
 
 const isRecord = (row) => isObject(row) && !Array.isArray(row);
 
-export const readRows = catching((rows, isActive, candidateOf, table) => {
-  // The core's activity table, copied before any caller code runs: a reader that grows the
-  // module's memory would detach a view of it.
-  const active = table.slice();
+function readRows(rows, isActive, candidateOf) {
+  const active = ACTIVE;
   const all = Array.isArray(rows) ? rows : bounded(rows);
   const n = all.length;
   const codes = new Uint8Array(2 * n);
@@ -458,7 +428,7 @@ export const readRows = catching((rows, isActive, candidateOf, table) => {
     codes[2 * i + 1] = code;
   }
   return new Rows(codes, strings, units);
-});
+}
 
 // ---------------------------------------------------------------- names into wasm memory
 
@@ -485,20 +455,30 @@ export function writeNames(strings, ends, units, at = 0, k = 0) {
 let room = 0;
 let words = 0;
 
-// Writes `first` and then `rest` (`units` code units in all) into the batch; nothing
-// when the module has no room for them (it then refuses them by their length).
-function writeBatch(first, rest, units) {
-  const count = rest.length + 1;
-  const needed = count + Math.ceil(units / 2);
+// Writes `codes` (bytes, four to a word), then the ends and code units of `first` (when
+// given) and `rest`, `units` code units in all, into the batch (src/js/batch.rs
+// `take_rows`); nothing when the module has no room for them (it then refuses them by
+// their length).
+function writeBatch(codes, first, rest, units) {
+  const at = Math.ceil(codes.length / 4);
+  const count = rest.length + (first === undefined ? 0 : 1);
+  const needed = at + count + Math.ceil(units / 2);
   if (needed > words) {
-    const at = module.room(count, units);
-    if (at === 0) return;
-    (room = at), (words = needed);
+    let given = 0;
+    try {
+      given = needed <= 0xffffffff ? module.room(needed) : 0;
+    } catch (error) {
+      throw trapped(error);
+    }
+    if (given === 0) return;
+    (room = given), (words = needed);
   }
-  const ends = new Uint32Array(module.memory.buffer, room, count);
-  const codes = new Uint16Array(module.memory.buffer, room + 4 * count, units);
-  writeNames([first], ends, codes);
-  writeNames(rest, ends, codes, 1, first.length);
+  const { buffer } = module.memory;
+  new Uint8Array(buffer, room, codes.length).set(codes);
+  const ends = new Uint32Array(buffer, room + 4 * at, count);
+  const text = new Uint16Array(buffer, room + 4 * (at + count), units);
+  if (first !== undefined) writeNames([first], ends, text);
+  writeNames(rest, ends, text, count - rest.length, first?.length ?? 0);
 }
 
 export function writeName(name, units) {
@@ -661,6 +641,7 @@ export function readStrings(value) {
 }
 
 const NO_NAMES = new Strings(Listed.Strings, undefined);
+const NO_CODES = new Uint8Array(0);
 const unread = (cause) => new Strings(Listed.Unreadable, undefined, [], 0, 0, cause);
 
 // A dispatch's palette, read once: what it is (a wire.js `Palette`) and its names.
@@ -738,68 +719,114 @@ export function readDispatch(call, palette) {
   const frame = new Frame(call, name);
   frame.units = typeof name === "string" ? name.length : undefined;
   [frame.palette, frame.names] = typeof name === "string" ? readPalette(palette) : [Palette.Nothing, NO_NAMES];
-  if (frame.names.listed === Listed.Strings && typeof name === "string") writeBatch(name, frame.names.list, name.length + frame.names.units);
+  if (frame.names.listed === Listed.Strings && typeof name === "string") writeBatch(NO_CODES, name, frame.names.list, name.length + frame.names.units);
   return frame;
 }
 
 // ---------------------------------------------------------------- one turn's wait
 
-// One turn's wait, in JavaScript: the first of three events (the store's answer, the
-// budget's timer, the abort) stops the other two and goes to the module's half of the
-// turn (`Pending.finish`, src/js/turn.rs), which decides what it means; its answer
-// settles `promise`. Nothing here waits inside the module, so a turn whose store never
-// settles is garbage once the caller drops its promise.
+// A turn's JavaScript half (the facade makes one per turn; src/js/turn.rs drives it):
+// its promise, the store's answer, and its wait. The first of three events (the store's
+// answer, the budget's timer, the abort) stops the other two and goes to the module's
+// half of the turn (`Pending.finish`), with the answer's rows read and written into the
+// batch; the module decides what the event means, and its answer settles `promise`.
+// Nothing here waits inside the module, so a turn whose store never settles is garbage
+// once the caller drops its promise.
 export class Wait {
-  constructor(turn) {
-    this.turn = turn;
+  constructor() {
     this.promise = new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
     });
+    this.pending = undefined;
+    this.answer = undefined;
     this.timer = undefined;
     this.signal = undefined;
     this.onAbort = undefined;
+    this.thrown = undefined;
+    this.count = 0;
+    this.strings = [];
+    this.found = 0;
+    this.units = 0;
+  }
+  // The store's `entries`, called with the turn's context, or with no argument when there
+  // is none: 0 when it answered a value, 1 a thenable (an object or function whose `then`
+  // is a function), 2 when it threw or reading `then` threw (the answer is what it threw).
+  ask(entries, context) {
+    try {
+      this.answer = context === undefined ? entries() : entries(context);
+      const answer = this.answer;
+      return (isObject(answer) || typeof answer === "function") && typeof answer.then === "function" ? 1 : 0;
+    } catch (error) {
+      this.answer = error;
+      return 2;
+    }
+  }
+  // The answer's rows, read (a wire.js `Answer`): their codes and strings into the batch.
+  rows(isActive, candidateOf) {
+    const value = this.answer;
+    if (value === null || value === undefined) return Answer.None;
+    let read;
+    try {
+      if (typeof value[Symbol.iterator] !== "function") return Answer.NotIterable;
+      read = readRows(value, isActive, candidateOf);
+    } catch (error) {
+      this.answer = error;
+      return Answer.Threw;
+    }
+    (this.count = read.count), (this.strings = read.strings), (this.found = read.strings.length), (this.units = read.units);
+    writeBatch(read.codes, undefined, read.strings, read.units);
+    return Answer.Rows;
   }
   // Adopting the store's answer runs its code (a promise's own `then`, its `constructor`
-  // getter): what that throws is the store failing, like a rejection.
-  follow(value) {
+  // getter): what that throws is the store failing, like a rejection. The timer and the
+  // listener are armed only while the turn is undecided (adopting the answer may have
+  // decided it already: a `then` that threw), so none outlives it. 1 when the signal
+  // refused a listener: then nothing of the turn runs later, whatever the store does.
+  wait(pending, ms, signal, isActive, candidateOf) {
+    (this.pending = pending), (this.isActive = isActive), (this.candidateOf = candidateOf);
     try {
-      Promise.resolve(value).then(
+      Promise.resolve(this.answer).then(
         (rows) => this.settle(0, rows),
         (error) => this.settle(1, error),
       );
     } catch (error) {
       this.settle(1, error);
     }
-  }
-  // The timer and the listener are armed only while the turn is undecided (adopting the
-  // answer may have decided it already: a `then` that threw), so none outlives it.
-  startTimer(ms) {
     // (A realm without timers cannot enforce a budget; nothing else is lost.)
-    if (this.turn !== undefined && typeof setTimeout === "function") this.timer = setTimeout(() => this.settle(2), ms);
+    if (this.pending !== undefined && ms === ms && typeof setTimeout === "function") this.timer = setTimeout(() => this.settle(2), ms);
+    if (this.pending === undefined || signal === undefined) return 0;
+    try {
+      this.onAbort = () => this.settle(3);
+      signal.addEventListener("abort", this.onAbort, { once: true });
+      this.signal = signal;
+      return 0;
+    } catch (error) {
+      this.thrown = error;
+      const pending = this.pending;
+      this.pending = undefined;
+      this.stopTimer();
+      pending.free();
+      return 1;
+    }
   }
   stopTimer() {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
   }
-  listen(signal) {
-    if (this.turn === undefined) return;
-    this.onAbort = () => this.settle(3);
-    signal.addEventListener("abort", this.onAbort, { once: true });
-    this.signal = signal;
-  }
-  // The turn failed before it could wait (the signal refused a listener): nothing of it
-  // runs later, whatever the store does.
-  cancel() {
-    const turn = this.turn;
-    this.turn = undefined;
-    this.stopTimer();
-    turn?.free();
+  // A store's answer that the turn no longer waits for (the turn was aborted while
+  // `entries` ran): its rejection is handled and ignored, never an unhandled rejection.
+  ignore() {
+    try {
+      Promise.resolve(this.answer).then(undefined, () => {});
+    } catch {
+      // Its `then` or `constructor` threw: there is nothing left to handle.
+    }
   }
   settle(kind, value) {
-    const turn = this.turn;
-    if (turn === undefined) return; // a later event: the turn is decided
-    this.turn = undefined;
+    const pending = this.pending;
+    if (pending === undefined) return; // a later event: the turn is decided
+    this.pending = undefined;
     this.stopTimer();
     const { signal, onAbort } = this;
     this.signal = this.onAbort = undefined;
@@ -811,13 +838,44 @@ export class Wait {
       }
     }
     try {
-      this.resolve(enter(turn.finish, turn, [kind, value, signal]));
+      let rows = Answer.None;
+      if (kind === 0) {
+        this.answer = value;
+        rows = enter(this.rows, this, [this.isActive, this.candidateOf]);
+        if (rows === Answer.Threw) value = this.answer;
+      }
+      this.resolve(enter(pending.finish, pending, [kind, value, signal, rows, this.count, this.strings, this.found, this.units]));
     } catch (error) {
       this.reject(error);
     } finally {
-      turn.free();
+      pending.free();
     }
   }
+}
+
+// What the facade reads of an options object by `keys`, once each: the values in the keys'
+// order, their kinds and the object's (a word of wire.js `Kind`s, the object's first), the
+// number among them (NaN without), and the key whose read threw (its value what it threw).
+export function readFields(options, keys) {
+  const values = new Array(keys.length);
+  let kinds = kindOfValue(options);
+  let number = NaN;
+  let unread;
+  if (isObject(options)) {
+    for (let i = 0; i < keys.length; i++) {
+      try {
+        values[i] = options[keys[i]];
+      } catch (cause) {
+        values[i] = cause;
+        unread = i;
+        break;
+      }
+      const kind = kindOfValue(values[i]);
+      if (kind === Kind.Number) number = values[i];
+      kinds |= kind << (KIND_BITS * (i + 1));
+    }
+  }
+  return { values, kinds: kinds >>> 0, number, unread };
 }
 
 export const now = () => (globalThis.performance ?? Date).now();

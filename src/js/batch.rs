@@ -63,18 +63,6 @@ pub(crate) fn is_iterable(value: &JsValue, place: &dyn Fn() -> Message) -> JsRes
     host::iterable(value).map_err(|cause| unreadable(place(), &cause))
 }
 
-/// The caller's iterable as a fresh array (its items not checked yet).
-pub(crate) fn listed(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Array> {
-    if !is_iterable(value, place)? {
-        return Err(must_be(place(), "an iterable of strings", value));
-    }
-    host::list(value).map_err(|cause| {
-        place()
-            .add(" could not be iterated")
-            .type_error_caused(&cause)
-    })
-}
-
 /// The total length of a listed iterable's strings, checked: all strings, within limits.
 pub(crate) fn measured(list: &Array, place: &dyn Fn() -> Message) -> JsResult<usize> {
     let measured = host::measure(list);
@@ -103,16 +91,16 @@ thread_local! {
     static ROOM: core::cell::Cell<Vec<u32>> = const { core::cell::Cell::new(Vec::new()) };
 }
 
-/// Room for JavaScript to write `count` names of `units` code units into, at most the
-/// names of one call (a name and a list within the limits): its address, or 0 when the
-/// names could not be a call's or the memory has no room for them.
+/// Room for JavaScript to write `words` 32-bit words into, at most what one call's names
+/// take (a name and a list, or a turn's rows, within the limits): its address, or 0 when
+/// that is more or the memory has no room for it.
 #[wasm_bindgen(skip_typescript)]
-pub fn room(count: u32, units: u32) -> u32 {
-    let (count, units) = (count as usize, units as usize);
-    if count > crate::names::MAX_NAMES + 1 || units > 2 * crate::names::MAX_UNITS {
+pub fn room(words: u32) -> u32 {
+    let words = words as usize;
+    let most = 2 * crate::names::MAX_NAMES + crate::names::MAX_UNITS + 1;
+    if words > most {
         return 0;
     }
-    let words = count + units.div_ceil(2);
     ROOM.with(|room| {
         let mut held = room.take();
         if held.len() < words {
@@ -134,20 +122,31 @@ pub fn room(count: u32, units: u32) -> u32 {
 /// before any caller code runs (a reader that calls back into the package writes there
 /// too); no names when they do not check out.
 pub(crate) fn take(count: usize, units: usize) -> NameList {
+    take_rows(0, count, units).1
+}
+
+/// [`take`] after `codes` bytes of row codes (host.js `writeRows`), four to a word,
+/// which come first.
+pub(crate) fn take_rows(codes: usize, count: usize, units: usize) -> (Vec<u8>, NameList) {
     ROOM.with(|room| {
         let held = room.take();
-        let words = count + units.div_ceil(2);
-        let list = (held.len() >= words).then(|| {
-            let ends = held[..count].to_vec();
+        let (at, words) = (codes.div_ceil(4), count + units.div_ceil(2));
+        let taken = (held.len() >= at + words).then(|| {
+            let mut bytes = Vec::with_capacity(4 * at);
+            held[..at]
+                .iter()
+                .for_each(|w| bytes.extend_from_slice(&w.to_le_bytes()));
+            bytes.truncate(codes);
+            let ends = held[at..at + count].to_vec();
             let mut out = Vec::with_capacity(units);
-            for word in &held[count..words] {
+            for word in &held[at + count..at + words] {
                 out.extend_from_slice(&[*word as u16, (*word >> 16) as u16]);
             }
             out.truncate(units);
-            NameList::from_parts(out, ends)
+            (bytes, NameList::from_parts(out, ends).unwrap_or_default())
         });
         room.set(held);
-        list.flatten().unwrap_or_default()
+        taken.unwrap_or_default()
     })
 }
 

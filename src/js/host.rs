@@ -58,13 +58,8 @@ extern "C" {
     /// else (or a throw), which [`answered`] then hands over.
     pub fn verdict(f: &Function, a: &JsValue) -> u32;
     /// The answer (or a `Thrown`) of the last `verdict` that returned 2, or what the last
-    /// `ask` answered (or threw).
+    /// `iterable`/`hasIterator` read threw.
     pub fn answered() -> JsValue;
-    /// A store's `entries(context)` (`entries()` when the context is `undefined`): 0 it
-    /// answered a value, 1 a thenable, 2 it threw or reading its `then` threw; then
-    /// [`answered`].
-    pub fn ask(f: &Function, context: &JsValue) -> u32;
-
     // ------------------------------------------------------------ the caller's values
 
     pub type Unreadable;
@@ -83,10 +78,6 @@ extern "C" {
     pub fn fields(source: &JsValue, keys: &Array) -> JsValue;
     #[wasm_bindgen(js_name = iterable)]
     fn iterable_(value: &JsValue) -> u32;
-    /// A store's answer: 3 when it is null or undefined, else as `iterable` answers (2:
-    /// reading it threw, then [`answered`]).
-    #[wasm_bindgen(js_name = rowsOf)]
-    pub fn rows_of(value: &JsValue) -> u32;
     #[wasm_bindgen(js_name = hasIterator)]
     fn has_iterator_(value: &JsValue) -> u32;
     #[wasm_bindgen(js_name = list)]
@@ -108,8 +99,6 @@ extern "C" {
     /// through the door; a promise of its answer.
     #[wasm_bindgen(js_name = afterEmbed)]
     pub fn after_embed(settled: &Promise, index: &JsValue, context: &Array) -> Promise;
-    /// Handles and ignores a rejection of a store answer the turn no longer waits for.
-    pub fn ignore(value: &JsValue);
     #[wasm_bindgen(js_name = isPlainObject)]
     pub fn is_plain_object(value: &JsValue) -> bool;
     /// The string names of `items` and where they are; an `Unreadable` when a read throws.
@@ -124,26 +113,6 @@ extern "C" {
     fn keys_(value: &JsValue) -> JsValue;
 
     // ------------------------------------------------------------ rows and names
-
-    /// A turn's rows as read: two codes per row and the strings (see `host.js`).
-    pub type Rows;
-    #[wasm_bindgen(method, getter)]
-    pub fn codes(this: &Rows) -> Vec<u8>;
-    /// The number of rows.
-    #[wasm_bindgen(method, getter)]
-    pub fn count(this: &Rows) -> f64;
-    #[wasm_bindgen(method, getter)]
-    pub fn strings(this: &Rows) -> Array;
-    #[wasm_bindgen(method, getter)]
-    pub fn units(this: &Rows) -> f64;
-
-    #[wasm_bindgen(js_name = readRows)]
-    fn read_rows_(
-        rows: &JsValue,
-        is_active: &JsValue,
-        candidate_of: &JsValue,
-        active: &[u8],
-    ) -> JsValue;
 
     #[wasm_bindgen(js_name = writeNames)]
     pub fn write_names(strings: &Array, ends: &mut [u32], units: &mut [u16]);
@@ -230,21 +199,49 @@ extern "C" {
 
     // ------------------------------------------------------------ one turn's wait
 
+    /// A turn's JavaScript half: its promise, the store's answer, and its wait (the
+    /// facade makes it; see host.js).
     pub type Wait;
-    #[wasm_bindgen(constructor)]
-    pub fn new(turn: super::turn::Pending) -> Wait;
-    /// Settles with the turn's outcome (or rejects) once `Pending::finish` decided it.
+    /// Calls `entries(context)` (`entries()` when the context is `undefined`): 0 it
+    /// answered a value, 1 a thenable, 2 it threw or reading its `then` threw; the turn
+    /// keeps the answer (or what was thrown) as [`Wait::answer`].
+    #[wasm_bindgen(method)]
+    pub fn ask(this: &Wait, entries: &Function, context: &JsValue) -> u32;
     #[wasm_bindgen(method, getter)]
-    pub fn promise(this: &Wait) -> Promise;
+    pub fn answer(this: &Wait) -> JsValue;
+    /// Waits for the first of the answer, the budget (`ms`, NaN: none) and the signal's
+    /// abort, then finishes the turn with `pending` (its rows read with the readers);
+    /// 1 when the signal refused a listener (then [`Wait::thrown`]).
     #[wasm_bindgen(method)]
-    pub fn follow(this: &Wait, value: &JsValue);
-    #[wasm_bindgen(method, js_name = startTimer)]
-    pub fn start_timer(this: &Wait, ms: f64);
-    #[wasm_bindgen(method, catch)]
-    pub fn listen(this: &Wait, signal: &JsValue) -> Result<(), JsValue>;
-    /// Ends a turn that failed before it could wait: nothing of it runs later.
+    pub fn wait(
+        this: &Wait,
+        pending: super::turn::Pending,
+        ms: f64,
+        signal: &JsValue,
+        is_active: &JsValue,
+        candidate_of: &JsValue,
+    ) -> u32;
+    /// Reads the answer's rows (a wire `Answer`), their codes and strings written into the
+    /// batch: `count` rows, their candidacies' `strings`, `units` code units.
     #[wasm_bindgen(method)]
-    pub fn cancel(this: &Wait);
+    pub fn rows(this: &Wait, is_active: &JsValue, candidate_of: &JsValue) -> u32;
+    #[wasm_bindgen(method, getter)]
+    pub fn count(this: &Wait) -> f64;
+    #[wasm_bindgen(method, getter)]
+    pub fn strings(this: &Wait) -> Array;
+    /// How many strings the rows' candidacies hold.
+    #[wasm_bindgen(method, getter)]
+    pub fn found(this: &Wait) -> f64;
+    #[wasm_bindgen(method, getter)]
+    pub fn units(this: &Wait) -> f64;
+    #[wasm_bindgen(method, getter)]
+    pub fn thrown(this: &Wait) -> JsValue;
+    /// Handles and ignores a rejection of an answer the turn no longer waits for.
+    #[wasm_bindgen(method)]
+    pub fn ignore(this: &Wait);
+    /// Settles the turn's promise with its outcome.
+    #[wasm_bindgen(method)]
+    pub fn resolve(this: &Wait, outcome: &JsValue);
 
     pub fn now() -> f64;
 
@@ -383,17 +380,6 @@ pub fn list(value: &JsValue) -> JsResult<Array> {
 
 pub fn keys(value: &JsValue) -> JsResult<Array> {
     caught(keys_(value)).map(JsCast::unchecked_into)
-}
-
-/// Reads a turn's rows: every row's activity, then what the rows `active` (the core's
-/// table, by activity code) marks can take their candidate from.
-pub fn read_rows(
-    rows: &JsValue,
-    is_active: &JsValue,
-    candidate_of: &JsValue,
-    active: &[u8],
-) -> JsResult<Rows> {
-    caught(read_rows_(rows, is_active, candidate_of, active)).map(JsCast::unchecked_into)
 }
 
 pub fn record(tools: &JsValue, keys: &Array, indices: &[u32]) -> JsResult<JsValue> {

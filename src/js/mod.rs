@@ -85,10 +85,16 @@ impl Message {
 }
 
 /// The facts of a value the caller gave, for the core's rules ([`crate::given`]): its kind
-/// in one crossing (`host.js` `kindOfValue`, a wire `Kind`), then a number's value or a string's length.
+/// in one crossing (`host.js` `kindOfValue`, a wire `Kind`), then a number's value or a
+/// string's length.
 pub(crate) fn given(value: &JsValue) -> Given {
+    given_of(wire::Kind::of(host::kind_of_value(value)), value)
+}
+
+/// [`given`], the kind known already (`None`: not one of the kinds, read as a symbol).
+pub(crate) fn given_of(kind: Option<wire::Kind>, value: &JsValue) -> Given {
     use wire::Kind;
-    match Kind::of(host::kind_of_value(value)).unwrap_or(Kind::Symbol) {
+    match kind.unwrap_or(Kind::Symbol) {
         Kind::Undefined => Given::Undefined,
         Kind::Null => Given::Null,
         Kind::Boolean => Given::Boolean,

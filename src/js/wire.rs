@@ -36,6 +36,15 @@ macro_rules! wire {
             let sources = [Selection::Default, Selection::Resolver, Selection::Policy(0)];
             let texts: alloc::vec::Vec<_> = sources.iter().map(|s| alloc::format!("\"{}\"", s.source())).collect();
             js.push_str(&alloc::format!("export const sources = Object.freeze([{}]);\n", texts.join(", ")));
+            js.push_str(&alloc::format!("export const KIND_BITS = {};\n", KIND_BITS));
+            // The options each facade reads, by key, in order (src/given.rs).
+            for (name, keys) in [("ROUTING", crate::given::ROUTING), ("RESOLVE", crate::given::RESOLVE)] {
+                let keys: alloc::vec::Vec<_> = keys.iter().map(|k| alloc::format!("\"{k}\"")).collect();
+                js.push_str(&alloc::format!("export const {name} = Object.freeze([{}]);\n", keys.join(", ")));
+            }
+            // Which activities of a row are active (src/routing/turn.rs), by code.
+            let active: alloc::vec::Vec<_> = crate::routing::turn::activity_table().iter().map(|a| a.to_string()).collect();
+            js.push_str(&alloc::format!("export const ACTIVE = Object.freeze([{}]);\n", active.join(", ")));
             js
         }
     };
@@ -53,9 +62,21 @@ wire! {
     /// where the reading stopped (`Unreadable`: the value holding it could not be read).
     Listed { Strings, Unreadable, NotIterable, IteratorUnreadable, NotIterated, NotString }
 
+    /// A store's answer as a turn read it: no rows (null or undefined), rows, not
+    /// iterable, or reading it threw.
+    Answer { None, Rows, NotIterable, Threw }
+
     /// What a model selection came to (`policy::seams::Selection`); a policy's is
     /// `Policy` plus the policy's index.
     Source { Default, Resolver, Policy }
+}
+
+/// The bits a value's `Kind` takes in a word of kinds (host.js `kinds`).
+pub(crate) const KIND_BITS: u32 = 4;
+
+/// The `i`th kind of a word of kinds.
+pub(crate) fn kinds_at(kinds: u32, i: usize) -> u32 {
+    (kinds >> (KIND_BITS as usize * i)) & ((1 << KIND_BITS) - 1)
 }
 
 #[cfg(test)]
