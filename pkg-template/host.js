@@ -66,8 +66,8 @@ export class RoutingUnavailable {
   }
 }
 
-export const routed = (names, unresolved) => make(Routed, { kind: "routed", names, unresolved });
-export const refused = (reason, unresolved) => make(RoutingRefusal, { kind: "refused", reason, unresolved });
+const routed = (names, unresolved) => make(Routed, { kind: "routed", names, unresolved });
+const refused = (reason, unresolved) => make(RoutingRefusal, { kind: "refused", reason, unresolved });
 export const unavailable = (missing) => make(RoutingUnavailable, { kind: "unavailable", missing });
 
 export class ToolRoutingUnavailableWarning extends Error {
@@ -277,7 +277,7 @@ export const hasIterator = (value) => yesOrThrown((v) => Symbol.iterator in v, v
 // RangeError, or refusal 2a for a store's rows), and an endless one is never drained.
 const MOST = 1 << 20;
 const arrayValues = Array.prototype[Symbol.iterator];
-export function bounded(value) {
+function bounded(value) {
   if (Array.isArray(value) && value[Symbol.iterator] === arrayValues) return Array.from(value);
   const out = [];
   for (const item of value) if (out.push(item) > MOST) break;
