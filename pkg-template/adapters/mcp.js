@@ -19,10 +19,10 @@ import { createCalling } from "./mcp/calling.js";
 
 const WHERE = "tool-palette/mcp";
 
-function checkNumber(value, name, { integer = false, min = 0 } = {}) {
-  if (value === Infinity && !integer) return;
-  if (typeof value !== "number" || !Number.isFinite(value) || value < min || (integer && !Number.isInteger(value))) {
-    throw fail(`${WHERE}: options.${name}`, integer ? `an integer >= ${min}` : `a finite number >= ${min} (or Infinity)`, value);
+// A time budget (ms): a finite number >= 0, or Infinity for none.
+function checkBudget(value, name) {
+  if (value !== Infinity && !(typeof value === "number" && Number.isFinite(value) && value >= 0)) {
+    throw fail(`${WHERE}: options.${name}`, "a finite number >= 0 (or Infinity)", value);
   }
 }
 
@@ -54,8 +54,8 @@ function readOptions(options) {
     throw new TypeError(`${WHERE}: options.limit${error.message.slice(error.message.indexOf(" must"))}`);
   }
   const cache = readCache(options.cache, WHERE);
-  checkNumber(listTimeoutMs, "listTimeoutMs");
-  if (timeoutMs !== undefined) checkNumber(timeoutMs, "timeoutMs");
+  checkBudget(listTimeoutMs, "listTimeoutMs");
+  if (timeoutMs !== undefined) checkBudget(timeoutMs, "timeoutMs");
   if (indexOptions !== undefined && !isObject(indexOptions)) throw fail(`${WHERE}: options.index`, "ToolIndex options (an object)", indexOptions);
   const { embed = null, onEmbedError = null, ...otherIndexOptions } = indexOptions ?? {};
   for (const key of Object.keys(otherIndexOptions)) {
@@ -70,33 +70,12 @@ function readOptions(options) {
 export function createMcpPalette(options) {
   const o = readOptions(options);
   const listing = createListing(o);
-  const { refresh, locate, tools, dispose } = listing;
   return {
     /** One agent run: its turns share what search_tools found. */
     run() {
       const routing = createRouting(o, listing);
-      const { callTool, aiSdkTools, openaiAgentsTools, langchainTools } = createCalling(o, listing, routing);
-      const { route, router, adapterOptions, reveal } = routing;
-      return {
-        route,
-        callTool,
-        router,
-        adapterOptions,
-        get turn() {
-          return routing.current?.turn ?? null;
-        },
-        get found() {
-          return [...routing.found];
-        },
-        reveal,
-        aiSdkTools,
-        openaiAgentsTools,
-        langchainTools,
-      };
+      return Object.assign(routing.run, createCalling(o, listing, routing));
     },
-    refresh,
-    locate,
-    tools,
-    dispose,
+    ...listing.palette,
   };
 }

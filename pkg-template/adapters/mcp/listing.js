@@ -322,30 +322,33 @@ export function createListing(o) {
     offeredTool,
     measure,
     servers,
-    /** Lists every server again now (or the one named). */
-    async refresh(server) {
-      if (server !== undefined && !clients.has(server)) throw fail(`${o.where}: refresh(server)`, `one of the servers (${[...clients.keys()].join(", ")})`, server);
-      // A listing in flight was asked before this refresh: let it finish, then list again.
-      while (listing$) await listing$.catch(() => {});
-      for (const name of server === undefined ? clients.keys() : [server]) stale.add(name);
-      listing = null;
-      return report(await listed());
-    },
-    /** Where a palette name goes: `{ server, name }`, or `undefined`. */
-    async locate(name) {
-      const entry = (await listed()).byName.get(name);
-      return entry ? Object.freeze({ server: entry.server, name: entry.name }) : undefined;
-    },
-    /** Every listed tool as MCP tool objects under their palette names. */
-    async tools() {
-      const l = await listed();
-      return l.names.map((name) => offeredTool(l, name));
-    },
-    /** Frees the current index now (a later turn lists the servers again). */
-    dispose() {
-      listing?.index.dispose();
-      listing = null;
-      for (const name of clients.keys()) stale.add(name);
+    // The palette's own members.
+    palette: {
+      /** Lists every server again now (or the one named). */
+      async refresh(server) {
+        if (server !== undefined && !clients.has(server)) throw fail(`${o.where}: refresh(server)`, `one of the servers (${[...clients.keys()].join(", ")})`, server);
+        // A listing in flight was asked before this refresh: let it finish, then list again.
+        while (listing$) await listing$.catch(() => {});
+        for (const name of server === undefined ? clients.keys() : [server]) stale.add(name);
+        listing = null;
+        return report(await listed());
+      },
+      /** Where a palette name goes: `{ server, name }`, or `undefined`. */
+      async locate(name) {
+        const entry = (await listed()).byName.get(name);
+        return entry ? Object.freeze({ server: entry.server, name: entry.name }) : undefined;
+      },
+      /** Every listed tool as MCP tool objects under their palette names. */
+      async tools() {
+        const l = await listed();
+        return l.names.map((name) => offeredTool(l, name));
+      },
+      /** Frees the current index now (a later turn lists the servers again). */
+      dispose() {
+        listing?.index.dispose();
+        listing = null;
+        for (const name of clients.keys()) stale.add(name);
+      },
     },
   };
 }

@@ -7,9 +7,9 @@ import { resolvePalette } from "tool-palette";
 import { abortable, checkSignal, fail, isObject, runKeeper } from "../shared.js";
 
 /**
- * The routing of one run over `listing`: `route(context, options)`, the framework adapters' `router`, `reveal(names)`;
- * `found` (the palette names search_tools found, in order: calling adds to it) and `current` (the run's latest turn and
- * what its gate reads, or `null` before the first).
+ * The routing of one run over `listing`: `run` (`route(context, options)`, the framework adapters' `router`, `turn`,
+ * `reveal(names)`…), `found` (the palette names search_tools found, in order: calling adds to it) and `current` (the
+ * run's latest turn and what its gate reads, or `null` before the first).
  */
 export function createRouting(o, listing) {
   const { cache, searchName, entries, timeoutMs, onDecision, where } = o;
@@ -131,16 +131,25 @@ export function createRouting(o, listing) {
     get current() {
       return current;
     },
-    route: async (context, { signal } = {}) => routeTurn(context, signal, false),
-    router,
-    // For the framework adapters: each step routed by this run, the search tool pinned whenever routing narrows.
-    adapterOptions: Object.freeze({ router, alwaysInclude: Object.freeze(searchName === false ? [] : [searchName]) }),
-    // With cache "deferred": tools the model loaded itself (a client tool search you answered,
-    // e.g. with tool-palette/providers given this run): offered from the next turn on.
-    reveal(names) {
-      if (cache !== "deferred") throw new Error(`${where}: run.reveal() needs options.cache "deferred" (this palette's is ${cache === null ? "none" : `"${cache}"`})`);
-      if (kept === null) throw new Error(`${where}: run.reveal() before the run's first step (route())`);
-      return remember(kept.run.reveal(names));
+    // The run's routing members (calling adds its own).
+    run: {
+      route: async (context, { signal } = {}) => routeTurn(context, signal, false),
+      router,
+      // For the framework adapters: each step routed by this run, the search tool pinned whenever routing narrows.
+      adapterOptions: Object.freeze({ router, alwaysInclude: Object.freeze(searchName === false ? [] : [searchName]) }),
+      get turn() {
+        return current?.turn ?? null;
+      },
+      get found() {
+        return [...found];
+      },
+      // With cache "deferred": tools the model loaded itself (a client tool search you answered,
+      // e.g. with tool-palette/providers given this run): offered from the next turn on.
+      reveal(names) {
+        if (cache !== "deferred") throw new Error(`${where}: run.reveal() needs options.cache "deferred" (this palette's is ${cache === null ? "none" : `"${cache}"`})`);
+        if (kept === null) throw new Error(`${where}: run.reveal() before the run's first step (route())`);
+        return remember(kept.run.reveal(names));
+      },
     },
   };
 }
