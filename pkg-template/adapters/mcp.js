@@ -27,7 +27,7 @@ function checkBudget(value, name) {
 }
 
 // The options, each read once and checked; the servers as a Map of their clients.
-function readOptions(options) {
+function readMcpOptions(options) {
   if (!isObject(options)) throw fail(`${WHERE}: options`, "an object", options);
   const { servers, policies = null, entries = null, onDecision = null, onWarning = null, countTokens = null } = options;
   const { limit = 5, listTimeoutMs = 10_000, timeoutMs, outsidePalette = "refuse", index: indexOptions } = options;
@@ -68,7 +68,7 @@ function readOptions(options) {
 
 /** Creates the palette over the servers; see the package README, "MCP servers". */
 export function createMcpPalette(options) {
-  const o = readOptions(options);
+  const o = readMcpOptions(options);
   const listing = createListing(o);
   return {
     /** One agent run: its turns share what search_tools found. */
