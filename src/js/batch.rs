@@ -160,9 +160,21 @@ pub(crate) fn checked_strings(
     units: f64,
     place: &dyn Fn() -> Message,
 ) -> JsResult<()> {
+    all_strings(listed, read, place)?;
+    match fits(count as usize, units as usize) {
+        true => Ok(()),
+        false => Err(too_big(place())),
+    }
+}
+
+/// [`checked_strings`] but for the limits.
+pub(crate) fn all_strings(
+    listed: u32,
+    read: &host::Strings,
+    place: &dyn Fn() -> Message,
+) -> JsResult<()> {
     match Listed::of(listed) {
-        Some(Listed::Strings) if fits(count as usize, units as usize) => Ok(()),
-        Some(Listed::Strings) => Err(too_big(place())),
+        Some(Listed::Strings) => Ok(()),
         Some(Listed::NotIterable) => Err(must_be(place(), "an iterable of strings", &read.value())),
         Some(Listed::NotIterated) => Err(place()
             .add(" could not be iterated")

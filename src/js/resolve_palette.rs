@@ -83,11 +83,14 @@ pub fn resolve_palette(
     let fields = options::given_fields(&options, ROUTING, kinds, budget, values, unread, &place)?;
     let layer = Layer::check(&fields, &place)?;
     let at = || place().add(".registered");
-    batch::checked_strings(listed, &names, count, units, &at)?;
-    // The list of the last turn is indexed already.
+    batch::all_strings(listed, &names, &at)?;
+    // The list of the last turn is checked and indexed already.
     let palette = match turn::known(&list) {
         Some(registered) => Palette::Indexed(registered),
-        None => Palette::Names(list, units as usize),
+        None => {
+            batch::checked_strings(listed, &names, count, units, &at)?;
+            Palette::Names(list, units as usize)
+        }
     };
     let signal = options::signal(&fields, &|| place().add(".signal"))?;
     let on_decision = layer.on_decision.iter().cloned().collect();

@@ -295,7 +295,7 @@ fn read(
         _ => return Retrieved::Failed(value.clone()),
     }
     let n = n as usize;
-    if !fits(count as usize, units as usize) || !fits(n, units as usize) {
+    if !fits((count as usize).max(n), units as usize) {
         let message = Message::new("the procedural layer's answer is too large to route");
         return Retrieved::Failed(message.range_error());
     }
