@@ -929,3 +929,75 @@ export const bytesOf = catching((bytes) => {
   const view = realView(bytes);
   return view instanceof Uint8Array ? view : undefined;
 });
+
+// ---------------------------------------------------------------- ToolIndex.load from a stream (src/js/load.rs)
+
+// A source judged by shape, so that another realm's classes and workerd's count too:
+// [1, stream] a ReadableStream (`getReader`), or a Response's or R2 object's `body`;
+// [2] a body read already (`bodyUsed`); [3] a null body (no bytes); [4, blob] a Blob
+// (`stream()`); [0] none of these. Only reads: nothing is opened yet.
+const isStream = (value) => isObject(value) && typeof value.getReader === "function";
+export const sourceOf = catching((source) => {
+  if (isStream(source)) return [1, source];
+  const body = source.body;
+  if (body === null) return [3];
+  if (isStream(body)) return source.bodyUsed ? [2] : [1, body];
+  return typeof source.stream === "function" ? [4, source] : [0];
+});
+
+// The Reading of a stream (of a Blob's `stream()` when `blob`), or what `stream()` gave instead.
+export const openSource = catching((value, blob) => {
+  const stream = blob ? value.stream() : value;
+  return isStream(stream) ? new Reading(stream.getReader()) : stream;
+});
+
+// The caller's reader, read by the module's future one chunk at a time: `next()` is a
+// promise that never rejects, of [0, chunk], [1] at the end, [2, error] when the read
+// failed (`read` threw or rejected, or answered no `{ done, value }`), or [3] once the
+// signal aborted, which also settles a read still pending (a stalled stream ends too).
+export class Reading {
+  constructor(reader) {
+    this.reader = reader;
+    this.aborted = false;
+    this.wake = this.stop = undefined;
+  }
+  listen(signal) {
+    const onAbort = () => {
+      this.aborted = true;
+      this.wake?.([3]);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    this.stop = () => signal.removeEventListener("abort", onAbort);
+  }
+  next() {
+    return new Promise((resolve) => {
+      if (this.aborted) return resolve([3]);
+      this.wake = resolve;
+      try {
+        Promise.resolve(this.reader.read()).then(
+          (result) => {
+            try {
+              resolve(result.done ? [1] : [0, result.value]);
+            } catch (error) {
+              resolve([2, error]);
+            }
+          },
+          (error) => resolve([2, error]),
+        );
+      } catch (error) {
+        resolve([2, error]);
+      }
+    });
+  }
+  // Done with the source: the listener goes, and on a failure the reader is cancelled
+  // with it (what either throws or rejects with is ignored).
+  end(cancel, reason) {
+    try {
+      this.stop?.();
+      if (cancel) ignore(this.reader.cancel(reason));
+    } catch {}
+  }
+}
+
+// The bytes streamed, decoded through the door once they are all in.
+export const afterLoad = (read) => read.then((streamed) => enter(streamed.finish, streamed, []));
