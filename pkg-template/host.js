@@ -954,12 +954,13 @@ export const openSource = catching((value, blob) => {
 // The caller's reader, read by the module's future one chunk at a time: `next()` is a
 // promise that never rejects, of [0, chunk], [1] at the end, [2, error] when the read
 // failed (`read` threw or rejected, or answered no `{ done, value }`), or [3] once the
-// signal aborted, which also settles a read still pending (a stalled stream ends too).
+// signal aborted, which also settles a read still pending (a stalled stream ends too);
+// `pending` is the last of them.
 export class Reading {
   constructor(reader) {
     this.reader = reader;
     this.aborted = false;
-    this.wake = this.stop = undefined;
+    this.wake = this.stop = this.pending = undefined;
   }
   listen(signal) {
     const onAbort = () => {
@@ -970,7 +971,7 @@ export class Reading {
     this.stop = () => signal.removeEventListener("abort", onAbort);
   }
   next() {
-    return new Promise((resolve) => {
+    return (this.pending = new Promise((resolve) => {
       if (this.aborted) return resolve([3]);
       this.wake = resolve;
       try {
@@ -987,7 +988,7 @@ export class Reading {
       } catch (error) {
         resolve([2, error]);
       }
-    });
+    }));
   }
   // Done with the source: the listener goes, and on a failure the reader is cancelled
   // with it (what either throws or rejects with is ignored).
@@ -999,5 +1000,19 @@ export class Reading {
   }
 }
 
-// The bytes streamed, decoded through the door once they are all in.
-export const afterLoad = (read) => read.then((streamed) => enter(streamed.finish, streamed, []));
+// A load from a stream (src/js/load.rs `Loading`), polled through the door at once and
+// again each time the read it awaits settles (after the module's own callback), until it
+// answers the index or fails.
+export const drive = (loading, reading) =>
+  new Promise((resolve, reject) => {
+    const step = () => {
+      try {
+        const index = enter(loading.poll, loading, []);
+        if (index === undefined) reading.pending.then(step);
+        else resolve(index);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    step();
+  });

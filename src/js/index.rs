@@ -52,6 +52,20 @@ export interface ToolIndexOptions {
   onEmbedError?: (error: unknown) => void;
 }
 
+/** `ToolIndex.load`'s options: the constructor's but `vectors` (a snapshot holds its vectors), and a signal for a stream. */
+export interface ToolIndexLoadOptions extends Omit<ToolIndexOptions, "vectors"> {
+  /** Aborts a load from a stream: the reader is cancelled and the promise rejects with `signal.reason`. */
+  signal?: AbortSignalLike;
+}
+
+/** A `ReadableStream` of a snapshot's bytes as `ToolIndex.load` reads it (declared here so that no DOM or Node typings are required). */
+export interface SnapshotStream {
+  getReader(): { read(): PromiseLike<{ done: boolean; value?: Uint8Array }>; cancel(reason?: unknown): unknown };
+}
+
+/** What `ToolIndex.load` streams a snapshot from, judged by shape: a `ReadableStream`, a `Response` or R2 object (its `body`), a `Blob` (its `stream()`). */
+export type SnapshotSource = SnapshotStream | { readonly body: SnapshotStream | null; readonly bodyUsed: boolean } | { stream(): SnapshotStream };
+
 export interface ToolHit {
   readonly name: string;
   readonly score: number;
@@ -81,7 +95,13 @@ export declare class ToolIndex {
   /** The whole index (vectors included) as bytes, for `ToolIndex.load` in another isolate or process. */
   save(): Uint8Array;
   /** An index from the bytes of `save()`: it ranks exactly as the one saved. `embed` and `onEmbedError` are options here, not part of the bytes. */
-  static load(bytes: Uint8Array, options?: Omit<ToolIndexOptions, "vectors">): ToolIndex;
+  static load(bytes: Uint8Array, options?: ToolIndexLoadOptions): ToolIndex;
+  /**
+   * The same from a `Response` (fetch, an R2 object), a `Blob` or a `ReadableStream` of `Uint8Array` chunks (a KV stream,
+   * an R2 object's `body`): the chunks stream into the module, and the Promise settles with the index, or rejects with why
+   * (or with `signal.reason`).
+   */
+  static load(source: SnapshotSource, options?: ToolIndexLoadOptions): Promise<ToolIndex>;
   /** Frees the index now rather than at garbage collection; later searches throw. */
   dispose(): void;
   [Symbol.dispose](): void;

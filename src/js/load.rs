@@ -1,20 +1,32 @@
 //! `ToolIndex.load` from a `Response` (fetch, an R2 object), a `Blob` or a `ReadableStream`
 //! of `Uint8Array` chunks: a Promise of the index. The package's own asynchronous work,
-//! which always ends or aborts, so a wasm future (wasm-bindgen-futures) awaits each read:
-//! every chunk is copied into one buffer in the module, sized once from the snapshot's
-//! header, then decoded through the door as `load` decodes a `Uint8Array`
+//! which always ends or aborts, so a wasm future awaits each read (a `JsFuture` of
+//! wasm-bindgen-futures): every chunk is copied into one buffer in the module, sized once
+//! from the snapshot's header, then decoded as `load` decodes a `Uint8Array`
 //! (`index::decode`). The caller's code (the source's getters, `getReader`, `read`, its
 //! promises) runs in `host.js` (`sourceOf`, `Reading`), whose reads never reject: nothing
 //! it does unwinds through the module.
+//!
+//! The future is polled through the door (`host.js` `drive`), at once and then each time
+//! the read it waits for settles, rather than by wasm-bindgen-futures' executor
+//! (`future_to_promise`, which weighed 4.4 KB of gzip, measured, and polls outside the
+//! door): a trap fails that load alone, and a load whose stream stalls and is dropped
+//! is freed with its `Loading` at garbage collection.
 
 use super::index::{decode, load_options, snapshot_error, Options};
 use super::turn::{broken_signal, reason};
 use super::{host, must_be, unreadable, JsResult, Message};
-use crate::search::snapshot::{self, SnapshotError, HEADER};
+use crate::search::snapshot::{self, HEADER};
+use alloc::boxed::Box;
+use alloc::sync::Arc;
+use alloc::task::Wake;
 use alloc::vec::Vec;
+use core::future::Future;
+use core::pin::Pin;
+use core::task::{Context, Poll, Waker};
 use js_sys::{Array, Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen(raw_module = "./host.js")]
 extern "C" {
@@ -22,6 +34,7 @@ extern "C" {
     fn source_of(source: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = openSource)]
     fn open_source(value: &JsValue, blob: bool) -> JsValue;
+    #[derive(Clone)]
     type Reading;
     #[wasm_bindgen(method, catch)]
     fn listen(this: &Reading, signal: &JsValue) -> Result<(), JsValue>;
@@ -29,8 +42,7 @@ extern "C" {
     fn next(this: &Reading) -> Promise;
     #[wasm_bindgen(method)]
     fn end(this: &Reading, cancel: bool, reason: &JsValue);
-    #[wasm_bindgen(js_name = afterLoad)]
-    fn after_load(streamed: &Promise) -> Promise;
+    fn drive(loading: Loading, reading: &Reading) -> Promise;
 }
 
 /// The most a streamed snapshot may announce (1 GiB): its decoding needs about as much
@@ -103,26 +115,43 @@ fn start(kind: u32, value: &JsValue, options: &JsValue) -> JsResult<Promise> {
             return Err(error);
         }
     }
-    let read = future_to_promise(read_all(reading, signal, options));
-    Ok(after_load(&read))
+    let loading = Loading {
+        future: Box::pin(read_all(reading.clone(), signal, options)),
+        waker: Waker::from(Arc::new(Noop)),
+    };
+    Ok(drive(loading, &reading))
 }
 
-/// The bytes read and `load`'s options, decoded through the door once every chunk is in
-/// (`host.js` `afterLoad` calls `finish`).
+/// A load under way: the future reading and decoding it.
 #[wasm_bindgen(skip_typescript)]
-pub struct Streamed {
-    bytes: Vec<u8>,
-    options: Options,
+pub struct Loading {
+    future: Pin<Box<dyn Future<Output = JsResult<JsValue>>>>,
+    waker: Waker,
+}
+
+/// Nothing to wake: `drive` polls again once the read awaited settled.
+struct Noop;
+
+impl Wake for Noop {
+    fn wake(self: Arc<Self>) {}
 }
 
 #[wasm_bindgen]
-impl Streamed {
-    pub fn finish(self) -> JsResult<JsValue> {
-        decode(self.bytes, self.options, &bytes_place)
+impl Loading {
+    /// Runs the load as far as it goes: the index, or `undefined` while a read is awaited.
+    pub fn poll(&mut self) -> JsResult<JsValue> {
+        match self
+            .future
+            .as_mut()
+            .poll(&mut Context::from_waker(&self.waker))
+        {
+            Poll::Ready(index) => index,
+            Poll::Pending => Ok(JsValue::UNDEFINED),
+        }
     }
 }
 
-/// Reads every chunk into one buffer: its first [`HEADER`] bytes, then the whole length
+/// Reads every chunk into one buffer, then decodes it: its first [`HEADER`] bytes, then the whole length
 /// they announce, reserved at once (checked against [`MOST`] and what memory allows), and
 /// never more. A failure cancels the reader.
 async fn read_all(
@@ -183,10 +212,12 @@ async fn read_all(
         }
         let len = bytes.len();
         if n - at > total - len {
-            let had = len.saturating_add(n - at);
-            let expected = total as u64;
-            let error = SnapshotError::Trailing { had, expected };
-            return Err(fail(snapshot_error(bytes_place(), error)));
+            // (Not read to their end: how many they are is not known.)
+            let message = bytes_place()
+                .add(" are more than the ")
+                .add_js(&JsValue::from(total as f64))
+                .add(" of the snapshot they start with");
+            return Err(fail(message.range_error()));
         }
         // Within the room reserved: no reallocation, no second copy.
         bytes.resize(len + n - at, 0);
@@ -197,5 +228,5 @@ async fn read_all(
     if got < HEADER {
         bytes.extend_from_slice(&head[..got]);
     }
-    Ok(Streamed { bytes, options }.into())
+    decode(bytes, options, &bytes_place)
 }
