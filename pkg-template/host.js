@@ -953,26 +953,26 @@ export const openSource = catching((value, blob) => {
 
 // The caller's reader, read by the module's future one chunk at a time: `next()` is a
 // promise that never rejects, of [0, chunk], [1] at the end, [2, error] when the read
-// failed (`read` threw or rejected, or answered no `{ done, value }`), or [3] once the
-// signal aborted, which also settles a read still pending (a stalled stream ends too);
+// failed (`read` threw or rejected, or answered no `{ done, value }`), or [3, signal] once
+// the signal aborted, which also settles a read still pending (a stalled stream ends too);
 // `pending` is the last of them.
 export class Reading {
   constructor(reader) {
     this.reader = reader;
-    this.aborted = false;
+    this.aborted = undefined; // the signal, once it aborted
     this.wake = this.stop = this.pending = undefined;
   }
   listen(signal) {
     const onAbort = () => {
-      this.aborted = true;
-      this.wake?.([3]);
+      this.aborted = signal;
+      this.wake?.([3, signal]);
     };
     signal.addEventListener("abort", onAbort, { once: true });
     this.stop = () => signal.removeEventListener("abort", onAbort);
   }
   next() {
     return (this.pending = new Promise((resolve) => {
-      if (this.aborted) return resolve([3]);
+      if (this.aborted) return resolve([3, this.aborted]);
       this.wake = resolve;
       try {
         Promise.resolve(this.reader.read()).then(
@@ -1007,7 +1007,7 @@ export const drive = (loading, reading) =>
   new Promise((resolve, reject) => {
     const step = () => {
       try {
-        const index = enter(loading.poll, loading, []);
+        const index = enter(loading.poll, loading, [reading]);
         if (index === undefined) reading.pending.then(step);
         else resolve(index);
       } catch (error) {

@@ -11,16 +11,18 @@
 //! the read it waits for settles, rather than by wasm-bindgen-futures' executor
 //! (`future_to_promise`, which weighed 4.4 KB of gzip, measured, and polls outside the
 //! door): a trap fails that load alone, and a load whose stream stalls and is dropped
-//! is freed with its `Loading` at garbage collection.
+//! is freed with its `Loading` at garbage collection (see [`Lent`]).
 
 use super::index::{decode, load_options, snapshot_error, Options};
 use super::turn::{broken_signal, reason};
 use super::{host, must_be, unreadable, JsResult, Message};
 use crate::search::snapshot::{self, HEADER};
 use alloc::boxed::Box;
+use alloc::rc::Rc;
 use alloc::sync::Arc;
 use alloc::task::Wake;
 use alloc::vec::Vec;
+use core::cell::RefCell;
 use core::future::Future;
 use core::pin::Pin;
 use core::task::{Context, Poll, Waker};
@@ -35,13 +37,14 @@ extern "C" {
     #[wasm_bindgen(js_name = openSource)]
     fn open_source(value: &JsValue, blob: bool) -> JsValue;
     #[derive(Clone)]
-    type Reading;
+    pub type Reading;
     #[wasm_bindgen(method, catch)]
     fn listen(this: &Reading, signal: &JsValue) -> Result<(), JsValue>;
     #[wasm_bindgen(method)]
     fn next(this: &Reading) -> Promise;
     #[wasm_bindgen(method)]
     fn end(this: &Reading, cancel: bool, reason: &JsValue);
+    /// Polls `loading` through the door, lending it `reading`, until it answers.
     fn drive(loading: Loading, reading: &Reading) -> Promise;
 }
 
@@ -115,11 +118,24 @@ fn start(kind: u32, value: &JsValue, options: &JsValue) -> JsResult<Promise> {
             return Err(error);
         }
     }
+    let lent = Lent::default();
     let loading = Loading {
-        future: Box::pin(read_all(reading.clone(), signal, options)),
+        future: Box::pin(read_all(lent.clone(), options)),
         waker: Waker::from(Arc::new(Noop)),
+        lent,
     };
     Ok(drive(loading, &reading))
+}
+
+/// The source's `Reading`, lent to the future for the length of each poll: held by the
+/// module between polls (in its reference table, a root), it would keep its own promises,
+/// and through them the whole load, alive; so a load whose stream stalls and is dropped is
+/// freed with its `Loading` at garbage collection (its buffer included).
+type Lent = Rc<RefCell<Option<Reading>>>;
+
+fn lend(lent: &Lent) -> Reading {
+    let reading = lent.borrow().clone();
+    reading.unwrap_or_else(|| JsValue::UNDEFINED.unchecked_into())
 }
 
 /// A load under way: the future reading and decoding it.
@@ -127,6 +143,7 @@ fn start(kind: u32, value: &JsValue, options: &JsValue) -> JsResult<Promise> {
 pub struct Loading {
     future: Pin<Box<dyn Future<Output = JsResult<JsValue>>>>,
     waker: Waker,
+    lent: Lent,
 }
 
 /// Nothing to wake: `drive` polls again once the read awaited settled.
@@ -139,12 +156,14 @@ impl Wake for Noop {
 #[wasm_bindgen]
 impl Loading {
     /// Runs the load as far as it goes: the index, or `undefined` while a read is awaited.
-    pub fn poll(&mut self) -> JsResult<JsValue> {
-        match self
+    pub fn poll(&mut self, reading: Reading) -> JsResult<JsValue> {
+        *self.lent.borrow_mut() = Some(reading);
+        let polled = self
             .future
             .as_mut()
-            .poll(&mut Context::from_waker(&self.waker))
-        {
+            .poll(&mut Context::from_waker(&self.waker));
+        *self.lent.borrow_mut() = None;
+        match polled {
             Poll::Ready(index) => index,
             Poll::Pending => Ok(JsValue::UNDEFINED),
         }
@@ -154,21 +173,20 @@ impl Loading {
 /// Reads every chunk into one buffer, then decodes it: its first [`HEADER`] bytes, then the whole length
 /// they announce, reserved at once (checked against [`MOST`] and what memory allows), and
 /// never more. A failure cancels the reader.
-async fn read_all(
-    reading: Reading,
-    signal: Option<JsValue>,
-    options: Options,
-) -> JsResult<JsValue> {
+/// (No JavaScript value of the load's is held across an `await`, but `options`.)
+async fn read_all(lent: Lent, options: Options) -> JsResult<JsValue> {
     let fail = |error: JsValue| {
-        reading.end(true, &error);
+        lend(&lent).end(true, &error);
         error
     };
     let mut head = [0u8; HEADER];
     let (mut got, mut total, mut chunks) = (0usize, 0usize, 0u32);
     let mut bytes: Vec<u8> = Vec::new();
     loop {
-        // [0, chunk], [1] the end, [2, error] the stream failed, [3] aborted; never rejects.
-        let read: Array = match JsFuture::from(reading.next()).await {
+        // [0, chunk], [1] the end, [2, error] the stream failed, [3, signal] aborted; never
+        // rejects.
+        let next = lend(&lent).next();
+        let read: Array = match JsFuture::from(next).await {
             Ok(read) => read.unchecked_into(),
             Err(error) => Array::of2(&JsValue::from(2), &error),
         };
@@ -176,10 +194,7 @@ async fn read_all(
             Some(0.0) => read.get(1),
             Some(1.0) => break,
             Some(2.0) => return Err(fail(unreadable(place(), &read.get(1)))),
-            _ => {
-                let signal = signal.clone().unwrap_or_default();
-                return Err(fail(reason(SIGNAL, &signal).unwrap_or_else(|e| e)));
-            }
+            _ => return Err(fail(reason(SIGNAL, &read.get(1)).unwrap_or_else(|e| e))),
         };
         // A Uint8Array of any realm, as a plain view (no code of the caller's runs).
         let view = host::bytes_of(&chunk).unwrap_or_default();
@@ -224,7 +239,7 @@ async fn read_all(
         data.subarray(at as u32, n as u32)
             .copy_to(&mut bytes[len..]);
     }
-    reading.end(false, &JsValue::UNDEFINED);
+    lend(&lent).end(false, &JsValue::UNDEFINED);
     if got < HEADER {
         bytes.extend_from_slice(&head[..got]);
     }
