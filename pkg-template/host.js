@@ -995,6 +995,8 @@ export class Reading {
   end(cancel, reason) {
     try {
       this.stop?.();
+    } catch {}
+    try {
       if (cancel) ignore(this.reader.cancel(reason));
     } catch {}
   }

@@ -170,9 +170,9 @@ impl Loading {
     }
 }
 
-/// Reads every chunk into one buffer, then decodes it: its first [`HEADER`] bytes, then the whole length
-/// they announce, reserved at once (checked against [`MOST`] and what memory allows), and
-/// never more. A failure cancels the reader.
+/// Reads every chunk into one buffer, then decodes it: its first [`HEADER`] bytes, then
+/// the whole length they announce, reserved at once (checked against [`MOST`] and what
+/// memory allows), and never more. A failure cancels the reader.
 /// (No JavaScript value of the load's is held across an `await`, but `options`.)
 async fn read_all(lent: Lent, options: Options) -> JsResult<JsValue> {
     let fail = |error: JsValue| {

@@ -209,6 +209,20 @@ export function streamedLoad(tp) {
       await assert.rejects(ToolIndex.load({ getReader: () => reader }, { signal: controller.signal }), (e) => e === reason);
       assert.equal(reads, 2);
       same(await ToolIndex.load(chunked(BYTES, 30), { signal: new AbortController().signal }));
+      // A signal whose removeEventListener throws: the load still ends, and a failing one
+      // still cancels its reader.
+      const odd = { aborted: false, addEventListener: () => {}, removeEventListener: () => { throw new Error("odd"); } };
+      same(await ToolIndex.load(chunked(BYTES, 30), { signal: odd }));
+      const log = {};
+      await rejects(ToolIndex.load(chunked(BYTES.subarray(0, 30), 7, log), { signal: odd }), RangeError, /truncated/);
+      const cut = {};
+      await rejects(ToolIndex.load(stalled(new Uint8Array(24), cut), { signal: odd }), TypeError, /not a ToolIndex snapshot/);
+      assert.ok(cut.cancelled instanceof TypeError, "cancelled though removeEventListener threw");
+      // A signal that refuses a listener: a TypeError naming it; the reader is cancelled.
+      const refusing = { aborted: false, addEventListener: () => { throw new Error("no"); }, removeEventListener: () => {} };
+      const refused = {};
+      await rejects(ToolIndex.load(stalled(undefined, refused), { signal: refusing }), TypeError, "ToolIndex.load: options.signal failed as an AbortSignal");
+      assert.ok(refused.cancelled instanceof TypeError);
     });
 
     test("a stream that errors, or a chunk that is not a Uint8Array: a TypeError naming source, the reader cancelled", async () => {
