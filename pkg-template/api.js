@@ -124,7 +124,9 @@ for (const [Class, names] of [[ToolIndex, ["size", "dimensions"]], [PaletteRun, 
     Object.defineProperty(Class.prototype, name, { get: own(Class, name, guarded(get)), configurable: true });
   }
 }
-// `ToolIndex.load(bytes, options?)`: guarded like the constructor.
+// `ToolIndex.load(bytes, options?)`: guarded like the constructor. From a Response, Blob or
+// ReadableStream it answers a Promise as it is (src/js/load.rs), which the module rejects for
+// whatever fails, before the first read too; it settles through the door (host.js `drive`).
 Object.defineProperty(wasm.ToolIndex, "load", { value: guarded(wasm.ToolIndex.load), writable: true, configurable: true });
 // `index.entries`: a function of the index, ready to be a router's procedural layer.
 Object.defineProperty(ToolIndex.prototype, "entries", {

@@ -1123,3 +1123,92 @@ export const bytesOf = catching((bytes) => {
   const view = realView(bytes);
   return view instanceof Uint8Array ? view : undefined;
 });
+
+// ---------------------------------------------------------------- ToolIndex.load from a stream (src/js/load.rs)
+
+// A source judged by shape, so that another realm's classes and workerd's count too:
+// [1, stream] a ReadableStream (`getReader`), or a Response's or R2 object's `body`;
+// [2] a body read already (`bodyUsed`); [3] a null body (no bytes); [4, blob] a Blob
+// (`stream()`); [0] none of these. Only reads: nothing is opened yet.
+const isStream = (value) => isObject(value) && typeof value.getReader === "function";
+export const sourceOf = catching((source) => {
+  if (isStream(source)) return [1, source];
+  const body = source.body;
+  if (body === null) return [3];
+  if (isStream(body)) return source.bodyUsed ? [2] : [1, body];
+  return typeof source.stream === "function" ? [4, source] : [0];
+});
+
+// The Reading of a stream (of a Blob's `stream()` when `blob`), or what `stream()` gave instead.
+export const openSource = catching((value, blob) => {
+  const stream = blob ? value.stream() : value;
+  return isStream(stream) ? new Reading(stream.getReader()) : stream;
+});
+
+// The caller's reader, read by the module's future one chunk at a time: `next()` is a
+// promise that never rejects, of [0, chunk], [1] at the end, [2, error] when the read
+// failed (`read` threw or rejected, or answered no `{ done, value }`), or [3, signal] once
+// the signal aborted, which also settles a read still pending (a stalled stream ends too);
+// `pending` is the last of them.
+export class Reading {
+  constructor(reader) {
+    this.reader = reader;
+    this.aborted = undefined; // the signal, once it aborted
+    this.wake = this.stop = this.pending = undefined;
+  }
+  listen(signal) {
+    const onAbort = () => {
+      this.aborted = signal;
+      this.wake?.([3, signal]);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    this.stop = () => signal.removeEventListener("abort", onAbort);
+  }
+  next() {
+    return (this.pending = new Promise((resolve) => {
+      if (this.aborted) return resolve([3, this.aborted]);
+      this.wake = resolve;
+      try {
+        Promise.resolve(this.reader.read()).then(
+          (result) => {
+            try {
+              resolve(result.done ? [1] : [0, result.value]);
+            } catch (error) {
+              resolve([2, error]);
+            }
+          },
+          (error) => resolve([2, error]),
+        );
+      } catch (error) {
+        resolve([2, error]);
+      }
+    }));
+  }
+  // Done with the source: the listener goes, and on a failure the reader is cancelled
+  // with it (what either throws or rejects with is ignored).
+  end(cancel, reason) {
+    try {
+      this.stop?.();
+    } catch {}
+    try {
+      if (cancel) ignore(this.reader.cancel(reason));
+    } catch {}
+  }
+}
+
+// A load from a stream (src/js/load.rs `Loading`), polled through the door at once and
+// again each time the read it awaits settles (after the module's own callback), until it
+// answers the index or fails.
+export const drive = (loading, reading) =>
+  new Promise((resolve, reject) => {
+    const step = () => {
+      try {
+        const index = enter(loading.poll, loading, [reading]);
+        if (index === undefined) reading.pending.then(step);
+        else resolve(index);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    step();
+  });

@@ -11,6 +11,8 @@ mod batch;
 mod host;
 #[cfg(feature = "tool-index")]
 mod index;
+#[cfg(feature = "tool-index")]
+mod load;
 mod options;
 mod outcome;
 mod palette;

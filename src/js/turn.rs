@@ -256,12 +256,12 @@ fn reason_of(ask: &Ask) -> JsResult<JsValue> {
     )
 }
 
-fn reason(place: &'static str, signal: &JsValue) -> JsResult<JsValue> {
+pub(crate) fn reason(place: &'static str, signal: &JsValue) -> JsResult<JsValue> {
     host::get(signal, |k| &k.reason).map_err(|cause| broken_signal(place, &cause))
 }
 
 /// Whatever a signal-like object throws after the check, the turn settles with this.
-fn broken_signal(place: &'static str, cause: &JsValue) -> JsValue {
+pub(crate) fn broken_signal(place: &'static str, cause: &JsValue) -> JsValue {
     Message::new(place)
         .add(" failed as an AbortSignal")
         .type_error_caused(cause)
