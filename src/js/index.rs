@@ -165,7 +165,7 @@ fn options_of(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Options>
 pub(super) fn load_options(options: &JsValue) -> JsResult<(Options, Option<JsValue>)> {
     let place = || Message::new("ToolIndex.load: options");
     let fields = options::read_options(options, LOAD_OPTIONS, &place)?;
-    let signal = options::signal(fields.named("signal"), &|| place().add(".signal"))?;
+    let signal = options::signal(&fields, &|| place().add(".signal"))?;
     let options = options_of(&fields, &place)?;
     if !options.vectors.is_undefined() {
         let message =
