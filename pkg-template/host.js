@@ -815,13 +815,9 @@ export class Wait {
     this.timer = undefined;
   }
   // A store's answer that the turn no longer waits for (the turn was aborted while
-  // `entries` ran): its rejection is handled and ignored, never an unhandled rejection.
+  // `entries` ran).
   ignore() {
-    try {
-      Promise.resolve(this.answer).then(undefined, () => {});
-    } catch {
-      // Its `then` or `constructor` threw: there is nothing left to handle.
-    }
+    ignore(this.answer);
   }
   settle(kind, value) {
     const pending = this.pending;
@@ -850,6 +846,16 @@ export class Wait {
     } finally {
       pending.free();
     }
+  }
+}
+
+// A promise whose answer no one waits for: its rejection is handled and ignored, never an
+// unhandled rejection.
+function ignore(value) {
+  try {
+    Promise.resolve(value).then(undefined, () => {});
+  } catch {
+    // Its `then` or `constructor` threw: there is nothing left to handle.
   }
 }
 
