@@ -139,7 +139,7 @@ export function runaway() {
 function trapped(error) {
   // The module may have lost the batch's room with a call that did not return (a stack
   // overflow, a trap: src/js/batch.rs ROOM): it is asked for again.
-  room = words = 0;
+  room = 0;
   if (!(error instanceof WebAssembly.RuntimeError)) return error;
   return new Error(`tool-palette: the WebAssembly module trapped (${error.message}); this call failed, the next one runs normally`, { cause: error });
 }
@@ -448,35 +448,36 @@ export function writeNames(strings, ends, units, at = 0, k = 0) {
   }
 }
 
-// The batch: room in the module's memory (src/js/batch.rs `room`) where a call's names
-// are written before the module is entered, `words` 32-bit words at `room`: `count` ends,
-// then the code units. It grows when a call needs more; no view of it is kept, since any
-// call into the module may grow the memory.
+// The batch: room in the module's memory (src/js/batch.rs `room`) where a call's names,
+// and a turn's row codes, are written before the module is entered: `at`, the address
+// of the three places, and how much each holds. It grows when a call needs more; no
+// view of it is kept, since any call into the module may grow the memory.
 let room = 0;
-let words = 0;
+const roomFor = [0, 0, 0]; // codes, names, code units
 
-// Writes `codes` (bytes, four to a word), then the ends and code units of `first` (when
+// Writes `codes` (a turn's row codes), then the ends and code units of `first` (when
 // given) and `rest`, `units` code units in all, into the batch (src/js/batch.rs
 // `take_rows`); nothing when the module has no room for them (it then refuses them by
 // their length).
 function writeBatch(codes, first, rest, units) {
-  const at = Math.ceil(codes.length / 4);
   const count = rest.length + (first === undefined ? 0 : 1);
-  const needed = at + count + Math.ceil(units / 2);
-  if (needed > words) {
-    let given = 0;
+  if (codes.length > roomFor[0] || count > roomFor[1] || units > roomFor[2] || room === 0) {
+    let at = 0;
     try {
-      given = needed <= 0xffffffff ? module.room(needed) : 0;
+      at = Math.max(units, count) <= 0xffffffff ? module.room(codes.length, count, units) : 0;
     } catch (error) {
       throw trapped(error);
     }
-    if (given === 0) return;
-    (room = given), (words = needed);
+    if (at === 0) return;
+    const wanted = [codes.length, count, units];
+    for (let i = 0; i < 3; i++) roomFor[i] = room === 0 ? wanted[i] : Math.max(roomFor[i], wanted[i]);
+    room = at;
   }
   const { buffer } = module.memory;
-  new Uint8Array(buffer, room, codes.length).set(codes);
-  const ends = new Uint32Array(buffer, room + 4 * at, count);
-  const text = new Uint16Array(buffer, room + 4 * (at + count), units);
+  const [c, e, u] = new Uint32Array(buffer, room, 3);
+  new Uint8Array(buffer, c, codes.length).set(codes);
+  const ends = new Uint32Array(buffer, e, count);
+  const text = new Uint16Array(buffer, u, units);
   if (first !== undefined) writeNames([first], ends, text);
   writeNames(rest, ends, text, count - rest.length, first?.length ?? 0);
 }

@@ -85,35 +85,59 @@ pub(crate) fn too_big(place: Message) -> JsValue {
 
 // ------------------------------------------------------------------ the batch JavaScript writes
 
-thread_local! {
-    /// Where JavaScript writes a call's names (host.js `writeBatch`): their ends, then their
-    /// code units two to a word. Taken and put back, never borrowed across a call.
-    static ROOM: core::cell::Cell<Vec<u32>> = const { core::cell::Cell::new(Vec::new()) };
+/// Where JavaScript writes a call's names (host.js `writeBatch`): a turn's row codes, the
+/// names' ends and their code units, and where each of the three is (`at`, whose address
+/// JavaScript is given).
+#[derive(Default)]
+struct Room {
+    codes: Vec<u8>,
+    ends: Vec<u32>,
+    units: Vec<u16>,
+    at: Vec<u32>,
 }
 
-/// Room for JavaScript to write `words` 32-bit words into, at most what one call's names
-/// take (a name and a list, or a turn's rows, within the limits): its address, or 0 when
-/// that is more or the memory has no room for it.
+thread_local! {
+    /// Taken and put back, never borrowed across a call.
+    static ROOM: core::cell::Cell<Room> = core::cell::Cell::new(Room::default());
+}
+
+/// Room for JavaScript to write `codes` bytes of row codes and `count` names of `units`
+/// code units into, at most what one call takes (a name and a list, or a turn's rows,
+/// within the limits): the address of where the three are, or 0 when that is more or
+/// the memory has no room for it.
 #[wasm_bindgen(skip_typescript)]
-pub fn room(words: u32) -> u32 {
-    let words = words as usize;
-    let most = 2 * crate::names::MAX_NAMES + crate::names::MAX_UNITS + 1;
-    if words > most {
+pub fn room(codes: u32, count: u32, units: u32) -> u32 {
+    let (codes, count, units) = (codes as usize, count as usize, units as usize);
+    let names = crate::names::MAX_NAMES;
+    if codes > 2 * names || count > names + 1 || units > 2 * crate::names::MAX_UNITS {
         return 0;
     }
-    ROOM.with(|room| {
-        let mut held = room.take();
-        if held.len() < words {
-            let mut more = Vec::new();
-            if more.try_reserve_exact(words).is_err() {
-                room.set(held);
-                return 0;
-            }
-            more.resize(words, 0);
-            held = more;
+    fn grow<T: Copy + Default>(v: &mut Vec<T>, len: usize) -> bool {
+        let more = len.saturating_sub(v.len());
+        if v.try_reserve_exact(more).is_err() {
+            return false;
         }
-        let at = held.as_ptr() as usize as u32;
-        room.set(held);
+        v.resize(v.len().max(len), T::default());
+        true
+    }
+    ROOM.with(|cell| {
+        let mut room = cell.take();
+        let grown = grow(&mut room.codes, codes)
+            && grow(&mut room.ends, count)
+            && grow(&mut room.units, units);
+        room.at = [
+            room.codes.as_ptr() as usize,
+            room.ends.as_ptr() as usize,
+            room.units.as_ptr() as usize,
+        ]
+        .map(|a| a as u32)
+        .to_vec();
+        let at = if grown {
+            room.at.as_ptr() as usize as u32
+        } else {
+            0
+        };
+        cell.set(room);
         at
     })
 }
@@ -125,27 +149,19 @@ pub(crate) fn take(count: usize, units: usize) -> NameList {
     take_rows(0, count, units).1
 }
 
-/// [`take`] after `codes` bytes of row codes (host.js `writeRows`), four to a word,
-/// which come first.
+/// [`take`], and the `codes` bytes of row codes written before them.
 pub(crate) fn take_rows(codes: usize, count: usize, units: usize) -> (Vec<u8>, NameList) {
-    ROOM.with(|room| {
-        let held = room.take();
-        let (at, words) = (codes.div_ceil(4), count + units.div_ceil(2));
-        let taken = (held.len() >= at + words).then(|| {
-            let mut bytes = Vec::with_capacity(4 * at);
-            held[..at]
-                .iter()
-                .for_each(|w| bytes.extend_from_slice(&w.to_le_bytes()));
-            bytes.truncate(codes);
-            let ends = held[at..at + count].to_vec();
-            let mut out = Vec::with_capacity(units);
-            for word in &held[at + count..at + words] {
-                out.extend_from_slice(&[*word as u16, (*word >> 16) as u16]);
-            }
-            out.truncate(units);
-            (bytes, NameList::from_parts(out, ends).unwrap_or_default())
-        });
-        room.set(held);
+    ROOM.with(|cell| {
+        let room = cell.take();
+        let taken = (room.codes.len() >= codes
+            && room.ends.len() >= count
+            && room.units.len() >= units)
+            .then(|| {
+                let names =
+                    NameList::from_parts(room.units[..units].to_vec(), room.ends[..count].to_vec());
+                (room.codes[..codes].to_vec(), names.unwrap_or_default())
+            });
+        cell.set(room);
         taken.unwrap_or_default()
     })
 }
