@@ -12,7 +12,7 @@
 // wasm-bindgen's reference table (a `catch` import that throws loses one, measured here).
 
 import { state } from "./state.js";
-import { ACTIVE, Answer, Kind, KIND_BITS, Listed, Palette, Source, sources } from "./wire.js";
+import { ACTIVE, Answer, Event, Fault, Kind, KIND_BITS, Listed, Palette, Returned, Source, sources } from "./wire.js";
 import { deliver } from "./deliver.js";
 
 // ---------------------------------------------------------------- result classes
@@ -99,10 +99,10 @@ export class ToolRedirectDroppedWarning extends Error {
 // Warning delivery (the adapters' too) is deliver.js's.
 export { deliver };
 
-// The binding's errors: `kind` 0 Error, 1 TypeError, 2 RangeError; 3 to 5 the same with
-// `cause` (a thrown `undefined` is a cause too, so it is no marker of "none").
+// The binding's errors, by a wire.js `Fault`: with `cause` or without (a thrown
+// `undefined` is a cause too, so it is no marker of "none").
 const ERRORS = [Error, TypeError, RangeError];
-export const fault = (kind, message, cause) => (kind < 3 ? new ERRORS[kind](message) : new ERRORS[kind - 3](message, { cause }));
+export const fault = (kind, message, cause) => (kind < Fault.ErrorCaused ? new ERRORS[kind](message) : new ERRORS[kind - Fault.ErrorCaused](message, { cause }));
 
 // ---------------------------------------------------------------- the door
 
@@ -751,16 +751,16 @@ export class Wait {
     this.units = 0;
   }
   // The store's `entries`, called with the turn's context, or with no argument when there
-  // is none: 0 when it answered a value, 1 a thenable (an object or function whose `then`
-  // is a function), 2 when it threw or reading `then` threw (the answer is what it threw).
+  // is none: what it did, a wire.js `Returned` (a thenable is an object or function whose
+  // `then` is a function; reading `then` that throws is a throw, the answer what it threw).
   ask(entries, context) {
     try {
       this.answer = context === undefined ? entries() : entries(context);
       const answer = this.answer;
-      return (isObject(answer) || typeof answer === "function") && typeof answer.then === "function" ? 1 : 0;
+      return (isObject(answer) || typeof answer === "function") && typeof answer.then === "function" ? Returned.Thenable : Returned.Value;
     } catch (error) {
       this.answer = error;
-      return 2;
+      return Returned.Threw;
     }
   }
   // The answer's rows, read (a wire.js `Answer`): their codes and strings into the batch.
@@ -788,17 +788,17 @@ export class Wait {
     (this.pending = pending), (this.isActive = isActive), (this.candidateOf = candidateOf);
     try {
       Promise.resolve(this.answer).then(
-        (rows) => this.settle(0, rows),
-        (error) => this.settle(1, error),
+        (rows) => this.settle(Event.Answered, rows),
+        (error) => this.settle(Event.Rejected, error),
       );
     } catch (error) {
-      this.settle(1, error);
+      this.settle(Event.Rejected, error);
     }
     // (A realm without timers cannot enforce a budget; nothing else is lost.)
-    if (this.pending !== undefined && ms === ms && typeof setTimeout === "function") this.timer = setTimeout(() => this.settle(2), ms);
+    if (this.pending !== undefined && ms === ms && typeof setTimeout === "function") this.timer = setTimeout(() => this.settle(Event.Elapsed), ms);
     if (this.pending === undefined || signal === undefined) return 0;
     try {
-      this.onAbort = () => this.settle(3);
+      this.onAbort = () => this.settle(Event.Aborted);
       signal.addEventListener("abort", this.onAbort, { once: true });
       this.signal = signal;
       return 0;
@@ -831,12 +831,12 @@ export class Wait {
       try {
         signal.removeEventListener("abort", onAbort);
       } catch (cause) {
-        (kind = 4), (value = cause);
+        (kind = Event.SignalFailed), (value = cause);
       }
     }
     try {
       let rows = Answer.None;
-      if (kind === 0) {
+      if (kind === Event.Answered) {
         this.answer = value;
         rows = enter(this.rows, this, [this.isActive, this.candidateOf]);
         if (rows === Answer.Threw) value = this.answer;

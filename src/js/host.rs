@@ -35,8 +35,7 @@ extern "C" {
     #[wasm_bindgen(catch)]
     pub fn deliver(warning: &JsValue, on_warning: &JsValue) -> Result<(), JsValue>;
 
-    /// A new `Error` (`kind` 0), `TypeError` (1) or `RangeError` (2); 3 to 5 the same
-    /// with `cause`.
+    /// A new error of a wire `Fault` kind.
     pub fn fault(kind: u32, message: &JsValue, cause: &JsValue) -> JsValue;
 
     /// The module's exports, for the door's stack-pointer check.

@@ -27,6 +27,7 @@ mod wire;
 use crate::given::Given;
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
+use wire::Fault;
 
 pub(crate) type JsResult<T> = Result<T, JsValue>;
 
@@ -64,25 +65,25 @@ impl Message {
         Message(self.0.concat(value))
     }
     pub fn error(self) -> JsValue {
-        self.fault(0, &JsValue::UNDEFINED)
+        self.fault(Fault::Error, &JsValue::UNDEFINED)
     }
     pub fn type_error(self) -> JsValue {
-        self.fault(1, &JsValue::UNDEFINED)
+        self.fault(Fault::TypeError, &JsValue::UNDEFINED)
     }
     pub fn type_error_caused(self, cause: &JsValue) -> JsValue {
-        self.fault(4, cause)
+        self.fault(Fault::TypeErrorCaused, cause)
     }
     pub fn range_error(self) -> JsValue {
-        self.fault(2, &JsValue::UNDEFINED)
+        self.fault(Fault::RangeError, &JsValue::UNDEFINED)
     }
     pub fn range_error_caused(self, cause: &JsValue) -> JsValue {
-        self.fault(5, cause)
+        self.fault(Fault::RangeErrorCaused, cause)
     }
     pub fn error_caused(self, cause: &JsValue) -> JsValue {
-        self.fault(3, cause)
+        self.fault(Fault::ErrorCaused, cause)
     }
-    fn fault(self, kind: u32, cause: &JsValue) -> JsValue {
-        host::fault(kind, &self.0, cause)
+    fn fault(self, kind: wire::Fault, cause: &JsValue) -> JsValue {
+        host::fault(kind as u32, &self.0, cause)
     }
 }
 

@@ -14,7 +14,7 @@ use super::batch::{self, fits};
 use super::host;
 use super::options::Layer;
 use super::outcome;
-use super::wire::Answer;
+use super::wire::{self, Answer};
 use super::{JsResult, Message};
 use crate::names::{NameList, NameSet};
 use crate::routing::turn::{self as machine, Event, Next, Returned, Settled, Thrown};
@@ -153,10 +153,10 @@ pub struct Pending {
 #[wasm_bindgen]
 impl Pending {
     /// Decides the turn on the first event (`host.js` `Wait` stopped the timer and the
-    /// listener already): `kind` 0 when the store answered (its rows read as `rows`
+    /// listener already), a wire `Event`: when the store answered, its rows read as `rows`
     /// says: a wire `Answer`, `count` rows whose candidacies hold the `found` `strings`,
-    /// of `units` code units, written into the batch), 1 with the error when it rejected, 2 when the
-    /// budget elapsed, 3 on abort, 4 with the error when the signal failed to let go.
+    /// of `units` code units, written into the batch; with the error when it rejected or
+    /// the signal failed to let go.
     #[allow(clippy::too_many_arguments)]
     pub fn finish(
         &self,
@@ -170,11 +170,11 @@ impl Pending {
         units: f64,
     ) -> JsResult<JsValue> {
         let ask = &self.ask;
-        let first = match kind {
-            0 => Event::Answered,
-            1 => Event::Rejected,
-            2 => Event::Elapsed,
-            3 => Event::Aborted,
+        let first = match wire::Event::of(kind) {
+            Some(wire::Event::Answered) => Event::Answered,
+            Some(wire::Event::Rejected) => Event::Rejected,
+            Some(wire::Event::Elapsed) => Event::Elapsed,
+            Some(wire::Event::Aborted) => Event::Aborted,
             _ => return Err(broken_signal(ask.signal_place, &value)),
         };
         let retrieved = match machine::settled(first) {
@@ -209,9 +209,9 @@ fn begin(ask: &Ask, turn: &host::Wait) -> JsResult<Begun> {
         return Ok(Begun::Ready(Retrieved::NoLayer, false));
     };
     // What it answered (the turn keeps it), or what it (or reading its `then`) threw.
-    let what = match turn.ask(entries, &ask.context) {
-        0 => Returned::Value,
-        1 => Returned::Thenable,
+    let what = match wire::Returned::of(turn.ask(entries, &ask.context)) {
+        Some(wire::Returned::Value) => Returned::Value,
+        Some(wire::Returned::Thenable) => Returned::Thenable,
         _ => Returned::Threw,
     };
     // `entries` itself may have aborted the turn.

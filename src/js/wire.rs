@@ -62,6 +62,17 @@ wire! {
     /// where the reading stopped (`Unreadable`: the value holding it could not be read).
     Listed { Strings, Unreadable, NotIterable, IteratorUnreadable, NotIterated, NotString }
 
+    /// What a store's `entries` did (`routing::turn::Returned`): answered a value, a
+    /// thenable, or threw.
+    Returned { Value, Thenable, Threw }
+
+    /// The first event of a turn that waits (`routing::turn::Event`), or the signal
+    /// failing to let go of its listener.
+    Event { Answered, Rejected, Elapsed, Aborted, SignalFailed }
+
+    /// The error a message becomes, with its `cause` or without.
+    Fault { Error, TypeError, RangeError, ErrorCaused, TypeErrorCaused, RangeErrorCaused }
+
     /// A store's answer as a turn read it: no rows (null or undefined), rows, not
     /// iterable, or reading it threw.
     Answer { None, Rows, NotIterable, Threw }
