@@ -12,7 +12,7 @@
 // wasm-bindgen's reference table (a `catch` import that throws loses one, measured here).
 
 import { state } from "./state.js";
-import { ACTIVE, Answer, Event, Fault, Kind, KIND_BITS, Listed, Palette, Returned, Source, sources } from "./wire.js";
+import { ACTIVE, Answer, CANDIDATE_FIELDS, Event, Fault, Kind, KIND_BITS, Listed, Palette, Returned, ROW, Source, sources } from "./wire.js";
 import { deliver } from "./deliver.js";
 
 // ---------------------------------------------------------------- result classes
@@ -386,10 +386,10 @@ function readRows(rows, isActive, candidateOf) {
   const codes = new Uint8Array(2 * n);
   for (let i = 0; i < n; i++) {
     const row = all[i];
-    if (isActive) codes[2 * i] = isActive(row) ? 4 : 5;
-    else if (typeof row === "string") codes[2 * i] = 0;
-    else if (isRecord(row)) codes[2 * i] = row.active === false ? 2 : 1;
-    else codes[2 * i] = 3;
+    if (isActive) codes[2 * i] = isActive(row) ? ROW.SAID_YES : ROW.SAID_NO;
+    else if (typeof row === "string") codes[2 * i] = ROW.TEXT;
+    else if (isRecord(row)) codes[2 * i] = row.active === false ? ROW.RECORD_OFF : ROW.RECORD_ON;
+    else codes[2 * i] = ROW.OTHER;
   }
   const strings = [];
   let units = 0;
@@ -399,29 +399,25 @@ function readRows(rows, isActive, candidateOf) {
   };
   for (let i = 0; i < n; i++) {
     if (active[codes[2 * i]] === 0) {
-      codes[2 * i + 1] = 255;
+      codes[2 * i + 1] = ROW.NOT_READ;
       continue;
     }
     const row = all[i];
-    let code = 3;
+    let code = ROW.OTHER;
     if (candidateOf) {
       const c = candidateOf(row);
-      if (typeof c === "string") (code = 4), keep(c);
-      else code = 5;
-    } else if (typeof row === "string") (code = 0), keep(row);
+      if (typeof c === "string") (code = ROW.SAID_TEXT), keep(c);
+      else code = ROW.SAID_OTHER;
+    } else if (typeof row === "string") (code = ROW.TEXT), keep(row);
     else if (isRecord(row)) {
-      // The fields in the core's order (CANDIDATE_FIELDS), up to the first string: the
-      // core takes the first string, so a field after it would never count (and its
-      // getter is not run).
-      code = 8;
-      const tool = row.tool;
-      if (typeof tool === "string") (code |= 1), keep(tool);
-      else {
-        const toolName = row.toolName;
-        if (typeof toolName === "string") (code |= 2), keep(toolName);
-        else {
-          const content = row.content;
-          if (typeof content === "string") (code |= 4), keep(content);
+      // The fields in the core's order, up to the first string: the core takes the first
+      // string, so a field after it would never count (and its getter is not run).
+      code = ROW.RECORD;
+      for (let k = 0; k < CANDIDATE_FIELDS.length; k++) {
+        const field = row[CANDIDATE_FIELDS[k]];
+        if (typeof field === "string") {
+          (code |= 1 << k), keep(field);
+          break;
         }
       }
     }

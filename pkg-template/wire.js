@@ -11,4 +11,6 @@ export const sources = Object.freeze(["default", "resolver", "policy"]);
 export const KIND_BITS = 4;
 export const ROUTING = Object.freeze(["entries", "timeoutMs", "candidateOf", "isActive", "onDecision", "registered", "signal"]);
 export const RESOLVE = Object.freeze(["signal", "context", "onDecision"]);
+export const ROW = Object.freeze({ TEXT: 0, RECORD_ON: 1, RECORD_OFF: 2, OTHER: 3, SAID_YES: 4, SAID_NO: 5, SAID_TEXT: 4, SAID_OTHER: 5, RECORD: 8, NOT_READ: 255 });
+export const CANDIDATE_FIELDS = Object.freeze(["tool", "toolName", "content"]);
 export const ACTIVE = Object.freeze([1, 1, 0, 1, 1, 0]);

@@ -42,6 +42,19 @@ macro_rules! wire {
                 let keys: alloc::vec::Vec<_> = keys.iter().map(|k| alloc::format!("\"{k}\"")).collect();
                 js.push_str(&alloc::format!("export const {name} = Object.freeze([{}]);\n", keys.join(", ")));
             }
+            // How host.js codes a row (src/routing/turn.rs `code`), and the record fields a
+            // candidate is read from, in the core's order (one candidacy bit each).
+            use crate::routing::turn::{code, CANDIDATE_FIELDS};
+            let row = [
+                ("TEXT", code::TEXT), ("RECORD_ON", code::RECORD_ON), ("RECORD_OFF", code::RECORD_OFF),
+                ("OTHER", code::OTHER), ("SAID_YES", code::SAID_YES), ("SAID_NO", code::SAID_NO),
+                ("SAID_TEXT", code::SAID_TEXT), ("SAID_OTHER", code::SAID_OTHER),
+                ("RECORD", code::RECORD), ("NOT_READ", code::NOT_READ),
+            ];
+            let row: alloc::vec::Vec<_> = row.iter().map(|(k, v)| alloc::format!("{k}: {v}")).collect();
+            js.push_str(&alloc::format!("export const ROW = Object.freeze({{ {} }});\n", row.join(", ")));
+            let fields: alloc::vec::Vec<_> = CANDIDATE_FIELDS.iter().map(|k| alloc::format!("\"{k}\"")).collect();
+            js.push_str(&alloc::format!("export const CANDIDATE_FIELDS = Object.freeze([{}]);\n", fields.join(", ")));
             // Which activities of a row are active (src/routing/turn.rs), by code.
             let active: alloc::vec::Vec<_> = crate::routing::turn::activity_table().iter().map(|a| a.to_string()).collect();
             js.push_str(&alloc::format!("export const ACTIVE = Object.freeze([{}]);\n", active.join(", ")));
