@@ -11,12 +11,12 @@
 
 use super::terms::Terms;
 use super::vectors::Vectors;
-use super::{Fusion, Index, Namespaces, Params, Scratch, FIELDS};
+use super::{averages, Fusion, Index, Namespaces, Params, Scratch, FIELDS};
 use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
 
 pub const MAGIC: &[u8; 8] = b"TPINDEX\0";
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 const HEADER: usize = 24;
 
 /// Why bytes are not a snapshot this version reads.
@@ -239,6 +239,8 @@ pub fn save<'a>(
     w.u32s(index.offsets.iter().copied());
     w.u32s(index.post_tool.iter().copied());
     w.u32s(index.post_score.iter().map(|x| x.to_bits()));
+    w.u32s(index.post_tf.iter().copied());
+    w.u32s(index.lens.as_flattened().iter().copied());
     w.u32s(index.namespaces.first.iter().copied());
     let mut bytes = w.0;
     let len = (bytes.len() - HEADER) as u32;
@@ -454,6 +456,9 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
     // f32::MAX).
     let post_tool = r.words(0, tools.wrapping_sub(1), "the postings", as_is)?;
     let post_score = r.words(1, f32::MAX.to_bits() - 1, "the postings", f32::from_bits)?;
+    // Field frequencies: not 0 (a posting is a term in the tool).
+    let post_tf = r.words(1, u32::MAX - 1, "the postings", as_is)?;
+    let lens = r.u32s()?;
     let mut prev = 0;
     if offsets.len() != terms.len() + 1
         || offsets.first() != Some(&0)
@@ -464,6 +469,8 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         })
         || prev as usize != post_tool.len()
         || post_tool.len() != post_score.len()
+        || post_tool.len() != post_tf.len()
+        || lens.len() != FIELDS * tools as usize
         || (tools == 0 && !post_tool.is_empty())
     {
         return Err(Corrupt("the postings"));
@@ -486,6 +493,14 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         Some(Vectors::from_raw(dims, bytes, rows.start, scale).ok_or(Corrupt("the vectors"))?)
     };
     let n = tools as usize;
+    let lens: Vec<[u32; FIELDS]> = lens
+        .chunks_exact(FIELDS)
+        .map(|c| {
+            let mut len = [0; FIELDS];
+            len.copy_from_slice(c);
+            len
+        })
+        .collect();
     let index = Index {
         tools,
         params,
@@ -501,6 +516,9 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         offsets,
         post_tool,
         post_score,
+        post_tf,
+        avg: averages(&lens),
+        lens,
         vectors,
         namespaces,
     };

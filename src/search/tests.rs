@@ -405,28 +405,34 @@ impl Rng {
     }
 }
 
-/// The ranking computed the obvious way: per tool and field, count the query's terms
-/// (normalised by the same tokenizer) and apply BM25F.
-fn naive(tools: &[Tool], query: &[u16], p: &Params) -> Vec<(u32, f32)> {
-    let terms_of = |text: &[u16]| -> Vec<Vec<u16>> {
-        raw_tokens(text, p.camel)
-            .into_iter()
-            .filter_map(|mut t| {
-                tokenize::normalize(&mut t, p.stop, p.stem).map(|n| t[..n].to_vec())
-            })
-            .collect()
-    };
-    let fields: Vec<[Vec<Vec<u16>>; FIELDS]> = tools
+/// A text's terms, by the same tokenizer, in order.
+fn naive_terms(text: &[u16], p: &Params) -> Vec<Vec<u16>> {
+    raw_tokens(text, p.camel)
+        .into_iter()
+        .filter_map(|mut t| tokenize::normalize(&mut t, p.stop, p.stem).map(|n| t[..n].to_vec()))
+        .collect()
+}
+
+/// Per tool and field, the terms of its texts.
+fn naive_fields(tools: &[Tool], p: &Params) -> Vec<[Vec<Vec<u16>>; FIELDS]> {
+    tools
         .iter()
         .map(|t| {
             let mut f: [Vec<Vec<u16>>; FIELDS] = Default::default();
-            f[0] = terms_of(&t.name);
+            f[0] = naive_terms(&t.name, p);
             for (field, text) in &t.texts {
-                f[*field as usize].extend(terms_of(text));
+                f[*field as usize].extend(naive_terms(text, p));
             }
             f
         })
-        .collect();
+        .collect()
+}
+
+/// The ranking computed the obvious way: per tool and field, count the query's terms
+/// (normalised by the same tokenizer) and apply BM25F.
+fn naive(tools: &[Tool], query: &[u16], p: &Params) -> Vec<(u32, f32)> {
+    let terms_of = |text: &[u16]| naive_terms(text, p);
+    let fields = naive_fields(tools, p);
     let n = tools.len() as f32;
     let avg: Vec<f32> = (0..FIELDS)
         .map(|f| {
@@ -970,15 +976,24 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
             "{at}: {value:#x}"
         );
     }
-    // The postings, the snapshot's arrays before the (here empty) namespaces (tools, then
-    // scores, each after its length): a tool out of range, or a score that is not finite
-    // and above 0, refused; the last tool in range, and any finite positive score, loaded.
+    // The postings, the snapshot's arrays before the field lengths and the (here empty)
+    // namespaces (tools, scores, field frequencies, each after its length): a tool out of
+    // range, a score that is not finite and above 0, or frequencies of 0, refused; the
+    // last tool in range, any finite positive score and any frequencies but 0, loaded.
     let ix = with_vectors(&tools, &vs);
     let posted = ix.post_tool.len();
     let end = bytes.len() - 4;
     assert_eq!(bytes[end..], [0; 4], "no namespaces");
-    let score = end - 4;
-    let tool = end - 4 * posted - 8;
+    let lens = end - 4 * FIELDS * tools.len();
+    assert_eq!(
+        bytes[lens - 4..lens],
+        ((FIELDS * tools.len()) as u32).to_le_bytes(),
+        "the field lengths' length"
+    );
+    let tf = lens - 4 - 4 * posted;
+    let scores_end = tf - 4;
+    let score = scores_end - 4;
+    let tool = scores_end - 4 * posted - 8;
     assert_eq!(
         bytes[tool - 4 * posted..tool - 4 * posted + 4],
         (posted as u32).to_le_bytes(),
@@ -994,6 +1009,9 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
         (score, (-1f32).to_bits(), false),
         (score, f32::INFINITY.to_bits(), false),
         (score, f32::NAN.to_bits(), false),
+        (tf, 1, true),
+        (tf, u32::MAX, true),
+        (tf, 0, false),
     ] {
         let mut forged = bytes.clone();
         forged[at..at + 4].copy_from_slice(&value.to_le_bytes());
@@ -1186,4 +1204,232 @@ fn snapshots_keep_namespaces() {
     );
     let plain = snapshot::load(saved(&index(&tools), &tools)).unwrap().index;
     assert!(plain.namespaces().is_empty());
+}
+
+// ---- explanations -----------------------------------------------------------------------
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1e-30)
+}
+
+/// Checks `explain` against the ranking it explains: the same hits (tools, scores, order),
+/// lexical parts that add up to the lexical score (per term, the count `naive_fields`
+/// finds in each field), fused parts that add up to the hybrid score.
+fn check_explained(
+    ix: &Index,
+    tools: &[Tool],
+    q: &[u16],
+    vector: Option<(&[f64], &Fusion)>,
+    limit: usize,
+) -> Explanation {
+    let p = ix.params;
+    let ex = ix.explain(q, vector, limit);
+    let mut hits = Vec::new();
+    match vector {
+        Some((v, f)) => ix.hybrid(q, v, f, limit, &mut hits),
+        None => ix.search(q, limit, &mut hits),
+    }
+    let got: Vec<Hit> = ex
+        .hits
+        .iter()
+        .map(|x| Hit {
+            tool: x.tool,
+            score: x.score,
+        })
+        .collect();
+    assert_eq!(got, hits, "the hits of the ranking explained");
+    // The query's terms, each once, in order: those some tool has.
+    let fields = naive_fields(tools, &p);
+    let mut want: Vec<Vec<u16>> = Vec::new();
+    for t in naive_terms(q, &p) {
+        if !want.contains(&t) && fields.iter().any(|f| f.iter().any(|x| x.contains(&t))) {
+            want.push(t);
+        }
+    }
+    let terms: Vec<Vec<u16>> = ex.terms.iter().map(|&t| ix.term(t).to_vec()).collect();
+    if !ex.hits.is_empty() {
+        assert_eq!(terms, want, "the query's terms");
+    }
+    let mut lexical = Vec::new();
+    ix.search(q, ix.len(), &mut lexical);
+    let cosines = vector.and_then(|(v, _)| {
+        let mut cos = Vec::new();
+        let ok = ix.vectors()?.cosines(v, &mut Default::default(), &mut cos);
+        ok.then_some(cos)
+    });
+    for (i, x) in ex.hits.iter().enumerate() {
+        assert_eq!(x.rank as usize, i + 1);
+        let t = x.tool as usize;
+        match &x.lexical {
+            None => assert!(lexical.iter().all(|h| h.tool != x.tool)),
+            Some(l) => {
+                let at = lexical.iter().position(|h| h.tool == x.tool).unwrap();
+                assert_eq!((l.rank as usize, l.score), (at + 1, lexical[at].score));
+                let sum: f64 = l.fields.iter().map(|f| f.score).sum();
+                assert!(close(sum, l.score), "{sum} vs {}", l.score);
+                assert!(!l.fields.is_empty());
+                assert!(l
+                    .fields
+                    .windows(2)
+                    .all(|w| (w[0].field as usize) < w[1].field as usize));
+                for f in &l.fields {
+                    assert!(!f.terms.is_empty());
+                    let sum: f64 = f.terms.iter().map(|t| t.score).sum();
+                    assert!(close(sum, f.score));
+                    for part in &f.terms {
+                        let term = &terms[part.term as usize];
+                        let count = fields[t][f.field as usize]
+                            .iter()
+                            .filter(|x| *x == term)
+                            .count();
+                        assert_eq!(part.count as usize, count.min(63));
+                        assert!(part.score > 0.0);
+                    }
+                }
+            }
+        }
+        match (&cosines, vector) {
+            (Some(cos), Some((_, fusion))) => {
+                let v = x.vector.as_ref().unwrap();
+                assert_eq!(v.similarity, f64::from(cos[t]));
+                let better = (0..cos.len())
+                    .filter(|&u| cos[u] > cos[t] || (cos[u] == cos[t] && u < t))
+                    .count();
+                assert_eq!(v.rank as usize, better + 1);
+                let fused = x.fused.as_ref().unwrap();
+                // In f32, as the fusion adds them: exactly the score.
+                assert_eq!(
+                    f64::from(fused.lexical as f32 + fused.vector as f32),
+                    x.score
+                );
+                let (depth, embedding_depth) = fusion.depths(limit);
+                let lexical_rank = x.lexical.as_ref().map_or(usize::MAX, |l| l.rank as usize);
+                assert_eq!(fused.lexical > 0.0, lexical_rank <= depth);
+                assert_eq!(fused.vector > 0.0, v.rank as usize <= embedding_depth);
+            }
+            _ => {
+                assert_eq!((&x.vector, &x.fused), (&None, &None));
+                assert_eq!(x.lexical.as_ref().map(|l| l.score), Some(x.score));
+            }
+        }
+    }
+    ex
+}
+
+#[test]
+fn explanations_take_the_weather_apart() {
+    let tools = weather_tools();
+    let ix = index(&tools);
+    let ex = check_explained(&ix, &tools, &u("Weather forecasts, please"), None, 5);
+    let terms: Vec<String> = ex
+        .terms
+        .iter()
+        .map(|&t| String::from_utf16_lossy(ix.term(t)))
+        .collect();
+    assert_eq!(terms, ["weather", "forecast"]);
+    // "forecast": a name and its description's first words; "get_current_weather": its
+    // name and its description.
+    assert_eq!(ex.hits.iter().map(|x| x.tool).collect::<Vec<_>>(), [2, 0]);
+    let shape = |x: &Explained| -> Vec<(Field, Vec<(u32, u32)>)> {
+        let l = x.lexical.as_ref().unwrap();
+        l.fields
+            .iter()
+            .map(|f| (f.field, f.terms.iter().map(|t| (t.term, t.count)).collect()))
+            .collect()
+    };
+    assert_eq!(
+        shape(&ex.hits[0]),
+        [
+            (Field::Name, vec![(1, 1)]),
+            (Field::Description, vec![(0, 1), (1, 1)])
+        ]
+    );
+    assert_eq!(
+        shape(&ex.hits[1]),
+        [
+            (Field::Name, vec![(0, 1)]),
+            (Field::Description, vec![(0, 1)])
+        ]
+    );
+    // The name weighs twice the description (about, lengths aside).
+    let parts = &ex.hits[1].lexical.as_ref().unwrap().fields;
+    assert!(parts[0].score > 1.5 * parts[1].score);
+    // Nothing to explain: nothing found.
+    assert_eq!(ix.explain(&u("zebra"), None, 5), Explanation::default());
+    assert_eq!(ix.explain(&u("weather"), None, 0), Explanation::default());
+}
+
+#[test]
+fn random_explanations_add_up() {
+    let mut rng = Rng(0x0E8A_1A1D_5EED_0001);
+    let mut explained = 0;
+    for round in 0..150 {
+        let tools: Vec<Tool> = (0..rng.below(12))
+            .map(|_| Tool {
+                name: rng.text(8),
+                texts: (0..rng.below(4))
+                    .map(|_| (Field::ALL[rng.below(FIELDS)], rng.text(30)))
+                    .collect(),
+            })
+            .collect();
+        let ix = index(&tools);
+        for _ in 0..10 {
+            let q = rng.text(20);
+            let ex = check_explained(&ix, &tools, &q, None, rng.below(6));
+            explained += ex.hits.len();
+        }
+        if round % 10 == 0 {
+            // A loaded snapshot explains as the index saved.
+            let loaded = snapshot::load(saved(&ix, &tools)).unwrap().index;
+            let q = rng.text(20);
+            assert_eq!(loaded.explain(&q, None, 5), ix.explain(&q, None, 5));
+        }
+    }
+    assert!(
+        explained > 500,
+        "the random texts should match often: {explained}"
+    );
+}
+
+#[test]
+fn random_hybrid_explanations_add_up() {
+    let mut rng = Rng(0x0E8A_1A1D_5EED_0002);
+    let mut fused = 0;
+    for round in 0..60 {
+        let n = 1 + rng.below(40);
+        let dims = 1 + rng.below(20);
+        let tools: Vec<Tool> = (0..n)
+            .map(|i| Tool {
+                name: u(&alloc::format!("t{i}")),
+                texts: vec![(Field::ALL[rng.below(FIELDS)], rng.text(30))],
+            })
+            .collect();
+        let value = |rng: &mut Rng| rng.below(5) as f64 - 2.0;
+        let vs: Vec<Vec<f64>> = (0..n)
+            .map(|_| (0..dims).map(|_| value(&mut rng)).collect())
+            .collect();
+        let ix = with_vectors(&tools, &vs);
+        // Shallow depths now and then, so that parts beyond them are 0.
+        let fusion = Fusion {
+            depth: 1 + rng.below(12),
+            embedding_depth: 1 + rng.below(12),
+            ..Fusion::default()
+        };
+        for _ in 0..10 {
+            let q = rng.text(20);
+            let v: Vec<f64> = (0..dims).map(|_| value(&mut rng)).collect();
+            let ex = check_explained(&ix, &tools, &q, Some((&v, &fusion)), rng.below(15));
+            fused += ex.hits.iter().filter(|x| x.fused.is_some()).count();
+        }
+        if round % 10 == 0 {
+            let loaded = snapshot::load(saved(&ix, &tools)).unwrap().index;
+            let (q, v) = (u("a b"), vec![1.0; dims]);
+            let f = Fusion::default();
+            assert_eq!(
+                loaded.explain(&q, Some((&v, &f)), 5),
+                ix.explain(&q, Some((&v, &f)), 5)
+            );
+        }
+    }
+    assert!(fused > 500, "hybrid hits: {fused}");
 }
