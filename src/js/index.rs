@@ -57,6 +57,42 @@ export interface ToolHit {
   readonly score: number;
 }
 
+/** Options of `search` and `explain`. */
+export interface ToolSearchOptions {
+  /** At most this many hits (default: the index's `limit`). */
+  limit?: number;
+  /** The query's embedding: with an index built with `vectors`, the ranking is hybrid. */
+  vector?: ArrayLike<number>;
+}
+
+/** Where in a tool's definition a query term was found (each weighted as the ranking weighs it). */
+export type ToolField = "name" | "description" | "parameterName" | "parameterDescription" | "parameterEnum";
+
+/** Why `search` picked a tool: its hit, and its score taken apart. */
+export interface ToolExplanation {
+  readonly name: string;
+  /** The hit's score, as `search` gives it. */
+  readonly score: number;
+  /** Its place among the hits, from 1. */
+  readonly rank: number;
+  /** The BM25F score and rank of the lexical ranking; `null` when the tool shares no term with the query (hybrid hits only). */
+  readonly lexical: {
+    readonly score: number;
+    readonly rank: number;
+    /** The fields where the query's terms are: their scores add up to `score`, each the sum of its terms' shares. */
+    readonly fields: readonly {
+      readonly field: ToolField;
+      readonly score: number;
+      /** A term is a query word normalised (lower case, stemmed): `count` times in this field. */
+      readonly terms: readonly { readonly term: string; readonly score: number; readonly count: number }[];
+    }[];
+  } | null;
+  /** Hybrid ranking: the tool's cosine with the query's vector and its rank by it among every tool; else `null`. */
+  readonly vector: { readonly similarity: number; readonly rank: number } | null;
+  /** Hybrid ranking: what each ranking's reciprocal rank added (`lexical + vector` is `score`; 0 past the depth the fusion reads); else `null`. */
+  readonly fused: { readonly lexical: number; readonly vector: number } | null;
+}
+
 /** Tool search over the tools' names, descriptions and parameter schemas, in the Rust core. */
 export declare class ToolIndex {
   /** An iterable of tools, or a record of tools keyed by name (an AI SDK `tools` object). */
@@ -65,7 +101,9 @@ export declare class ToolIndex {
    * At most `limit` (default 5, or the constructor's) tools with a score above 0, best first; ties keep registration order.
    * With `vector` (the query's embedding) and an index built with `vectors`: hybrid ranking.
    */
-  search(query: string, options?: { limit?: number; vector?: ArrayLike<number> }): readonly ToolHit[];
+  search(query: string, options?: ToolSearchOptions): readonly ToolHit[];
+  /** The hits of `search(query, options)`, in its order, each with how its score came to be: why a tool was picked. */
+  explain(query: string, options?: ToolSearchOptions): readonly ToolExplanation[];
   /**
    * A ready `entries` for `ToolRouter`/`resolvePalette`: the rows `{ tool }` of `search(message)` for the turn's context,
    * then every tool of each small namespace ranked among the first 2 × limit, for the message and for the history's last one.
@@ -90,11 +128,11 @@ export declare class ToolIndex {
 
 const DEFAULT_LIMIT: u32 = 5;
 
-struct Built {
-    index: Index,
-    fusion: Fusion,
+pub(super) struct Built {
+    pub index: Index,
+    pub fusion: Fusion,
     /// The tools' names, the caller's own strings.
-    names: Array,
+    pub names: Array,
     embed: Option<Function>,
     on_embed_error: Option<Function>,
 }
@@ -543,32 +581,14 @@ impl ToolIndex {
 
     /// At most `limit` hits with a score above 0, best first.
     pub fn search(&self, query: JsValue, options: JsValue) -> JsResult<JsValue> {
-        let place = || Message::new("ToolIndex.search: query");
-        if !query.is_string() {
-            return Err(must_be(place(), "a string", &query));
-        }
-        let at = || Message::new("ToolIndex.search: options");
-        let fields = options::read_options(&options, SEARCH_OPTIONS, &at)?;
-        let limit = limit_of(&fields, &at)?.unwrap_or(self.limit);
-        let vector = fields.named("vector");
-        let built = live(&self.built, "search")?;
-        let mut buf = Vec::new();
-        let dims = built.index.vectors().map(Vectors::dims);
-        let with_vector = !vector.is_undefined() && dims.is_some();
-        if with_vector {
-            let place = || at().add(".vector");
-            let read = host::read_vector(&vector).map_err(|cause| unreadable(place(), &cause))?;
-            vector_into(&read, dims, &mut buf, &place)?;
-        }
-        let query = batch::name_units(&query, &place)?;
+        let asked = self.asked("search", &query, &options)?;
+        let built = &asked.built;
         let mut found: Vec<Hit> = Vec::new();
-        if with_vector {
-            let fusion = &built.fusion;
-            built
+        match &asked.vector {
+            Some(v) => built
                 .index
-                .hybrid(&query, &buf, fusion, limit as usize, &mut found);
-        } else {
-            built.index.search(&query, limit as usize, &mut found);
+                .hybrid(&asked.query, v, &built.fusion, asked.limit, &mut found),
+            None => built.index.search(&asked.query, asked.limit, &mut found),
         }
         let indices: Vec<u32> = found.iter().map(|h| h.tool).collect();
         let scores: Vec<f64> = found.iter().map(|h| h.score).collect();
@@ -634,6 +654,55 @@ impl ToolIndex {
     pub fn dispose(&self) {
         let built = self.built.borrow_mut().take();
         drop(built);
+    }
+}
+
+/// A query and its options as `search` and `explain` read them (`method` names them in
+/// errors): the index, the query's code units, the hits wanted and the query's vector
+/// (when given to an index with vectors: then the ranking is hybrid).
+pub(super) struct Asked {
+    pub built: Rc<Built>,
+    pub query: Vec<u16>,
+    pub limit: usize,
+    pub vector: Option<Vec<f64>>,
+}
+
+impl ToolIndex {
+    pub(super) fn asked(
+        &self,
+        method: &str,
+        query: &JsValue,
+        options: &JsValue,
+    ) -> JsResult<Asked> {
+        let named = |what: &str| Message::new("ToolIndex.").add(method).add(what);
+        let place = || named(": query");
+        if !query.is_string() {
+            return Err(must_be(place(), "a string", query));
+        }
+        let at = || named(": options");
+        let fields = options::read_options(options, SEARCH_OPTIONS, &at)?;
+        let limit = limit_of(&fields, &at)?.unwrap_or(self.limit);
+        let vector = fields.named("vector");
+        let built = live(&self.built, method)?;
+        let dims = built.index.vectors().map(Vectors::dims);
+        let vector = match dims {
+            Some(_) if !vector.is_undefined() => {
+                let mut buf = Vec::new();
+                let place = || at().add(".vector");
+                let read =
+                    host::read_vector(&vector).map_err(|cause| unreadable(place(), &cause))?;
+                vector_into(&read, dims, &mut buf, &place)?;
+                Some(buf)
+            }
+            _ => None,
+        };
+        let query = batch::name_units(query, &place)?;
+        Ok(Asked {
+            built,
+            query,
+            limit: limit as usize,
+            vector,
+        })
     }
 }
 

@@ -556,7 +556,7 @@ export function toolIndex(tp) {
       refused(longer, RangeError, new RegExp(`${bytes.length + 3} bytes, more than the ${bytes.length}`));
       const other = bytes.slice();
       other[8] = 9;
-      refused(other, TypeError, /a snapshot of format version 9; this tool-palette reads version 4/);
+      refused(other, TypeError, /a snapshot of format version 9; this tool-palette reads version 5/);
       // Any one byte altered anywhere in the payload: refused.
       for (let at = 24; at < bytes.length; at += 7) {
         const altered = bytes.slice();
@@ -574,6 +574,118 @@ export function toolIndex(tp) {
       const index = new ToolIndex(TOOLS);
       index.dispose();
       assert.throws(() => index.save(), /save\(\) after dispose/);
+    });
+  });
+
+  // `explain` (why a tool was picked) against `search` for the same query: the same names,
+  // scores and order, and parts that add up to the scores.
+  const close = (a, b) => Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b));
+  const FIELDS = ["name", "description", "parameterName", "parameterDescription", "parameterEnum"];
+  const explainsSearch = (index, query, options) => {
+    const found = index.search(query, options);
+    const explained = index.explain(query, options);
+    assert.deepEqual(explained.map((x) => [x.name, x.score]), found.map((h) => [h.name, h.score]), query);
+    explained.forEach((x, i) => {
+      assert.equal(x.rank, i + 1);
+      if (x.lexical) {
+        const fields = x.lexical.fields;
+        assert.ok(fields.length > 0 && fields.every((f, k) => k === 0 || FIELDS.indexOf(fields[k - 1].field) < FIELDS.indexOf(f.field)), query);
+        assert.ok(close(fields.reduce((sum, f) => sum + f.score, 0), x.lexical.score), `${query}: ${x.name}'s fields add up to its lexical score`);
+        for (const f of fields) {
+          assert.ok(close(f.terms.reduce((sum, t) => sum + t.score, 0), f.score));
+          assert.ok(f.terms.every((t) => typeof t.term === "string" && t.score > 0 && Number.isInteger(t.count) && t.count > 0));
+        }
+      }
+      if (x.fused) {
+        assert.ok(x.vector && typeof x.vector.similarity === "number" && x.vector.rank >= 1);
+        assert.equal(Math.fround(Math.fround(x.fused.lexical) + Math.fround(x.fused.vector)), x.score, `${query}: ${x.name}'s fused parts add up to its score`);
+        // The fusion reads the first 100 of the lexical ranking and the first 200 by cosine.
+        assert.equal(x.fused.lexical > 0, x.lexical !== null && x.lexical.rank <= 100);
+        assert.equal(x.fused.vector > 0, x.vector.rank <= 200);
+      } else {
+        assert.equal(x.vector, null);
+        assert.equal(x.lexical.score, x.score);
+        assert.equal(x.lexical.rank, x.rank);
+      }
+    });
+    return explained;
+  };
+
+  describe("ToolIndex: explain, why a tool was picked", () => {
+    test("the hits of search, each with its score taken apart by field and term; frozen all the way down", () => {
+      const index = new ToolIndex(TOOLS);
+      const [weather] = explainsSearch(index, "weather forecasts in fahrenheit for the city");
+      assert.deepEqual(
+        weather.lexical.fields.map((f) => [f.field, f.terms.map((t) => [t.term, t.count])]),
+        [
+          ["name", [["weather", 1]]],
+          ["description", [["weather", 1], ["forecast", 1], ["city", 1]]],
+          ["parameterName", [["city", 1]]],
+          ["parameterDescription", [["city", 1]]],
+          ["parameterEnum", [["fahrenheit", 1]]],
+        ],
+      );
+      assert.deepEqual(Object.keys(weather), ["name", "score", "rank", "lexical", "vector", "fused"]);
+      assert.equal(weather.name, "get_weather");
+      const frozen = (v) => typeof v !== "object" || v === null || (Object.isFrozen(v) && Object.values(v).every(frozen));
+      assert.ok(frozen(index.explain("send weather email calendar sql")));
+      for (const q of ["send weather email calendar sql", "query", "create event", "recipient address"]) explainsSearch(index, q);
+      explainsSearch(index, "send weather email calendar sql", { limit: 2 });
+      assert.equal(index.explain("send weather email calendar sql", { limit: 2 }).length, 2);
+      for (const q of ["", "  ", "zzzqqq"]) assert.deepEqual([...index.explain(q)], [], JSON.stringify(q));
+    });
+
+    test("hybrid: the cosine and its rank, and the fused parts; a tool no word matched has no lexical part", () => {
+      const index = hybrid();
+      const explained = explainsSearch(index, "zzz weather", { vector: EMAIL, limit: 4 });
+      assert.deepEqual(explained.map((x) => x.name), ["get_weather", "send_email", "sqlQuery", "calendar.create-event"]);
+      const [weather, email] = explained;
+      assert.equal(weather.lexical.rank, 1);
+      assert.equal(email.lexical, null);
+      assert.deepEqual([email.vector.rank, email.fused.lexical], [1, 0]);
+      assert.ok(email.vector.similarity > 0.99);
+      // A zero vector, or an index without vectors: lexical, as search.
+      assert.deepEqual(index.explain("weather", { vector: [0, 0, 0, 0] }), index.explain("weather"));
+      assert.deepEqual(new ToolIndex(TOOLS).explain("weather", { vector: EMAIL }), index.explain("weather"));
+    });
+
+    test("names are the caller's own strings, terms exact JavaScript strings", () => {
+      const index = new ToolIndex([{ name: "a\uD800b", description: "lone \uDC00x surrogates" }, { name: "plain" }]);
+      const [hit] = index.explain("A\uD800B \uDC00X");
+      assert.equal(hit.name, "a\uD800b");
+      assert.deepEqual(hit.lexical.fields.map((f) => f.terms.map((t) => t.term)), [["a\uD800b"], ["\uDC00x"]]);
+    });
+
+    test("on BFCL live: for every question, lexical and hybrid (the fixture's embeddings), explain is search with parts that add up", async () => {
+      const { data, vectors } = await import("../../../bench/tool-search/compare.mjs");
+      const lexical = new ToolIndex(data.tools);
+      const fused = new ToolIndex(data.tools, { vectors: data.tools.map((t, i) => vectors.tool(t, i)) });
+      let hits = 0;
+      for (const q of data.questions) {
+        hits += explainsSearch(lexical, q.query, { limit: 10 }).length;
+        explainsSearch(fused, q.query, { limit: 10, vector: vectors.question(q) });
+      }
+      assert.equal(data.questions.length, 1351);
+      assert.ok(hits > 10_000, `${hits}`);
+      // A snapshot explains as the index saved.
+      const loaded = ToolIndex.load(fused.save());
+      const q = data.questions[7];
+      assert.deepEqual(loaded.explain(q.query, { vector: vectors.question(q) }), fused.explain(q.query, { vector: vectors.question(q) }));
+    });
+
+    test("bad arguments are the errors search gives, naming explain's", () => {
+      const index = hybrid();
+      assert.throws(() => index.explain(5), (e) => e instanceof TypeError && /^ToolIndex\.explain: query must be a string, got number \(5\)$/.test(e.message));
+      assert.throws(() => index.explain("x", 5), (e) => e instanceof TypeError && /^ToolIndex\.explain: options/.test(e.message));
+      assert.throws(() => index.explain("x", { limit: -1 }), (e) => e instanceof TypeError && /^ToolIndex\.explain: options\.limit/.test(e.message));
+      assert.throws(() => index.explain("x", { vector: [1, 2] }), (e) => e instanceof TypeError && /^ToolIndex\.explain: options\.vector has 2 numbers; the index's vectors have 4$/.test(e.message));
+      assert.throws(() => index.explain("x", { vector: [1, 2, NaN, 0] }), /^TypeError: ToolIndex\.explain: options\.vector\[2\] must be a finite number$/);
+      for (const [args, pattern] of [[[5], /query/], [["x", { limit: 0 }], /options\.limit/], [["x", { vector: "v" }], /options\.vector/]]) {
+        assert.throws(() => index.search(...args), (e) => e instanceof TypeError && new RegExp(`^ToolIndex\\.search: ${pattern.source}`).test(e.message));
+        assert.throws(() => index.explain(...args), (e) => e instanceof TypeError && new RegExp(`^ToolIndex\\.explain: ${pattern.source}`).test(e.message));
+      }
+      index.dispose();
+      assert.throws(() => index.explain("weather"), /^Error: ToolIndex: explain\(\) after dispose\(\)$/);
     });
   });
 }
