@@ -9,7 +9,7 @@
 //! hit's fused parts (`Fusion::lexical_part`, `Fusion::embedding_part`) to its score.
 
 use super::vectors::QueryScratch;
-use super::{norms, sort_best_first, tf_of, Field, Fusion, Hit, Index, FIELDS, NONE};
+use super::{better, norms, tf_of, Field, Fusion, Index, FIELDS, TF_BITS, WIDE};
 use alloc::vec::Vec;
 use serde::Serialize;
 
@@ -81,16 +81,22 @@ pub struct Explanation {
     pub terms: Vec<u32>,
 }
 
-/// Per tool, its place (from 0) in `ranked`, or `NONE`.
-fn places(n: usize, ranked: impl Iterator<Item = u32>) -> Vec<u32> {
-    let mut at = alloc::vec![NONE; n];
-    for (rank, tool) in ranked.enumerate() {
-        at[tool as usize] = rank as u32;
-    }
-    at
-}
-
 impl Index {
+    /// Posting `p`'s packed field frequencies (`tf_of`).
+    fn tfs(&self, p: usize) -> u32 {
+        let c = self.post_tf[p];
+        if c == WIDE {
+            // The k-th wide posting's (rare: counted, not indexed).
+            let k = self.post_tf[..p].iter().filter(|&&c| c == WIDE).count();
+            return self.wide.get(k).copied().unwrap_or(0);
+        }
+        let mut tfs = 0;
+        for f in 0..FIELDS {
+            tfs |= u32::from(c >> (3 * f) & 7) << (TF_BITS * f as u32);
+        }
+        tfs
+    }
+
     /// Term `id`'s code units (a term of `Explanation::terms`).
     pub fn term(&self, id: u32) -> &[u16] {
         self.terms.get(id)
@@ -119,10 +125,8 @@ impl Index {
             }
             Err(_) => return out,
         }
-        let n = self.len();
         let mut lexical = Vec::new();
-        self.search(query, n, &mut lexical);
-        let lexical_at = places(n, lexical.iter().map(|h| h.tool));
+        self.search(query, self.len(), &mut lexical);
         // Hybrid when `hybrid` fused: an index with vectors and a query vector that has a
         // direction (else it ranked lexically).
         let mut cosines = Vec::new();
@@ -133,31 +137,27 @@ impl Index {
                 .cosines(v, &mut scratch, &mut cosines)
                 .then_some(fusion)
         });
-        // The embedding's ranking, every tool, in the order the fusion takes it.
-        let mut by_cosine: Vec<(f32, u32)> = Vec::new();
-        if fusion.is_some() {
-            by_cosine.extend(cosines.iter().enumerate().map(|(t, &c)| (c, t as u32)));
-            sort_best_first(&mut by_cosine);
-        }
-        let cosine_at = places(n, by_cosine.iter().map(|&(_, t)| t));
         let best = lexical.first().map_or(1.0, |h| h.score);
         for (rank, hit) in hits.iter().enumerate() {
             let t = hit.tool as usize;
-            let lexical = (lexical_at[t] != NONE).then(|| {
-                let Hit { score, .. } = lexical[lexical_at[t] as usize];
-                Lexical {
-                    score,
-                    rank: lexical_at[t] + 1,
-                    fields: self.fields(hit.tool, &out.terms),
-                }
+            // Its place in the lexical ranking, if any (from 0).
+            let l = lexical.iter().position(|h| h.tool == hit.tool);
+            let lexical = l.map(|l| Lexical {
+                score: lexical[l].score,
+                rank: l as u32 + 1,
+                fields: self.fields(hit.tool, &out.terms),
             });
             let (vector, fused) = match fusion {
                 None => (None, None),
                 Some(fusion) => {
                     let (depth, embedding_depth) = fusion.depths(limit);
-                    let (l, c) = (lexical_at[t] as usize, cosine_at[t] as usize);
-                    let lexical = match &lexical {
-                        Some(x) if l < depth => fusion.lexical_part(x.score, best, l),
+                    // Its place in the embedding's ranking, as the fusion orders it (`better`).
+                    let me = (cosines[t], hit.tool);
+                    let c = (0..cosines.len())
+                        .filter(|&u| better((cosines[u], u as u32), me))
+                        .count();
+                    let lexical = match (&lexical, l) {
+                        (Some(x), Some(l)) if l < depth => fusion.lexical_part(x.score, best, l),
                         _ => 0.0,
                     };
                     let embedding = if c < embedding_depth {
@@ -192,7 +192,8 @@ impl Index {
     /// `terms` shared out among the fields in proportion to their part of the term's
     /// pseudo-frequency, as the build summed it.
     fn fields(&self, tool: u32, terms: &[u32]) -> Vec<FieldParts> {
-        let norm = norms(&self.params, &self.lens[tool as usize], &self.avg);
+        let t = FIELDS * tool as usize;
+        let norm = norms(&self.params, &self.lens[t..t + FIELDS], &self.avg);
         // Per term of the query in the tool: its place in `terms`, and its packed field
         // frequencies and their parts of its score.
         let mut found: Vec<(u32, u32, [f64; FIELDS])> = Vec::new();
@@ -202,7 +203,7 @@ impl Index {
             let Ok(i) = self.post_tool[a..b].binary_search(&tool) else {
                 continue;
             };
-            let (score, tfs) = (f64::from(self.post_score[a + i]), self.post_tf[a + i]);
+            let (score, tfs) = (f64::from(self.post_score[a + i]), self.tfs(a + i));
             let mut share = [0f64; FIELDS];
             for (f, s) in share.iter_mut().enumerate() {
                 *s = f64::from(tf_of(tfs, f) as f32 * norm[f]);

@@ -104,6 +104,22 @@ pub const NONE: u32 = u32::MAX;
 const TF_BITS: u32 = 6;
 const TF_MAX: u32 = (1 << TF_BITS) - 1;
 
+/// A posting's field frequencies when one is over 7: see `Index::wide`.
+const WIDE: u16 = u16::MAX;
+
+/// Packed frequencies `tfs` in 3 bits a field, or `WIDE`.
+fn narrow(tfs: u32) -> u16 {
+    let mut c = 0;
+    for f in 0..FIELDS {
+        let n = tf_of(tfs, f);
+        if n > 7 {
+            return WIDE;
+        }
+        c |= (n as u16) << (3 * f);
+    }
+    c
+}
+
 /// Field `f`'s term frequency in packed frequencies `tfs`.
 #[inline(always)]
 fn tf_of(tfs: u32, f: usize) -> u32 {
@@ -111,20 +127,15 @@ fn tf_of(tfs: u32, f: usize) -> u32 {
 }
 
 /// Per field, the average length over the tools (1 for a field no tool has), from the
-/// tools' lengths: the same sums in the same order at build and at load.
-fn averages(lens: &[[u32; FIELDS]]) -> [f32; FIELDS] {
+/// tools' lengths (`FIELDS` per tool): the same sums in the same order at build and at load.
+fn averages(lens: &[u32]) -> [f32; FIELDS] {
     let mut avg = [0f32; FIELDS];
-    for len in lens {
-        for (total, &l) in avg.iter_mut().zip(len) {
-            *total += l as f32;
-        }
+    for (i, &l) in lens.iter().enumerate() {
+        avg[i % FIELDS] += l as f32;
     }
+    let n = (lens.len() / FIELDS) as f32;
     for a in &mut avg {
-        *a = if *a > 0.0 {
-            *a / lens.len() as f32
-        } else {
-            1.0
-        };
+        *a = if *a > 0.0 { *a / n } else { 1.0 };
     }
     avg
 }
@@ -132,7 +143,7 @@ fn averages(lens: &[[u32; FIELDS]]) -> [f32; FIELDS] {
 /// A tool's BM25F field factors, weight / (1 - b + b * length / average length): a term's
 /// pseudo-frequency in the tool is the sum over fields of frequency × factor.
 #[inline(always)]
-fn norms(p: &Params, len: &[u32; FIELDS], avg: &[f32; FIELDS]) -> [f32; FIELDS] {
+fn norms(p: &Params, len: &[u32], avg: &[f32; FIELDS]) -> [f32; FIELDS] {
     let mut norm = [0f32; FIELDS];
     for f in 0..FIELDS {
         norm[f] = p.weight[f] / (1.0 - p.b[f] + p.b[f] * len[f] as f32 / avg[f]);
@@ -153,10 +164,14 @@ pub struct Index {
     post_tool: Vec<u32>,
     /// The term's whole BM25F contribution to the tool's score, idf included; > 0.
     post_score: Vec<f32>,
-    /// The term's packed field frequencies in the tool (`tf_of`; not 0), for `explain`.
-    post_tf: Vec<u32>,
-    /// Tokens per tool and field, and their averages (`averages`), for `explain`.
-    lens: Vec<[u32; FIELDS]>,
+    /// The term's field frequencies in the tool, for `explain`: 3 bits a field (not 0),
+    /// or `WIDE` when one is over 7 (a posting in a thousand), its packed frequencies
+    /// (`tf_of`) then in `wide`, in posting order.
+    post_tf: Vec<u16>,
+    wide: Vec<u32>,
+    /// Tokens per tool and field (tool i's `FIELDS` from `FIELDS * i`), and their
+    /// averages (`averages`), for `explain`.
+    lens: Vec<u32>,
     avg: [f32; FIELDS],
     /// The tools' vectors, for hybrid ranking (`Index::hybrid`).
     vectors: Option<Vectors>,
@@ -320,8 +335,9 @@ impl Builder {
         }
         let mut post_tool = vec![0u32; self.entries.len()];
         let mut post_score = vec![0f32; self.entries.len()];
+        // Every posting's packed frequencies, until they are narrowed below.
         let mut post_tf = vec![0u32; self.entries.len()];
-        let avg = averages(&self.lens);
+        let avg = averages(self.lens.as_flattened());
         // Slices indexed in loops: at opt-level "z" `Vec`'s `Index`, iterator adapters and
         // `f32::max` (a call to `fmaxf`) stay calls, and this runs once per posting.
         let (last, df) = (self.last.as_mut_slice(), self.df.as_slice());
@@ -354,6 +370,14 @@ impl Builder {
                 };
             }
         }
+        let mut narrowed = vec![0u16; post_tf.len()];
+        let mut wide = Vec::new();
+        for (c, &tfs) in narrowed.iter_mut().zip(&post_tf) {
+            *c = narrow(tfs);
+            if *c == WIDE {
+                wide.push(tfs);
+            }
+        }
         Index {
             tools: n as u32,
             params: self.p,
@@ -369,8 +393,9 @@ impl Builder {
             offsets,
             post_tool,
             post_score,
-            post_tf,
-            lens: self.lens,
+            post_tf: narrowed,
+            wide,
+            lens: self.lens.into_flattened(),
             avg,
             vectors: None,
             namespaces: Namespaces::default(),
@@ -425,8 +450,9 @@ impl Index {
             + self.terms.heap_bytes()
             + 4 * (self.offsets.capacity() + self.post_tool.capacity())
             + 4 * (self.post_score.capacity()
-                + self.post_tf.capacity()
-                + FIELDS * self.lens.capacity()
+                + self.post_tf.capacity() / 2
+                + self.wide.capacity()
+                + self.lens.capacity()
                 + s.terms.capacity()
                 + s.acc.capacity()
                 + s.touched.capacity()

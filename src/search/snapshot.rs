@@ -11,7 +11,7 @@
 
 use super::terms::Terms;
 use super::vectors::Vectors;
-use super::{averages, Fusion, Index, Namespaces, Params, Scratch, FIELDS};
+use super::{averages, Fusion, Index, Namespaces, Params, Scratch, FIELDS, WIDE};
 use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
 
@@ -239,8 +239,9 @@ pub fn save<'a>(
     w.u32s(index.offsets.iter().copied());
     w.u32s(index.post_tool.iter().copied());
     w.u32s(index.post_score.iter().map(|x| x.to_bits()));
-    w.u32s(index.post_tf.iter().copied());
-    w.u32s(index.lens.as_flattened().iter().copied());
+    w.u16s(&index.post_tf);
+    w.u32s(index.wide.iter().copied());
+    w.u32s(index.lens.iter().copied());
     w.u32s(index.namespaces.first.iter().copied());
     let mut bytes = w.0;
     let len = (bytes.len() - HEADER) as u32;
@@ -456,8 +457,16 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
     // f32::MAX).
     let post_tool = r.words(0, tools.wrapping_sub(1), "the postings", as_is)?;
     let post_score = r.words(1, f32::MAX.to_bits() - 1, "the postings", f32::from_bits)?;
-    // Field frequencies: not 0 (a posting is a term in the tool).
-    let post_tf = r.words(1, u32::MAX - 1, "the postings", as_is)?;
+    // Field frequencies: not 0 (a posting is a term in the tool), 3 bits a field or
+    // `WIDE`, and one wide entry for each `WIDE`.
+    let post_tf = r.u16s()?;
+    let wide = r.words(1, u32::MAX - 1, "the postings", as_is)?;
+    let mut wides = 0;
+    let mut odd = false;
+    for &c in &post_tf {
+        wides += usize::from(c == WIDE);
+        odd |= c == 0 || (c > 0x7FFF && c != WIDE);
+    }
     let lens = r.u32s()?;
     let mut prev = 0;
     if offsets.len() != terms.len() + 1
@@ -470,6 +479,8 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         || prev as usize != post_tool.len()
         || post_tool.len() != post_score.len()
         || post_tool.len() != post_tf.len()
+        || odd
+        || wides != wide.len()
         || lens.len() != FIELDS * tools as usize
         || (tools == 0 && !post_tool.is_empty())
     {
@@ -493,14 +504,6 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         Some(Vectors::from_raw(dims, bytes, rows.start, scale).ok_or(Corrupt("the vectors"))?)
     };
     let n = tools as usize;
-    let lens: Vec<[u32; FIELDS]> = lens
-        .chunks_exact(FIELDS)
-        .map(|c| {
-            let mut len = [0; FIELDS];
-            len.copy_from_slice(c);
-            len
-        })
-        .collect();
     let index = Index {
         tools,
         params,
@@ -517,6 +520,7 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         post_tool,
         post_score,
         post_tf,
+        wide,
         avg: averages(&lens),
         lens,
         vectors,

@@ -977,9 +977,10 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
         );
     }
     // The postings, the snapshot's arrays before the field lengths and the (here empty)
-    // namespaces (tools, scores, field frequencies, each after its length): a tool out of
-    // range, a score that is not finite and above 0, or frequencies of 0, refused; the
-    // last tool in range, any finite positive score and any frequencies but 0, loaded.
+    // namespaces (tools, scores, field frequencies and the (here no) wide ones, each after
+    // its length): a tool out of range, a score that is not finite and above 0, or
+    // frequencies of 0, not 3 bits a field, or wide without a wide entry, refused; the last
+    // tool in range, any finite positive score and any 3-bit frequencies but 0, loaded.
     let ix = with_vectors(&tools, &vs);
     let posted = ix.post_tool.len();
     let end = bytes.len() - 4;
@@ -990,8 +991,25 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
         ((FIELDS * tools.len()) as u32).to_le_bytes(),
         "the field lengths' length"
     );
-    let tf = lens - 4 - 4 * posted;
+    assert!(ix.wide.is_empty());
+    assert_eq!(bytes[lens - 8..lens - 4], [0; 4], "no wide frequencies");
+    let tf = lens - 8 - 2 * posted;
     let scores_end = tf - 4;
+    for (value, ok) in [
+        (1u16, true),
+        (0x7FFF, true),
+        (0, false),
+        (0x8000, false),
+        (WIDE, false),
+    ] {
+        let mut forged = bytes.clone();
+        forged[tf..tf + 2].copy_from_slice(&value.to_le_bytes());
+        let sum = snapshot::checksum(&forged[24..]);
+        forged[16..24].copy_from_slice(&sum.to_le_bytes());
+        let err = snapshot::load(forged).err();
+        let want = (!ok).then_some(E::Corrupt("the postings"));
+        assert_eq!(err, want, "frequencies {value:#x}");
+    }
     let score = scores_end - 4;
     let tool = scores_end - 4 * posted - 8;
     assert_eq!(
@@ -1009,9 +1027,6 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
         (score, (-1f32).to_bits(), false),
         (score, f32::INFINITY.to_bits(), false),
         (score, f32::NAN.to_bits(), false),
-        (tf, 1, true),
-        (tf, u32::MAX, true),
-        (tf, 0, false),
     ] {
         let mut forged = bytes.clone();
         forged[at..at + 4].copy_from_slice(&value.to_le_bytes());
@@ -1432,4 +1447,48 @@ fn random_hybrid_explanations_add_up() {
         }
     }
     assert!(fused > 500, "hybrid hits: {fused}");
+}
+
+#[test]
+fn explanations_count_frequent_terms_exactly() {
+    // Counts over 7 (a wide posting) and past 63 (saturated), beside small ones.
+    let many = |word: &str, n: usize| vec![word; n].join(" ");
+    let tools = vec![
+        tool(
+            "lookup",
+            &alloc::format!("{} {}", many("lookup", 10), many("word", 70)),
+        ),
+        tool("word_count", "Counts a word."),
+        tool("other", &many("lookup", 3)),
+    ];
+    let ix = index(&tools);
+    assert_eq!(ix.wide.len(), 2, "two wide postings");
+    for ix in [&ix, &snapshot::load(saved(&ix, &tools)).unwrap().index] {
+        let ex = check_explained(ix, &tools, &u("word lookup"), None, 5);
+        let counts = |tool: u32| -> Vec<(Field, Vec<u32>)> {
+            let x = ex.hits.iter().find(|x| x.tool == tool).unwrap();
+            let fields = &x.lexical.as_ref().unwrap().fields;
+            fields
+                .iter()
+                .map(|f| (f.field, f.terms.iter().map(|t| t.count).collect()))
+                .collect()
+        };
+        assert_eq!(
+            counts(0),
+            [(Field::Name, vec![1]), (Field::Description, vec![63, 10])]
+        );
+        assert_eq!(counts(2), [(Field::Description, vec![3])]);
+    }
+    // A wide posting's frequencies of 0 in a snapshot: corrupt.
+    let bytes = saved(&ix, &tools);
+    let mut forged = bytes.clone();
+    // The wide entries come right before the field lengths (5 a tool) and the namespaces.
+    let lens = bytes.len() - 4 - 4 * FIELDS * tools.len();
+    forged[lens - 8..lens - 4].copy_from_slice(&0u32.to_le_bytes());
+    let sum = snapshot::checksum(&forged[24..]);
+    forged[16..24].copy_from_slice(&sum.to_le_bytes());
+    assert_eq!(
+        snapshot::load(forged).err(),
+        Some(snapshot::SnapshotError::Corrupt("the postings"))
+    );
 }
