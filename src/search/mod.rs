@@ -130,8 +130,10 @@ fn tf_of(tfs: u32, f: usize) -> u32 {
 /// tools' lengths (`FIELDS` per tool): the same sums in the same order at build and at load.
 fn averages(lens: &[u32]) -> [f32; FIELDS] {
     let mut avg = [0f32; FIELDS];
-    for (i, &l) in lens.iter().enumerate() {
-        avg[i % FIELDS] += l as f32;
+    for len in lens.chunks_exact(FIELDS) {
+        for f in 0..FIELDS {
+            avg[f] += len[f] as f32;
+        }
     }
     let n = (lens.len() / FIELDS) as f32;
     for a in &mut avg {
