@@ -9,7 +9,7 @@
 //! hit's fused parts (`Fusion::lexical_part`, `Fusion::embedding_part`) to its score.
 
 use super::vectors::QueryScratch;
-use super::{better, norms, tf_of, Field, Fusion, Index, FIELDS, TF_BITS, WIDE};
+use super::{norms, sort_best_first, tf_of, Field, Fusion, Index, FIELDS, NONE, TF_BITS, WIDE};
 use alloc::vec::Vec;
 use serde::Serialize;
 
@@ -81,14 +81,23 @@ pub struct Explanation {
     pub terms: Vec<u32>,
 }
 
+/// Per tool, its place (from 0) in `ranked`, or `NONE`: ranks in linear time, whatever
+/// the number of hits explained.
+fn places(n: usize, ranked: impl Iterator<Item = u32>) -> Vec<u32> {
+    let mut at = alloc::vec![NONE; n];
+    for (rank, tool) in ranked.enumerate() {
+        at[tool as usize] = rank as u32;
+    }
+    at
+}
+
 impl Index {
     /// Posting `p`'s packed field frequencies (`tf_of`).
     fn tfs(&self, p: usize) -> u32 {
         let c = self.post_tf[p];
         if c == WIDE {
-            // The k-th wide posting's (rare: counted, not indexed).
-            let k = self.post_tf[..p].iter().filter(|&&c| c == WIDE).count();
-            return self.wide.get(k).copied().unwrap_or(0);
+            let k = self.wide_at.binary_search(&(p as u32));
+            return k.map_or(0, |k| self.wide[k]);
         }
         let mut tfs = 0;
         for f in 0..FIELDS {
@@ -125,8 +134,10 @@ impl Index {
             }
             Err(_) => return out,
         }
+        let n = self.len();
         let mut lexical = Vec::new();
-        self.search(query, self.len(), &mut lexical);
+        self.search(query, n, &mut lexical);
+        let lexical_at = places(n, lexical.iter().map(|h| h.tool));
         // Hybrid when `hybrid` fused: an index with vectors and a query vector that has a
         // direction (else it ranked lexically).
         let mut cosines = Vec::new();
@@ -137,11 +148,18 @@ impl Index {
                 .cosines(v, &mut scratch, &mut cosines)
                 .then_some(fusion)
         });
+        // The embedding's ranking, every tool, in the order the fusion takes it.
+        let mut by_cosine: Vec<(f32, u32)> = Vec::new();
+        if fusion.is_some() {
+            by_cosine.extend(cosines.iter().enumerate().map(|(t, &c)| (c, t as u32)));
+            sort_best_first(&mut by_cosine);
+        }
+        let cosine_at = places(n, by_cosine.iter().map(|&(_, t)| t));
         let best = lexical.first().map_or(1.0, |h| h.score);
         for (rank, hit) in hits.iter().enumerate() {
             let t = hit.tool as usize;
             // Its place in the lexical ranking, if any (from 0).
-            let l = lexical.iter().position(|h| h.tool == hit.tool);
+            let l = (lexical_at[t] != NONE).then_some(lexical_at[t] as usize);
             let lexical = l.map(|l| Lexical {
                 score: lexical[l].score,
                 rank: l as u32 + 1,
@@ -151,11 +169,7 @@ impl Index {
                 None => (None, None),
                 Some(fusion) => {
                     let (depth, embedding_depth) = fusion.depths(limit);
-                    // Its place in the embedding's ranking, as the fusion orders it (`better`).
-                    let me = (cosines[t], hit.tool);
-                    let c = (0..cosines.len())
-                        .filter(|&u| better((cosines[u], u as u32), me))
-                        .count();
+                    let c = cosine_at[t] as usize;
                     let lexical = match (&lexical, l) {
                         (Some(x), Some(l)) if l < depth => fusion.lexical_part(x.score, best, l),
                         _ => 0.0,

@@ -168,9 +168,11 @@ pub struct Index {
     post_score: Vec<f32>,
     /// The term's field frequencies in the tool, for `explain`: 3 bits a field (not 0),
     /// or `WIDE` when one is over 7 (a posting in a thousand), its packed frequencies
-    /// (`tf_of`) then in `wide`, in posting order.
+    /// (`tf_of`) then in `wide`, in posting order, beside the posting's index.
     post_tf: Vec<u16>,
     wide: Vec<u32>,
+    /// The wide postings (their indices), ascending.
+    wide_at: Vec<u32>,
     /// Tokens per tool and field (tool i's `FIELDS` from `FIELDS * i`), and their
     /// averages (`averages`), for `explain`.
     lens: Vec<u32>,
@@ -373,11 +375,12 @@ impl Builder {
             }
         }
         let mut narrowed = vec![0u16; post_tf.len()];
-        let mut wide = Vec::new();
-        for (c, &tfs) in narrowed.iter_mut().zip(&post_tf) {
+        let (mut wide, mut wide_at) = (Vec::new(), Vec::new());
+        for (p, (c, &tfs)) in narrowed.iter_mut().zip(&post_tf).enumerate() {
             *c = narrow(tfs);
             if *c == WIDE {
                 wide.push(tfs);
+                wide_at.push(p as u32);
             }
         }
         Index {
@@ -397,6 +400,7 @@ impl Builder {
             post_score,
             post_tf: narrowed,
             wide,
+            wide_at,
             lens: self.lens.into_flattened(),
             avg,
             vectors: None,
@@ -453,7 +457,7 @@ impl Index {
             + 4 * (self.offsets.capacity() + self.post_tool.capacity())
             + 4 * (self.post_score.capacity()
                 + self.post_tf.capacity() / 2
-                + self.wide.capacity()
+                + 2 * self.wide.capacity()
                 + self.lens.capacity()
                 + s.terms.capacity()
                 + s.acc.capacity()

@@ -241,6 +241,7 @@ pub fn save<'a>(
     w.u32s(index.post_score.iter().map(|x| x.to_bits()));
     w.u16s(&index.post_tf);
     w.u32s(index.wide.iter().copied());
+    w.u32s(index.wide_at.iter().copied());
     w.u32s(index.lens.iter().copied());
     w.u32s(index.namespaces.first.iter().copied());
     let mut bytes = w.0;
@@ -485,6 +486,14 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
     // `WIDE`, and one wide entry for each `WIDE`.
     let (post_tf, wides) = r.freqs()?;
     let wide = r.words(1, u32::MAX - 1, "the postings", as_is)?;
+    // Ascending postings, each `WIDE`: with as many as there are, one for each.
+    let wide_at = r.u32s()?;
+    let mut next = 0;
+    let wide_at_ok = wide_at.iter().all(|&p| {
+        let ok = p >= next && post_tf.get(p as usize) == Some(&WIDE);
+        next = p.wrapping_add(1);
+        ok
+    });
     let lens = r.u32s()?;
     let mut prev = 0;
     if offsets.len() != terms.len() + 1
@@ -498,6 +507,8 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         || post_tool.len() != post_score.len()
         || post_tool.len() != post_tf.len()
         || wides != wide.len()
+        || wides != wide_at.len()
+        || !wide_at_ok
         || lens.len() != FIELDS * tools as usize
         || (tools == 0 && !post_tool.is_empty())
     {
@@ -538,6 +549,7 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         post_score,
         post_tf,
         wide,
+        wide_at,
         avg: averages(&lens),
         lens,
         vectors,

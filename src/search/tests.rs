@@ -992,8 +992,8 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
         "the field lengths' length"
     );
     assert!(ix.wide.is_empty());
-    assert_eq!(bytes[lens - 8..lens - 4], [0; 4], "no wide frequencies");
-    let tf = lens - 8 - 2 * posted;
+    assert_eq!(bytes[lens - 12..lens - 4], [0; 8], "no wide frequencies");
+    let tf = lens - 12 - 2 * posted;
     let scores_end = tf - 4;
     for (value, ok) in [
         (1u16, true),
@@ -1479,16 +1479,31 @@ fn explanations_count_frequent_terms_exactly() {
         );
         assert_eq!(counts(2), [(Field::Description, vec![3])]);
     }
-    // A wide posting's frequencies of 0 in a snapshot: corrupt.
+    // In a snapshot, a wide posting's frequencies of 0, or wide postings out of order or
+    // not `WIDE`: corrupt.
     let bytes = saved(&ix, &tools);
-    let mut forged = bytes.clone();
-    // The wide entries come right before the field lengths (5 a tool) and the namespaces.
+    // The two wide frequencies, then their two postings, each after its length; then the
+    // field lengths (5 a tool) and the namespaces.
     let lens = bytes.len() - 4 - 4 * FIELDS * tools.len();
-    forged[lens - 8..lens - 4].copy_from_slice(&0u32.to_le_bytes());
-    let sum = snapshot::checksum(&forged[24..]);
-    forged[16..24].copy_from_slice(&sum.to_le_bytes());
-    assert_eq!(
-        snapshot::load(forged).err(),
-        Some(snapshot::SnapshotError::Corrupt("the postings"))
-    );
+    let (at, freqs) = (lens - 4 - 8, lens - 4 - 8 - 4 - 8);
+    let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+    assert_eq!([word(at), word(at + 4)], [ix.wide_at[0], ix.wide_at[1]]);
+    let (first, second) = (word(at), word(at + 4));
+    for (place, value) in [
+        (freqs, 0),
+        (at, second),
+        (at + 4, first),
+        (at, second + 1),
+        (at + 4, u32::MAX),
+    ] {
+        let mut forged = bytes.clone();
+        forged[place..place + 4].copy_from_slice(&value.to_le_bytes());
+        let sum = snapshot::checksum(&forged[24..]);
+        forged[16..24].copy_from_slice(&sum.to_le_bytes());
+        assert_eq!(
+            snapshot::load(forged).err(),
+            Some(snapshot::SnapshotError::Corrupt("the postings")),
+            "{place}: {value}"
+        );
+    }
 }
