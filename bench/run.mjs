@@ -3,7 +3,7 @@
 // Writes bench/results.json and regenerates the README's results table from it.
 import { Bench } from "tinybench";
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { cpus } from "node:os";
 import * as pkg from "../dist/node.mjs";
@@ -414,6 +414,27 @@ const crossings = JSON.parse(spawnSync(process.execPath, [new URL("bench/crossin
 console.log(
   `crossings of one async resolvePalette: ${crossings.resolvePalette.total} (${crossings.resolvePalette.exports} into the module, ${crossings.resolvePalette.imports} out); of one redirected, dropped dispatch: ${crossings.dispatch.total} (${crossings.dispatch.exports} in, ${crossings.dispatch.imports} out)`,
 );
+// The binding's budget (issue 29), on this run's numbers: crossings, the JavaScript the
+// module imports, the binding's size, the weight a browser loads, the small turns.
+function bindingMusts() {
+  const nonBlank = (files) => files.reduce((n, f) => n + readFileSync(f, "utf8").split("\n").filter((l) => l.trim() !== "").length, 0);
+  const dir = (d, ext) => readdirSync(new URL(d, root)).filter((f) => f.endsWith(ext)).map((f) => new URL(`${d}${f}`, root).pathname);
+  const lines = nonBlank([...dir("src/js/", ".rs"), ...dir("src/js/", ".js"), ...dir("pkg-template/", ".js")]);
+  const hostExports = (readFileSync(new URL("pkg-template/host.js", root), "utf8").match(/^export /gm) ?? []).length;
+  const small = turns.filter((r) => !/1,000 × 200|50,000/.test(r.name));
+  const worst = small.reduce((a, r) => (r.ratio > a.ratio ? r : a), { ratio: 0, name: "none" });
+  return [
+    [crossings.resolvePalette.total <= 8, "crossings of one async resolvePalette ≤ 8", crossings.resolvePalette.total],
+    [crossings.dispatch.total <= 5, "crossings of one redirected, dropped dispatch ≤ 5", crossings.dispatch.total],
+    [hostExports <= 20, "host.js exports ≤ 20", hostExports],
+    [lines <= 2200, "the binding (src/js, pkg-template/*.js) ≤ 2,200 non-blank lines", lines],
+    [weights["wasm + browser JS"].gzip <= 56800, "wasm + browser JS ≤ 56,800 gzip bytes", weights["wasm + browser JS"].gzip],
+    [worst.ratio <= 2, "every small turn ≤ 2× the baseline", `${worst.ratio.toFixed(2)}× (${worst.name})`],
+  ].map(([ok, what, got]) => ({ ok, what, got }));
+}
+const binding = bindingMusts();
+console.log("binding musts (issue 29):");
+for (const m of binding) console.log(`  ${m.ok ? "ok  " : "MISS"} ${m.what}: ${m.got}`);
 function printSearch(search) {
 const r3 = (r) => `recall@1 ${r["r@1"].toFixed(3)}  @5 ${r["r@5"].toFixed(3)}  @10 ${r["r@10"].toFixed(3)}`;
 console.log(`\ntool search on BFCL live (${search.tools} tools, ${search.questions} questions; vectors: ${search.model}):`);
@@ -436,7 +457,7 @@ console.log(`\n${tokenLines(tokens.routing, tokens.mcp).join("\n")}`);
 const runs = await multiTurn();
 console.log(`\n${multiTurnLines(runs).join("\n")}`);
 
-const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem, crossings, toolSearch: search, tokens, multiTurn: runs };
+const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem, crossings, binding, toolSearch: search, tokens, multiTurn: runs };
 if (!quick) {
   writeFileSync(new URL("bench/results.json", root), JSON.stringify(results, null, 2) + "\n");
   const table = [

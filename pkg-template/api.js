@@ -3,7 +3,8 @@
 // result classes that JavaScript holds (host.js).
 import * as wasm from "./tool_palette.js";
 import { state } from "./state.js";
-import { enter, runaway, RANK } from "./host.js";
+import { enter, runaway, RANK, Frame, readDispatch, readFields, readStrings, Wait } from "./host.js";
+import { RESOLVE, ROUTING } from "./wire.js";
 
 export { Routed, RoutingRefusal, RoutingUnavailable, ToolRoutingUnavailableWarning, ToolRedirectDroppedWarning } from "./host.js";
 
@@ -68,7 +69,15 @@ const own = (Class, name, f) =>
     return f.apply(this, args);
   };
 
-export const resolvePalette = guardedAsync(wasm.resolvePalette);
+// A turn: the facade reads the options once each (and the registered names), the module
+// runs the turn over its JavaScript half (host.js `Wait`), whose promise settles with it.
+export const resolvePalette = guardedAsync(function resolvePalette(options) {
+  const turn = new Wait();
+  const { values, kinds, number, unread } = readFields(options, ROUTING);
+  const names = unread === undefined ? readStrings(values[ROUTING.indexOf("registered")]) : readStrings(undefined);
+  wasm.resolvePalette(turn, options, kinds, number, unread, ...values, names, names.list, names.listed, names.count, names.units);
+  return turn.promise;
+});
 export const activeTools = guarded(wasm.activeTools);
 export const bindPalette = guarded(wasm.bindPalette);
 export const ToolRouter = guardedClass(wasm.ToolRouter);
@@ -76,6 +85,29 @@ export const ToolPolicies = guardedClass(wasm.ToolPolicies);
 export const ToolCallPolicy = guardedClass(wasm.ToolCallPolicy);
 export const ToolIndex = guardedClass(wasm.ToolIndex);
 export const PaletteRun = guardedClass(wasm.PaletteRun);
+
+const { resolve } = wasm.ToolRouter.prototype;
+wasm.ToolRouter.prototype.resolve = function (options) {
+  const turn = new Wait();
+  const { values, kinds, unread } = readFields(options, RESOLVE);
+  resolve.call(this, turn, options, kinds, unread, ...values);
+  return turn.promise;
+};
+
+// The seams: the facade reads the caller's values into the call's frame, the module
+// decides (src/js/policies.rs), the record is built from the frame and the answer.
+const { dispatch, selectModel } = wasm.ToolPolicies.prototype;
+Object.assign(wasm.ToolPolicies.prototype, {
+  selectModel(ctx) {
+    const frame = new Frame();
+    return frame.selected(this.policies, selectModel.call(this, frame, ctx));
+  },
+  dispatch(call, ctx, palette) {
+    const frame = readDispatch(call, palette);
+    const { names } = frame;
+    return frame.dispatched(this.policies, dispatch.call(this, frame, call, ctx, frame.name, frame.units, frame.palette, names, names.listed, names.count, names.units));
+  },
+});
 
 const methods = [
   [ToolRouter, ["resolve"], guardedAsync],
@@ -92,7 +124,9 @@ for (const [Class, names] of [[ToolIndex, ["size", "dimensions"]], [PaletteRun, 
     Object.defineProperty(Class.prototype, name, { get: own(Class, name, guarded(get)), configurable: true });
   }
 }
-// `ToolIndex.load(bytes, options?)`: guarded like the constructor.
+// `ToolIndex.load(bytes, options?)`: guarded like the constructor. From a Response, Blob or
+// ReadableStream it answers a Promise as it is (src/js/load.rs), which the module rejects for
+// whatever fails, before the first read too; it settles through the door (host.js `drive`).
 Object.defineProperty(wasm.ToolIndex, "load", { value: guarded(wasm.ToolIndex.load), writable: true, configurable: true });
 // `index.entries`: a function of the index, ready to be a router's procedural layer.
 Object.defineProperty(ToolIndex.prototype, "entries", {

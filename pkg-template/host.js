@@ -12,6 +12,8 @@
 // wasm-bindgen's reference table (a `catch` import that throws loses one, measured here).
 
 import { state } from "./state.js";
+import { ACTIVE, Answer, Event, Fault, Kind, KIND_BITS, Listed, Palette, Returned, Source, sources } from "./wire.js";
+import { deliver } from "./deliver.js";
 
 // ---------------------------------------------------------------- result classes
 
@@ -64,8 +66,8 @@ export class RoutingUnavailable {
   }
 }
 
-export const routed = (names, unresolved) => make(Routed, { kind: "routed", names, unresolved });
-export const refused = (reason, unresolved) => make(RoutingRefusal, { kind: "refused", reason, unresolved });
+const routed = (names, unresolved) => make(Routed, { kind: "routed", names, unresolved });
+const refused = (reason, unresolved) => make(RoutingRefusal, { kind: "refused", reason, unresolved });
 export const unavailable = (missing) => make(RoutingUnavailable, { kind: "unavailable", missing });
 
 export class ToolRoutingUnavailableWarning extends Error {
@@ -95,12 +97,12 @@ export class ToolRedirectDroppedWarning extends Error {
 }
 
 // Warning delivery (the adapters' too) is deliver.js's.
-export { deliver } from "./deliver.js";
+export { deliver };
 
-// The binding's errors: `kind` 0 Error, 1 TypeError, 2 RangeError; 3 to 5 the same with
-// `cause` (a thrown `undefined` is a cause too, so it is no marker of "none").
+// The binding's errors, by a wire.js `Fault`: with `cause` or without (a thrown
+// `undefined` is a cause too, so it is no marker of "none").
 const ERRORS = [Error, TypeError, RangeError];
-export const fault = (kind, message, cause) => (kind < 3 ? new ERRORS[kind](message) : new ERRORS[kind - 3](message, { cause }));
+export const fault = (kind, message, cause) => (kind < Fault.ErrorCaused ? new ERRORS[kind](message) : new ERRORS[kind - Fault.ErrorCaused](message, { cause }));
 
 // ---------------------------------------------------------------- the door
 
@@ -120,8 +122,10 @@ const MAX_DEPTH = 64;
 let depth = 0;
 let cutting = false;
 let stackPointer; // the module's exported `__stack_pointer` global
+let module; // the module's exports: its memory, and `room` for the batch
 
 export function attach(exports) {
+  module = exports;
   stackPointer = exports.__stack_pointer;
 }
 
@@ -133,6 +137,9 @@ export function runaway() {
 }
 
 function trapped(error) {
+  // The module may have lost the batch's room with a call that did not return (a stack
+  // overflow, a trap: src/js/batch.rs ROOM): it is asked for again.
+  room = 0;
   if (!(error instanceof WebAssembly.RuntimeError)) return error;
   return new Error(`tool-palette: the WebAssembly module trapped (${error.message}); this call failed, the next one runs normally`, { cause: error });
 }
@@ -196,24 +203,6 @@ export function verdict(f, a) {
   return 2;
 }
 
-// A store's `entries`, called with the turn's context, or with no argument when there is
-// none: 0 when it answered a value, 1 a thenable (an object or function whose `then` is a
-// function), 2 when it threw or reading `then` threw; its answer (or what was thrown)
-// waits in `held` for `answered()`, which the binding calls at once.
-export function ask(f, context) {
-  let answer;
-  let kind = 0;
-  try {
-    answer = context === undefined ? f() : f(context);
-    if ((isObject(answer) || typeof answer === "function") && typeof answer.then === "function") kind = 1;
-  } catch (e) {
-    answer = e;
-    kind = 2;
-  }
-  held = answer;
-  return kind;
-}
-
 export function answered() {
   const answer = held;
   held = undefined;
@@ -266,9 +255,6 @@ export function fields(source, keys) {
   return out;
 }
 
-// A store's answer: 3 when it is null or undefined (no rows), else as `iterable` says.
-export const rowsOf = (value) => (value === null || value === undefined ? 3 : iterable(value));
-
 // 1 when `test(value)` is true, 0 when not; 2 when it throws (a getter, a proxy trap),
 // what it threw waiting in `held` for `answered()`.
 function yesOrThrown(test, value) {
@@ -291,7 +277,7 @@ export const hasIterator = (value) => yesOrThrown((v) => Symbol.iterator in v, v
 // RangeError, or refusal 2a for a store's rows), and an endless one is never drained.
 const MOST = 1 << 20;
 const arrayValues = Array.prototype[Symbol.iterator];
-export function bounded(value) {
+function bounded(value) {
   if (Array.isArray(value) && value[Symbol.iterator] === arrayValues) return Array.from(value);
   const out = [];
   for (const item of value) if (out.push(item) > MOST) break;
@@ -320,11 +306,10 @@ export function isArray(value) {
   }
 }
 
-// What kind of value the caller gave, in one crossing, for the core's rules (src/given.rs,
-// read by src/js/mod.rs `given`): 0 undefined, 1 null, 2 boolean, 3 number, 4 string,
-// 5 function, 6 an array, 7 another object, 8 bigint, 9 symbol.
-const KINDS = { undefined: 0, boolean: 2, number: 3, string: 4, function: 5, bigint: 8, symbol: 9 };
-export const kindOfValue = (value) => (value === null ? 1 : typeof value === "object" ? (isArray(value) ? 6 : 7) : KINDS[typeof value]);
+// What kind of value the caller gave (a wire.js `Kind`), in one crossing, for the core's
+// rules (src/given.rs, read by src/js/mod.rs `given`).
+const KINDS = { undefined: Kind.Undefined, boolean: Kind.Boolean, number: Kind.Number, string: Kind.String, function: Kind.Function, bigint: Kind.BigInt, symbol: Kind.Symbol };
+export const kindOfValue = (value) => (value === null ? Kind.Null : typeof value === "object" ? (isArray(value) ? Kind.Array : Kind.Object) : KINDS[typeof value]);
 
 // A plain object, judged by shape so that one made in another realm (a `vm` context, an
 // iframe) is one too: an ordinary object (not an array, a Map, a class instance) whose
@@ -367,18 +352,6 @@ export function adopt(value) {
 export const RANK = Symbol("tool-palette: rankEmbedded");
 export const afterEmbed = (settled, index, context) => settled.then((answer) => enter(index[RANK], index, [context, answer]));
 
-// A store's answer that the turn no longer waits for (the turn was aborted while
-// `entries` ran): its rejection is handled and ignored, never an unhandled rejection.
-export function ignore(value) {
-  try {
-    Promise.resolve(value).then(undefined, () => {});
-  } catch {
-    // Its `then` or `constructor` threw: there is nothing left to handle.
-  }
-}
-
-export const typeOf = (value) => typeof value;
-
 // ---------------------------------------------------------------- rows
 
 // A turn's rows are read in two passes, and the core (src/routing/turn.rs) applies the
@@ -395,7 +368,7 @@ export const typeOf = (value) => typeof value;
 // order); 255 for a row the core's table says is inactive (not read): the core's
 // `routing::turn::code`, which reads them back. `strings` holds the strings in row order,
 // `units` their total length.
-export class Rows {
+class Rows {
   constructor(codes, strings, units) {
     this.count = codes.length / 2;
     this.codes = codes;
@@ -406,10 +379,8 @@ export class Rows {
 
 const isRecord = (row) => isObject(row) && !Array.isArray(row);
 
-export const readRows = catching((rows, isActive, candidateOf, table) => {
-  // The core's activity table, copied before any caller code runs: a reader that grows the
-  // module's memory would detach a view of it.
-  const active = table.slice();
+function readRows(rows, isActive, candidateOf) {
+  const active = ACTIVE;
   const all = Array.isArray(rows) ? rows : bounded(rows);
   const n = all.length;
   const codes = new Uint8Array(2 * n);
@@ -457,7 +428,7 @@ export const readRows = catching((rows, isActive, candidateOf, table) => {
     codes[2 * i + 1] = code;
   }
   return new Rows(codes, strings, units);
-});
+}
 
 // ---------------------------------------------------------------- names into wasm memory
 
@@ -466,15 +437,49 @@ export const readRows = catching((rows, isActive, candidateOf, table) => {
 // entry sets `state.writer`) a string over 32 units is copied by one native UTF-16LE
 // write, its code units exactly as they are (lone surrogates too): a third less time
 // over the 22 million units of 50,000 tools (bench/tool-search/DESIGN.md).
-export function writeNames(strings, ends, units) {
+// (`at`, `k`: the first end and unit to write, when `strings` follow others.)
+export function writeNames(strings, ends, units, at = 0, k = 0) {
   let write; // made at the first long string: most turns have none
-  let k = 0;
   for (let i = 0; i < strings.length; i++) {
     const s = strings[i];
     if (s.length > 32 && state.writer) (write ??= state.writer(units))(s, k);
     else for (let j = 0; j < s.length; j++) units[k + j] = s.charCodeAt(j);
-    ends[i] = k += s.length;
+    ends[at + i] = k += s.length;
   }
+}
+
+// The batch: room in the module's memory (src/js/batch.rs `room`) where a call's names,
+// and a turn's row codes, are written before the module is entered: `at`, the address
+// of the three places, and how much each holds. It grows when a call needs more; no
+// view of it is kept, since any call into the module may grow the memory.
+let room = 0;
+const roomFor = [0, 0, 0]; // codes, names, code units
+
+// Writes `codes` (a turn's row codes), then the ends and code units of `first` (when
+// given) and `rest`, `units` code units in all, into the batch (src/js/batch.rs
+// `take_rows`); nothing when the module has no room for them (it then refuses them by
+// their length).
+function writeBatch(codes, first, rest, units) {
+  const count = rest.length + (first === undefined ? 0 : 1);
+  if (codes.length > roomFor[0] || count > roomFor[1] || units > roomFor[2] || room === 0) {
+    let at = 0;
+    try {
+      at = Math.max(units, count) <= 0xffffffff ? module.room(codes.length, count, units) : 0;
+    } catch (error) {
+      throw trapped(error);
+    }
+    if (at === 0) return;
+    const wanted = [codes.length, count, units];
+    for (let i = 0; i < 3; i++) roomFor[i] = room === 0 ? wanted[i] : Math.max(roomFor[i], wanted[i]);
+    room = at;
+  }
+  const { buffer } = module.memory;
+  const [c, e, u] = new Uint32Array(buffer, room, 3);
+  new Uint8Array(buffer, c, codes.length).set(codes);
+  const ends = new Uint32Array(buffer, e, count);
+  const text = new Uint16Array(buffer, u, units);
+  if (first !== undefined) writeNames([first], ends, text);
+  writeNames(rest, ends, text, count - rest.length, first?.length ?? 0);
 }
 
 export function writeName(name, units) {
@@ -495,13 +500,9 @@ export function same(a, b) {
 export const report = (outcome, rule, rows, hidden, retrievalMs) =>
   Object.freeze({ outcome, rule, rows: Object.freeze(rows), hidden: Object.freeze(hidden), retrievalMs });
 export const rowReport = (index, fate, candidate) => Object.freeze({ index, fate, candidate });
-export const selection = (model, source, policy) => Object.freeze({ model, source, policy });
-export const dispatchRecord = (call, original, redirectedBy, dropped) => Object.freeze({ call, original, redirectedBy, dropped });
-export const droppedRecord = (target, reason) => Object.freeze({ target, reason });
-export const droppedDetails = (policy, target, original) => ({ policy, target, original });
 
-// A result's `kind`, as host.rs `kind_of` reads it (no string copied into wasm).
-export const kindOf = (kind) => (kind === "routed" ? 1 : kind === "refused" || kind === "unavailable" ? 2 : 0);
+// A result's `kind`, as a wire.js `Palette` (no string copied into wasm).
+export const kindOf = (kind) => (kind === "routed" ? Palette.Routed : kind === "refused" || kind === "unavailable" ? Palette.NotRouted : Palette.Names);
 
 // A turn's outcome, in one crossing: the routed names picked from `registered` by index
 // (no `reason`), or the refusal's reason (code units); the unresolved names sliced out of
@@ -585,9 +586,6 @@ export const record = catching((tools, keys, indices) => {
 
 // ---------------------------------------------------------------- calls
 
-// The rewritten call: a new object with every field of the original and the target's name.
-export const rewrite = catching((call, name) => ({ ...call, name }));
-
 // The call `onToolCallDispatch` returned, over the call it was given: a field it leaves
 // out keeps the call's (its `id` above all, SPEC 4); the call itself when it returned it.
 export const overlay = catching((call, next) => (next === call ? next : { ...call, ...next }));
@@ -606,64 +604,226 @@ export function setArgs(call, args) {
   call.args = args;
 }
 
+// ---------------------------------------------------------------- the seams
+
+// A list of strings of the caller's, read once (any iterable of strings): how the reading
+// ended (a wire.js `Listed`), the items as a fresh array, their count and code units, the
+// first item that is no string (`at`), what a read threw (`cause`). The module checks it
+// (src/js/batch.rs `checked_strings`).
+export class Strings {
+  constructor(listed, value, list = [], units = 0, at = 0, cause = undefined) {
+    this.listed = listed;
+    this.value = value;
+    this.list = list;
+    this.count = list.length;
+    this.units = units;
+    this.at = at;
+    this.cause = cause;
+  }
+}
+
+export function readStrings(value) {
+  if (!isObject(value)) return new Strings(Listed.NotIterable, value);
+  let iterator;
+  try {
+    iterator = value[Symbol.iterator];
+  } catch (cause) {
+    return new Strings(Listed.IteratorUnreadable, value, [], 0, 0, cause);
+  }
+  if (typeof iterator !== "function") return new Strings(Listed.NotIterable, value);
+  let list;
+  try {
+    list = bounded(value);
+  } catch (cause) {
+    return new Strings(Listed.NotIterated, value, [], 0, 0, cause);
+  }
+  const units = measure(list);
+  return units < 0 ? new Strings(Listed.NotString, value, list, 0, -units - 1) : new Strings(Listed.Strings, value, list, units);
+}
+
+const NO_NAMES = new Strings(Listed.Strings, undefined);
+const NO_CODES = new Uint8Array(0);
+const unread = (cause) => new Strings(Listed.Unreadable, undefined, [], 0, 0, cause);
+
+// A dispatch's palette, read once: what it is (a wire.js `Palette`) and its names.
+function readPalette(palette) {
+  if (palette === null || palette === undefined) return [Palette.Nothing, NO_NAMES];
+  if (!isObject(palette)) return [Palette.Names, readStrings(palette)];
+  let kind;
+  try {
+    kind = palette.kind;
+  } catch (cause) {
+    return [Palette.Unreadable, unread(cause)];
+  }
+  const handed = kindOf(kind);
+  if (handed === Palette.NotRouted) return [handed, NO_NAMES];
+  if (handed === Palette.Names) return [handed, readStrings(palette)];
+  try {
+    return [handed, readStrings(palette.names)];
+  } catch (cause) {
+    return [handed, unread(cause)];
+  }
+}
+
+// One seam call's JavaScript half: a dispatch's call as it stands (the module redirects
+// it, a transform sets its args, onToolCallDispatch replaces it), the redirect the gate
+// dropped, or a selection's model; the facade (api.js) builds the record from it and the
+// module's answer.
+export class Frame {
+  constructor(call, name) {
+    this.call = call;
+    this.name = name;
+    this.current = call;
+    this.model = null;
+    this.dropped = null;
+    this.thrown = undefined;
+  }
+  redirect(name) {
+    try {
+      this.current = { ...this.call, name };
+      return 0;
+    } catch (error) {
+      this.thrown = error;
+      return 1;
+    }
+  }
+  drop(message, reason, policy, target, onWarning) {
+    const warning = new ToolRedirectDroppedWarning(text(message), { policy, target, original: this.name });
+    this.dropped = Object.freeze({ target, reason: text(reason) });
+    try {
+      deliver(warning, onWarning);
+      return 0;
+    } catch (error) {
+      this.thrown = error;
+      return 1;
+    }
+  }
+  // The `Dispatch`, by the module's answer: the redirecting policy's index + 1, or 0.
+  dispatched(policies, by) {
+    const redirectedBy = by === 0 ? null : policies[by - 1].name;
+    return Object.freeze({ call: this.dropped ? this.call : this.current, original: this.call, redirectedBy, dropped: this.dropped });
+  }
+  // The `ModelSelection`, by the module's answer: a wire.js `Source` (a policy's plus its index).
+  selected(policies, answer) {
+    const source = Math.min(answer, Source.Policy);
+    const policy = source === Source.Policy ? policies[answer - Source.Policy] : undefined;
+    const model = policy ? policy.model : source === Source.Resolver ? this.model : null;
+    return Object.freeze({ model, source: sources[source], policy: policy ? policy.name : null });
+  }
+}
+
+// A dispatch's reading of the caller's values, once each, into its frame: the call's
+// `name` and, when it is a string, the palette, their strings written into the batch.
+// What they are is the module's to judge (src/js/policies.rs `dispatch`).
+export function readDispatch(call, palette) {
+  const name = isObject(call) ? get(call, "name") : undefined;
+  const frame = new Frame(call, name);
+  frame.units = typeof name === "string" ? name.length : undefined;
+  [frame.palette, frame.names] = typeof name === "string" ? readPalette(palette) : [Palette.Nothing, NO_NAMES];
+  if (frame.names.listed === Listed.Strings && typeof name === "string") writeBatch(NO_CODES, name, frame.names.list, name.length + frame.names.units);
+  return frame;
+}
+
 // ---------------------------------------------------------------- one turn's wait
 
-// One turn's wait, in JavaScript: the first of three events (the store's answer, the
-// budget's timer, the abort) stops the other two and goes to the module's half of the
-// turn (`Pending.finish`, src/js/turn.rs), which decides what it means; its answer
-// settles `promise`. Nothing here waits inside the module, so a turn whose store never
-// settles is garbage once the caller drops its promise.
+// A turn's JavaScript half (the facade makes one per turn; src/js/turn.rs drives it):
+// its promise, the store's answer, and its wait. The first of three events (the store's
+// answer, the budget's timer, the abort) stops the other two and goes to the module's
+// half of the turn (`Pending.finish`), with the answer's rows read and written into the
+// batch; the module decides what the event means, and its answer settles `promise`.
+// Nothing here waits inside the module, so a turn whose store never settles is garbage
+// once the caller drops its promise.
 export class Wait {
-  constructor(turn) {
-    this.turn = turn;
+  constructor() {
     this.promise = new Promise((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
     });
+    this.pending = undefined;
+    this.answer = undefined;
     this.timer = undefined;
     this.signal = undefined;
     this.onAbort = undefined;
+    this.thrown = undefined;
+    this.count = 0;
+    this.strings = [];
+    this.found = 0;
+    this.units = 0;
   }
-  // Adopting the store's answer runs its code (a promise's own `then`, its `constructor`
-  // getter): what that throws is the store failing, like a rejection.
-  follow(value) {
+  // The store's `entries`, called with the turn's context, or with no argument when there
+  // is none: what it did, a wire.js `Returned` (a thenable is an object or function whose
+  // `then` is a function; reading `then` that throws is a throw, the answer what it threw).
+  ask(entries, context) {
     try {
-      Promise.resolve(value).then(
-        (rows) => this.settle(0, rows),
-        (error) => this.settle(1, error),
-      );
+      this.answer = context === undefined ? entries() : entries(context);
+      const answer = this.answer;
+      return (isObject(answer) || typeof answer === "function") && typeof answer.then === "function" ? Returned.Thenable : Returned.Value;
     } catch (error) {
-      this.settle(1, error);
+      this.answer = error;
+      return Returned.Threw;
     }
   }
-  // The timer and the listener are armed only while the turn is undecided (adopting the
-  // answer may have decided it already: a `then` that threw), so none outlives it.
-  startTimer(ms) {
+  // The answer's rows, read (a wire.js `Answer`): their codes and strings into the batch.
+  rows(isActive, candidateOf) {
+    const value = this.answer;
+    if (value === null || value === undefined) return Answer.None;
+    let read;
+    try {
+      if (typeof value[Symbol.iterator] !== "function") return Answer.NotIterable;
+      read = readRows(value, isActive, candidateOf);
+    } catch (error) {
+      this.answer = error;
+      return Answer.Threw;
+    }
+    (this.count = read.count), (this.strings = read.strings), (this.found = read.strings.length), (this.units = read.units);
+    writeBatch(read.codes, undefined, read.strings, read.units);
+    return Answer.Rows;
+  }
+  // Adopting the store's answer runs its code (a promise's own `then`, its `constructor`
+  // getter): what that throws is the store failing, like a rejection. The timer and the
+  // listener are armed only while the turn is undecided (adopting the answer may have
+  // decided it already: a `then` that threw), so none outlives it. 1 when the signal
+  // refused a listener: then nothing of the turn runs later, whatever the store does.
+  wait(pending, ms, signal, isActive, candidateOf) {
+    (this.pending = pending), (this.isActive = isActive), (this.candidateOf = candidateOf);
+    try {
+      Promise.resolve(this.answer).then(
+        (rows) => this.settle(Event.Answered, rows),
+        (error) => this.settle(Event.Rejected, error),
+      );
+    } catch (error) {
+      this.settle(Event.Rejected, error);
+    }
     // (A realm without timers cannot enforce a budget; nothing else is lost.)
-    if (this.turn !== undefined && typeof setTimeout === "function") this.timer = setTimeout(() => this.settle(2), ms);
+    if (this.pending !== undefined && ms === ms && typeof setTimeout === "function") this.timer = setTimeout(() => this.settle(Event.Elapsed), ms);
+    if (this.pending === undefined || signal === undefined) return 0;
+    try {
+      this.onAbort = () => this.settle(Event.Aborted);
+      signal.addEventListener("abort", this.onAbort, { once: true });
+      this.signal = signal;
+      return 0;
+    } catch (error) {
+      this.thrown = error;
+      const pending = this.pending;
+      this.pending = undefined;
+      this.stopTimer();
+      pending.free();
+      return 1;
+    }
   }
   stopTimer() {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
   }
-  listen(signal) {
-    if (this.turn === undefined) return;
-    this.onAbort = () => this.settle(3);
-    signal.addEventListener("abort", this.onAbort, { once: true });
-    this.signal = signal;
-  }
-  // The turn failed before it could wait (the signal refused a listener): nothing of it
-  // runs later, whatever the store does.
-  cancel() {
-    const turn = this.turn;
-    this.turn = undefined;
-    this.stopTimer();
-    turn?.free();
+  // A store's answer that the turn no longer waits for (the turn was aborted while
+  // `entries` ran).
+  ignore() {
+    ignore(this.answer);
   }
   settle(kind, value) {
-    const turn = this.turn;
-    if (turn === undefined) return; // a later event: the turn is decided
-    this.turn = undefined;
+    const pending = this.pending;
+    if (pending === undefined) return; // a later event: the turn is decided
+    this.pending = undefined;
     this.stopTimer();
     const { signal, onAbort } = this;
     this.signal = this.onAbort = undefined;
@@ -671,17 +831,58 @@ export class Wait {
       try {
         signal.removeEventListener("abort", onAbort);
       } catch (cause) {
-        (kind = 4), (value = cause);
+        (kind = Event.SignalFailed), (value = cause);
       }
     }
     try {
-      this.resolve(enter(turn.finish, turn, [kind, value, signal]));
+      let rows = Answer.None;
+      if (kind === Event.Answered) {
+        this.answer = value;
+        rows = enter(this.rows, this, [this.isActive, this.candidateOf]);
+        if (rows === Answer.Threw) value = this.answer;
+      }
+      this.resolve(enter(pending.finish, pending, [kind, value, signal, rows, this.count, this.strings, this.found, this.units]));
     } catch (error) {
       this.reject(error);
     } finally {
-      turn.free();
+      pending.free();
     }
   }
+}
+
+// A promise whose answer no one waits for: its rejection is handled and ignored, never an
+// unhandled rejection.
+function ignore(value) {
+  try {
+    Promise.resolve(value).then(undefined, () => {});
+  } catch {
+    // Its `then` or `constructor` threw: there is nothing left to handle.
+  }
+}
+
+// What the facade reads of an options object by `keys`, once each: the values in the keys'
+// order, their kinds and the object's (a word of wire.js `Kind`s, the object's first), the
+// number among them (NaN without), and the key whose read threw (its value what it threw).
+export function readFields(options, keys) {
+  const values = new Array(keys.length);
+  let kinds = kindOfValue(options);
+  let number = NaN;
+  let unread;
+  if (isObject(options)) {
+    for (let i = 0; i < keys.length; i++) {
+      try {
+        values[i] = options[keys[i]];
+      } catch (cause) {
+        values[i] = cause;
+        unread = i;
+        break;
+      }
+      const kind = kindOfValue(values[i]);
+      if (kind === Kind.Number) number = values[i];
+      kinds |= kind << (KIND_BITS * (i + 1));
+    }
+  }
+  return { values, kinds: kinds >>> 0, number, unread };
 }
 
 export const now = () => (globalThis.performance ?? Date).now();
@@ -946,3 +1147,92 @@ export const bytesOf = catching((bytes) => {
   const view = realView(bytes);
   return view instanceof Uint8Array ? view : undefined;
 });
+
+// ---------------------------------------------------------------- ToolIndex.load from a stream (src/js/load.rs)
+
+// A source judged by shape, so that another realm's classes and workerd's count too:
+// [1, stream] a ReadableStream (`getReader`), or a Response's or R2 object's `body`;
+// [2] a body read already (`bodyUsed`); [3] a null body (no bytes); [4, blob] a Blob
+// (`stream()`); [0] none of these. Only reads: nothing is opened yet.
+const isStream = (value) => isObject(value) && typeof value.getReader === "function";
+export const sourceOf = catching((source) => {
+  if (isStream(source)) return [1, source];
+  const body = source.body;
+  if (body === null) return [3];
+  if (isStream(body)) return source.bodyUsed ? [2] : [1, body];
+  return typeof source.stream === "function" ? [4, source] : [0];
+});
+
+// The Reading of a stream (of a Blob's `stream()` when `blob`), or what `stream()` gave instead.
+export const openSource = catching((value, blob) => {
+  const stream = blob ? value.stream() : value;
+  return isStream(stream) ? new Reading(stream.getReader()) : stream;
+});
+
+// The caller's reader, read by the module's future one chunk at a time: `next()` is a
+// promise that never rejects, of [0, chunk], [1] at the end, [2, error] when the read
+// failed (`read` threw or rejected, or answered no `{ done, value }`), or [3, signal] once
+// the signal aborted, which also settles a read still pending (a stalled stream ends too);
+// `pending` is the last of them.
+export class Reading {
+  constructor(reader) {
+    this.reader = reader;
+    this.aborted = undefined; // the signal, once it aborted
+    this.wake = this.stop = this.pending = undefined;
+  }
+  listen(signal) {
+    const onAbort = () => {
+      this.aborted = signal;
+      this.wake?.([3, signal]);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    this.stop = () => signal.removeEventListener("abort", onAbort);
+  }
+  next() {
+    return (this.pending = new Promise((resolve) => {
+      if (this.aborted) return resolve([3, this.aborted]);
+      this.wake = resolve;
+      try {
+        Promise.resolve(this.reader.read()).then(
+          (result) => {
+            try {
+              resolve(result.done ? [1] : [0, result.value]);
+            } catch (error) {
+              resolve([2, error]);
+            }
+          },
+          (error) => resolve([2, error]),
+        );
+      } catch (error) {
+        resolve([2, error]);
+      }
+    }));
+  }
+  // Done with the source: the listener goes, and on a failure the reader is cancelled
+  // with it (what either throws or rejects with is ignored).
+  end(cancel, reason) {
+    try {
+      this.stop?.();
+    } catch {}
+    try {
+      if (cancel) ignore(this.reader.cancel(reason));
+    } catch {}
+  }
+}
+
+// A load from a stream (src/js/load.rs `Loading`), polled through the door at once and
+// again each time the read it awaits settles (after the module's own callback), until it
+// answers the index or fails.
+export const drive = (loading, reading) =>
+  new Promise((resolve, reject) => {
+    const step = () => {
+      try {
+        const index = enter(loading.poll, loading, [reading]);
+        if (index === undefined) reading.pending.then(step);
+        else resolve(index);
+      } catch (error) {
+        reject(error);
+      }
+    };
+    step();
+  });

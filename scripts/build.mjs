@@ -74,7 +74,7 @@ run(bin("wasm-opt"), [join(stage, "tool_palette_bg.wasm"), ...WASM_OPT_ARGS, "-o
 
 const template = join(root, "pkg-template");
 // Copied as they are (node.mjs is bundled from them below; deliver.js is the adapters' too).
-for (const file of ["package.json", "README.md", "LICENSE", "api.js", "host.js", "deliver.js", "state.js", "node.mjs"]) {
+for (const file of ["package.json", "README.md", "LICENSE", "api.js", "host.js", "wire.js", "deliver.js", "state.js", "node.mjs"]) {
   cpSync(join(template, file), join(dist, file));
 }
 // The types are declared next to the Rust they describe (typescript_custom_section in

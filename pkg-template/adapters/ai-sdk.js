@@ -21,7 +21,7 @@
 // receive when `telemetry.includeRuntimeContext` includes `toolPalette`.
 // No import of `ai`: only its documented shapes.
 import { ToolIndex } from "tool-palette";
-import { createCore, attributes, validateArgs, lastText, Recent, isObject, isFunction, fail } from "./shared.js";
+import { createCore, attributes, validateArgs, lastText, Recent, isObject, isFunction, fail, put } from "./shared.js";
 
 const WHERE = "tool-palette/ai-sdk";
 
@@ -223,7 +223,7 @@ export function createToolPalette(options) {
     for (const name of names) {
       const tool = tools[name];
       const value = known.executable.has(name) ? { ...tool, execute: dispatching(name, tool) } : tool;
-      Object.defineProperty(wrapped, name, { value, enumerable: true, writable: true, configurable: true });
+      put(wrapped, name, value);
     }
 
     function dispatching(name, tool) {

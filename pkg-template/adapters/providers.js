@@ -11,7 +11,7 @@
 //   and `revealed`: names to load after the history, through that search's documented round trip.
 // A provider that cannot carry what the step asks throws an Error saying so, never a request that
 // silently offers something else.
-import { fail, isObject } from "./shared.js";
+import { errorText, fail, isObject } from "./shared.js";
 
 const EMPTY = Object.freeze({ type: "object", properties: {} });
 const SEARCH_NAME = "tool_search";
@@ -242,7 +242,7 @@ function loaded(names, run, where) {
   try {
     run.reveal(names);
   } catch (error) {
-    throw new TypeError(`${where}: options.run could not take what the search loaded (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    throw new TypeError(`${where}: options.run could not take what the search loaded (${errorText(error)})`, { cause: error });
   }
   return names;
 }

@@ -35,8 +35,83 @@ export class ToolPaletteAdapterWarning extends Error {
 export { deliver } from "../deliver.js";
 import { deliver } from "../deliver.js";
 
+/** `warn(code, message)`: an adapter's warning (`${where}: message`), delivered once per code. */
+export function warnings(where, onWarning) {
+  const warned = new Set();
+  return (code, message) => {
+    if (warned.has(code)) return;
+    warned.add(code);
+    deliver(new ToolPaletteAdapterWarning(`${where}: ${message}`, code), onWarning);
+  };
+}
+
+/** The message of a thrown value (the value itself as text when it is no Error). */
+export const errorText = (error) => (error instanceof Error ? error.message : String(error));
+
+/** Defines an own, enumerable property, whatever the key ("__proto__" included). */
+export const put = (record, key, value) => Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+
+// ---------------------------------------------------------------- waiting (tool-palette/mcp's parts)
+
+// What the core decides for a turn's budget and signal (src/routing/turn.rs `timer`,
+// src/js/options.rs `signal`), for the waits it does not run itself: listing the servers,
+// embedding, calling a server.
+
+/** The timer to set for a budget of `ms`, or `null`: setTimeout fires at once past 2^31 - 1 ms, so such a budget never runs out. */
+export const timerFor = (ms) => (ms <= 2 ** 31 - 1 ? ms : null);
+
+/** `work` within `ms`: when the time is up, rejects with `timedOut()` and aborts `controller`. A budget with no timer waits as long as it takes. */
+export function within(work, ms, timedOut, controller) {
+  if (timerFor(ms) === null) return work;
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      const error = timedOut();
+      reject(error);
+      controller?.abort(error);
+    }, ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Why a signal aborted: its reason (an AbortError when it gives none). */
+export const reasonOf = (signal) => signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+
+/** `promise`, or the signal's reason as soon as it aborts (even if the work never heeds it). */
+export function abortable(promise, signal) {
+  if (signal == null) return promise;
+  if (signal.aborted) return Promise.reject(reasonOf(signal));
+  let onAbort;
+  const aborted = new Promise((_, reject) => {
+    onAbort = () => reject(reasonOf(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
+}
+
+/** A signal as the core takes one: `undefined`/`null`, or an object with `aborted`, `addEventListener` and `removeEventListener`. */
+export function checkSignal(signal, where) {
+  if (signal != null && !(isObject(signal) && typeof signal.aborted === "boolean" && isFunction(signal.addEventListener) && isFunction(signal.removeEventListener))) {
+    throw fail(where, "an AbortSignal", signal);
+  }
+}
+
 const MODES = ["enforce", "shadow"];
 const OUTSIDE = ["refuse", "allow"];
+
+/** Each of `values` (option name → value), when given (not null or undefined), a function; `at` names their record ("…: options"). */
+export function checkFunctions(at, values) {
+  for (const [key, value] of Object.entries(values)) {
+    if (value != null && !isFunction(value)) throw fail(`${at}.${key}`, "a function", value);
+  }
+}
+
+/** `options[key]`'s `value`, one of the strings `allowed`. */
+export function checkOneOf(where, key, value, allowed) {
+  if (allowed.includes(value)) return;
+  const named = allowed.map((a) => JSON.stringify(a));
+  throw fail(`${where}: options.${key}`, `${named.slice(0, -1).join(", ")} or ${named.at(-1)}`, value);
+}
 
 // The options every adapter takes.
 export function readOptions(options, where, defaultContext) {
@@ -50,11 +125,9 @@ export function readOptions(options, where, defaultContext) {
   if (policies != null && !(isObject(policies) && isFunction(policies.selectModel) && isFunction(policies.dispatch))) {
     throw fail(`${where}: options.policies`, "a ToolPolicies", policies);
   }
-  for (const [key, value] of [["context", context], ["onRoute", onRoute], ["onDispatch", onDispatch], ["onDecision", onDecision], ["onWarning", onWarning]]) {
-    if (value != null && !isFunction(value)) throw fail(`${where}: options.${key}`, "a function", value);
-  }
-  if (!MODES.includes(mode)) throw fail(`${where}: options.mode`, '"enforce" or "shadow"', mode);
-  if (!OUTSIDE.includes(outsidePalette)) throw fail(`${where}: options.outsidePalette`, '"refuse" or "allow"', outsidePalette);
+  checkFunctions(`${where}: options`, { context, onRoute, onDispatch, onDecision, onWarning });
+  checkOneOf(where, "mode", mode, MODES);
+  checkOneOf(where, "outsidePalette", outsidePalette, OUTSIDE);
   if (typeof tracing !== "boolean") throw fail(`${where}: options.tracing`, "a boolean", tracing);
   const pins = [];
   if (alwaysInclude != null) {
@@ -237,16 +310,10 @@ export function attributes(report) {
  */
 export function createCore(options, where, defaultContext, { trace } = {}) {
   const o = readOptions(options, where, defaultContext);
-  const warned = new Set();
+  const warnOnce = warnings(where, o.onWarning);
   // With options.cache, the adapter is one run (SPEC 8) over the framework's tools: a new
   // run when they change.
   const keep = o.cache ? runKeeper(o.cache, (names) => o.pins.filter((pin) => names.includes(pin))) : null;
-
-  function warnOnce(code, message) {
-    if (warned.has(code)) return;
-    warned.add(code);
-    deliver(new ToolPaletteAdapterWarning(`${where}: ${message}`, code), o.onWarning);
-  }
 
   // This step's outcome, and the router's report of it. A ToolRouter is asked
   // `resolve({ signal, context, onDecision })`; a function router gets `(ctx, { signal,

@@ -31,17 +31,11 @@ extern "C" {
     #[wasm_bindgen(constructor, js_class = "ToolRoutingUnavailableWarning")]
     pub fn new(message: &str, missing: &Array) -> UnavailableWarning;
 
-    #[wasm_bindgen(js_name = ToolRedirectDroppedWarning)]
-    pub type DroppedWarning;
-    #[wasm_bindgen(constructor, js_class = "ToolRedirectDroppedWarning")]
-    pub fn new(message: &JsValue, details: &JsValue) -> DroppedWarning;
-
     /// To `onWarning`, else `process.emitWarning`, else `console.warn`.
     #[wasm_bindgen(catch)]
     pub fn deliver(warning: &JsValue, on_warning: &JsValue) -> Result<(), JsValue>;
 
-    /// A new `Error` (`kind` 0), `TypeError` (1) or `RangeError` (2); 3 to 5 the same
-    /// with `cause`.
+    /// A new error of a wire `Fault` kind.
     pub fn fault(kind: u32, message: &JsValue, cause: &JsValue) -> JsValue;
 
     /// The module's exports, for the door's stack-pointer check.
@@ -63,13 +57,8 @@ extern "C" {
     /// else (or a throw), which [`answered`] then hands over.
     pub fn verdict(f: &Function, a: &JsValue) -> u32;
     /// The answer (or a `Thrown`) of the last `verdict` that returned 2, or what the last
-    /// `ask` answered (or threw).
+    /// `iterable`/`hasIterator` read threw.
     pub fn answered() -> JsValue;
-    /// A store's `entries(context)` (`entries()` when the context is `undefined`): 0 it
-    /// answered a value, 1 a thenable, 2 it threw or reading its `then` threw; then
-    /// [`answered`].
-    pub fn ask(f: &Function, context: &JsValue) -> u32;
-
     // ------------------------------------------------------------ the caller's values
 
     pub type Unreadable;
@@ -88,10 +77,6 @@ extern "C" {
     pub fn fields(source: &JsValue, keys: &Array) -> JsValue;
     #[wasm_bindgen(js_name = iterable)]
     fn iterable_(value: &JsValue) -> u32;
-    /// A store's answer: 3 when it is null or undefined, else as `iterable` answers (2:
-    /// reading it threw, then [`answered`]).
-    #[wasm_bindgen(js_name = rowsOf)]
-    pub fn rows_of(value: &JsValue) -> u32;
     #[wasm_bindgen(js_name = hasIterator)]
     fn has_iterator_(value: &JsValue) -> u32;
     #[wasm_bindgen(js_name = list)]
@@ -113,8 +98,6 @@ extern "C" {
     /// through the door; a promise of its answer.
     #[wasm_bindgen(js_name = afterEmbed)]
     pub fn after_embed(settled: &Promise, index: &JsValue, context: &Array) -> Promise;
-    /// Handles and ignores a rejection of a store answer the turn no longer waits for.
-    pub fn ignore(value: &JsValue);
     #[wasm_bindgen(js_name = isPlainObject)]
     pub fn is_plain_object(value: &JsValue) -> bool;
     /// The string names of `items` and where they are; an `Unreadable` when a read throws.
@@ -129,26 +112,6 @@ extern "C" {
     fn keys_(value: &JsValue) -> JsValue;
 
     // ------------------------------------------------------------ rows and names
-
-    /// A turn's rows as read: two codes per row and the strings (see `host.js`).
-    pub type Rows;
-    #[wasm_bindgen(method, getter)]
-    pub fn codes(this: &Rows) -> Vec<u8>;
-    /// The number of rows.
-    #[wasm_bindgen(method, getter)]
-    pub fn count(this: &Rows) -> f64;
-    #[wasm_bindgen(method, getter)]
-    pub fn strings(this: &Rows) -> Array;
-    #[wasm_bindgen(method, getter)]
-    pub fn units(this: &Rows) -> f64;
-
-    #[wasm_bindgen(js_name = readRows)]
-    fn read_rows_(
-        rows: &JsValue,
-        is_active: &JsValue,
-        candidate_of: &JsValue,
-        active: &[u8],
-    ) -> JsValue;
 
     #[wasm_bindgen(js_name = writeNames)]
     pub fn write_names(strings: &Array, ends: &mut [u32], units: &mut [u16]);
@@ -169,8 +132,6 @@ extern "C" {
 
     // ------------------------------------------------------------ calls
 
-    #[wasm_bindgen(js_name = rewrite)]
-    fn rewrite_(call: &JsValue, name: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = overlay)]
     fn overlay_(call: &JsValue, next: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = copyArgs)]
@@ -179,23 +140,107 @@ extern "C" {
     #[wasm_bindgen(js_name = setArgs)]
     pub fn set_args(call: &JsValue, args: &JsValue);
 
+    // ------------------------------------------------------------ one seam call
+
+    /// One seam call's JavaScript half (a dispatch's call as it stands, a selection's
+    /// model), from which the facade builds the record.
+    pub type Frame;
+    /// The caller's call.
+    #[wasm_bindgen(method, getter)]
+    pub fn call(this: &Frame) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    pub fn current(this: &Frame) -> JsValue;
+    #[wasm_bindgen(method, setter)]
+    pub fn set_current(this: &Frame, call: &JsValue);
+    #[wasm_bindgen(method, setter)]
+    pub fn set_model(this: &Frame, model: &JsValue);
+    /// What the frame's last step threw.
+    #[wasm_bindgen(method, getter)]
+    pub fn thrown(this: &Frame) -> JsValue;
+    /// The redirect: a new call with every field of the call and `name`; 1 when reading
+    /// the call threw (then [`Frame::thrown`]).
+    #[wasm_bindgen(method)]
+    pub fn redirect(this: &Frame, name: &JsValue) -> u32;
+    /// The gate dropped the redirect: its warning delivered (1 when `onWarning` threw, then
+    /// [`Frame::thrown`]) and its `dropped` record kept.
+    #[wasm_bindgen(method)]
+    pub fn drop(
+        this: &Frame,
+        message: &[u16],
+        reason: &[u16],
+        policy: &JsValue,
+        target: &JsValue,
+        on_warning: &JsValue,
+    ) -> u32;
+
+    /// A list of strings of the caller's, read once (host.js `readStrings`).
+    pub type Strings;
+    #[wasm_bindgen(js_name = readStrings)]
+    pub fn read_strings(value: &JsValue) -> Strings;
+    /// How the reading ended: a wire `Listed`.
+    #[wasm_bindgen(method, getter)]
+    pub fn listed(this: &Strings) -> u32;
+    /// The value read.
+    #[wasm_bindgen(method, getter)]
+    pub fn value(this: &Strings) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    pub fn list(this: &Strings) -> Array;
+    #[wasm_bindgen(method, getter)]
+    pub fn count(this: &Strings) -> f64;
+    #[wasm_bindgen(method, getter)]
+    pub fn units(this: &Strings) -> f64;
+    /// The first item that is no string.
+    #[wasm_bindgen(method, getter)]
+    pub fn at(this: &Strings) -> u32;
+    /// What a read threw.
+    #[wasm_bindgen(method, getter)]
+    pub fn cause(this: &Strings) -> JsValue;
+
     // ------------------------------------------------------------ one turn's wait
 
+    /// A turn's JavaScript half: its promise, the store's answer, and its wait (the
+    /// facade makes it; see host.js).
     pub type Wait;
-    #[wasm_bindgen(constructor)]
-    pub fn new(turn: super::turn::Pending) -> Wait;
-    /// Settles with the turn's outcome (or rejects) once `Pending::finish` decided it.
+    /// Calls `entries(context)` (`entries()` when the context is `undefined`): 0 it
+    /// answered a value, 1 a thenable, 2 it threw or reading its `then` threw; the turn
+    /// keeps the answer (or what was thrown) as [`Wait::answer`].
+    #[wasm_bindgen(method)]
+    pub fn ask(this: &Wait, entries: &Function, context: &JsValue) -> u32;
     #[wasm_bindgen(method, getter)]
-    pub fn promise(this: &Wait) -> Promise;
+    pub fn answer(this: &Wait) -> JsValue;
+    /// Waits for the first of the answer, the budget (`ms`, NaN: none) and the signal's
+    /// abort, then finishes the turn with `pending` (its rows read with the readers);
+    /// 1 when the signal refused a listener (then [`Wait::thrown`]).
     #[wasm_bindgen(method)]
-    pub fn follow(this: &Wait, value: &JsValue);
-    #[wasm_bindgen(method, js_name = startTimer)]
-    pub fn start_timer(this: &Wait, ms: f64);
-    #[wasm_bindgen(method, catch)]
-    pub fn listen(this: &Wait, signal: &JsValue) -> Result<(), JsValue>;
-    /// Ends a turn that failed before it could wait: nothing of it runs later.
+    pub fn wait(
+        this: &Wait,
+        pending: super::turn::Pending,
+        ms: f64,
+        signal: &JsValue,
+        is_active: &JsValue,
+        candidate_of: &JsValue,
+    ) -> u32;
+    /// Reads the answer's rows (a wire `Answer`), their codes and strings written into the
+    /// batch: `count` rows, their candidacies' `strings`, `units` code units.
     #[wasm_bindgen(method)]
-    pub fn cancel(this: &Wait);
+    pub fn rows(this: &Wait, is_active: &JsValue, candidate_of: &JsValue) -> u32;
+    #[wasm_bindgen(method, getter)]
+    pub fn count(this: &Wait) -> f64;
+    #[wasm_bindgen(method, getter)]
+    pub fn strings(this: &Wait) -> Array;
+    /// How many strings the rows' candidacies hold.
+    #[wasm_bindgen(method, getter)]
+    pub fn found(this: &Wait) -> f64;
+    #[wasm_bindgen(method, getter)]
+    pub fn units(this: &Wait) -> f64;
+    #[wasm_bindgen(method, getter)]
+    pub fn thrown(this: &Wait) -> JsValue;
+    /// Handles and ignores a rejection of an answer the turn no longer waits for.
+    #[wasm_bindgen(method)]
+    pub fn ignore(this: &Wait);
+    /// Settles the turn's promise with its outcome.
+    #[wasm_bindgen(method)]
+    pub fn resolve(this: &Wait, outcome: &JsValue);
 
     pub fn now() -> f64;
 
@@ -257,26 +302,10 @@ extern "C" {
     ) -> JsValue;
     #[wasm_bindgen(js_name = rowReport)]
     pub fn row_report(index: u32, fate: &str, candidate: &JsValue) -> JsValue;
-    pub fn selection(model: &JsValue, source: &str, policy: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = dispatchRecord)]
-    pub fn dispatch_record(
-        call: &JsValue,
-        original: &JsValue,
-        redirected_by: &JsValue,
-        dropped: &JsValue,
-    ) -> JsValue;
-    #[wasm_bindgen(js_name = droppedRecord)]
-    pub fn dropped_record(target: &JsValue, reason: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = droppedDetails)]
-    pub fn dropped_details(policy: &JsValue, target: &JsValue, original: &JsValue) -> JsValue;
-    /// A result's `kind`: `ROUTED`, `NOT_ROUTED` ("refused", "unavailable") or 0.
+    /// What an outcome's `kind` says: a wire `Palette` (`Names` for anything else).
     #[wasm_bindgen(js_name = kindOf)]
     pub fn kind_of(kind: &JsValue) -> u32;
 }
-
-/// What `kind_of` says of "routed", and of "refused" or "unavailable".
-pub const ROUTED: u32 = 1;
-pub const NOT_ROUTED: u32 = 2;
 
 /// What the caller's code returned, or (`Err`) the very value it threw.
 pub fn caught(value: JsValue) -> JsResult<JsValue> {
@@ -354,24 +383,8 @@ pub fn keys(value: &JsValue) -> JsResult<Array> {
     caught(keys_(value)).map(JsCast::unchecked_into)
 }
 
-/// Reads a turn's rows: every row's activity, then what the rows `active` (the core's
-/// table, by activity code) marks can take their candidate from.
-pub fn read_rows(
-    rows: &JsValue,
-    is_active: &JsValue,
-    candidate_of: &JsValue,
-    active: &[u8],
-) -> JsResult<Rows> {
-    caught(read_rows_(rows, is_active, candidate_of, active)).map(JsCast::unchecked_into)
-}
-
 pub fn record(tools: &JsValue, keys: &Array, indices: &[u32]) -> JsResult<JsValue> {
     caught(record_(tools, keys, indices))
-}
-
-/// A new call with every field of `call` and the given tool name.
-pub fn rewrite(call: &JsValue, name: &JsValue) -> JsResult<JsValue> {
-    caught(rewrite_(call, name))
 }
 
 /// The fields of `next` over those of `call`, as a new call (`next` itself if it is `call`).

@@ -52,6 +52,20 @@ export interface ToolIndexOptions {
   onEmbedError?: (error: unknown) => void;
 }
 
+/** `ToolIndex.load`'s options: the constructor's but `vectors` (a snapshot holds its vectors), and a signal for a stream. */
+export interface ToolIndexLoadOptions extends Omit<ToolIndexOptions, "vectors"> {
+  /** Aborts a load from a stream: the reader is cancelled and the promise rejects with `signal.reason`. */
+  signal?: AbortSignalLike;
+}
+
+/** A `ReadableStream` of a snapshot's bytes as `ToolIndex.load` reads it (declared here so that no DOM or Node typings are required). */
+export interface SnapshotStream {
+  getReader(): { read(): PromiseLike<{ done: boolean; value?: Uint8Array }>; cancel(reason?: unknown): unknown };
+}
+
+/** What `ToolIndex.load` streams a snapshot from, judged by shape: a `ReadableStream`, a `Response` or R2 object (its `body`), a `Blob` (its `stream()`). */
+export type SnapshotSource = SnapshotStream | { readonly body: SnapshotStream | null; readonly bodyUsed: boolean } | { stream(): SnapshotStream };
+
 export interface ToolHit {
   readonly name: string;
   readonly score: number;
@@ -119,7 +133,13 @@ export declare class ToolIndex {
   /** The whole index (vectors included) as bytes, for `ToolIndex.load` in another isolate or process. */
   save(): Uint8Array;
   /** An index from the bytes of `save()`: it ranks exactly as the one saved. `embed` and `onEmbedError` are options here, not part of the bytes. */
-  static load(bytes: Uint8Array, options?: Omit<ToolIndexOptions, "vectors">): ToolIndex;
+  static load(bytes: Uint8Array, options?: ToolIndexLoadOptions): ToolIndex;
+  /**
+   * The same from a `Response` (fetch, an R2 object), a `Blob` or a `ReadableStream` of `Uint8Array` chunks (a KV stream,
+   * an R2 object's `body`): the chunks stream into the module, and the Promise settles with the index, or rejects with why
+   * (or with `signal.reason`).
+   */
+  static load(source: SnapshotSource, options?: ToolIndexLoadOptions): Promise<ToolIndex>;
   /** Frees the index now rather than at garbage collection; later searches throw. */
   dispose(): void;
   [Symbol.dispose](): void;
@@ -149,6 +169,7 @@ pub struct ToolIndex {
 }
 
 const OPTIONS: &[&str] = &["limit", "vectors", "embed", "onEmbedError"];
+const LOAD_OPTIONS: &[&str] = &["limit", "vectors", "embed", "onEmbedError", "signal"];
 const SEARCH_OPTIONS: &[&str] = &["limit", "vector"];
 
 /// A positive whole number of hits (the core's rule for `limit`), or `None` when not given.
@@ -158,7 +179,7 @@ fn limit_of(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Option<u32
 }
 
 /// The options both the constructor and `load` take (`vectors` is the constructor's).
-struct Options {
+pub(super) struct Options {
     limit: Option<u32>,
     vectors: JsValue,
     embed: Option<Function>,
@@ -166,13 +187,30 @@ struct Options {
 }
 
 fn read_options(options: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Options> {
-    let fields: Fields = options::read_options(options, OPTIONS, place)?;
+    options_of(&options::read_options(options, OPTIONS, place)?, place)
+}
+
+fn options_of(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Options> {
     Ok(Options {
-        limit: limit_of(&fields, place)?,
+        limit: limit_of(fields, place)?,
         vectors: fields.named("vectors"),
         embed: fields.function("embed", At(place, "."))?,
         on_embed_error: fields.function("onEmbedError", At(place, "."))?,
     })
+}
+
+/// `load`'s options (those of the constructor but `vectors`, and a `signal` for a stream).
+pub(super) fn load_options(options: &JsValue) -> JsResult<(Options, Option<JsValue>)> {
+    let place = || Message::new("ToolIndex.load: options");
+    let fields = options::read_options(options, LOAD_OPTIONS, &place)?;
+    let signal = options::signal(&fields, &|| place().add(".signal"))?;
+    let options = options_of(&fields, &place)?;
+    if !options.vectors.is_undefined() {
+        let message =
+            ".vectors: a snapshot holds its vectors; load takes limit, embed, onEmbedError and signal";
+        return Err(place().add(message).type_error());
+    }
+    Ok((options, signal))
 }
 
 /// A list of texts (strings by construction) as names in the core's form.
@@ -352,7 +390,7 @@ fn read_vectors(value: &JsValue, count: usize) -> JsResult<Option<Vectors>> {
 
 /// The error for bytes that are not a snapshot this version loads: what is wrong with them,
 /// in the core's words.
-fn snapshot_error(place: Message, error: SnapshotError) -> JsValue {
+pub(super) fn snapshot_error(place: Message, error: SnapshotError) -> JsValue {
     let (texts, numbers, range) = error.words();
     let mut message = place.add(texts[0]);
     for (n, text) in numbers.iter().zip(&texts[1..]) {
@@ -605,7 +643,8 @@ impl ToolIndex {
     }
 
     /// An index from the bytes of `save()`, checked: it ranks as the index saved, or the
-    /// bytes are refused with the reason.
+    /// bytes are refused with the reason. From a `Response`, a `Blob` or a `ReadableStream`
+    /// (`load.rs`), a Promise of it.
     pub fn load(bytes: JsValue, options: JsValue) -> JsResult<JsValue> {
         let place = || Message::new("ToolIndex.load: bytes");
         let view = host::bytes_of(&bytes).map_err(|cause| unreadable(place(), &cause))?;
@@ -615,38 +654,13 @@ impl ToolIndex {
                 let message = " must be a Uint8Array (from index.save()), got a typed array or DataView of another kind: view its bytes as new Uint8Array(view.buffer, view.byteOffset, view.byteLength)";
                 return Err(place().add(message).type_error());
             }
+            if let Some(promise) = super::load::streamed(&bytes, &options) {
+                return Ok(promise.into());
+            }
             return Err(must_be(place(), "a Uint8Array (from index.save())", &bytes));
         };
-        let options_place = || Message::new("ToolIndex.load: options");
-        let options = read_options(&options, &options_place)?;
-        if !options.vectors.is_undefined() {
-            let message =
-                ".vectors: a snapshot holds its vectors; load takes limit, embed and onEmbedError";
-            return Err(options_place().add(message).type_error());
-        }
-        let loaded = snapshot::load(array.to_vec()).map_err(|e| snapshot_error(place(), e))?;
-        if options.embed.is_some() && loaded.index.vectors().is_none() {
-            let message =
-                "ToolIndex.load: options.embed needs a snapshot with vectors (this one has none)";
-            return Err(Message::new(message).type_error());
-        }
-        let text = host::text(&loaded.name_units);
-        let mut spans = Vec::with_capacity(3 * loaded.name_ends.len());
-        let mut start = 0;
-        for &end in &loaded.name_ends {
-            spans.extend_from_slice(&[0, start, end]);
-            start = end;
-        }
-        let names = host::cut(&Array::of1(&text), &spans);
-        // The saved limit unless the options give one.
-        let limit = options.limit.unwrap_or(loaded.limit);
-        Ok(Self::made(
-            loaded.index,
-            loaded.fusion,
-            frozen(names),
-            limit,
-            options,
-        ))
+        let (options, _) = load_options(&options)?;
+        decode(array.to_vec(), options, &place)
     }
 
     /// Frees the index now rather than at garbage collection; later searches (and its
@@ -704,6 +718,37 @@ impl ToolIndex {
             vector,
         })
     }
+}
+
+/// The index of a snapshot's bytes (`place` names them), with `load`'s options.
+pub(super) fn decode(
+    bytes: Vec<u8>,
+    options: Options,
+    place: &dyn Fn() -> Message,
+) -> JsResult<JsValue> {
+    let loaded = snapshot::load(bytes).map_err(|e| snapshot_error(place(), e))?;
+    if options.embed.is_some() && loaded.index.vectors().is_none() {
+        let message =
+            "ToolIndex.load: options.embed needs a snapshot with vectors (this one has none)";
+        return Err(Message::new(message).type_error());
+    }
+    let text = host::text(&loaded.name_units);
+    let mut spans = Vec::with_capacity(3 * loaded.name_ends.len());
+    let mut start = 0;
+    for &end in &loaded.name_ends {
+        spans.extend_from_slice(&[0, start, end]);
+        start = end;
+    }
+    let names = host::cut(&Array::of1(&text), &spans);
+    // The saved limit unless the options give one.
+    let limit = options.limit.unwrap_or(loaded.limit);
+    Ok(ToolIndex::made(
+        loaded.index,
+        loaded.fusion,
+        frozen(names),
+        limit,
+        options,
+    ))
 }
 
 /// The history's last message (a string) and its code units, if the context has one.

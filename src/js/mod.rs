@@ -13,6 +13,8 @@ mod explain;
 mod host;
 #[cfg(feature = "tool-index")]
 mod index;
+#[cfg(feature = "tool-index")]
+mod load;
 mod options;
 mod outcome;
 mod palette;
@@ -22,10 +24,12 @@ mod resolve_palette;
 mod router;
 mod run;
 mod turn;
+mod wire;
 
 use crate::given::Given;
 use js_sys::JsString;
 use wasm_bindgen::prelude::*;
+use wire::Fault;
 
 pub(crate) type JsResult<T> = Result<T, JsValue>;
 
@@ -63,42 +67,49 @@ impl Message {
         Message(self.0.concat(value))
     }
     pub fn error(self) -> JsValue {
-        self.fault(0, &JsValue::UNDEFINED)
+        self.fault(Fault::Error, &JsValue::UNDEFINED)
     }
     pub fn type_error(self) -> JsValue {
-        self.fault(1, &JsValue::UNDEFINED)
+        self.fault(Fault::TypeError, &JsValue::UNDEFINED)
     }
     pub fn type_error_caused(self, cause: &JsValue) -> JsValue {
-        self.fault(4, cause)
+        self.fault(Fault::TypeErrorCaused, cause)
     }
     pub fn range_error(self) -> JsValue {
-        self.fault(2, &JsValue::UNDEFINED)
+        self.fault(Fault::RangeError, &JsValue::UNDEFINED)
     }
     pub fn range_error_caused(self, cause: &JsValue) -> JsValue {
-        self.fault(5, cause)
+        self.fault(Fault::RangeErrorCaused, cause)
     }
     pub fn error_caused(self, cause: &JsValue) -> JsValue {
-        self.fault(3, cause)
+        self.fault(Fault::ErrorCaused, cause)
     }
-    fn fault(self, kind: u32, cause: &JsValue) -> JsValue {
-        host::fault(kind, &self.0, cause)
+    fn fault(self, kind: wire::Fault, cause: &JsValue) -> JsValue {
+        host::fault(kind as u32, &self.0, cause)
     }
 }
 
 /// The facts of a value the caller gave, for the core's rules ([`crate::given`]): its kind
-/// in one crossing (`host.js` `kindOfValue`), then a number's value or a string's length.
+/// in one crossing (`host.js` `kindOfValue`, a wire `Kind`), then a number's value or a
+/// string's length.
 pub(crate) fn given(value: &JsValue) -> Given {
-    match host::kind_of_value(value) {
-        0 => Given::Undefined,
-        1 => Given::Null,
-        2 => Given::Boolean,
-        3 => Given::Number(value.as_f64().unwrap_or(f64::NAN)),
-        4 => Given::String(value.unchecked_ref::<JsString>().length() as usize),
-        5 => Given::Function,
-        6 => Given::Array,
-        7 => Given::Object,
-        8 => Given::BigInt,
-        _ => Given::Symbol,
+    given_of(wire::Kind::of(host::kind_of_value(value)), value)
+}
+
+/// [`given`], the kind known already (`None`: not one of the kinds, read as a symbol).
+pub(crate) fn given_of(kind: Option<wire::Kind>, value: &JsValue) -> Given {
+    use wire::Kind;
+    match kind.unwrap_or(Kind::Symbol) {
+        Kind::Undefined => Given::Undefined,
+        Kind::Null => Given::Null,
+        Kind::Boolean => Given::Boolean,
+        Kind::Number => Given::Number(value.as_f64().unwrap_or(f64::NAN)),
+        Kind::String => Given::String(value.unchecked_ref::<JsString>().length() as usize),
+        Kind::Function => Given::Function,
+        Kind::Array => Given::Array,
+        Kind::Object => Given::Object,
+        Kind::BigInt => Given::BigInt,
+        Kind::Symbol => Given::Symbol,
     }
 }
 

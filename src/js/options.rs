@@ -9,6 +9,7 @@
 //! (18 KB gzip, measured with one preserved `Vec`), and it reads fields with no way to
 //! catch a throwing getter.
 
+use super::wire::{kinds_at, Kind};
 use super::{host, must_be, unreadable, JsResult, Message};
 use crate::given::{self, rule_of, Given, Rule, SIGNAL};
 pub(crate) use crate::given::{POLICIES, POLICY, RESOLVE, ROUTER, ROUTING, RUN};
@@ -30,7 +31,10 @@ pub(crate) struct Fields {
     keys: &'static [&'static str],
     /// `None` when the options object was left out: every option is absent (and nothing
     /// is asked of JavaScript to say so).
-    values: Option<Array>,
+    values: Option<Vec<JsValue>>,
+    /// What kind each value is, when the facade read them (`wire::kinds`), and the one
+    /// number the list holds (a budget): then nothing is asked of JavaScript to check them.
+    read: Option<(u32, f64)>,
 }
 
 impl Fields {
@@ -40,7 +44,7 @@ impl Fields {
         let at = self.keys.iter().position(|k| *k == key);
         debug_assert!(at.is_some(), "a key the list does not read");
         match (&self.values, at) {
-            (Some(values), Some(i)) => values.get(i as u32),
+            (Some(values), Some(i)) => values.get(i).cloned().unwrap_or_default(),
             _ => JsValue::UNDEFINED,
         }
     }
@@ -53,6 +57,15 @@ impl Fields {
     /// alive behind the function table: 1.9 KB of gzip, measured.)
     pub fn checked(&self, key: &str, at: At) -> JsResult<Option<JsValue>> {
         let place = || (at.0)().add(at.1).add(key);
+        if let (Some((kinds, number)), Some(i)) =
+            (self.read, self.keys.iter().position(|k| *k == key))
+        {
+            let given = match Kind::of(kinds_at(kinds, i + 1)) {
+                Some(Kind::Number) => Given::Number(number),
+                kind => super::given_of(kind, &self.named(key)),
+            };
+            return checked_given(self.named(key), given, rule_of(key), &place);
+        }
         if self.values.is_some() {
             return checked(self.named(key), rule_of(key), &place);
         }
@@ -61,6 +74,26 @@ impl Fields {
             Ok(_) => Ok(None),
             Err(what) => Err(must_be(place(), what, &JsValue::UNDEFINED)),
         }
+    }
+
+    /// Whether the value read for `key` is `undefined` (known without asking JavaScript
+    /// when the facade read it).
+    pub fn is_undefined(&self, key: &str) -> bool {
+        match (self.read, self.keys.iter().position(|k| *k == key)) {
+            (Some((kinds, _)), Some(i)) => {
+                Kind::of(kinds_at(kinds, i + 1)) == Some(Kind::Undefined)
+            }
+            _ => self.named(key).is_undefined(),
+        }
+    }
+
+    /// The number read for `key` (checked to be one).
+    pub fn number(&self, key: &str, at: At) -> JsResult<Option<f64>> {
+        let value = self.checked(key, at)?;
+        Ok(match self.read {
+            Some((_, number)) => value.map(|_| number),
+            None => value.and_then(|v| v.as_f64()),
+        })
     }
 
     /// [`Fields::checked`] for a function.
@@ -80,7 +113,18 @@ pub(crate) fn checked(
     rule: Rule,
     place: &dyn Fn() -> Message,
 ) -> JsResult<Option<JsValue>> {
-    match given::check(rule, super::given(&value)) {
+    let given = super::given(&value);
+    checked_given(value, given, rule, place)
+}
+
+/// [`checked`], with what the value is known already.
+fn checked_given(
+    value: JsValue,
+    given: Given,
+    rule: Rule,
+    place: &dyn Fn() -> Message,
+) -> JsResult<Option<JsValue>> {
+    match given::check(rule, given) {
         Ok(true) => Ok(Some(value)),
         Ok(false) => Ok(None),
         Err(what) => Err(must_be(place(), what, &value)),
@@ -98,7 +142,8 @@ pub(crate) fn fields_of(source: &JsValue, keys: &'static [&'static str]) -> Resu
         }),
         Err(values) => Ok(Fields {
             keys,
-            values: Some(values.unchecked_into()),
+            values: Some(values.unchecked_into::<Array>().iter().collect()),
+            read: None,
         }),
     }
 }
@@ -139,9 +184,53 @@ pub(crate) fn read_options(
     place: &dyn Fn() -> Message,
 ) -> JsResult<Fields> {
     match checked(value.clone(), Rule::Options, place)? {
-        None => Ok(Fields { keys, values: None }),
+        None => Ok(Fields {
+            keys,
+            values: None,
+            read: None,
+        }),
         Some(_) => read(value, keys, place),
     }
+}
+
+/// The fields the facade read of an options object by `keys` (host.js `readFields`): the
+/// object's kind and theirs (`kinds`, `wire::kinds_at` 0 the object's, then each key's),
+/// the one number among them (`number`, NaN without), the values in the keys' order, and
+/// `unread`, the key whose read threw (its value then what was thrown); checked as
+/// [`read_options`] checks them.
+pub(crate) fn given_fields(
+    options: &JsValue,
+    keys: &'static [&'static str],
+    kinds: u32,
+    number: f64,
+    values: Vec<JsValue>,
+    unread: Option<u32>,
+    place: &dyn Fn() -> Message,
+) -> JsResult<Fields> {
+    let kind = Kind::of(kinds_at(kinds, 0));
+    checked_given(
+        options.clone(),
+        super::given_of(kind, options),
+        Rule::Options,
+        place,
+    )?;
+    if matches!(kind, Some(Kind::Undefined)) {
+        return Ok(Fields {
+            keys,
+            values: None,
+            read: None,
+        });
+    }
+    if let Some(i) = unread {
+        let key = keys.get(i as usize).copied().unwrap_or("");
+        let cause = values.get(i as usize).cloned().unwrap_or_default();
+        return Err(unreadable(place().add(".").add(key), &cause));
+    }
+    Ok(Fields {
+        keys,
+        values: Some(values),
+        read: Some((kinds, number)),
+    })
 }
 
 // ------------------------------------------------------------------ routing
@@ -162,7 +251,7 @@ impl Layer {
     pub fn check(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Layer> {
         let at = At(place, ".");
         let entries = fields.function("entries", at)?;
-        let timeout_ms = fields.checked("timeoutMs", at)?.and_then(|v| v.as_f64());
+        let timeout_ms = fields.number("timeoutMs", at)?;
         let undefined = |f: Option<Function>| f.map_or(JsValue::UNDEFINED, JsValue::from);
         Ok(Layer {
             entries,
@@ -176,11 +265,12 @@ impl Layer {
 
 /// A signal checked as the platform would use it: an `AbortSignal`, or an object that
 /// behaves like one completely (`aborted`, `addEventListener`, `removeEventListener`).
-pub(crate) fn signal(value: JsValue, place: &dyn Fn() -> Message) -> JsResult<Option<JsValue>> {
+pub(crate) fn signal(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Option<JsValue>> {
     const WHAT: &str = "an AbortSignal";
-    if value.is_undefined() {
+    if fields.is_undefined("signal") {
         return Ok(None);
     }
+    let value = fields.named("signal");
     if !value.is_object() {
         return Err(must_be(place(), WHAT, &value));
     }

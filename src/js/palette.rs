@@ -1,5 +1,6 @@
 //! Binding an outcome at the model-call boundary: `activeTools` and `bindPalette`.
 
+use super::wire::Palette;
 use super::{batch, host, must_be, unreadable, JsResult, Message};
 use crate::names::NameSet;
 use crate::routing;
@@ -30,8 +31,8 @@ pub(crate) fn routed_names(
         return Err(must_be(place(), WHAT, outcome));
     }
     let kind = host::get(outcome, |k| &k.kind).map_err(|cause| unreadable(place(), &cause))?;
-    match host::kind_of(&kind) {
-        host::ROUTED => {
+    match Palette::of(host::kind_of(&kind)) {
+        Some(Palette::Routed) => {
             let names = host::get(outcome, |k| &k.names)
                 .map_err(|cause| unreadable(place().add(".names"), &cause))?;
             let (names, units) = batch::strings(&names, &|| place().add(".names"))?;
@@ -41,7 +42,7 @@ pub(crate) fn routed_names(
             }
             Ok(Some((names, units)))
         }
-        host::NOT_ROUTED => Ok(None),
+        Some(Palette::NotRouted) => Ok(None),
         _ => Err(must_be(place(), WHAT, outcome)),
     }
 }

@@ -5,9 +5,11 @@
 
 use super::options::{self, At, POLICIES};
 use super::policy::{is_policy, Held, Spec, ToolCallPolicy};
+use super::wire::{Palette, Source};
 use super::{batch, frozen, given, host, must_be, unreadable, JsResult, Message};
 use crate::names::Name;
-use crate::policy::gate::{admits, dropped_reason, dropped_warning, Admits, Handed};
+use crate::names::NameList;
+use crate::policy::gate::{self, admits, dropped_reason, dropped_warning, Admits};
 use crate::policy::seams::{failure_text, Failure, Hooks, Misstep, Selection};
 use crate::policy::PolicySet;
 use alloc::rc::Rc;
@@ -179,65 +181,84 @@ impl ToolPolicies {
         Ok(frozen(set))
     }
 
-    /// PRE-model seam: which model reasons this iteration.
-    #[wasm_bindgen(js_name = selectModel)]
-    pub fn select_model(&self, ctx: JsValue) -> JsResult<JsValue> {
+    /// PRE-model seam: which model reasons this iteration. The answer is a `Source`
+    /// (wire.rs), a policy's by its index after `Source::Policy`; the resolver's model is
+    /// held by `frame`, from which the facade (api.js) builds the `ModelSelection`.
+    #[wasm_bindgen(js_name = selectModel, skip_typescript)]
+    pub fn select_model(&self, frame: host::Frame, ctx: JsValue) -> JsResult<u32> {
         let composed = self.live("selectModel")?;
-        let no_call = JsValue::UNDEFINED;
-        let mut hooks = Seam::new(&composed, &ctx, &no_call, Gate::Every);
+        let mut hooks = Seam::new(&composed, &ctx, frame, Gate::Every);
         let selection = composed
             .core
             .select_model(&mut hooks)
             .map_err(|f| seam_error(&composed, f))?;
-        let (model, policy) = match selection {
-            Selection::Policy(i) => (
-                composed.specs[i].model.clone(),
-                composed.specs[i].name.clone(),
-            ),
-            Selection::Resolver => (hooks.model, JsValue::NULL),
-            Selection::Default => (JsValue::NULL, JsValue::NULL),
-        };
-        Ok(host::selection(&model, selection.source(), &policy))
+        Ok(match selection {
+            Selection::Policy(i) => Source::Policy as u32 + i as u32,
+            Selection::Resolver => Source::Resolver as u32,
+            Selection::Default => Source::Default as u32,
+        })
     }
 
-    /// POST-model seam: where the emitted call is dispatched.
-    pub fn dispatch(&self, call: JsValue, ctx: JsValue, palette: JsValue) -> JsResult<JsValue> {
+    /// POST-model seam: where the emitted call is dispatched. The facade read the call's
+    /// `name` and the palette once each (host.js `readDispatch`: `name_units` is `None`
+    /// when the name is no string, `palette` a wire `Palette`, `listed` a wire `Listed`
+    /// for the palette's `count` names of `units` code units) and wrote their strings
+    /// into the batch, the call's name first; `frame` holds the call as it stands, from
+    /// which the facade builds the `Dispatch`. The answer: the redirecting policy's index
+    /// + 1 (0: none); a dropped redirect is the frame's (`Frame::drop`).
+    #[allow(clippy::too_many_arguments)]
+    #[wasm_bindgen(skip_typescript)]
+    pub fn dispatch(
+        &self,
+        frame: host::Frame,
+        call: JsValue,
+        ctx: JsValue,
+        name: JsValue,
+        name_units: Option<u32>,
+        palette: u32,
+        names: host::Strings,
+        listed: u32,
+        count: f64,
+        units: f64,
+    ) -> JsResult<u32> {
         let composed = self.live("dispatch")?;
-        let name = call_name(&call, &|| Message::new("ToolPolicies.dispatch: call"))?;
-        let gate = Gate::of(&palette, &composed)?;
-        let tool = batch::name_units(&name, &|| Message::new("ToolPolicies.dispatch: call.name"))?;
-        let mut hooks = Seam::new(&composed, &ctx, &call, gate);
+        let place = || Message::new("ToolPolicies.dispatch: call");
+        let Some(name_units) = name_units else {
+            return Err(call_fault(&call, host::caught(name), &place));
+        };
+        let handed = Handed::read(palette, listed, &names, count, units)?;
+        if !batch::fits(1, name_units as usize) {
+            return Err(batch::too_big(place().add(".name")));
+        }
+        // Both within the limits: the list as counted.
+        let batch = batch::take(1 + count as usize, name_units as usize + units as usize);
+        let tool = (batch.len() > 0).then(|| batch.get(0).to_vec());
+        let tool = tool.unwrap_or_default();
+        let gate = Gate::of(handed, batch, &composed);
+        let mut hooks = Seam::new(&composed, &ctx, frame, gate);
         hooks.target = name.clone();
         let dispatched = composed
             .core
             .dispatch(&tool, &mut hooks)
             .map_err(|f| seam_error(&composed, f))?;
-        let by = dispatched
-            .redirected_by
-            .map_or(JsValue::NULL, |i| composed.specs[i].name.clone());
+        let by = dispatched.redirected_by.map_or(0, |i| i as u32 + 1);
         let Some(target) = dispatched.dropped else {
-            return Ok(host::dispatch_record(
-                &hooks.current,
-                &call,
-                &by,
-                &JsValue::NULL,
-            ));
+            return Ok(by);
         };
-        let admitted = match hooks.gate {
-            Gate::Names(_, _, admitted) => admitted,
-            Gate::Every => Admits::Every,
-        };
-        let reason = dropped_reason(&target, &tool, admitted);
+        let reason = dropped_reason(&target, &tool, hooks.gate.admitted());
         let by_name = dispatched
             .redirected_by
             .map(|i| &composed.core.policies()[i].name[..]);
-        let message = host::text(&dropped_warning(by_name, &reason));
-        let reason: JsValue = host::text(&reason).into();
-        let details = host::dropped_details(&by, &hooks.target, &name);
-        let warning = host::DroppedWarning::new(&message, &details);
-        host::deliver(&warning, &composed.on_warning)?;
-        let dropped = host::dropped_record(&hooks.target, &reason);
-        Ok(host::dispatch_record(&call, &call, &by, &dropped))
+        let policy = dispatched
+            .redirected_by
+            .map_or(JsValue::NULL, |i| composed.specs[i].name.clone());
+        let warning = dropped_warning(by_name, &reason);
+        let frame = &hooks.frame;
+        let on_warning = &composed.on_warning;
+        if frame.drop(&warning, &reason, &policy, &hooks.target, on_warning) != 0 {
+            return Err(frame.thrown());
+        }
+        Ok(by)
     }
 
     /// Frees the composed set now rather than at garbage collection, and disposes the
@@ -266,66 +287,97 @@ impl ToolPolicies {
 
 /// A call's `name`: the call must be an object whose `name` is a string.
 fn call_name(call: &JsValue, place: &dyn Fn() -> Message) -> JsResult<JsValue> {
-    if !call.is_object() {
-        return Err(must_be(place(), "an object { name, args, id? }", call));
+    let read = match call.is_object() {
+        true => host::get(call, |k| &k.name),
+        false => Ok(JsValue::UNDEFINED),
+    };
+    match read {
+        Ok(name) if name.is_string() => Ok(name),
+        read => Err(call_fault(call, read, place)),
     }
-    let name =
-        host::get(call, |k| &k.name).map_err(|cause| unreadable(place().add(".name"), &cause))?;
-    if !name.is_string() {
-        return Err(must_be(place().add(".name"), "a string", &name));
-    }
-    Ok(name)
 }
 
-/// What the gate admits: every tool, or the names of a palette (read and checked up
-/// front, written into the module only if the gate is asked).
+/// Why a call's `name` (as read, or what reading it threw) is no string: the call is no
+/// object, its `name` could not be read, or is something else.
+fn call_fault(call: &JsValue, read: JsResult<JsValue>, place: &dyn Fn() -> Message) -> JsValue {
+    if !call.is_object() {
+        return must_be(place(), "an object { name, args, id? }", call);
+    }
+    match read {
+        Err(cause) => unreadable(place().add(".name"), &cause),
+        Ok(name) => must_be(place().add(".name"), "a string", &name),
+    }
+}
+
+/// A dispatch's palette, as the core's gate is handed it (`policy::gate::Handed`), with
+/// whether its names are in the batch.
+struct Handed(gate::Handed);
+
+impl Handed {
+    /// The palette as the facade read it, checked: a routed outcome's `names` or a list of
+    /// names, every item a string and within the limits.
+    fn read(
+        palette: u32,
+        listed: u32,
+        names: &host::Strings,
+        count: f64,
+        units: f64,
+    ) -> JsResult<Handed> {
+        let place = || Message::new("ToolPolicies.dispatch: palette");
+        let handed = match Palette::of(palette) {
+            Some(Palette::Nothing) => gate::Handed::Nothing,
+            Some(Palette::NotRouted) => gate::Handed::NotRouted,
+            Some(Palette::Routed) => gate::Handed::Routed,
+            Some(Palette::Names) => gate::Handed::Names,
+            _ => return Err(unreadable(place(), &names.cause())),
+        };
+        if let gate::Handed::Routed | gate::Handed::Names = handed {
+            let at = || match handed {
+                gate::Handed::Routed => place().add(".names"),
+                _ => place(),
+            };
+            batch::checked_strings(listed, names, count, units, &at)?;
+        }
+        Ok(Handed(handed))
+    }
+}
+
+/// What the gate admits: every tool, the registered names, or the palette's names (the
+/// batch after the call's name).
 enum Gate {
     Every,
-    /// The names, and which of them the gate was given.
-    Names(Array, usize, Admits),
+    Registered(Array, usize),
+    Names(NameList, Admits),
 }
 
 impl Gate {
-    /// What the core's gate admits (`policy::gate::admits`), read from the palette.
-    fn of(palette: &JsValue, composed: &Composed) -> JsResult<Gate> {
-        let place = || Message::new("ToolPolicies.dispatch: palette");
-        let handed = if palette.is_null() || palette.is_undefined() {
-            Handed::Nothing
-        } else if palette.is_object() {
-            let kind =
-                host::get(palette, |k| &k.kind).map_err(|cause| unreadable(place(), &cause))?;
-            match host::kind_of(&kind) {
-                host::ROUTED => Handed::Routed,
-                host::NOT_ROUTED => Handed::NotRouted,
-                _ => Handed::Names,
-            }
-        } else {
-            Handed::Names
-        };
-        Ok(match admits(handed, composed.registered.is_some()) {
+    /// What the core's gate admits (`policy::gate::admits`).
+    fn of(handed: Handed, batch: NameList, composed: &Composed) -> Gate {
+        match admits(handed.0, composed.registered.is_some()) {
             Admits::Every => Gate::Every,
             Admits::Registered => match &composed.registered {
-                Some((names, units)) => Gate::Names(names.clone(), *units, Admits::Registered),
+                Some((names, units)) => Gate::Registered(names.clone(), *units),
                 None => Gate::Every,
             },
-            Admits::Routed => {
-                let names = host::get(palette, |k| &k.names)
-                    .map_err(|cause| unreadable(place().add(".names"), &cause))?;
-                let (names, units) = batch::strings(&names, &|| place().add(".names"))?;
-                Gate::Names(names, units, Admits::Routed)
-            }
-            Admits::Handed => {
-                let (names, units) = batch::strings(palette, &place)?;
-                Gate::Names(names, units, Admits::Handed)
-            }
-        })
+            admitted => Gate::Names(batch, admitted),
+        }
+    }
+
+    fn admitted(&self) -> Admits {
+        match self {
+            Gate::Every => Admits::Every,
+            Gate::Registered(..) => Admits::Registered,
+            Gate::Names(_, admitted) => *admitted,
+        }
     }
 
     fn allows(&self, tool: &Name) -> bool {
         match self {
             Gate::Every => true,
+            // The registered names are written into the module only if the gate is asked.
+            Gate::Registered(names, units) => batch::write(names, *units).iter().any(|n| n == tool),
             // A palette handed over for one dispatch: one scan costs less than an index.
-            Gate::Names(names, units, _) => batch::write(names, *units).iter().any(|n| n == tool),
+            Gate::Names(batch, _) => batch.iter().skip(1).any(|n| n == tool),
         }
     }
 }
@@ -347,25 +399,19 @@ enum Fault {
 struct Seam<'a> {
     composed: &'a Composed,
     ctx: &'a JsValue,
-    /// The caller's call.
-    original: &'a JsValue,
-    /// The call as it stands, and its tool.
-    current: JsValue,
+    /// The caller's call and the call as it stands (host.js `Frame`), and its tool.
+    frame: host::Frame,
     target: JsValue,
-    /// What the resolver answered.
-    model: JsValue,
     gate: Gate,
 }
 
 impl<'a> Seam<'a> {
-    fn new(composed: &'a Composed, ctx: &'a JsValue, call: &'a JsValue, gate: Gate) -> Self {
+    fn new(composed: &'a Composed, ctx: &'a JsValue, frame: host::Frame, gate: Gate) -> Self {
         Seam {
             composed,
             ctx,
-            original: call,
-            current: call.clone(),
+            frame,
             target: JsValue::UNDEFINED,
-            model: JsValue::NULL,
             gate,
         }
     }
@@ -416,19 +462,19 @@ impl Hooks for Seam<'_> {
     fn redirect(&mut self, i: usize) -> Result<(), Fault> {
         let place = || Message::new("ToolPolicies.dispatch: call");
         let spec = &self.composed.specs[i];
-        let next = host::rewrite(self.original, &spec.redirect_to)
-            .map_err(|cause| Fault::Raw(unreadable(place(), &cause)))?;
+        if self.frame.redirect(&spec.redirect_to) != 0 {
+            return Err(Fault::Raw(unreadable(place(), &self.frame.thrown())));
+        }
         if let Some(transform) = &spec.args_transform {
             // A copy of the args, so that the caller's object is never handed out.
-            let args = host::copy_args(self.original)
+            let args = host::copy_args(&self.frame.call())
                 .map_err(|cause| Fault::Raw(unreadable(place().add(".args"), &cause)))?;
             let out = answer(host::call2(transform, &args, self.ctx))?;
             if !host::is_plain_object(&out) {
                 return Err(Fault::NotPlain(out));
             }
-            host::set_args(&next, &out);
+            host::set_args(&self.frame.current(), &out);
         }
-        self.current = next;
         self.target = spec.redirect_to.clone();
         Ok(())
     }
@@ -437,18 +483,18 @@ impl Hooks for Seam<'_> {
         let Some(resolver) = &self.composed.resolver else {
             return Ok(false);
         };
-        self.model = host::call1(resolver, self.ctx).map_err(Fault::Raw)?;
-        if self.model.is_undefined() {
-            self.model = JsValue::NULL;
-        }
-        Ok(!self.model.is_null())
+        let model = host::call1(resolver, self.ctx).map_err(Fault::Raw)?;
+        let chosen = !model.is_null() && !model.is_undefined();
+        self.frame.set_model(&model);
+        Ok(chosen)
     }
 
     fn on_dispatch(&mut self) -> Result<Option<Vec<u16>>, Fault> {
         let Some(callback) = &self.composed.callback else {
             return Ok(None);
         };
-        let next = host::call2(callback, &self.current, self.ctx).map_err(Fault::Raw)?;
+        let current = self.frame.current();
+        let next = host::call2(callback, &current, self.ctx).map_err(Fault::Raw)?;
         if next.is_null() || next.is_undefined() {
             return Ok(None);
         }
@@ -456,8 +502,9 @@ impl Hooks for Seam<'_> {
         let name = call_name(&next, &place).map_err(Fault::Raw)?;
         let units = batch::name_units(&name, &|| place().add(".name")).map_err(Fault::Raw)?;
         // A field the returned call leaves out keeps the call's (its `id` above all).
-        self.current = host::overlay(&self.current, &next)
+        let next = host::overlay(&current, &next)
             .map_err(|cause| Fault::Raw(unreadable(place(), &cause)))?;
+        self.frame.set_current(&next);
         self.target = name;
         Ok(Some(units))
     }

@@ -3,10 +3,10 @@
 use super::batch;
 use super::options::{self, Layer, ROUTING};
 use super::turn::{self, Ask, Palette};
-use super::{JsResult, Message};
-use crate::given::Rule;
+use super::{host, JsResult, Message};
 use alloc::rc::Rc;
-use js_sys::Promise;
+use alloc::vec;
+use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -32,6 +32,12 @@ export interface ResolvePaletteOptions {
   onDecision?: (decision: RoutingDecision) => void;
 }
 
+/**
+ * Narrows `registered` to the tools this turn's skills name. Store faults resolve to refusals
+ * (rows beyond 1,048,576, or beyond 8,388,608 code units of candidates, are refusal 2a with
+ * `RangeError`); only the caller's mistakes and an abort reject.
+ */
+export declare function resolvePalette(options: ResolvePaletteOptions): Promise<Routed | RoutingRefusal>;
 "#;
 
 const PLACE: &str = "resolvePalette: options";
@@ -39,32 +45,54 @@ const PLACE: &str = "resolvePalette: options";
 /// Narrows `registered` to the tools this turn's skills name. Store faults resolve to refusals
 /// (rows beyond 1,048,576, or beyond 8,388,608 code units of candidates, are refusal 2a with
 /// `RangeError`); only the caller's mistakes and an abort reject.
-#[wasm_bindgen(
-    js_name = resolvePalette,
-    unchecked_return_type = "Promise<Routed | RoutingRefusal>"
-)]
+///
+/// The facade (api.js) read the options once each (host.js `readFields`: their kinds, the
+/// budget, the key whose read threw), here in the order of [`ROUTING`], and the
+/// registered names (host.js `readStrings`); the turn's promise is `turn`'s.
+#[allow(clippy::too_many_arguments)]
+#[wasm_bindgen(js_name = resolvePalette, skip_typescript)]
 pub fn resolve_palette(
-    #[wasm_bindgen(unchecked_param_type = "ResolvePaletteOptions")] options: JsValue,
-) -> Promise {
-    match ask(&options) {
-        Ok((ask, palette)) => turn::run(ask, palette),
-        Err(error) => Promise::reject(&error),
-    }
-}
-
-fn ask(options: &JsValue) -> JsResult<(Ask, Palette)> {
+    turn: host::Wait,
+    options: JsValue,
+    kinds: u32,
+    budget: f64,
+    unread: Option<u32>,
+    entries: JsValue,
+    timeout_ms: JsValue,
+    candidate_of: JsValue,
+    is_active: JsValue,
+    on_decision: JsValue,
+    registered: JsValue,
+    signal: JsValue,
+    names: host::Strings,
+    list: Array,
+    listed: u32,
+    count: f64,
+    units: f64,
+) -> JsResult<()> {
     let place = || Message::new(PLACE);
-    options::checked(options.clone(), Rule::Object, &place)?;
-    let fields = options::read(options, ROUTING, &place)?;
+    let values = vec![
+        entries,
+        timeout_ms,
+        candidate_of,
+        is_active,
+        on_decision,
+        registered,
+        signal,
+    ];
+    let fields = options::given_fields(&options, ROUTING, kinds, budget, values, unread, &place)?;
     let layer = Layer::check(&fields, &place)?;
-    // The list of the last turn is checked and indexed already.
     let at = || place().add(".registered");
-    let list = batch::listed(&fields.named("registered"), &at)?;
+    batch::all_strings(listed, &names, &at)?;
+    // The list of the last turn is checked and indexed already.
     let palette = match turn::known(&list) {
         Some(registered) => Palette::Indexed(registered),
-        None => Palette::Names(list.clone(), batch::measured(&list, &at)?),
+        None => {
+            batch::checked_strings(listed, &names, count, units, &at)?;
+            Palette::Names(list, units as usize)
+        }
     };
-    let signal = options::signal(fields.named("signal"), &|| place().add(".signal"))?;
+    let signal = options::signal(&fields, &|| place().add(".signal"))?;
     let on_decision = layer.on_decision.iter().cloned().collect();
     let ask = Ask {
         layer: Rc::new(layer),
@@ -73,5 +101,23 @@ fn ask(options: &JsValue) -> JsResult<(Ask, Palette)> {
         on_decision,
         signal_place: "resolvePalette: options.signal",
     };
-    Ok((ask, palette))
+    turn::run(ask, palette, turn)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The values `resolve_palette` takes, in its parameters' order, are [`super::ROUTING`].
+    #[test]
+    fn the_parameters_are_the_routing_options_in_order() {
+        let params = [
+            "entries",
+            "timeoutMs",
+            "candidateOf",
+            "isActive",
+            "onDecision",
+            "registered",
+            "signal",
+        ];
+        assert_eq!(super::ROUTING, params);
+    }
 }

@@ -5,9 +5,10 @@ use super::turn::{self, registry_of, Ask, Palette, Registered};
 use super::{batch, frozen, host, JsResult, Message};
 use crate::routing;
 use alloc::rc::Rc;
+use alloc::vec;
 use alloc::vec::Vec;
 use core::cell::RefCell;
-use js_sys::{Array, Function, Promise};
+use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -56,6 +57,9 @@ export declare class ToolRoutingUnavailableWarning extends Error {
   readonly missing: readonly RoutingPrerequisite[];
 }
 "#;
+
+/// The options of one `resolve()` as the facade read them.
+type Read = (JsValue, u32, Vec<JsValue>, Option<u32>);
 
 struct Serving {
     layer: Rc<Layer>,
@@ -129,11 +133,26 @@ impl ToolRouter {
     }
 
     /// One turn: `{ signal?, context?, onDecision? }`; `context` goes to `entries(context)`.
-    pub fn resolve(&self, options: JsValue) -> Promise {
-        match self.ask(options) {
-            Ok(Ok((ask, registered))) => turn::run(ask, Palette::Indexed(registered)),
-            Ok(Err(unavailable)) => Promise::resolve(&unavailable),
-            Err(error) => Promise::reject(&error),
+    #[allow(clippy::too_many_arguments)]
+    #[wasm_bindgen(skip_typescript)]
+    pub fn resolve(
+        &self,
+        turn: host::Wait,
+        options: JsValue,
+        kinds: u32,
+        unread: Option<u32>,
+        signal: JsValue,
+        context: JsValue,
+        on_decision: JsValue,
+    ) -> JsResult<()> {
+        let values = vec![signal, context, on_decision];
+        let fields = (options, kinds, values, unread);
+        match self.ask(fields)? {
+            Ok((ask, registered)) => turn::run(ask, Palette::Indexed(registered), turn),
+            Err(unavailable) => {
+                turn.resolve(&unavailable);
+                Ok(())
+            }
         }
     }
 
@@ -147,10 +166,13 @@ impl ToolRouter {
 
 impl ToolRouter {
     /// The turn to run, or (`Ok(Err)`) the `RoutingUnavailable` to answer at once.
-    fn ask(&self, options: JsValue) -> JsResult<Result<(Ask, Registered), JsValue>> {
+    /// The options the facade read (host.js `readFields`), in the order of [`RESOLVE`].
+    fn ask(&self, read: Read) -> JsResult<Result<(Ask, Registered), JsValue>> {
         let place = || Message::new("ToolRouter.resolve: options");
-        let fields = options::read_options(&options, RESOLVE, &place)?;
-        let signal = options::signal(fields.named("signal"), &|| place().add(".signal"))?;
+        let (options, kinds, values, unread) = read;
+        let fields =
+            options::given_fields(&options, RESOLVE, kinds, f64::NAN, values, unread, &place)?;
+        let signal = options::signal(&fields, &|| place().add(".signal"))?;
         let call_decision = fields.function("onDecision", At(&place, "."))?;
         let serving = self.serving.borrow().clone();
         let Some(serving) = serving else {
@@ -175,5 +197,14 @@ impl ToolRouter {
             signal_place: "ToolRouter.resolve: options.signal",
         };
         Ok(Ok((ask, serving.registered.clone())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The values `resolve` takes, in its parameters' order, are [`super::RESOLVE`].
+    #[test]
+    fn the_parameters_are_the_resolve_options_in_order() {
+        assert_eq!(super::RESOLVE, ["signal", "context", "onDecision"]);
     }
 }

@@ -14,6 +14,7 @@ use super::batch::{self, fits};
 use super::host;
 use super::options::Layer;
 use super::outcome;
+use super::wire::{self, Answer};
 use super::{JsResult, Message};
 use crate::names::{NameList, NameSet};
 use crate::routing::turn::{self as machine, Event, Next, Returned, Settled, Thrown};
@@ -21,7 +22,7 @@ use crate::routing::{self, Retrieval, Row};
 use alloc::rc::Rc;
 use alloc::vec::Vec;
 use core::cell::Cell;
-use js_sys::{Array, Function, Promise};
+use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 
 /// The registered palette of a turn: the caller's names and their index.
@@ -108,40 +109,36 @@ pub(crate) fn known(list: &Array) -> Option<Registered> {
     })
 }
 
-/// Runs a turn. The promise rejects only for an abort, a broken signal, or an
-/// `onDecision` that throws.
-pub(crate) fn run(mut ask: Ask, palette: Palette) -> Promise {
+/// Runs a turn, whose JavaScript half is `turn` (host.js `Wait`): it holds the promise the
+/// facade returns, which settles with the outcome; it rejects only for an abort, a broken
+/// signal, or an `onDecision` that throws (`Err` before the turn waits).
+pub(crate) fn run(mut ask: Ask, palette: Palette, turn: host::Wait) -> JsResult<()> {
     let started = (!ask.on_decision.is_empty()).then(host::now);
-    match begin(&ask) {
-        Err(error) => Promise::reject(&error),
-        Ok(Begun::Ready(retrieved, called)) => {
+    match begin(&ask, &turn)? {
+        Begun::Ready(retrieved, called) => {
             let clock = Clock { started, called };
-            settled(finish(retrieved, &palette.registered(), &ask, clock))
+            let outcome = finish(retrieved, &palette.registered(), &ask, clock)?;
+            turn.resolve(&outcome);
         }
-        Ok(Begun::Waiting(value, budget)) => {
+        Begun::Waiting(budget) => {
             // The signal stays with the wait (it holds the listener); the pending half
             // holds nothing that could keep the wait alive.
-            let signal = ask.signal.take();
+            let signal = ask.signal.take().unwrap_or_default();
             let place = ask.signal_place;
+            let layer = ask.layer.clone();
             let pending = Pending {
                 ask,
                 palette,
                 started,
             };
-            let wait = host::Wait::new(pending);
-            wait.follow(&value);
-            if let Some(ms) = budget {
-                wait.start_timer(ms);
+            let ms = budget.unwrap_or(f64::NAN);
+            let (is_active, candidate_of) = (&layer.is_active, &layer.candidate_of);
+            if turn.wait(pending, ms, &signal, is_active, candidate_of) != 0 {
+                return Err(broken_signal(place, &turn.thrown()));
             }
-            if let Some(signal) = &signal {
-                if let Err(cause) = wait.listen(signal) {
-                    wait.cancel();
-                    return Promise::reject(&broken_signal(place, &cause));
-                }
-            }
-            wait.promise()
         }
     }
+    Ok(())
 }
 
 /// The module's half of a turn that waits: what it needs to decide once the event is in.
@@ -156,20 +153,32 @@ pub struct Pending {
 #[wasm_bindgen]
 impl Pending {
     /// Decides the turn on the first event (`host.js` `Wait` stopped the timer and the
-    /// listener already): `kind` 0 with the rows or 1 with the error when the store
-    /// answered, 2 when the budget elapsed, 3 on abort, 4 with the error when the signal
-    /// failed to let go.
-    pub fn finish(&self, kind: u32, value: JsValue, signal: JsValue) -> JsResult<JsValue> {
+    /// listener already), a wire `Event`: when the store answered, its rows read as `rows`
+    /// says: a wire `Answer`, `count` rows whose candidacies hold the `found` `strings`,
+    /// of `units` code units, written into the batch; with the error when it rejected or
+    /// the signal failed to let go.
+    #[allow(clippy::too_many_arguments)]
+    pub fn finish(
+        &self,
+        kind: u32,
+        value: JsValue,
+        signal: JsValue,
+        rows: u32,
+        count: f64,
+        strings: Array,
+        found: f64,
+        units: f64,
+    ) -> JsResult<JsValue> {
         let ask = &self.ask;
-        let first = match kind {
-            0 => Event::Answered,
-            1 => Event::Rejected,
-            2 => Event::Elapsed,
-            3 => Event::Aborted,
+        let first = match wire::Event::of(kind) {
+            Some(wire::Event::Answered) => Event::Answered,
+            Some(wire::Event::Rejected) => Event::Rejected,
+            Some(wire::Event::Elapsed) => Event::Elapsed,
+            Some(wire::Event::Aborted) => Event::Aborted,
             _ => return Err(broken_signal(ask.signal_place, &value)),
         };
         let retrieved = match machine::settled(first) {
-            Settled::Read => read(&value, &ask.layer),
+            Settled::Read => read(rows, (count, found, units), strings, &value),
             Settled::Failed => Retrieved::Failed(value),
             Settled::TimedOut => Retrieved::TimedOut(ask.layer.timeout_ms.unwrap_or(0.0)),
             Settled::Reject => return Err(reason(ask.signal_place, &signal)?),
@@ -182,22 +191,15 @@ impl Pending {
     }
 }
 
-fn settled(result: JsResult<JsValue>) -> Promise {
-    match result {
-        Ok(value) => Promise::resolve(&value),
-        Err(error) => Promise::reject(&error),
-    }
-}
-
 enum Begun {
     /// Decided without waiting; `true` when `entries` was called.
     Ready(Retrieved, bool),
-    /// `entries` returned a thenable; the timer to set for the budget.
-    Waiting(JsValue, Option<f64>),
+    /// `entries` returned a thenable (the turn's answer); the timer to set for the budget.
+    Waiting(Option<f64>),
 }
 
 /// The turn up to its wait, as the core's machine says (src/routing/turn.rs).
-fn begin(ask: &Ask) -> JsResult<Begun> {
+fn begin(ask: &Ask, turn: &host::Wait) -> JsResult<Begun> {
     match machine::begin(aborted(ask)?, ask.layer.entries.is_some()) {
         Next::Reject => return Err(reason_of(ask)?),
         Next::NoLayer => return Ok(Begun::Ready(Retrieved::NoLayer, false)),
@@ -206,13 +208,12 @@ fn begin(ask: &Ask) -> JsResult<Begun> {
     let Some(entries) = &ask.layer.entries else {
         return Ok(Begun::Ready(Retrieved::NoLayer, false));
     };
-    // What it answered, or what it (or reading its `then`) threw.
-    let what = match host::ask(entries, &ask.context) {
-        0 => Returned::Value,
-        1 => Returned::Thenable,
+    // What it answered (the turn keeps it), or what it (or reading its `then`) threw.
+    let what = match wire::Returned::of(turn.ask(entries, &ask.context)) {
+        Some(wire::Returned::Value) => Returned::Value,
+        Some(wire::Returned::Thenable) => Returned::Thenable,
         _ => Returned::Threw,
     };
-    let value = host::answered();
     // `entries` itself may have aborted the turn.
     let aborted = if what == Returned::Threw {
         false
@@ -221,12 +222,17 @@ fn begin(ask: &Ask) -> JsResult<Begun> {
     };
     Ok(
         match machine::returned(what, aborted, ask.layer.timeout_ms) {
-            Next::Failed => Begun::Ready(Retrieved::Failed(value), true),
-            Next::Read => Begun::Ready(read(&value, &ask.layer), true),
-            Next::Wait(timer) => Begun::Waiting(value, timer),
+            Next::Failed => Begun::Ready(Retrieved::Failed(turn.answer()), true),
+            Next::Read => {
+                let layer = &ask.layer;
+                let rows = turn.rows(&layer.is_active, &layer.candidate_of);
+                let read_rows = (turn.count(), turn.found(), turn.units());
+                Begun::Ready(read(rows, read_rows, turn.strings(), &turn.answer()), true)
+            }
+            Next::Wait(timer) => Begun::Waiting(timer),
             _ => {
                 // Never awaited: a rejection of it is handled and ignored.
-                host::ignore(&value);
+                turn.ignore();
                 return Err(reason_of(ask)?);
             }
         },
@@ -250,12 +256,12 @@ fn reason_of(ask: &Ask) -> JsResult<JsValue> {
     )
 }
 
-fn reason(place: &'static str, signal: &JsValue) -> JsResult<JsValue> {
+pub(crate) fn reason(place: &'static str, signal: &JsValue) -> JsResult<JsValue> {
     host::get(signal, |k| &k.reason).map_err(|cause| broken_signal(place, &cause))
 }
 
 /// Whatever a signal-like object throws after the check, the turn settles with this.
-fn broken_signal(place: &'static str, cause: &JsValue) -> JsValue {
+pub(crate) fn broken_signal(place: &'static str, cause: &JsValue) -> JsValue {
     Message::new(place)
         .add(" failed as an AbortSignal")
         .type_error_caused(cause)
@@ -263,46 +269,41 @@ fn broken_signal(place: &'static str, cause: &JsValue) -> JsValue {
 
 /// A turn's rows as read, before any rule.
 struct Read {
-    /// Two codes per row, its activity, then its candidacy (see `host.js` `readRows`),
-    /// copied in once the strings are (the larger buffers first: the allocator then
-    /// reuses the same room turn after turn).
-    rows: host::Rows,
-    /// The strings the candidacies hold, in row order.
+    /// Two codes per row, its activity, then its candidacy (see `host.js` `readRows`).
+    codes: Vec<u8>,
+    /// The strings the candidacies hold, in row order, and in the module.
     strings: Array,
-    units: usize,
+    names: NameList,
 }
 
-/// The store's answer: no rows, rows, or a fault (a non-iterable, a row that cannot be
-/// read, more than a call may hold).
-fn read(value: &JsValue, layer: &Layer) -> Retrieved {
-    match host::rows_of(value) {
-        1 => {}
-        3 => return Retrieved::Rows(None),
-        0 => {
+/// The store's answer as the turn read it (`rows`, a wire `Answer`; `value`, what a
+/// reading threw): no rows, rows, or a fault (a non-iterable, a row that cannot be read,
+/// more than a call may hold).
+fn read(
+    rows: u32,
+    (count, n, units): (f64, f64, f64),
+    strings: Array,
+    value: &JsValue,
+) -> Retrieved {
+    match Answer::of(rows) {
+        Some(Answer::Rows) => {}
+        Some(Answer::None) => return Retrieved::Rows(None),
+        Some(Answer::NotIterable) => {
             let message = Message::new("the procedural layer returned a non-iterable");
             return Retrieved::Failed(message.type_error());
         }
-        _ => return Retrieved::Failed(host::answered()),
+        _ => return Retrieved::Failed(value.clone()),
     }
-    let too_large = || {
-        Retrieved::Failed(
-            Message::new("the procedural layer's answer is too large to route").range_error(),
-        )
-    };
-    let active = machine::activity_table();
-    let rows = match host::read_rows(value, &layer.is_active, &layer.candidate_of, &active) {
-        Ok(rows) => rows,
-        Err(thrown) => return Retrieved::Failed(thrown),
-    };
-    let strings = rows.strings();
-    let units = rows.units() as usize;
-    if !fits(rows.count() as usize, units) {
-        return too_large();
+    let n = n as usize;
+    if !fits((count as usize).max(n), units as usize) {
+        let message = Message::new("the procedural layer's answer is too large to route");
+        return Retrieved::Failed(message.range_error());
     }
+    let (codes, names) = batch::take_rows(2 * count as usize, n, units as usize);
     Retrieved::Rows(Some(Read {
-        rows,
+        codes,
         strings,
-        units,
+        names,
     }))
 }
 
@@ -354,7 +355,6 @@ fn finish(
         _ => 0.0,
     };
     let detail: Vec<u16>;
-    let strings: NameList;
     let rows: Vec<Row>;
     // The turn's candidates (`undefined` for a turn without rows).
     let mut names = JsValue::UNDEFINED;
@@ -374,9 +374,9 @@ fn finish(
         }
         Retrieved::Rows(None) => Retrieval::Rows(None),
         Retrieved::Rows(Some(read)) => {
-            strings = batch::write(&read.strings, read.units);
             let chosen;
-            (rows, chosen) = machine::rows(&read.rows.codes(), &strings);
+            (rows, chosen) = machine::rows(&read.codes, &read.names);
+            let strings = &read.names;
             // The candidates, in order: the caller's own strings (every string read is
             // one when the reader stops at a row's first string, as `host.js`'s does).
             names = if chosen.len() == strings.len() {

@@ -16,8 +16,8 @@ use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
 
 pub const MAGIC: &[u8; 8] = b"TPINDEX\0";
-pub const VERSION: u32 = 5;
-const HEADER: usize = 24;
+pub const VERSION: u32 = 4;
+pub const HEADER: usize = 24;
 
 /// Why bytes are not a snapshot this version reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -369,9 +369,10 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Checks the header of `bytes`: `Ok` with the payload when it is a snapshot of this
-/// version, whole and unaltered.
-fn payload(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
+/// The whole length (header included) a snapshot's header announces, once its magic and
+/// version are checked: what a stream of a snapshot is sized from (`bytes` holds at least
+/// its first [`HEADER`] bytes then).
+pub fn declared(bytes: &[u8]) -> Result<u64, SnapshotError> {
     let magic = &bytes[..bytes.len().min(MAGIC.len())];
     if magic != &MAGIC[..magic.len()] {
         return Err(SnapshotError::Foreign);
@@ -389,7 +390,13 @@ fn payload(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
         return Err(SnapshotError::Version(version));
     }
     // In u64: a length field of 0xFFFFFFFF does not wrap on a 32-bit target (wasm).
-    let needed = HEADER as u64 + u64::from(word(12));
+    Ok(HEADER as u64 + u64::from(word(12)))
+}
+
+/// Checks the header of `bytes`: `Ok` with the payload when it is a snapshot of this
+/// version, whole and unaltered.
+fn payload(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
+    let needed = declared(bytes)?;
     let had = bytes.len() as u64;
     if had < needed {
         return Err(SnapshotError::Truncated {

@@ -42,12 +42,18 @@ test("the packed manifest exports each adapter, types first, and depends on no f
 
 test("the adapters import nothing but their own helpers and the package itself (no framework, no wasm), and the CommonJS twins leave the package external", () => {
   const dir = join(pkgDir, "adapters");
-  for (const file of readdirSync(dir).filter((f) => /\.(c?js)$/.test(f))) {
+  // An adapter's own parts (tool-palette/mcp's mcp/*.js) are held to the same imports.
+  const parts = readdirSync(join(dir, "mcp")).map((f) => `mcp/${f}`);
+  assert.ok(parts.length > 0, "tool-palette/mcp ships its parts");
+  for (const file of [...readdirSync(dir), ...parts].filter((f) => /\.(c?js)$/.test(f))) {
     const source = readFileSync(join(dir, file), "utf8");
     const specifiers = [...source.matchAll(/^\s*(?:import|export)\s[^;]*?\bfrom\s+"([^"]+)"|\bimport\(\s*"([^"]+)"|\brequire\(\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
     // A self-reference: the host's own instance of the package, through its exports map.
     // ../deliver.js: the one warning delivery, which host.js shares (it imports nothing).
-    assert.deepEqual(specifiers.filter((s) => s !== "./shared.js" && s !== "../deliver.js" && s !== "tool-palette"), [], `${file} imports ${specifiers}`);
+    // Relative to adapters/: shared.js, deliver.js (the package's) and mcp.js's parts.
+    const own = (s) => join("adapters", file, "..", s);
+    const allowed = new Set(["adapters/shared.js", "deliver.js", ...parts.map((f) => `adapters/${f}`)]);
+    assert.deepEqual(specifiers.filter((s) => s !== "tool-palette" && !(s.startsWith(".") && allowed.has(own(s)))), [], `${file} imports ${specifiers}`);
     if (file.endsWith(".cjs")) {
       assert.ok(specifiers.includes("tool-palette"), `${file} requires the package`);
       assert.doesNotMatch(source, /__wbg|tool_palette_bg\.wasm|WebAssembly/, `${file} bundles no copy of the core`);

@@ -17,11 +17,13 @@ module.exports = (async () => {
   const { policies } = await import("./suites/policies.mjs");
   const { decisions } = await import("./suites/decisions.mjs");
   const { toolIndex } = await import("./suites/index.mjs");
+  const { streamedLoad } = await import("./suites/load.mjs");
   const { runs } = await import("./suites/runs.mjs");
   routing(tp);
   router(tp, { entry, format: "cjs" });
   policies(tp);
   decisions(tp);
   toolIndex(tp);
+  streamedLoad(tp);
   runs(tp);
 })();

@@ -8,6 +8,7 @@ import { router } from "./suites/router.mjs";
 import { policies } from "./suites/policies.mjs";
 import { decisions } from "./suites/decisions.mjs";
 import { toolIndex } from "./suites/index.mjs";
+import { streamedLoad } from "./suites/load.mjs";
 import { runs } from "./suites/runs.mjs";
 
 const entry = new URL("../../dist/node.mjs", import.meta.url).pathname;
@@ -16,6 +17,7 @@ router(tp, { entry, format: "esm" });
 policies(tp);
 decisions(tp);
 toolIndex(tp);
+streamedLoad(tp);
 runs(tp);
 
 // The published types declare exactly the values the entry exports: no export without its
@@ -34,7 +36,7 @@ test("the classes' prototypes hold exactly what index.d.ts declares", () => {
   for (const [, name, body] of types.matchAll(/^export declare class (\w+)[^{]*\{\n([\s\S]*?)\n\}/gm)) {
     const methods = [...body.matchAll(/^ {4}(?!static )(\w+)\(/gm)].map((m) => m[1]);
     const props = [...body.matchAll(/^ {4}readonly (\w+)/gm)].map((m) => m[1]);
-    const statics = [...body.matchAll(/^ {4}static (\w+)\(/gm)].map((m) => m[1]);
+    const statics = [...new Set([...body.matchAll(/^ {4}static (\w+)\(/gm)].map((m) => m[1]))];
     const proto = tp[name].prototype;
     const own = Object.getOwnPropertyNames(proto).filter((k) => k !== "constructor");
     assert.deepEqual(own.filter((k) => !methods.includes(k) && !props.includes(k)), [], `${name}: undeclared members`);

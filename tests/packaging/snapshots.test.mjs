@@ -1,7 +1,8 @@
 // Snapshots for Worker fleets (SPEC 6): the packed tarball bundled for workerd (the
 // README's esbuild line), one Miniflare instance builds the index and saves it to KV,
 // then a second one (a new workerd process: another isolate, nothing shared but KV's
-// persisted store) loads it from KV and ranks exactly as the first.
+// persisted store) loads it from KV and ranks exactly as the first, and streams it in from
+// workerd's own classes (a KV stream, an R2 object, a Response, a Blob).
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -33,6 +34,7 @@ test("a Worker builds the index once, saves it to KV; another workerd loads it f
 
   const { Miniflare } = createRequire(join(ROOT, "node_modules", "wrangler", "package.json"))("miniflare");
   const kvPersist = mkdtempSync(join(ws.dir, "kv-"));
+  const r2Persist = mkdtempSync(join(ws.dir, "r2-"));
   const isolate = () =>
     new Miniflare({
       scriptPath: join(dir, outdir, "index.js"),
@@ -42,6 +44,8 @@ test("a Worker builds the index once, saves it to KV; another workerd loads it f
       compatibilityDate: COMPATIBILITY_DATE,
       kvNamespaces: ["TOOL_INDEX"],
       kvPersist,
+      r2Buckets: ["BUCKET"],
+      r2Persist,
     });
   const ask = async (mf, path) => {
     const response = await mf.dispatchFetch(`http://localhost${path}`);
@@ -70,6 +74,12 @@ test("a Worker builds the index once, saves it to KV; another workerd loads it f
     const altered = await ask(reader, "/altered");
     assert.equal(altered.name, "TypeError");
     assert.match(altered.message, /ToolIndex\.load: bytes are altered/);
+    const { faults, ...streamed } = await ask(reader, "/streamed");
+    for (const [name, answers] of Object.entries(streamed)) assert.deepEqual(answers, built, `streamed from ${name}`);
+    assert.deepEqual(Object.keys(streamed), ["kv", "r2", "response", "blob"]);
+    assert.match(faults[0], /^TypeError: ToolIndex\.load: source's body was read already \(bodyUsed\)/);
+    assert.equal(faults[1], `RangeError: ToolIndex.load: source's bytes are truncated: 100 bytes of the ${built.bytes} the snapshot needs`);
+    assert.equal(faults[2], "Error: stop");
   } finally {
     await reader.dispose();
   }

@@ -1,6 +1,6 @@
 // The published declarations, adapters included, must check with no DOM or Node typings
 // (lib ES2022 only, skipLibCheck off): users on plain Node or Workers get no errors.
-import { ToolPolicies, ToolRouter, resolvePalette, type AbortSignalLike } from "tool-palette";
+import { ToolIndex, ToolPolicies, ToolRouter, resolvePalette, type AbortSignalLike } from "tool-palette";
 import { createToolPalette as aiSdk, type StepReport } from "tool-palette/ai-sdk";
 import { createToolPalette as openAiAgents, ToolOutsidePaletteError } from "tool-palette/openai-agents";
 import { toolPaletteMiddleware, CUSTOM_EVENT } from "tool-palette/langchain";
@@ -39,3 +39,8 @@ import { PaletteRun } from "tool-palette";
 const defs: ToolDefinitions = { a: { description: "the a tool", parameters: { type: "object" } } };
 const providerStep = new PaletteRun({ registered: ["a"], cache: "fixed" }).step(await router.resolve());
 export const shapes = [openaiChat(providerStep, defs).tool_choice?.allowed_tools.tools, openaiResponses(providerStep, defs).tools, anthropicMessages(providerStep, defs).tools[0]?.cache_control, geminiConfig(providerStep, defs, { mode: "ANY" }).toolConfig?.functionCallingConfig.mode];
+
+// ToolIndex.load from a stream, with no DOM types: any object of the shape.
+declare const chunks: { getReader(): { read(): Promise<{ done: false; value: Uint8Array } | { done: true; value?: undefined }>; cancel(reason?: unknown): Promise<void> } };
+export const streamed: Promise<ToolIndex> = ToolIndex.load(chunks, { signal });
+export const object: Promise<ToolIndex> = ToolIndex.load({ body: chunks, bodyUsed: false });

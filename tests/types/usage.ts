@@ -147,3 +147,16 @@ function explanations(index: ToolIndex) {
   return [field, parts, terms, wrong, why?.vector?.similarity, why?.rank];
 }
 export { explanations };
+// ToolIndex.load: a Uint8Array loads at once; a Response, a Blob or a ReadableStream gives a Promise.
+async function snapshots(bytes: Uint8Array, response: Response, blob: Blob, stream: ReadableStream<Uint8Array>, signal: AbortSignal) {
+  const now: ToolIndex = ToolIndex.load(bytes, { limit: 3 });
+  const later: Promise<ToolIndex>[] = [ToolIndex.load(response, { signal }), ToolIndex.load(blob), ToolIndex.load(stream, { limit: 3 })];
+  // @ts-expect-error a load from a stream is a Promise
+  const wrong: ToolIndex = ToolIndex.load(response);
+  // @ts-expect-error a snapshot holds its vectors
+  ToolIndex.load(bytes, { vectors: [[1]] });
+  // @ts-expect-error a string is no source
+  ToolIndex.load("bytes");
+  return [now, wrong, ...(await Promise.all(later))];
+}
+export { snapshots };

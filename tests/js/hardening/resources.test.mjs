@@ -149,4 +149,42 @@ describe("resources", () => {
       assert.ok(r.ms < 5000, `exited after ${r.ms} ms`);
     });
   }
+
+  test("ToolIndex.load: a load whose stream stalls frees its buffer once aborted, or once dropped (at garbage collection)", () => {
+    // Each load reserves the 8 MiB its header announces, then waits for a stream that never
+    // answers; four rounds of 16: wasm memory grows for the first round only.
+    const code = `
+      const { ToolIndex } = await import(${JSON.stringify(dist("node-modules.mjs"))});
+      const { initSync } = await import(${JSON.stringify(dist("tool_palette.js"))});
+      const memory = initSync({ module: new Uint8Array(0) }).memory;
+      const header = new ToolIndex([{ name: "a" }]).save().slice(0, 24);
+      new DataView(header.buffer).setUint32(12, 8 << 20, true);
+      const stalled = () => new ReadableStream({ start: (c) => c.enqueue(header.slice()), pull: () => new Promise(() => {}) });
+      const pause = () => new Promise((r) => setTimeout(r, 20));
+      const out = {};
+      for (const how of ["aborted", "dropped"]) {
+        out[how] = [];
+        for (let round = 0; round < 4; round++) {
+          const controller = new AbortController();
+          const loads = Array.from({ length: 16 }, () => ToolIndex.load(stalled(), how === "aborted" ? { signal: controller.signal } : {}).catch((e) => e));
+          await pause();
+          if (how === "aborted") {
+            controller.abort("stop");
+            for (const load of loads) if ((await load) !== "stop") throw new Error("not aborted");
+          }
+          loads.length = 0;
+          for (let i = 0; i < 5; i++) (await pause(), gc());
+          out[how].push(memory.buffer.byteLength);
+        }
+      }
+      console.log(JSON.stringify(out));
+    `;
+    const r = node(["--expose-gc", "--input-type=module"], code, 60_000);
+    assert.equal(r.status, 0, r.stderr);
+    const { aborted, dropped } = JSON.parse(r.stdout.trim().split("\n").pop());
+    const mb = (b) => `${(b / 2 ** 20).toFixed(0)} MiB`;
+    console.log(`# wasm memory over four rounds: aborted ${aborted.map(mb).join(", ")}; dropped ${dropped.map(mb).join(", ")}`);
+    assert.equal(aborted[3], aborted[0], "aborted loads keep their buffers");
+    assert.ok(dropped[3] <= dropped[0] + 16 * 2 ** 20, "dropped loads keep their buffers");
+  });
 });

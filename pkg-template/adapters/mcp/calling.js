@@ -1,0 +1,172 @@
+// tool-palette/mcp, calling: one run's calls. A call goes through the policies (POST seam) and
+// the palette gate, then to its server; a call outside the turn's palette, or to no tool at
+// all, is answered as MCP answers a failed call (isError: true), naming only the offered tools,
+// and no server is called. search_tools answers from the listing's index.
+import { abortable, checkSignal, errorText, fail, isObject, isFunction, put, reasonOf, within } from "../shared.js";
+
+// The AI SDK's schema brand (a registered symbol): a JSON schema the SDK takes as it is.
+const AI_SCHEMA = Symbol.for("vercel.ai.schema");
+
+const failed = (text) => ({ content: [{ type: "text", text }], isError: true });
+
+// The call in MCP's shape { name, arguments } or a framework's: { name, args }, { toolName, input }, arguments as JSON text.
+function read(call, where) {
+  if (!isObject(call)) throw fail(`${where}: callTool(call)`, "a tool call ({ name, arguments })", call);
+  const name = typeof call.name === "string" ? call.name : call.toolName;
+  if (typeof name !== "string") throw fail(`${where}: callTool(call).name`, "a string", name);
+  let args = "arguments" in call ? call.arguments : "args" in call ? call.args : call.input;
+  if (typeof args === "string") args = args.trim() === "" ? {} : JSON.parse(args);
+  const id = call.id ?? call.toolCallId ?? call.callId;
+  return { name, args: args ?? {}, ...(id === undefined ? {} : { id }) };
+}
+
+// A tool result as the text a framework's tool answers.
+const text = (result) =>
+  (isObject(result) && Array.isArray(result.content) ? result.content : []).map((p) => (isObject(p) && p.type === "text" ? p.text : JSON.stringify(p))).join("\n");
+
+/**
+ * The calls of one run: `callTool(call, options)` through the gate of `routing`'s latest turn, and every listed tool
+ * (and the search tool) in the frameworks' shapes, each calling through callTool.
+ */
+export function createCalling(o, listing, routing) {
+  const { clients, policies, searchName, outsidePalette, limit, embed, onEmbedError, timeoutMs, where } = o;
+  const { found } = routing;
+
+  // The best matches of the query: hybrid when the tools were embedded (the query embedded
+  // within timeoutMs; if that fails, onEmbedError gets the error and the search is lexical).
+  async function search(args, l, signal) {
+    const query = isObject(args) && typeof args.query === "string" ? args.query : "";
+    let hits = null;
+    if (l.embedding?.hybrid && query.trim() !== "") {
+      try {
+        const embedded = Promise.resolve().then(() => embed(query));
+        const vector = await abortable(within(embedded, timeoutMs ?? Infinity, () => new Error(`embedding the query timed out after ${timeoutMs} ms`)), signal);
+        hits = l.index.search(query, { limit, vector });
+      } catch (error) {
+        if (signal?.aborted) throw reasonOf(signal);
+        // As an index's own onEmbedError: what it throws is ignored, and the search is lexical.
+        try {
+          if (onEmbedError !== null) onEmbedError(error);
+        } catch {}
+      }
+    }
+    try {
+      hits ??= l.index.search(query, { limit });
+    } catch (error) {
+      // A query the index cannot take (beyond its size limits) is answered, not thrown.
+      return failed(`The query could not be searched: ${errorText(error)}`);
+    }
+    const tools = hits.map(({ name }) => {
+      const { description, inputSchema } = l.byName.get(name);
+      if (!found.includes(name)) found.push(name);
+      return { name, description, inputSchema: inputSchema ?? {} };
+    });
+    const answer = tools.length
+      ? `Found ${tools.length} tool${tools.length === 1 ? "" : "s"}; you can call ${tools.length === 1 ? "it" : "them"} from your next step on:\n${JSON.stringify(tools)}`
+      : "No tool matches this query; try other words.";
+    return { content: [{ type: "text", text: answer }], structuredContent: { tools } };
+  }
+
+  // The call `c` to the tool `entry` of its server. The server gets a signal of this call's own, aborted with the
+  // caller's: the SDK leaves a listener on the signal it is given, so a run's one signal, given to each of its calls,
+  // would keep one per call (Node warns past 10).
+  async function dispatch(entry, args, signal) {
+    const own = signal ? new AbortController() : null;
+    const relay = () => own.abort(reasonOf(signal));
+    signal?.addEventListener("abort", relay, { once: true });
+    try {
+      const answer = await abortable(Promise.resolve(clients.get(entry.server).callTool({ name: entry.name, arguments: args ?? {} }, undefined, own ? { signal: own.signal } : undefined)), signal);
+      // A client that is not the SDK's may answer anything: what is no CallToolResult is a failed call.
+      return isObject(answer) ? answer : failed(`Server "${entry.server}" answered the call of ${entry.name} with no CallToolResult (${answer === null ? "null" : typeof answer}).`);
+    } catch (error) {
+      if (signal?.aborted) throw reasonOf(signal);
+      return failed(errorText(error));
+    } finally {
+      signal?.removeEventListener("abort", relay);
+    }
+  }
+
+  // A call the caller aborts rejects with the signal's reason at once, whether or not the server heeds it.
+  async function callTool(call, { signal } = {}) {
+    checkSignal(signal, `${where}: callTool(call, options).signal`);
+    if (signal?.aborted) throw reasonOf(signal);
+    let c;
+    try {
+      c = read(call, where);
+    } catch (error) {
+      if (error instanceof SyntaxError) return failed(`The arguments of ${call.name ?? call.toolName} are not valid JSON: ${error.message}`);
+      throw error;
+    }
+    const l = await abortable(listing.listed(), signal);
+    // Before the run's first step nothing is offered yet.
+    const current = routing.current;
+    const turn = current ? current.turn : null;
+    const offered = turn ? turn.names : [];
+    const isSearch = c.name === searchName && searchName !== false;
+    const known = l.byName.has(c.name) || isSearch;
+    // A turn that did not narrow offers every tool: the frameworks' tool sets hold the search tool
+    // too, and a search then reveals nothing hidden. A name offered for a tool that now belongs
+    // to another server (after list_changed) is not that turn's tool.
+    const was = current ? current.targets.get(c.name) : undefined;
+    const now = l.byName.get(c.name);
+    const moved = was !== undefined && (was.server !== now?.server || was.name !== now?.name);
+    const outside = moved || (!offered.includes(c.name) && !(isSearch && turn !== null && turn.outcome.kind !== "routed"));
+    if (!known || (outside && outsidePalette === "refuse" && !(current !== null && current.lenient))) {
+      // An unknown name is answered as a hidden one: the answer tells the model nothing of what is hidden.
+      const available = offered.length ? `Available tools: ${offered.join(", ")}.` : "No tool is offered before the run's first step (route()).";
+      return failed(`Tool ${c.name} is not available in this step. ${available}`);
+    }
+    if (isSearch) return search(c.args, l, signal);
+    const ctx = turn ? turn.ctx : { message: "" };
+    const dispatched = policies ? policies.dispatch(c, ctx, turn ? turn.palette : undefined) : null;
+    const target = dispatched ? dispatched.call : c;
+    // A redirect to the search tool (which the turn offers when routing narrows) searches.
+    if (target.name === searchName && searchName !== false) return search(target.args, l, signal);
+    const entry = l.byName.get(target.name);
+    if (!entry) return failed(`Tool ${c.name} was redirected to ${target.name}, which no server lists.`);
+    return dispatch(entry, target.args, signal);
+  }
+
+  // Every listed tool (and the search tool), in a framework's shape, each calling through callTool.
+  async function every() {
+    const l = await listing.listed();
+    const all = l.names.map((name) => listing.offeredTool(l, name));
+    if (searchName !== false) all.push(listing.searchTool());
+    return all;
+  }
+
+  return {
+    callTool,
+    async aiSdkTools() {
+      const record = {};
+      for (const t of await every()) {
+        // (defined, not assigned: a tool named "__proto__" is an own key like any other)
+        const schema = { [AI_SCHEMA]: true, _type: undefined, jsonSchema: t.inputSchema ?? { type: "object", properties: {} }, validate: undefined };
+        put(record, t.name, { type: "function", description: t.description ?? "", inputSchema: schema, execute: (input, o) => callTool({ name: t.name, arguments: input, id: o?.toolCallId }, { signal: o?.abortSignal }) });
+      }
+      return record;
+    },
+    async openaiAgentsTools() {
+      return (await every()).map((t) => ({
+        type: "function",
+        name: t.name,
+        description: t.description ?? "",
+        parameters: t.inputSchema ?? { type: "object", properties: {} },
+        strict: false,
+        needsApproval: async () => false,
+        isEnabled: async () => true,
+        invoke: async (_runContext, input, details) => text(await callTool({ name: t.name, arguments: input, id: details?.toolCall?.callId }, { signal: details?.signal })),
+      }));
+    },
+    async langchainTools(tool) {
+      if (!isFunction(tool)) throw fail(`${where}: langchainTools(tool)`, 'the tool function of "langchain"', tool);
+      return (await every()).map((t) =>
+        tool(async (input, config) => text(await callTool({ name: t.name, arguments: input, id: config?.toolCall?.id }, { signal: config?.signal })), {
+          name: t.name,
+          description: t.description ?? "",
+          schema: t.inputSchema ?? { type: "object", properties: {} },
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,155 @@
+// tool-palette/mcp, routing: one run's turns. Each route() asks the core (resolvePalette) with
+// the rows of the index (a ToolIndex over every listed tool) or of options.entries, followed by
+// the tools search_tools found earlier in the run: the rule, the fates and the hidden names are
+// the core's. With options.cache, the run's PaletteRun (SPEC 8) says what is offered, listed
+// and deferred.
+import { resolvePalette } from "tool-palette";
+import { abortable, checkSignal, fail, isObject, runKeeper } from "../shared.js";
+
+/**
+ * The routing of one run over `listing`: `run` (`route(context, options)`, the framework adapters' `router`, `turn`,
+ * `reveal(names)`…), `found` (the palette names search_tools found, in order: calling adds to it) and `current` (the
+ * run's latest turn and what its gate reads, or `null` before the first).
+ */
+export function createRouting(o, listing) {
+  const { cache, searchName, entries, timeoutMs, onDecision, where } = o;
+  const found = [];
+  // The turn of the latest route() started that finished: { turn, targets (where each name it offered went: a call
+  // is gated on (server, tool)), lenient (routed for an adapter that lets calls outside the palette run: shadow, "allow") }.
+  let current = null;
+  let turns = 0; // route() calls started
+  const messages = []; // the run's user messages, each once in a row
+  const earlier = (message) => {
+    if (messages[messages.length - 1] !== message) messages.push(message);
+    return Object.freeze(messages.slice(0, -1));
+  };
+  // With options.cache: the run's PaletteRun over the listed tools and the search tool (pinned),
+  // a new one when the listing's names change. When the listing changes, what the run showed the
+  // model of the tools still listed is carried into the new run: a deferred run's revealed tools
+  // stay revealed (the model loaded them), an appending run's listed tools stay listed (nothing is removed).
+  const keep = cache === null ? null : runKeeper(cache, () => (searchName === false ? [] : [searchName]));
+  let kept = null; // { run, last: its last step, revealed: what it revealed, in order }
+  // (A loop, not push(...names): a list of 150,000 names overflows the stack.)
+  const remember = (names) => {
+    for (const name of names) kept.revealed.push(name);
+    return names;
+  };
+  const stepOf = (l, outcome) => {
+    const registered = searchName === false ? l.names : [...l.names, searchName];
+    const { run, fresh } = keep(registered);
+    let carried = [];
+    if (fresh) {
+      const still = new Set(registered);
+      carried = (cache === "deferred" ? kept?.revealed ?? [] : cache === "append" ? kept?.last?.listed ?? [] : []).filter((n) => still.has(n));
+      kept = { run, last: null, revealed: [] };
+      if (cache === "deferred") remember(run.reveal(carried));
+    }
+    const palette = cache === "append" && carried.length && outcome.kind === "routed" ? { kind: "routed", names: [...carried, ...outcome.names], unresolved: [] } : outcome;
+    kept.last = kept.run.step(palette);
+    remember(kept.last.revealed);
+    return kept.last;
+  };
+
+  async function routeTurn(context, signal, lenient) {
+    if (typeof context !== "string" && !isObject(context)) throw fail(`${where}: route(context)`, "the turn's message (a string) or a context object with its message", context);
+    const ctx = typeof context === "string" ? { message: context } : context;
+    checkSignal(signal, `${where}: route(context, options).signal`);
+    const number = turns++;
+    const l = await abortable(listing.listed(), signal);
+    let decision = null;
+    // With a run (options.cache), the index also reads the run's earlier messages (SPEC 8
+    // `history`), unless the context brings its own. Read as the rows are: a context that
+    // cannot be read fails the procedural layer (refusal 2a), as the index's own reading does.
+    const withHistory = () => (cache !== null && typeof ctx.message === "string" && !("history" in ctx) ? { ...ctx, history: earlier(ctx.message) } : ctx);
+    const rows = async () => {
+      const own = entries ? await entries(ctx) : await l.index.entries(withHistory());
+      const list = own == null ? [] : [...own];
+      for (const name of found) list.push({ tool: name });
+      return list;
+    };
+    const outcome = await resolvePalette({
+      entries: rows,
+      registered: l.names,
+      signal,
+      ...(timeoutMs === undefined || timeoutMs === Infinity ? {} : { timeoutMs }), // Infinity: no budget
+      onDecision: (d) => {
+        decision = d;
+      },
+    });
+    const narrowed = outcome.kind === "routed";
+    // With a run, its step: what is offered (the gate), listed (sent in full) and deferred.
+    const step = cache === null ? null : stepOf(l, outcome);
+    const toolOf = (name) => (name === searchName && !l.byName.has(name) ? listing.searchTool() : listing.offeredTool(l, name));
+    const withSearch = step === null && narrowed && searchName !== false;
+    const offeredNames = step ? [...step.offered] : narrowed ? [...outcome.names, ...(withSearch ? [searchName] : [])] : [...l.names];
+    const listedNames = step ? [...step.listed] : offeredNames;
+    const names = offeredNames.filter((name) => l.byName.has(name)); // the servers' tools offered
+    const tools = listedNames.map(toolOf);
+    // Per server: offered and hidden counts, definitions offered against the whole set.
+    const servers = listing.servers(l, new Set(names));
+    const report = Object.freeze({
+      turn: number,
+      // The turn from 1: the report is then a step tool-palette/providers reads as it is.
+      step: number + 1,
+      routing: decision,
+      offered: Object.freeze(offeredNames),
+      hidden: Object.freeze(decision && narrowed ? [...decision.hidden] : []),
+      found: Object.freeze([...found]),
+      servers,
+      failures: l.failures,
+      skipped: Object.freeze(l.skipped),
+      embedding: l.embedding,
+      // What the model is sent in full (the search tool included) against every listed tool.
+      definitions: Object.freeze({ offered: listing.measure(listedNames, l), all: listing.measure(l.names, l) }),
+      // The run's lists (SPEC 8) with options.cache; without it, what is sent is what is offered.
+      listed: step ? step.listed : Object.freeze(listedNames),
+      deferred: step ? step.deferred : Object.freeze([]),
+      revealed: step ? step.revealed : Object.freeze([]),
+      kept: step ? step.kept : null,
+    });
+    const palette = step || narrowed ? report.offered : outcome;
+    const deferred = Object.freeze((step ? step.deferred : []).map(toolOf));
+    const turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), deferred, report, palette });
+    const targets = new Map(names.map((name) => [name, l.byName.get(name)]));
+    // A throwing onDecision fails this route() before it becomes the run's turn.
+    if (onDecision) onDecision(report);
+    // The run gates on its latest step: a route() started earlier that finishes later is not taken.
+    if (current === null || current.turn.report.turn < number) current = { turn, targets, lenient };
+    return turn;
+  }
+
+  // An adapter in shadow mode, or with outsidePalette: "allow", lets a call to a tool it did not offer run:
+  // so does the run, for the steps it routes for that adapter (the adapter reports such calls in `outside`).
+  const router = async (ctx, { signal, onDecision: decided, mode, outsidePalette: adapterOutside } = {}) => {
+    const turn = await routeTurn(ctx, signal, mode === "shadow" || adapterOutside === "allow");
+    if (decided && turn.decision) decided(turn.decision);
+    return turn.outcome;
+  };
+
+  return {
+    found,
+    get current() {
+      return current;
+    },
+    // The run's routing members (calling adds its own).
+    run: {
+      route: async (context, { signal } = {}) => routeTurn(context, signal, false),
+      router,
+      // For the framework adapters: each step routed by this run, the search tool pinned whenever routing narrows.
+      adapterOptions: Object.freeze({ router, alwaysInclude: Object.freeze(searchName === false ? [] : [searchName]) }),
+      get turn() {
+        return current?.turn ?? null;
+      },
+      get found() {
+        return [...found];
+      },
+      // With cache "deferred": tools the model loaded itself (a client tool search you answered,
+      // e.g. with tool-palette/providers given this run): offered from the next turn on.
+      reveal(names) {
+        if (cache !== "deferred") throw new Error(`${where}: run.reveal() needs options.cache "deferred" (this palette's is ${cache === null ? "none" : `"${cache}"`})`);
+        if (kept === null) throw new Error(`${where}: run.reveal() before the run's first step (route())`);
+        return remember(kept.run.reveal(names));
+      },
+    },
+  };
+}

@@ -1,0 +1,14 @@
+// Generated from src/js/wire.rs by `UPDATE_WIRE=1 cargo test wire`; do not edit.
+export const Kind = Object.freeze({ Undefined: 0, Null: 1, Boolean: 2, Number: 3, String: 4, Function: 5, Array: 6, Object: 7, BigInt: 8, Symbol: 9 });
+export const Palette = Object.freeze({ Nothing: 0, Routed: 1, NotRouted: 2, Names: 3, Unreadable: 4 });
+export const Listed = Object.freeze({ Strings: 0, Unreadable: 1, NotIterable: 2, IteratorUnreadable: 3, NotIterated: 4, NotString: 5 });
+export const Returned = Object.freeze({ Value: 0, Thenable: 1, Threw: 2 });
+export const Event = Object.freeze({ Answered: 0, Rejected: 1, Elapsed: 2, Aborted: 3, SignalFailed: 4 });
+export const Fault = Object.freeze({ Error: 0, TypeError: 1, RangeError: 2, ErrorCaused: 3, TypeErrorCaused: 4, RangeErrorCaused: 5 });
+export const Answer = Object.freeze({ None: 0, Rows: 1, NotIterable: 2, Threw: 3 });
+export const Source = Object.freeze({ Default: 0, Resolver: 1, Policy: 2 });
+export const sources = Object.freeze(["default", "resolver", "policy"]);
+export const KIND_BITS = 4;
+export const ROUTING = Object.freeze(["entries", "timeoutMs", "candidateOf", "isActive", "onDecision", "registered", "signal"]);
+export const RESOLVE = Object.freeze(["signal", "context", "onDecision"]);
+export const ACTIVE = Object.freeze([1, 1, 0, 1, 1, 0]);

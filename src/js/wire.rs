@@ -1,0 +1,108 @@
+//! The values that mean something on both sides of the binding, defined once here: each
+//! is a Rust enum, and `pkg-template/wire.js` is generated from these definitions (the
+//! test below fails when the two drift; `UPDATE_WIRE=1 cargo test wire` rewrites it).
+//! JavaScript passes a variant as its index; the binding reads it back with `of`.
+
+macro_rules! wire {
+    ($($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident),* $(,)? })*) => {
+        $(
+            $(#[$m])*
+            #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+            pub(crate) enum $name { $($(#[$vm])* $v),* }
+            impl $name {
+                /// The variant JavaScript passed by its index (`None`: none is).
+                #[allow(dead_code)]
+                pub fn of(code: u32) -> Option<$name> {
+                    [$($name::$v),*].get(code as usize).copied()
+                }
+            }
+        )*
+        /// `pkg-template/wire.js`, as these definitions make it.
+        #[cfg(test)]
+        fn javascript() -> alloc::string::String {
+            let mut js = alloc::string::String::from(
+                "// Generated from src/js/wire.rs by `UPDATE_WIRE=1 cargo test wire`; do not edit.\n",
+            );
+            $(
+                js.push_str(concat!("export const ", stringify!($name), " = Object.freeze({ "));
+                let names: &[&str] = &[$(stringify!($v)),*];
+                for (i, name) in names.iter().enumerate() {
+                    js.push_str(&alloc::format!("{}{name}: {i}", if i == 0 { "" } else { ", " }));
+                }
+                js.push_str(" });\n");
+            )*
+            // How a selection names its source (`ModelSelection.source`), by `Source`.
+            use crate::policy::seams::Selection;
+            let sources = [Selection::Default, Selection::Resolver, Selection::Policy(0)];
+            let texts: alloc::vec::Vec<_> = sources.iter().map(|s| alloc::format!("\"{}\"", s.source())).collect();
+            js.push_str(&alloc::format!("export const sources = Object.freeze([{}]);\n", texts.join(", ")));
+            js.push_str(&alloc::format!("export const KIND_BITS = {};\n", KIND_BITS));
+            // The options each facade reads, by key, in order (src/given.rs).
+            for (name, keys) in [("ROUTING", crate::given::ROUTING), ("RESOLVE", crate::given::RESOLVE)] {
+                let keys: alloc::vec::Vec<_> = keys.iter().map(|k| alloc::format!("\"{k}\"")).collect();
+                js.push_str(&alloc::format!("export const {name} = Object.freeze([{}]);\n", keys.join(", ")));
+            }
+            // Which activities of a row are active (src/routing/turn.rs), by code.
+            let active: alloc::vec::Vec<_> = crate::routing::turn::activity_table().iter().map(|a| a.to_string()).collect();
+            js.push_str(&alloc::format!("export const ACTIVE = Object.freeze([{}]);\n", active.join(", ")));
+            js
+        }
+    };
+}
+
+wire! {
+    /// What kind of value the caller gave (read by `crate::given::Given`).
+    Kind { Undefined, Null, Boolean, Number, String, Function, Array, Object, BigInt, Symbol }
+
+    /// A dispatch's palette as the call's reading found it (`policy::gate::Handed`, and
+    /// an object whose `kind` could not be read).
+    Palette { Nothing, Routed, NotRouted, Names, Unreadable }
+
+    /// A list of strings of the caller's as read: every item a string (`Strings`), or
+    /// where the reading stopped (`Unreadable`: the value holding it could not be read).
+    Listed { Strings, Unreadable, NotIterable, IteratorUnreadable, NotIterated, NotString }
+
+    /// What a store's `entries` did (`routing::turn::Returned`): answered a value, a
+    /// thenable, or threw.
+    Returned { Value, Thenable, Threw }
+
+    /// The first event of a turn that waits (`routing::turn::Event`), or the signal
+    /// failing to let go of its listener.
+    Event { Answered, Rejected, Elapsed, Aborted, SignalFailed }
+
+    /// The error a message becomes, with its `cause` or without.
+    Fault { Error, TypeError, RangeError, ErrorCaused, TypeErrorCaused, RangeErrorCaused }
+
+    /// A store's answer as a turn read it: no rows (null or undefined), rows, not
+    /// iterable, or reading it threw.
+    Answer { None, Rows, NotIterable, Threw }
+
+    /// What a model selection came to (`policy::seams::Selection`); a policy's is
+    /// `Policy` plus the policy's index.
+    Source { Default, Resolver, Policy }
+}
+
+/// The bits a value's `Kind` takes in a word of kinds (host.js `kinds`).
+pub(crate) const KIND_BITS: u32 = 4;
+
+/// The `i`th kind of a word of kinds.
+pub(crate) fn kinds_at(kinds: u32, i: usize) -> u32 {
+    (kinds >> (KIND_BITS as usize * i)) & ((1 << KIND_BITS) - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn wire_js_is_generated_from_these_definitions() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/wire.js");
+        let made = super::javascript();
+        if std::env::var_os("UPDATE_WIRE").is_some() {
+            std::fs::write(path, &made).unwrap();
+        }
+        let shipped = std::fs::read_to_string(path).unwrap_or_default();
+        assert_eq!(
+            shipped, made,
+            "pkg-template/wire.js drifted from src/js/wire.rs: run `UPDATE_WIRE=1 cargo test wire`"
+        );
+    }
+}
