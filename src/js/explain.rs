@@ -4,7 +4,7 @@
 //! tool's and term's index, and `host.js` `explained` puts the caller's own strings there.
 
 use super::index::ToolIndex;
-use super::{host, JsResult};
+use super::{host, JsResult, Message};
 use alloc::vec::Vec;
 use js_sys::Array;
 use serde::Serialize;
@@ -18,7 +18,10 @@ impl ToolIndex {
         let asked = self.asked("explain", &query, &options)?;
         let built = &asked.built;
         let vector = asked.vector.as_deref().map(|v| (v, &built.fusion));
-        let explanation = built.index.explain(&asked.query, vector, asked.limit);
+        let Some(explanation) = built.index.explain(&asked.query, vector, asked.limit) else {
+            let message = "ToolIndex.explain: this index keeps no field counts to explain with; build it with options.explain: true (new ToolIndex(tools, { explain: true })), and its snapshots keep them too";
+            return Err(Message::new(message).error());
+        };
         // `null` for a part that does not apply (no lexical match, a lexical ranking).
         let serializer = Serializer::new().serialize_missing_as_null(true);
         let list = explanation.hits.serialize(&serializer)?;

@@ -6,7 +6,9 @@ use super::options::{self, At, Fields};
 use super::{batch, frozen, host, must_be, unreadable, JsResult, Message};
 use crate::names::{NameList, NameTable};
 use crate::search::snapshot::{self, SnapshotError};
-use crate::search::{vectors, Field, Fusion, Hit, Index, ToolDoc, VectorError, Vectors, NONE};
+use crate::search::{
+    vectors, Field, Fusion, Hit, Index, Params, ToolDoc, VectorError, Vectors, NONE,
+};
 use alloc::rc::Rc;
 use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
@@ -168,8 +170,15 @@ pub struct ToolIndex {
     dimensions: Option<u32>,
 }
 
-const OPTIONS: &[&str] = &["limit", "vectors", "embed", "onEmbedError"];
-const LOAD_OPTIONS: &[&str] = &["limit", "vectors", "embed", "onEmbedError", "signal"];
+const OPTIONS: &[&str] = &["limit", "vectors", "embed", "onEmbedError", "explain"];
+const LOAD_OPTIONS: &[&str] = &[
+    "limit",
+    "vectors",
+    "embed",
+    "onEmbedError",
+    "explain",
+    "signal",
+];
 const SEARCH_OPTIONS: &[&str] = &["limit", "vector"];
 
 /// A positive whole number of hits (the core's rule for `limit`), or `None` when not given.
@@ -184,6 +193,8 @@ pub(super) struct Options {
     vectors: JsValue,
     embed: Option<Function>,
     on_embed_error: Option<Function>,
+    /// Whether the index keeps what `explain` needs (the constructor's).
+    explain: bool,
 }
 
 fn read_options(options: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Options> {
@@ -196,6 +207,9 @@ fn options_of(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Options>
         vectors: fields.named("vectors"),
         embed: fields.function("embed", At(place, "."))?,
         on_embed_error: fields.function("onEmbedError", At(place, "."))?,
+        explain: fields
+            .checked("explain", At(place, "."))?
+            .is_some_and(|v| v.is_truthy()),
     })
 }
 
@@ -208,6 +222,10 @@ pub(super) fn load_options(options: &JsValue) -> JsResult<(Options, Option<JsVal
     if !options.vectors.is_undefined() {
         let message =
             ".vectors: a snapshot holds its vectors; load takes limit, embed, onEmbedError and signal";
+        return Err(place().add(message).type_error());
+    }
+    if !fields.is_undefined("explain") {
+        let message = ".explain: a snapshot explains if its index was built with options.explain; load takes limit, embed, onEmbedError and signal";
         return Err(place().add(message).type_error());
     }
     Ok((options, signal))
@@ -514,7 +532,7 @@ impl ToolIndex {
                 texts: &flat[range],
             })
             .collect();
-        let mut index = Index::build(&docs);
+        let mut index = Index::build_with(&docs, Params::default(), options.explain);
         if let Some(first) = namespaces(&read.namespaces(), &names, as_record)? {
             // One per tool, each its namespace's first tool or none: set as read.
             let _ = index.set_namespaces(first);

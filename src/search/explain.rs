@@ -9,7 +9,9 @@
 //! hit's fused parts (`Fusion::lexical_part`, `Fusion::embedding_part`) to its score.
 
 use super::vectors::QueryScratch;
-use super::{norms, sort_best_first, tf_of, Field, Fusion, Index, FIELDS, NONE, TF_BITS, WIDE};
+use super::{
+    norms, sort_best_first, tf_of, Counts, Field, Fusion, Index, FIELDS, NONE, TF_BITS, WIDE,
+};
 use alloc::vec::Vec;
 use serde::Serialize;
 
@@ -91,7 +93,7 @@ fn places(n: usize, ranked: impl Iterator<Item = u32>) -> Vec<u32> {
     at
 }
 
-impl Index {
+impl Counts {
     /// Posting `p`'s packed field frequencies (`tf_of`).
     fn tfs(&self, p: usize) -> u32 {
         let c = self.post_tf[p];
@@ -105,19 +107,28 @@ impl Index {
         }
         tfs
     }
+}
+
+impl Index {
+    /// Whether the index keeps what `explain` needs (`Index::build_with`'s `explain`).
+    pub fn explains(&self) -> bool {
+        self.counts.is_some()
+    }
 
     /// Term `id`'s code units (a term of `Explanation::terms`).
     pub fn term(&self, id: u32) -> &[u16] {
         self.terms.get(id)
     }
 
-    /// The hits of `search(query, limit)`, or with `vector` of `hybrid`, explained.
+    /// The hits of `search(query, limit)`, or with `vector` of `hybrid`, explained; `None`
+    /// when the index keeps no counts to explain with (`Index::explains`).
     pub fn explain(
         &self,
         query: &[u16],
         vector: Option<(&[f64], &Fusion)>,
         limit: usize,
-    ) -> Explanation {
+    ) -> Option<Explanation> {
+        let counts = self.counts.as_ref()?;
         let mut hits = Vec::new();
         match vector {
             Some((v, fusion)) => self.hybrid(query, v, fusion, limit, &mut hits),
@@ -125,14 +136,14 @@ impl Index {
         }
         let mut out = Explanation::default();
         if hits.is_empty() {
-            return out;
+            return Some(out);
         }
         match self.scratch.try_borrow_mut() {
             Ok(mut s) => {
                 self.query_terms(&mut s, query);
                 out.terms.clone_from(&s.terms);
             }
-            Err(_) => return out,
+            Err(_) => return Some(out),
         }
         let n = self.len();
         let mut lexical = Vec::new();
@@ -163,7 +174,7 @@ impl Index {
             let lexical = l.map(|l| Lexical {
                 score: lexical[l].score,
                 rank: l as u32 + 1,
-                fields: self.fields(hit.tool, &out.terms),
+                fields: self.fields(counts, hit.tool, &out.terms),
             });
             let (vector, fused) = match fusion {
                 None => (None, None),
@@ -199,15 +210,15 @@ impl Index {
                 fused,
             });
         }
-        out
+        Some(out)
     }
 
     /// The parts of `tool`'s lexical score by field: each posting score of the query's
     /// `terms` shared out among the fields in proportion to their part of the term's
     /// pseudo-frequency, as the build summed it.
-    fn fields(&self, tool: u32, terms: &[u32]) -> Vec<FieldParts> {
+    fn fields(&self, counts: &Counts, tool: u32, terms: &[u32]) -> Vec<FieldParts> {
         let t = FIELDS * tool as usize;
-        let norm = norms(&self.params, &self.lens[t..t + FIELDS], &self.avg);
+        let norm = norms(&self.params, &counts.lens[t..t + FIELDS], &counts.avg);
         // Per term of the query in the tool: its place in `terms`, and its packed field
         // frequencies and their parts of its score.
         let mut found: Vec<(u32, u32, [f64; FIELDS])> = Vec::new();
@@ -217,7 +228,7 @@ impl Index {
             let Ok(i) = self.post_tool[a..b].binary_search(&tool) else {
                 continue;
             };
-            let (score, tfs) = (f64::from(self.post_score[a + i]), self.tfs(a + i));
+            let (score, tfs) = (f64::from(self.post_score[a + i]), counts.tfs(a + i));
             let mut share = [0f64; FIELDS];
             for (f, s) in share.iter_mut().enumerate() {
                 *s = f64::from(tf_of(tfs, f) as f32 * norm[f]);

@@ -153,6 +153,51 @@ fn norms(p: &Params, len: &[u32], avg: &[f32; FIELDS]) -> [f32; FIELDS] {
     norm
 }
 
+/// Each posting's field frequencies and each tool's field lengths: what BM25F summed into
+/// the posting scores, which `explain` shares out among the fields.
+struct Counts {
+    /// The term's field frequencies in the tool, by posting: 3 bits a field (not 0), or
+    /// `WIDE` when one is over 7 (a posting in a thousand), its packed frequencies
+    /// (`tf_of`) then in `wide`, in posting order, beside the posting's index.
+    post_tf: Vec<u16>,
+    wide: Vec<u32>,
+    /// The wide postings (their indices), ascending.
+    wide_at: Vec<u32>,
+    /// Tokens per tool and field (tool i's `FIELDS` from `FIELDS * i`), and their
+    /// averages (`averages`).
+    lens: Vec<u32>,
+    avg: [f32; FIELDS],
+}
+
+impl Counts {
+    /// The counts of packed frequencies `tfs` (by posting) and lengths `lens`, whose
+    /// averages are `avg`.
+    fn new(tfs: &[u32], lens: Vec<u32>, avg: [f32; FIELDS]) -> Counts {
+        let mut post_tf = vec![0u16; tfs.len()];
+        let (mut wide, mut wide_at) = (Vec::new(), Vec::new());
+        for (p, (c, &tfs)) in post_tf.iter_mut().zip(tfs).enumerate() {
+            *c = narrow(tfs);
+            if *c == WIDE {
+                wide.push(tfs);
+                wide_at.push(p as u32);
+            }
+        }
+        Counts {
+            post_tf,
+            wide,
+            wide_at,
+            lens,
+            avg,
+        }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        2 * self.post_tf.capacity()
+            + 4 * (self.wide.capacity() + self.wide_at.capacity())
+            + 4 * self.lens.capacity()
+    }
+}
+
 pub struct Index {
     tools: u32,
     params: Params,
@@ -166,17 +211,9 @@ pub struct Index {
     post_tool: Vec<u32>,
     /// The term's whole BM25F contribution to the tool's score, idf included; > 0.
     post_score: Vec<f32>,
-    /// The term's field frequencies in the tool, for `explain`: 3 bits a field (not 0),
-    /// or `WIDE` when one is over 7 (a posting in a thousand), its packed frequencies
-    /// (`tf_of`) then in `wide`, in posting order, beside the posting's index.
-    post_tf: Vec<u16>,
-    wide: Vec<u32>,
-    /// The wide postings (their indices), ascending.
-    wide_at: Vec<u32>,
-    /// Tokens per tool and field (tool i's `FIELDS` from `FIELDS * i`), and their
-    /// averages (`averages`), for `explain`.
-    lens: Vec<u32>,
-    avg: [f32; FIELDS],
+    /// What `explain` takes the lexical scores apart with, when the index was built to
+    /// explain (`Index::build_with`): not kept otherwise, nor saved.
+    counts: Option<Counts>,
     /// The tools' vectors, for hybrid ranking (`Index::hybrid`).
     vectors: Option<Vectors>,
     /// The tools' namespaces (`Index::entries`).
@@ -243,6 +280,8 @@ struct Builder {
     df: Vec<u32>,
     /// Tokens per tool and field.
     lens: Vec<[u32; FIELDS]>,
+    /// Whether the index keeps its `Counts`.
+    counts: bool,
     tokens: tokenize::Tokenizer,
     /// A new surface token, normalised in place.
     stem: Vec<u16>,
@@ -339,8 +378,8 @@ impl Builder {
         }
         let mut post_tool = vec![0u32; self.entries.len()];
         let mut post_score = vec![0f32; self.entries.len()];
-        // Every posting's packed frequencies, until they are narrowed below.
-        let mut post_tf = vec![0u32; self.entries.len()];
+        // Every posting's packed frequencies, for the index's `Counts` (if it keeps them).
+        let mut post_tf = vec![0u32; if self.counts { self.entries.len() } else { 0 }];
         let avg = averages(self.lens.as_flattened());
         // Slices indexed in loops: at opt-level "z" `Vec`'s `Index`, iterator adapters and
         // `f32::max` (a call to `fmaxf`) stay calls, and this runs once per posting.
@@ -363,7 +402,9 @@ impl Builder {
                 let at = last[t as usize] as usize;
                 last[t as usize] += 1;
                 tools[at] = tool as u32;
-                freqs[at] = tfs;
+                if let Some(c) = freqs.get_mut(at) {
+                    *c = tfs;
+                }
                 // Positive whatever the parameters (NaN included): a query counts on it
                 // (`acc == 0`).
                 let score = f32::from_bits(df[t as usize]) * tf / (p.k1 + tf);
@@ -374,15 +415,9 @@ impl Builder {
                 };
             }
         }
-        let mut narrowed = vec![0u16; post_tf.len()];
-        let (mut wide, mut wide_at) = (Vec::new(), Vec::new());
-        for (p, (c, &tfs)) in narrowed.iter_mut().zip(&post_tf).enumerate() {
-            *c = narrow(tfs);
-            if *c == WIDE {
-                wide.push(tfs);
-                wide_at.push(p as u32);
-            }
-        }
+        let counts = self
+            .counts
+            .then(|| Counts::new(&post_tf, self.lens.into_flattened(), avg));
         Index {
             tools: n as u32,
             params: self.p,
@@ -398,11 +433,7 @@ impl Builder {
             offsets,
             post_tool,
             post_score,
-            post_tf: narrowed,
-            wide,
-            wide_at,
-            lens: self.lens.into_flattened(),
-            avg,
+            counts,
             vectors: None,
             namespaces: Namespaces::default(),
         }
@@ -411,10 +442,12 @@ impl Builder {
 
 impl Index {
     pub fn build(docs: &[ToolDoc<'_>]) -> Index {
-        Self::build_with(docs, Params::default())
+        Self::build_with(docs, Params::default(), false)
     }
 
-    pub fn build_with(docs: &[ToolDoc<'_>], params: Params) -> Index {
+    /// The index of `docs` ranked by `params`; with `explain`, one that keeps the counts
+    /// `Index::explain` takes its scores apart with (in memory and in its snapshots).
+    pub fn build_with(docs: &[ToolDoc<'_>], params: Params, explain: bool) -> Index {
         let mut b = Builder {
             p: params,
             surface: Terms::default(),
@@ -425,6 +458,7 @@ impl Index {
             last: Vec::new(),
             df: Vec::new(),
             lens: Vec::with_capacity(docs.len()),
+            counts: explain,
             tokens: tokenize::Tokenizer::default(),
             stem: Vec::new(),
         };
@@ -455,10 +489,8 @@ impl Index {
             + 4 * s.cosines.capacity()
             + self.terms.heap_bytes()
             + 4 * (self.offsets.capacity() + self.post_tool.capacity())
+            + self.counts.as_ref().map_or(0, Counts::heap_bytes)
             + 4 * (self.post_score.capacity()
-                + self.post_tf.capacity() / 2
-                + 2 * self.wide.capacity()
-                + self.lens.capacity()
                 + s.terms.capacity()
                 + s.acc.capacity()
                 + s.touched.capacity()
@@ -536,7 +568,7 @@ impl Index {
         }
     }
 
-    /// Term `t`'s postings: `[a, b)` of `post_tool`, `post_score` and `post_tf`.
+    /// Term `t`'s postings: `[a, b)` of `post_tool`, `post_score` and `Counts::post_tf`.
     fn postings(&self, t: u32) -> (usize, usize) {
         let t = t as usize;
         (self.offsets[t] as usize, self.offsets[t + 1] as usize)

@@ -11,7 +11,7 @@
 
 use super::terms::Terms;
 use super::vectors::Vectors;
-use super::{averages, Fusion, Index, Namespaces, Params, Scratch, FIELDS, WIDE};
+use super::{averages, Counts, Fusion, Index, Namespaces, Params, Scratch, FIELDS, WIDE};
 use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
 
@@ -207,7 +207,8 @@ pub fn save<'a>(
         w.f32(*x);
     }
     w.f32(p.k1);
-    w.u32(u32::from(p.stem) | u32::from(p.stop) << 1 | u32::from(p.camel) << 2);
+    let counted = u32::from(index.counts.is_some()) << 3;
+    w.u32(u32::from(p.stem) | u32::from(p.stop) << 1 | u32::from(p.camel) << 2 | counted);
     w.f32(fusion.k);
     w.f32(fusion.lexical);
     w.f32(fusion.embedding);
@@ -239,11 +240,15 @@ pub fn save<'a>(
     w.u32s(index.offsets.iter().copied());
     w.u32s(index.post_tool.iter().copied());
     w.u32s(index.post_score.iter().map(|x| x.to_bits()));
-    w.u16s(&index.post_tf);
-    w.u32s(index.wide.iter().copied());
-    w.u32s(index.wide_at.iter().copied());
-    w.u32s(index.lens.iter().copied());
     w.u32s(index.namespaces.first.iter().copied());
+    // An index built to explain: its counts last (flag 8), so that every other snapshot is
+    // the same bytes as without them.
+    if let Some(c) = &index.counts {
+        w.u16s(&c.post_tf);
+        w.u32s(c.wide.iter().copied());
+        w.u32s(c.wide_at.iter().copied());
+        w.u32s(c.lens.iter().copied());
+    }
     let mut bytes = w.0;
     let len = (bytes.len() - HEADER) as u32;
     let sum = checksum(&bytes[HEADER..]);
@@ -352,9 +357,39 @@ impl<'a> Reader<'a> {
             i += 1;
         }
         if odd {
-            return Err(SnapshotError::Corrupt("the postings"));
+            return Err(SnapshotError::Corrupt("the field counts"));
         }
         Ok((out, wide))
+    }
+    /// The counts of an index built to explain (`Index::counts`), checked: frequencies for
+    /// each of the `postings` (`freqs`), one wide entry (not 0) for each `WIDE`, at
+    /// ascending postings each `WIDE`, and `FIELDS` lengths for each of the `tools`.
+    fn counts(&mut self, postings: usize, tools: usize) -> Result<Counts, SnapshotError> {
+        let (post_tf, wides) = self.freqs()?;
+        let wide = self.words(1, u32::MAX - 1, "the field counts", as_is)?;
+        let wide_at = self.u32s()?;
+        let mut next = 0;
+        let wide_at_ok = wide_at.iter().all(|&p| {
+            let ok = p >= next && post_tf.get(p as usize) == Some(&WIDE);
+            next = p.wrapping_add(1);
+            ok
+        });
+        let lens = self.u32s()?;
+        if post_tf.len() != postings
+            || wides != wide.len()
+            || wides != wide_at.len()
+            || !wide_at_ok
+            || lens.len() != FIELDS * tools
+        {
+            return Err(SnapshotError::Corrupt("the field counts"));
+        }
+        Ok(Counts {
+            post_tf,
+            wide,
+            wide_at,
+            avg: averages(&lens),
+            lens,
+        })
     }
     fn f32s(&mut self) -> Result<Vec<f32>, SnapshotError> {
         self.words(0, u32::MAX, "", f32::from_bits)
@@ -489,19 +524,6 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
     // f32::MAX).
     let post_tool = r.words(0, tools.wrapping_sub(1), "the postings", as_is)?;
     let post_score = r.words(1, f32::MAX.to_bits() - 1, "the postings", f32::from_bits)?;
-    // Field frequencies: not 0 (a posting is a term in the tool), 3 bits a field or
-    // `WIDE`, and one wide entry for each `WIDE`.
-    let (post_tf, wides) = r.freqs()?;
-    let wide = r.words(1, u32::MAX - 1, "the postings", as_is)?;
-    // Ascending postings, each `WIDE`: with as many as there are, one for each.
-    let wide_at = r.u32s()?;
-    let mut next = 0;
-    let wide_at_ok = wide_at.iter().all(|&p| {
-        let ok = p >= next && post_tf.get(p as usize) == Some(&WIDE);
-        next = p.wrapping_add(1);
-        ok
-    });
-    let lens = r.u32s()?;
     let mut prev = 0;
     if offsets.len() != terms.len() + 1
         || offsets.first() != Some(&0)
@@ -512,11 +534,6 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         })
         || prev as usize != post_tool.len()
         || post_tool.len() != post_score.len()
-        || post_tool.len() != post_tf.len()
-        || wides != wide.len()
-        || wides != wide_at.len()
-        || !wide_at_ok
-        || lens.len() != FIELDS * tools as usize
         || (tools == 0 && !post_tool.is_empty())
     {
         return Err(Corrupt("the postings"));
@@ -527,6 +544,11 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         0 => Namespaces::default(),
         n if n == tools as usize => Namespaces::new(first).ok_or(Corrupt("the namespaces"))?,
         _ => return Err(Corrupt("the namespaces")),
+    };
+    let counts = if flags & 8 != 0 {
+        Some(r.counts(post_tool.len(), tools as usize)?)
+    } else {
+        None
     };
     if r.at != r.bytes.len() {
         return Err(Corrupt("bytes after the last section"));
@@ -554,11 +576,7 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         offsets,
         post_tool,
         post_score,
-        post_tf,
-        wide,
-        wide_at,
-        avg: averages(&lens),
-        lens,
+        counts,
         vectors,
         namespaces,
     };

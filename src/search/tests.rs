@@ -194,6 +194,15 @@ fn tool(name: &str, description: &str) -> Tool {
 }
 
 fn index(tools: &[Tool]) -> Index {
+    built(tools, false)
+}
+
+/// The index of `tools`, built to explain.
+fn explaining(tools: &[Tool]) -> Index {
+    built(tools, true)
+}
+
+fn built(tools: &[Tool], explain: bool) -> Index {
     let texts: Vec<Vec<(Field, &[u16])>> = tools
         .iter()
         .map(|t| t.texts.iter().map(|(f, s)| (*f, s.as_slice())).collect())
@@ -206,7 +215,7 @@ fn index(tools: &[Tool]) -> Index {
             texts: x,
         })
         .collect();
-    Index::build(&docs)
+    Index::build_with(&docs, Params::default(), explain)
 }
 
 fn ranked(ix: &Index, q: &str, limit: usize) -> Vec<u32> {
@@ -360,7 +369,7 @@ fn zero_weight_fields_and_odd_params_stay_sane() {
             ..Params::default()
         },
     ] {
-        let ix = Index::build_with(&docs, p);
+        let ix = Index::build_with(&docs, p, false);
         let mut out = Vec::new();
         ix.search(&u("weather uber email current ride"), 10, &mut out);
         let mut seen: Vec<u32> = out.iter().map(|h| h.tool).collect();
@@ -590,7 +599,10 @@ fn queries_allocate_nothing_per_tool() {
 // ---- hybrid ranking ---------------------------------------------------------------------
 
 fn with_vectors(tools: &[Tool], vs: &[Vec<f64>]) -> Index {
-    let mut ix = index(tools);
+    vectored(index(tools), vs)
+}
+
+fn vectored(mut ix: Index, vs: &[Vec<f64>]) -> Index {
     let mut store = Vectors::new(vs[0].len());
     for v in vs {
         vectors::check(v, Some(store.dims())).unwrap();
@@ -976,42 +988,15 @@ fn snapshots_refuse_foreign_truncated_altered_and_other_versions() {
             "{at}: {value:#x}"
         );
     }
-    // The postings, the snapshot's arrays before the field lengths and the (here empty)
-    // namespaces (tools, scores, field frequencies and the (here no) wide ones, each after
-    // its length): a tool out of range, a score that is not finite and above 0, or
-    // frequencies of 0, not 3 bits a field, or wide without a wide entry, refused; the last
-    // tool in range, any finite positive score and any 3-bit frequencies but 0, loaded.
+    // The postings, the snapshot's arrays before the (here empty) namespaces (tools, then
+    // scores, each after its length): a tool out of range, or a score that is not finite
+    // and above 0, refused; the last tool in range, and any finite positive score, loaded.
     let ix = with_vectors(&tools, &vs);
     let posted = ix.post_tool.len();
     let end = bytes.len() - 4;
     assert_eq!(bytes[end..], [0; 4], "no namespaces");
-    let lens = end - 4 * FIELDS * tools.len();
-    assert_eq!(
-        bytes[lens - 4..lens],
-        ((FIELDS * tools.len()) as u32).to_le_bytes(),
-        "the field lengths' length"
-    );
-    assert!(ix.wide.is_empty());
-    assert_eq!(bytes[lens - 12..lens - 4], [0; 8], "no wide frequencies");
-    let tf = lens - 12 - 2 * posted;
-    let scores_end = tf - 4;
-    for (value, ok) in [
-        (1u16, true),
-        (0x7FFF, true),
-        (0, false),
-        (0x8000, false),
-        (WIDE, false),
-    ] {
-        let mut forged = bytes.clone();
-        forged[tf..tf + 2].copy_from_slice(&value.to_le_bytes());
-        let sum = snapshot::checksum(&forged[24..]);
-        forged[16..24].copy_from_slice(&sum.to_le_bytes());
-        let err = snapshot::load(forged).err();
-        let want = (!ok).then_some(E::Corrupt("the postings"));
-        assert_eq!(err, want, "frequencies {value:#x}");
-    }
-    let score = scores_end - 4;
-    let tool = scores_end - 4 * posted - 8;
+    let score = end - 4;
+    let tool = end - 4 * posted - 8;
     assert_eq!(
         bytes[tool - 4 * posted..tool - 4 * posted + 4],
         (posted as u32).to_le_bytes(),
@@ -1223,6 +1208,89 @@ fn snapshots_keep_namespaces() {
 
 // ---- explanations -----------------------------------------------------------------------
 
+fn counts_of(ix: &Index) -> &Counts {
+    ix.counts.as_ref().expect("an index built to explain")
+}
+
+/// `bytes` with the word at `at` set to `value`, and the header's length and checksum set.
+fn forged(bytes: &[u8], at: usize, value: &[u8]) -> Vec<u8> {
+    let mut forged = bytes.to_vec();
+    forged[at..at + value.len()].copy_from_slice(value);
+    let len = (forged.len() - 24) as u32;
+    forged[12..16].copy_from_slice(&len.to_le_bytes());
+    let sum = snapshot::checksum(&forged[24..]);
+    forged[16..24].copy_from_slice(&sum.to_le_bytes());
+    forged
+}
+
+#[test]
+fn only_an_index_built_to_explain_keeps_counts_and_saves_them() {
+    use snapshot::SnapshotError as E;
+    let tools = weather_tools();
+    let (plain, counted) = (index(&tools), explaining(&tools));
+    let q = u("weather forecast");
+    assert!(!plain.explains() && counted.explains());
+    assert_eq!(plain.explain(&q, None, 5), None);
+    assert!(plain.heap_bytes() < counted.heap_bytes());
+    let mut hits = (Vec::new(), Vec::new());
+    plain.search(&q, 5, &mut hits.0);
+    counted.search(&q, 5, &mut hits.1);
+    assert_eq!(hits.0, hits.1, "the same ranking");
+    // The plain snapshot is the other's without its counts (the last section) and flag 8.
+    let (bytes, with) = (saved(&plain, &tools), saved(&counted, &tools));
+    const FLAGS: usize = 24 + 4 + 4 * 2 * FIELDS + 4;
+    assert_eq!(with[FLAGS..FLAGS + 4], [7 | 8, 0, 0, 0]);
+    let mut cut = forged(&with[..bytes.len()], FLAGS, &[7, 0, 0, 0]);
+    assert_eq!(cut, bytes);
+    for (bytes, explains) in [(&bytes, false), (&with, true)] {
+        let loaded = snapshot::load(bytes.clone()).unwrap().index;
+        assert_eq!(loaded.explains(), explains);
+        assert_eq!(
+            loaded.explain(&q, None, 5),
+            if explains {
+                counted.explain(&q, None, 5)
+            } else {
+                None
+            }
+        );
+    }
+    // The flag without the counts, or the counts without the flag: refused.
+    cut = forged(&bytes, FLAGS, &[7 | 8, 0, 0, 0]);
+    assert!(matches!(
+        snapshot::load(cut),
+        Err(E::Corrupt(_) | E::Truncated { .. })
+    ));
+    let unflagged = forged(&with, FLAGS, &[7, 0, 0, 0]);
+    assert_eq!(
+        snapshot::load(unflagged).err(),
+        Some(E::Corrupt("bytes after the last section"))
+    );
+    // The field frequencies (after their length, right after the plain snapshot's end): 0,
+    // not 3 bits a field, or wide without a wide entry, refused; any 3 bits but 0, loaded.
+    let tf = bytes.len() + 4;
+    for (value, ok) in [
+        (1u16, true),
+        (0x7FFF, true),
+        (0, false),
+        (0x8000, false),
+        (WIDE, false),
+    ] {
+        let err = snapshot::load(forged(&with, tf, &value.to_le_bytes())).err();
+        let want = (!ok).then_some(E::Corrupt("the field counts"));
+        assert_eq!(err, want, "frequencies {value:#x}");
+    }
+    // Field lengths of another count: refused.
+    let short = forged(
+        &with[..with.len() - 4],
+        with.len() - 4 - 4 * FIELDS * tools.len(),
+        &((FIELDS * tools.len() - 1) as u32).to_le_bytes(),
+    );
+    assert_eq!(
+        snapshot::load(short).err(),
+        Some(E::Corrupt("the field counts"))
+    );
+}
+
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1e-30)
 }
@@ -1238,7 +1306,9 @@ fn check_explained(
     limit: usize,
 ) -> Explanation {
     let p = ix.params;
-    let ex = ix.explain(q, vector, limit);
+    let ex = ix
+        .explain(q, vector, limit)
+        .expect("an index built to explain");
     let mut hits = Vec::new();
     match vector {
         Some((v, f)) => ix.hybrid(q, v, f, limit, &mut hits),
@@ -1334,7 +1404,7 @@ fn check_explained(
 #[test]
 fn explanations_take_the_weather_apart() {
     let tools = weather_tools();
-    let ix = index(&tools);
+    let ix = explaining(&tools);
     let ex = check_explained(&ix, &tools, &u("Weather forecasts, please"), None, 5);
     let terms: Vec<String> = ex
         .terms
@@ -1370,8 +1440,9 @@ fn explanations_take_the_weather_apart() {
     let parts = &ex.hits[1].lexical.as_ref().unwrap().fields;
     assert!(parts[0].score > 1.5 * parts[1].score);
     // Nothing to explain: nothing found.
-    assert_eq!(ix.explain(&u("zebra"), None, 5), Explanation::default());
-    assert_eq!(ix.explain(&u("weather"), None, 0), Explanation::default());
+    let none = Some(Explanation::default());
+    assert_eq!(ix.explain(&u("zebra"), None, 5), none);
+    assert_eq!(ix.explain(&u("weather"), None, 0), none);
 }
 
 #[test]
@@ -1387,7 +1458,7 @@ fn random_explanations_add_up() {
                     .collect(),
             })
             .collect();
-        let ix = index(&tools);
+        let ix = explaining(&tools);
         for _ in 0..10 {
             let q = rng.text(20);
             let ex = check_explained(&ix, &tools, &q, None, rng.below(6));
@@ -1423,7 +1494,7 @@ fn random_hybrid_explanations_add_up() {
         let vs: Vec<Vec<f64>> = (0..n)
             .map(|_| (0..dims).map(|_| value(&mut rng)).collect())
             .collect();
-        let ix = with_vectors(&tools, &vs);
+        let ix = vectored(explaining(&tools), &vs);
         // Shallow depths now and then, so that parts beyond them are 0.
         let fusion = Fusion {
             depth: 1 + rng.below(12),
@@ -1461,8 +1532,8 @@ fn explanations_count_frequent_terms_exactly() {
         tool("word_count", "Counts a word."),
         tool("other", &many("lookup", 3)),
     ];
-    let ix = index(&tools);
-    assert_eq!(ix.wide.len(), 2, "two wide postings");
+    let ix = explaining(&tools);
+    assert_eq!(counts_of(&ix).wide.len(), 2, "two wide postings");
     for ix in [&ix, &snapshot::load(saved(&ix, &tools)).unwrap().index] {
         let ex = check_explained(ix, &tools, &u("word lookup"), None, 5);
         let counts = |tool: u32| -> Vec<(Field, Vec<u32>)> {
@@ -1483,11 +1554,12 @@ fn explanations_count_frequent_terms_exactly() {
     // not `WIDE`: corrupt.
     let bytes = saved(&ix, &tools);
     // The two wide frequencies, then their two postings, each after its length; then the
-    // field lengths (5 a tool) and the namespaces.
-    let lens = bytes.len() - 4 - 4 * FIELDS * tools.len();
+    // field lengths (5 a tool), last.
+    let lens = bytes.len() - 4 * FIELDS * tools.len();
     let (at, freqs) = (lens - 4 - 8, lens - 4 - 8 - 4 - 8);
     let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
-    assert_eq!([word(at), word(at + 4)], [ix.wide_at[0], ix.wide_at[1]]);
+    let wide_at = &counts_of(&ix).wide_at;
+    assert_eq!([word(at), word(at + 4)], [wide_at[0], wide_at[1]]);
     let (first, second) = (word(at), word(at + 4));
     for (place, value) in [
         (freqs, 0),
@@ -1502,7 +1574,7 @@ fn explanations_count_frequent_terms_exactly() {
         forged[16..24].copy_from_slice(&sum.to_le_bytes());
         assert_eq!(
             snapshot::load(forged).err(),
-            Some(snapshot::SnapshotError::Corrupt("the postings")),
+            Some(snapshot::SnapshotError::Corrupt("the field counts")),
             "{place}: {value}"
         );
     }
