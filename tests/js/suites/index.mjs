@@ -556,7 +556,7 @@ export function toolIndex(tp) {
       refused(longer, RangeError, new RegExp(`${bytes.length + 3} bytes, more than the ${bytes.length}`));
       const other = bytes.slice();
       other[8] = 9;
-      refused(other, TypeError, /a snapshot of format version 9; this tool-palette reads version 5/);
+      refused(other, TypeError, /a snapshot of format version 9; this tool-palette reads version 4/);
       // Any one byte altered anywhere in the payload: refused.
       for (let at = 24; at < bytes.length; at += 7) {
         const altered = bytes.slice();
@@ -611,9 +611,10 @@ export function toolIndex(tp) {
     return explained;
   };
 
+  const EXPLAIN = { explain: true };
   describe("ToolIndex: explain, why a tool was picked", () => {
     test("the hits of search, each with its score taken apart by field and term; frozen all the way down", () => {
-      const index = new ToolIndex(TOOLS);
+      const index = new ToolIndex(TOOLS, EXPLAIN);
       const [weather] = explainsSearch(index, "weather forecasts in fahrenheit for the city");
       assert.deepEqual(
         weather.lexical.fields.map((f) => [f.field, f.terms.map((t) => [t.term, t.count])]),
@@ -636,7 +637,7 @@ export function toolIndex(tp) {
     });
 
     test("hybrid: the cosine and its rank, and the fused parts; a tool no word matched has no lexical part", () => {
-      const index = hybrid();
+      const index = hybrid(EXPLAIN);
       const explained = explainsSearch(index, "zzz weather", { vector: EMAIL, limit: 4 });
       assert.deepEqual(explained.map((x) => x.name), ["get_weather", "send_email", "sqlQuery", "calendar.create-event"]);
       const [weather, email] = explained;
@@ -646,11 +647,11 @@ export function toolIndex(tp) {
       assert.ok(email.vector.similarity > 0.99);
       // A zero vector, or an index without vectors: lexical, as search.
       assert.deepEqual(index.explain("weather", { vector: [0, 0, 0, 0] }), index.explain("weather"));
-      assert.deepEqual(new ToolIndex(TOOLS).explain("weather", { vector: EMAIL }), index.explain("weather"));
+      assert.deepEqual(new ToolIndex(TOOLS, EXPLAIN).explain("weather", { vector: EMAIL }), index.explain("weather"));
     });
 
     test("names are the caller's own strings, terms exact JavaScript strings", () => {
-      const index = new ToolIndex([{ name: "a\uD800b", description: "lone \uDC00x surrogates" }, { name: "plain" }]);
+      const index = new ToolIndex([{ name: "a\uD800b", description: "lone \uDC00x surrogates" }, { name: "plain" }], EXPLAIN);
       const [hit] = index.explain("A\uD800B \uDC00X");
       assert.equal(hit.name, "a\uD800b");
       assert.deepEqual(hit.lexical.fields.map((f) => f.terms.map((t) => t.term)), [["a\uD800b"], ["\uDC00x"]]);
@@ -658,8 +659,8 @@ export function toolIndex(tp) {
 
     test("on BFCL live: for every question, lexical and hybrid (the fixture's embeddings), explain is search with parts that add up", async () => {
       const { data, vectors } = await import("../../../bench/tool-search/compare.mjs");
-      const lexical = new ToolIndex(data.tools);
-      const fused = new ToolIndex(data.tools, { vectors: data.tools.map((t, i) => vectors.tool(t, i)) });
+      const lexical = new ToolIndex(data.tools, EXPLAIN);
+      const fused = new ToolIndex(data.tools, { vectors: data.tools.map((t, i) => vectors.tool(t, i)), explain: true });
       let hits = 0;
       for (const q of data.questions) {
         hits += explainsSearch(lexical, q.query, { limit: 10 }).length;
@@ -674,7 +675,7 @@ export function toolIndex(tp) {
     });
 
     test("bad arguments are the errors search gives, naming explain's", () => {
-      const index = hybrid();
+      const index = hybrid(EXPLAIN);
       assert.throws(() => index.explain(5), (e) => e instanceof TypeError && /^ToolIndex\.explain: query must be a string, got number \(5\)$/.test(e.message));
       assert.throws(() => index.explain("x", 5), (e) => e instanceof TypeError && /^ToolIndex\.explain: options/.test(e.message));
       assert.throws(() => index.explain("x", { limit: -1 }), (e) => e instanceof TypeError && /^ToolIndex\.explain: options\.limit/.test(e.message));
@@ -686,6 +687,28 @@ export function toolIndex(tp) {
       }
       index.dispose();
       assert.throws(() => index.explain("weather"), /^Error: ToolIndex: explain\(\) after dispose\(\)$/);
+    });
+
+    test("only an index built with options.explain explains (its snapshots too); the others' snapshots are as before", () => {
+      const unexplained = /^Error: ToolIndex\.explain: this index keeps no field counts to explain with; build it with options\.explain: true/;
+      const plain = new ToolIndex(TOOLS);
+      const counted = new ToolIndex(TOOLS, EXPLAIN);
+      for (const index of [plain, ToolIndex.load(plain.save()), new ToolIndex(TOOLS, { explain: false }), hybrid()]) {
+        assert.throws(() => index.explain("weather"), unexplained);
+        assert.ok(index.search("weather").length > 0);
+      }
+      assert.deepEqual(ToolIndex.load(counted.save()).explain("weather city"), counted.explain("weather city"));
+      assert.deepEqual(counted.search("weather city"), plain.search("weather city"));
+      // The counts are the last section of a snapshot that has them: the rest is the plain one's but its flags.
+      const [bytes, more] = [plain.save(), counted.save()];
+      assert.ok(more.length > bytes.length);
+      const flags = 24 + 4 + 4 * 10 + 4;
+      assert.deepEqual([bytes[flags], more[flags]], [7, 15]);
+      assert.deepEqual(more.slice(24 + 4 + 4 * 11, bytes.length), bytes.slice(24 + 4 + 4 * 11));
+      for (const explain of [1, "yes", null]) {
+        assert.throws(() => new ToolIndex(TOOLS, { explain }), (e) => e instanceof TypeError && /^ToolIndex: options\.explain must be a boolean/.test(e.message), String(explain));
+      }
+      assert.throws(() => ToolIndex.load(bytes, EXPLAIN), (e) => e instanceof TypeError && /^ToolIndex\.load: options\.explain: a snapshot explains if its index was built with options\.explain/.test(e.message));
     });
   });
 }
