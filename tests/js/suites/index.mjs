@@ -704,7 +704,7 @@ export function toolIndex(tp) {
       assert.ok(more.length > bytes.length);
       const flags = 24 + 4 + 4 * 10 + 4;
       assert.deepEqual([bytes[flags], more[flags]], [7, 15]);
-      assert.deepEqual(more.slice(24 + 4 + 4 * 11, bytes.length), bytes.slice(24 + 4 + 4 * 11));
+      assert.deepEqual(more.slice(flags + 4, bytes.length), bytes.slice(flags + 4));
       for (const explain of [1, "yes", null]) {
         assert.throws(() => new ToolIndex(TOOLS, { explain }), (e) => e instanceof TypeError && /^ToolIndex: options\.explain must be a boolean/.test(e.message), String(explain));
       }
