@@ -7,6 +7,9 @@
 //! over fields of frequency × field factor (`norms`): a field's part of the term's score is
 //! its share of that sum. So the fields' parts add up to the lexical score, and a hybrid
 //! hit's fused parts (`Fusion::lexical_part`, `Fusion::embedding_part`) to its score.
+//!
+//! The fields' frequencies and lengths are not in the posting scores (nor the texts in the
+//! index), so only an index built to explain keeps them (`Counts`); searching never reads them.
 
 use super::vectors::QueryScratch;
 use super::{

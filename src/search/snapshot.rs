@@ -7,7 +7,8 @@
 //! so no bytes, however made, can make a query panic or rank otherwise than the index
 //! that was saved: they load as that index or are refused with the reason.
 //! The term table's hash slots are not saved: they are rebuilt (and the terms found
-//! distinct) on load.
+//! distinct) on load. An index built to explain (`Index::build_with`) saves its `Counts`
+//! as the last section, with flag 8 in the options word: any other snapshot has neither.
 
 use super::terms::Terms;
 use super::vectors::Vectors;
