@@ -114,7 +114,7 @@ const methods = [
   [ToolRouter, ["dispose"], guarded],
   [ToolPolicies, ["selectModel", "dispatch", "dispose"], guarded],
   [ToolCallPolicy, ["matchesTool", "dispose"], guarded],
-  [ToolIndex, ["search", "entriesFor", "save", "dispose"], guarded],
+  [ToolIndex, ["search", "explain", "entriesFor", "save", "dispose"], guarded],
   [PaletteRun, ["step", "reveal", "dispose"], guarded],
 ];
 // The getters through the door too: one called on another object traps no more than a method.

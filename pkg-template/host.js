@@ -1064,6 +1064,23 @@ export function hits(names, indices, scores) {
   return Object.freeze(out);
 }
 
+// `index.explain`'s records as serde-wasm-bindgen made them, each `name` and `term` an index
+// into the caller's `names` and the query's `terms` until here; then frozen, all the way down.
+export function explained(names, terms, list) {
+  const freeze = (value) => {
+    if (typeof value === "object" && value !== null) {
+      for (const key in value) freeze(value[key]);
+      Object.freeze(value);
+    }
+    return value;
+  };
+  for (const hit of list) {
+    hit.name = names[hit.name];
+    for (const field of hit.lexical?.fields ?? []) for (const part of field.terms) part.term = terms[part.term];
+  }
+  return freeze(list);
+}
+
 export function rows(names, indices) {
   const out = new Array(indices.length);
   for (let i = 0; i < indices.length; i++) out[i] = Object.freeze({ tool: names[indices[i]] });

@@ -55,6 +55,8 @@ pub enum Rule {
     Budget,
     /// A number of hits: a positive integer below 2^32, or `undefined`.
     Limit,
+    /// A boolean, or `undefined` (false).
+    Flag,
     /// A policy's name: a non-empty string.
     Name,
     /// A redirect's target: a non-empty string, `null` or `undefined`.
@@ -130,6 +132,7 @@ pub fn rule_of(key: &str) -> Rule {
         "entries" => Rule::Layer,
         "timeoutMs" => Rule::Budget,
         "limit" => Rule::Limit,
+        "explain" => Rule::Flag,
         "name" => Rule::Name,
         "match" => Rule::Function,
         "redirectTo" => Rule::Target,
@@ -156,6 +159,7 @@ pub fn check(rule: Rule, given: Given) -> Result<bool, &'static str> {
         }
         (Rule::Budget, Given::Number(n)) => n.is_finite() && n >= 0.0,
         (Rule::Limit, Given::Number(n)) => n >= 1.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX),
+        (Rule::Flag, g) => g == Given::Boolean,
         (Rule::Name | Rule::Target, Given::String(len)) => len > 0,
         (Rule::Object | Rule::Options, g) => matches!(g, Given::Array | Given::Object),
         _ => false,
@@ -167,6 +171,7 @@ pub fn check(rule: Rule, given: Given) -> Result<bool, &'static str> {
             Rule::Layer => "a function, null or undefined",
             Rule::Budget => "a finite number >= 0",
             Rule::Limit => "a positive integer",
+            Rule::Flag => "a boolean",
             Rule::Name => "a non-empty string",
             Rule::Target => "a non-empty string, null or undefined",
             Rule::Object | Rule::Options => "an object",
@@ -196,6 +201,12 @@ mod tests {
             assert!(check(rule_of("timeoutMs"), Given::Number(n)).is_err());
         }
         assert_eq!(check(rule_of("timeoutMs"), Given::Number(0.0)), Ok(true));
+        assert_eq!(check(rule_of("explain"), Given::Boolean), Ok(true));
+        assert_eq!(check(rule_of("explain"), Given::Undefined), Ok(false));
+        assert_eq!(
+            check(rule_of("explain"), Given::Number(1.0)),
+            Err("a boolean")
+        );
         for n in [0.0, 1.5, 4_294_967_296.0] {
             assert!(check(rule_of("limit"), Given::Number(n)).is_err());
         }

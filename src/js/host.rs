@@ -275,6 +275,8 @@ extern "C" {
     /// Frozen `{ name, score }` hits and `{ tool }` rows, by index into `names`.
     pub fn hits(names: &Array, indices: &[u32], scores: &[f64]) -> JsValue;
     pub fn rows(names: &Array, indices: &[u32]) -> JsValue;
+    /// `index.explain`'s records (serialized), named from `names` and `terms`, frozen.
+    pub fn explained(names: &Array, terms: &Array, list: &JsValue) -> JsValue;
     /// A run's frozen `PaletteStep`, its lists picked from `names` by index.
     #[wasm_bindgen(js_name = paletteStep)]
     pub fn palette_step(

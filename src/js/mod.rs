@@ -8,6 +8,8 @@
 //! back into the package never finds anything half-done.
 
 mod batch;
+#[cfg(feature = "tool-index")]
+mod explain;
 mod host;
 #[cfg(feature = "tool-index")]
 mod index;

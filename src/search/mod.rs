@@ -5,6 +5,7 @@
 //! accumulates scores over the postings of its terms only, in scratch kept by the index.
 //! See `bench/tool-search/DESIGN.md` for the design and what each part measured.
 
+mod explain;
 mod math;
 pub mod snapshot;
 mod stem;
@@ -14,24 +15,41 @@ pub mod vectors;
 
 use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
+pub use explain::{Explained, Explanation, FieldParts, Fused, Lexical, Similarity, TermPart};
 use terms::Terms;
 pub use vectors::{VectorError, Vectors};
 
-/// Where a text comes from in a tool's definition.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Where a text comes from in a tool's definition (serialized as an explanation names it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum Field {
     /// The tool's name (`ToolDoc::name` is indexed as this field; more name texts may be added).
+    #[serde(rename = "name")]
     Name = 0,
+    #[serde(rename = "description")]
     Description = 1,
     /// A property name of the parameter schema (nested ones too).
+    #[serde(rename = "parameterName")]
     ParamName = 2,
     /// A property's description.
+    #[serde(rename = "parameterDescription")]
     ParamDescription = 3,
     /// A property's string `enum` values.
+    #[serde(rename = "parameterEnum")]
     ParamEnum = 4,
 }
 
 pub const FIELDS: usize = 5;
+
+impl Field {
+    /// The fields, by `Field as usize`.
+    pub const ALL: [Field; FIELDS] = [
+        Field::Name,
+        Field::Description,
+        Field::ParamName,
+        Field::ParamDescription,
+        Field::ParamEnum,
+    ];
+}
 
 /// One tool as the index reads it. A field may come in several texts (one per parameter,
 /// say): they count as one text of the summed length.
@@ -86,6 +104,100 @@ pub const NONE: u32 = u32::MAX;
 const TF_BITS: u32 = 6;
 const TF_MAX: u32 = (1 << TF_BITS) - 1;
 
+/// A posting's field frequencies when one is over 7: see `Index::wide`.
+const WIDE: u16 = u16::MAX;
+
+/// Packed frequencies `tfs` in 3 bits a field, or `WIDE`.
+fn narrow(tfs: u32) -> u16 {
+    let mut c = 0;
+    for f in 0..FIELDS {
+        let n = tf_of(tfs, f);
+        if n > 7 {
+            return WIDE;
+        }
+        c |= (n as u16) << (3 * f);
+    }
+    c
+}
+
+/// Field `f`'s term frequency in packed frequencies `tfs`.
+#[inline(always)]
+fn tf_of(tfs: u32, f: usize) -> u32 {
+    (tfs >> (TF_BITS * f as u32)) & TF_MAX
+}
+
+/// Per field, the average length over the tools (1 for a field no tool has), from the
+/// tools' lengths (`FIELDS` per tool): the same sums in the same order at build and at load.
+fn averages(lens: &[u32]) -> [f32; FIELDS] {
+    let mut avg = [0f32; FIELDS];
+    for len in lens.chunks_exact(FIELDS) {
+        for f in 0..FIELDS {
+            avg[f] += len[f] as f32;
+        }
+    }
+    let n = (lens.len() / FIELDS) as f32;
+    for a in &mut avg {
+        *a = if *a > 0.0 { *a / n } else { 1.0 };
+    }
+    avg
+}
+
+/// A tool's BM25F field factors, weight / (1 - b + b * length / average length): a term's
+/// pseudo-frequency in the tool is the sum over fields of frequency × factor.
+#[inline(always)]
+fn norms(p: &Params, len: &[u32], avg: &[f32; FIELDS]) -> [f32; FIELDS] {
+    let mut norm = [0f32; FIELDS];
+    for f in 0..FIELDS {
+        norm[f] = p.weight[f] / (1.0 - p.b[f] + p.b[f] * len[f] as f32 / avg[f]);
+    }
+    norm
+}
+
+/// Each posting's field frequencies and each tool's field lengths: what BM25F summed into
+/// the posting scores, which `explain` shares out among the fields.
+struct Counts {
+    /// The term's field frequencies in the tool, by posting: 3 bits a field (not 0), or
+    /// `WIDE` when one is over 7 (a posting in a thousand), its packed frequencies
+    /// (`tf_of`) then in `wide`, in posting order, beside the posting's index.
+    post_tf: Vec<u16>,
+    wide: Vec<u32>,
+    /// The wide postings (their indices), ascending.
+    wide_at: Vec<u32>,
+    /// Tokens per tool and field (tool i's `FIELDS` from `FIELDS * i`), and their
+    /// averages (`averages`).
+    lens: Vec<u32>,
+    avg: [f32; FIELDS],
+}
+
+impl Counts {
+    /// The counts of packed frequencies `tfs` (by posting) and lengths `lens`, whose
+    /// averages are `avg`.
+    fn new(tfs: &[u32], lens: Vec<u32>, avg: [f32; FIELDS]) -> Counts {
+        let mut post_tf = vec![0u16; tfs.len()];
+        let (mut wide, mut wide_at) = (Vec::new(), Vec::new());
+        for (p, (c, &tfs)) in post_tf.iter_mut().zip(tfs).enumerate() {
+            *c = narrow(tfs);
+            if *c == WIDE {
+                wide.push(tfs);
+                wide_at.push(p as u32);
+            }
+        }
+        Counts {
+            post_tf,
+            wide,
+            wide_at,
+            lens,
+            avg,
+        }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        2 * self.post_tf.capacity()
+            + 4 * (self.wide.capacity() + self.wide_at.capacity())
+            + 4 * self.lens.capacity()
+    }
+}
+
 pub struct Index {
     tools: u32,
     params: Params,
@@ -99,6 +211,9 @@ pub struct Index {
     post_tool: Vec<u32>,
     /// The term's whole BM25F contribution to the tool's score, idf included; > 0.
     post_score: Vec<f32>,
+    /// What `explain` takes the lexical scores apart with, when the index was built to
+    /// explain (`Index::build_with`): not kept otherwise, nor saved.
+    counts: Option<Counts>,
     /// The tools' vectors, for hybrid ranking (`Index::hybrid`).
     vectors: Option<Vectors>,
     /// The tools' namespaces (`Index::entries`).
@@ -118,6 +233,8 @@ struct Scratch {
     /// Per term: the last query that used it (`stamp`), to count each term once.
     seen: Vec<u32>,
     stamp: u32,
+    /// The current query's terms, each once (`Index::query_terms`).
+    terms: Vec<u32>,
     /// Hybrid queries: the lexical hits, the cosines, the candidates.
     lexical: Vec<Hit>,
     cosines: Vec<f32>,
@@ -161,9 +278,10 @@ struct Builder {
     /// and its document frequency.
     last: Vec<u32>,
     df: Vec<u32>,
-    /// Tokens per tool and field, and their sum over the tools.
+    /// Tokens per tool and field.
     lens: Vec<[u32; FIELDS]>,
-    total: [f32; FIELDS],
+    /// Whether the index keeps its `Counts`.
+    counts: bool,
     tokens: tokenize::Tokenizer,
     /// A new surface token, normalised in place.
     stem: Vec<u16>,
@@ -260,21 +378,17 @@ impl Builder {
         }
         let mut post_tool = vec![0u32; self.entries.len()];
         let mut post_score = vec![0f32; self.entries.len()];
-        let mut avg = self.total;
-        for a in &mut avg {
-            *a = if *a > 0.0 { *a / n as f32 } else { 1.0 };
-        }
+        // Every posting's packed frequencies, for the index's `Counts` (if it keeps them).
+        let mut post_tf = vec![0u32; if self.counts { self.entries.len() } else { 0 }];
+        let avg = averages(self.lens.as_flattened());
         // Slices indexed in loops: at opt-level "z" `Vec`'s `Index`, iterator adapters and
         // `f32::max` (a call to `fmaxf`) stay calls, and this runs once per posting.
         let (last, df) = (self.last.as_mut_slice(), self.df.as_slice());
         let (entries, starts) = (self.entries.as_slice(), self.starts.as_slice());
         let (tools, scores) = (post_tool.as_mut_slice(), post_score.as_mut_slice());
+        let freqs = post_tf.as_mut_slice();
         for (tool, len) in self.lens.iter().enumerate() {
-            // weight / (1 - b + b * length / average length), per field.
-            let mut norm = [0f32; FIELDS];
-            for f in 0..FIELDS {
-                norm[f] = p.weight[f] / (1.0 - p.b[f] + p.b[f] * len[f] as f32 / avg[f]);
-            }
+            let norm = norms(p, len, &avg);
             let mut e = starts[tool] as usize;
             while e < starts[tool + 1] as usize {
                 let (t, tfs) = entries[e];
@@ -282,12 +396,15 @@ impl Builder {
                 let mut tf = 0f32;
                 let mut f = 0;
                 while f < FIELDS {
-                    tf += ((tfs >> (TF_BITS * f as u32)) & TF_MAX) as f32 * norm[f];
+                    tf += tf_of(tfs, f) as f32 * norm[f];
                     f += 1;
                 }
                 let at = last[t as usize] as usize;
                 last[t as usize] += 1;
                 tools[at] = tool as u32;
+                if let Some(c) = freqs.get_mut(at) {
+                    *c = tfs;
+                }
                 // Positive whatever the parameters (NaN included): a query counts on it
                 // (`acc == 0`).
                 let score = f32::from_bits(df[t as usize]) * tf / (p.k1 + tf);
@@ -298,6 +415,9 @@ impl Builder {
                 };
             }
         }
+        let counts = self
+            .counts
+            .then(|| Counts::new(&post_tf, self.lens.into_flattened(), avg));
         Index {
             tools: n as u32,
             params: self.p,
@@ -313,6 +433,7 @@ impl Builder {
             offsets,
             post_tool,
             post_score,
+            counts,
             vectors: None,
             namespaces: Namespaces::default(),
         }
@@ -321,10 +442,12 @@ impl Builder {
 
 impl Index {
     pub fn build(docs: &[ToolDoc<'_>]) -> Index {
-        Self::build_with(docs, Params::default())
+        Self::build_with(docs, Params::default(), false)
     }
 
-    pub fn build_with(docs: &[ToolDoc<'_>], params: Params) -> Index {
+    /// The index of `docs` ranked by `params`; with `explain`, one that keeps the counts
+    /// `Index::explain` takes its scores apart with (in memory and in its snapshots).
+    pub fn build_with(docs: &[ToolDoc<'_>], params: Params, explain: bool) -> Index {
         let mut b = Builder {
             p: params,
             surface: Terms::default(),
@@ -335,7 +458,7 @@ impl Index {
             last: Vec::new(),
             df: Vec::new(),
             lens: Vec::with_capacity(docs.len()),
-            total: [0.0; FIELDS],
+            counts: explain,
             tokens: tokenize::Tokenizer::default(),
             stem: Vec::new(),
         };
@@ -345,11 +468,6 @@ impl Index {
             b.text(Field::Name, doc.name);
             for &(field, text) in doc.texts {
                 b.text(field, text);
-            }
-            if let Some(len) = b.lens.last() {
-                for (total, &l) in b.total.iter_mut().zip(len) {
-                    *total += l as f32;
-                }
             }
         }
         b.finish()
@@ -371,7 +489,9 @@ impl Index {
             + 4 * s.cosines.capacity()
             + self.terms.heap_bytes()
             + 4 * (self.offsets.capacity() + self.post_tool.capacity())
+            + self.counts.as_ref().map_or(0, Counts::heap_bytes)
             + 4 * (self.post_score.capacity()
+                + s.terms.capacity()
                 + s.acc.capacity()
                 + s.touched.capacity()
                 + s.seen.capacity())
@@ -388,27 +508,18 @@ impl Index {
             return;
         };
         let s = &mut *guard;
-        s.stamp = s.stamp.wrapping_add(1);
-        if s.stamp == 0 {
-            s.seen.fill(0);
-            s.stamp = 1;
-        }
         s.touched.clear();
-        s.tokens.start();
-        while let Some(tok) = s.tokens.next(query, self.params.camel) {
-            s.stem.clear();
-            s.stem.extend_from_slice(tok);
-            let t = match tokenize::normalize(&mut s.stem, self.params.stop, self.params.stem) {
-                Some(n) => self.terms.find(&s.stem[..n]).unwrap_or(NONE),
-                None => NONE,
-            } as usize;
-            if t == NONE as usize || s.seen[t] == s.stamp {
-                continue;
-            }
-            s.seen[t] = s.stamp;
-            let (a, b) = (self.offsets[t] as usize, self.offsets[t + 1] as usize);
+        self.query_terms(s, query);
+        let Scratch {
+            terms,
+            acc,
+            touched,
+            ..
+        } = s;
+        for &t in terms.iter() {
+            let (a, b) = self.postings(t);
             for (&tool, &score) in self.post_tool[a..b].iter().zip(&self.post_score[a..b]) {
-                add(&mut s.acc, &mut s.touched, tool, score);
+                add(acc, touched, tool, score);
             }
         }
         // A heap of the touched tools, the best at the root; then the best `limit` out.
@@ -428,6 +539,39 @@ impl Index {
             h.swap(0, end);
             sift_down(&mut h[..end], 0);
         }
+    }
+}
+
+impl Index {
+    /// The query's terms (its tokens normalised, those the index has), each once, in the
+    /// order they come, into `s.terms`: what `search` sums the postings of.
+    fn query_terms(&self, s: &mut Scratch, query: &[u16]) {
+        s.stamp = s.stamp.wrapping_add(1);
+        if s.stamp == 0 {
+            s.seen.fill(0);
+            s.stamp = 1;
+        }
+        s.terms.clear();
+        s.tokens.start();
+        while let Some(tok) = s.tokens.next(query, self.params.camel) {
+            s.stem.clear();
+            s.stem.extend_from_slice(tok);
+            let t = match tokenize::normalize(&mut s.stem, self.params.stop, self.params.stem) {
+                Some(n) => self.terms.find(&s.stem[..n]).unwrap_or(NONE),
+                None => NONE,
+            } as usize;
+            if t == NONE as usize || s.seen[t] == s.stamp {
+                continue;
+            }
+            s.seen[t] = s.stamp;
+            s.terms.push(t as u32);
+        }
+    }
+
+    /// Term `t`'s postings: `[a, b)` of `post_tool`, `post_score` and `Counts::post_tf`.
+    fn postings(&self, t: u32) -> (usize, usize) {
+        let t = t as usize;
+        (self.offsets[t] as usize, self.offsets[t + 1] as usize)
     }
 }
 
@@ -463,6 +607,26 @@ impl Default for Fusion {
             depth: 100,
             embedding_depth: 200,
         }
+    }
+}
+
+impl Fusion {
+    /// How deep a fusion for `limit` hits looks into the lexical and the embedding rankings.
+    fn depths(&self, limit: usize) -> (usize, usize) {
+        (self.depth.max(limit), self.embedding_depth.max(limit))
+    }
+
+    /// What the lexical hit at `rank` (from 0) with `score` adds, `best` being the first
+    /// hit's: in proportion to it, so a hit on one common word of the query counts little
+    /// and an exact-term first place fully.
+    fn lexical_part(&self, score: f64, best: f64, rank: usize) -> f32 {
+        let weight = self.lexical * (score / best) as f32;
+        (weight / (self.k + rank as f32 + 1.0)).max(f32::MIN_POSITIVE)
+    }
+
+    /// What the embedding's hit at `rank` (from 0) adds.
+    fn embedding_part(&self, rank: usize) -> f32 {
+        self.embedding / (self.k + rank as f32 + 1.0)
     }
 }
 
@@ -506,8 +670,7 @@ impl Index {
         if limit == 0 || !tokenize::has_word(query) {
             return;
         }
-        let depth = fusion.depth.max(limit);
-        let embedding_depth = fusion.embedding_depth.max(limit);
+        let (depth, embedding_depth) = fusion.depths(limit);
         let mut lexical = match self.scratch.try_borrow_mut() {
             Ok(mut guard) => {
                 let s = &mut *guard;
@@ -528,14 +691,10 @@ impl Index {
         // The candidates, in `heap` as (fused score, tool): the lexical hits first, then
         // the embedding's first `embedding_depth` (the best of every tool's cosine, by a heap).
         s.heap.clear();
-        let rrf = |weight: f32, rank: usize| weight / (fusion.k + rank as f32 + 1.0);
         s.touched.clear();
         let best = lexical.first().map_or(1.0, |hit| hit.score);
         for (rank, hit) in lexical.iter().enumerate() {
-            // In proportion to the best lexical score: a hit on one common word of the
-            // query counts little, an exact-term first place fully.
-            let weight = fusion.lexical * (hit.score / best) as f32;
-            s.acc[hit.tool as usize] = rrf(weight, rank).max(f32::MIN_POSITIVE);
+            s.acc[hit.tool as usize] = fusion.lexical_part(hit.score, best, rank);
             s.touched.push(hit.tool);
         }
         // The embedding's first `embedding_depth`: a heap of the best so far whose root is the worst
@@ -562,7 +721,7 @@ impl Index {
                 &mut s.acc,
                 &mut s.touched,
                 tool,
-                rrf(fusion.embedding, rank),
+                fusion.embedding_part(rank),
             );
         }
         s.gather();

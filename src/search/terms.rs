@@ -156,6 +156,16 @@ impl Terms {
         }
     }
 
+    /// Term `i`'s units (empty past the last).
+    pub(crate) fn get(&self, i: u32) -> &[u16] {
+        let i = i as usize;
+        let start = i.checked_sub(1).map_or(Some(&0), |j| self.ends.get(j));
+        match (start, self.ends.get(i)) {
+            (Some(&start), Some(&end)) => &self.units[start as usize..end as usize],
+            _ => &[],
+        }
+    }
+
     /// The id of `t`.
     pub(crate) fn find(&self, t: &[u16]) -> Option<u32> {
         self.id_of(t)

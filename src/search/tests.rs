@@ -194,6 +194,15 @@ fn tool(name: &str, description: &str) -> Tool {
 }
 
 fn index(tools: &[Tool]) -> Index {
+    built(tools, false)
+}
+
+/// The index of `tools`, built to explain.
+fn explaining(tools: &[Tool]) -> Index {
+    built(tools, true)
+}
+
+fn built(tools: &[Tool], explain: bool) -> Index {
     let texts: Vec<Vec<(Field, &[u16])>> = tools
         .iter()
         .map(|t| t.texts.iter().map(|(f, s)| (*f, s.as_slice())).collect())
@@ -206,7 +215,7 @@ fn index(tools: &[Tool]) -> Index {
             texts: x,
         })
         .collect();
-    Index::build(&docs)
+    Index::build_with(&docs, Params::default(), explain)
 }
 
 fn ranked(ix: &Index, q: &str, limit: usize) -> Vec<u32> {
@@ -360,7 +369,7 @@ fn zero_weight_fields_and_odd_params_stay_sane() {
             ..Params::default()
         },
     ] {
-        let ix = Index::build_with(&docs, p);
+        let ix = Index::build_with(&docs, p, false);
         let mut out = Vec::new();
         ix.search(&u("weather uber email current ride"), 10, &mut out);
         let mut seen: Vec<u32> = out.iter().map(|h| h.tool).collect();
@@ -405,28 +414,34 @@ impl Rng {
     }
 }
 
-/// The ranking computed the obvious way: per tool and field, count the query's terms
-/// (normalised by the same tokenizer) and apply BM25F.
-fn naive(tools: &[Tool], query: &[u16], p: &Params) -> Vec<(u32, f32)> {
-    let terms_of = |text: &[u16]| -> Vec<Vec<u16>> {
-        raw_tokens(text, p.camel)
-            .into_iter()
-            .filter_map(|mut t| {
-                tokenize::normalize(&mut t, p.stop, p.stem).map(|n| t[..n].to_vec())
-            })
-            .collect()
-    };
-    let fields: Vec<[Vec<Vec<u16>>; FIELDS]> = tools
+/// A text's terms, by the same tokenizer, in order.
+fn naive_terms(text: &[u16], p: &Params) -> Vec<Vec<u16>> {
+    raw_tokens(text, p.camel)
+        .into_iter()
+        .filter_map(|mut t| tokenize::normalize(&mut t, p.stop, p.stem).map(|n| t[..n].to_vec()))
+        .collect()
+}
+
+/// Per tool and field, the terms of its texts.
+fn naive_fields(tools: &[Tool], p: &Params) -> Vec<[Vec<Vec<u16>>; FIELDS]> {
+    tools
         .iter()
         .map(|t| {
             let mut f: [Vec<Vec<u16>>; FIELDS] = Default::default();
-            f[0] = terms_of(&t.name);
+            f[0] = naive_terms(&t.name, p);
             for (field, text) in &t.texts {
-                f[*field as usize].extend(terms_of(text));
+                f[*field as usize].extend(naive_terms(text, p));
             }
             f
         })
-        .collect();
+        .collect()
+}
+
+/// The ranking computed the obvious way: per tool and field, count the query's terms
+/// (normalised by the same tokenizer) and apply BM25F.
+fn naive(tools: &[Tool], query: &[u16], p: &Params) -> Vec<(u32, f32)> {
+    let terms_of = |text: &[u16]| naive_terms(text, p);
+    let fields = naive_fields(tools, p);
     let n = tools.len() as f32;
     let avg: Vec<f32> = (0..FIELDS)
         .map(|f| {
@@ -584,7 +599,10 @@ fn queries_allocate_nothing_per_tool() {
 // ---- hybrid ranking ---------------------------------------------------------------------
 
 fn with_vectors(tools: &[Tool], vs: &[Vec<f64>]) -> Index {
-    let mut ix = index(tools);
+    vectored(index(tools), vs)
+}
+
+fn vectored(mut ix: Index, vs: &[Vec<f64>]) -> Index {
     let mut store = Vectors::new(vs[0].len());
     for v in vs {
         vectors::check(v, Some(store.dims())).unwrap();
@@ -1186,4 +1204,378 @@ fn snapshots_keep_namespaces() {
     );
     let plain = snapshot::load(saved(&index(&tools), &tools)).unwrap().index;
     assert!(plain.namespaces().is_empty());
+}
+
+// ---- explanations -----------------------------------------------------------------------
+
+fn counts_of(ix: &Index) -> &Counts {
+    ix.counts.as_ref().expect("an index built to explain")
+}
+
+/// `bytes` with the word at `at` set to `value`, and the header's length and checksum set.
+fn forged(bytes: &[u8], at: usize, value: &[u8]) -> Vec<u8> {
+    let mut forged = bytes.to_vec();
+    forged[at..at + value.len()].copy_from_slice(value);
+    let len = (forged.len() - 24) as u32;
+    forged[12..16].copy_from_slice(&len.to_le_bytes());
+    let sum = snapshot::checksum(&forged[24..]);
+    forged[16..24].copy_from_slice(&sum.to_le_bytes());
+    forged
+}
+
+#[test]
+fn only_an_index_built_to_explain_keeps_counts_and_saves_them() {
+    use snapshot::SnapshotError as E;
+    let tools = weather_tools();
+    let (plain, counted) = (index(&tools), explaining(&tools));
+    let q = u("weather forecast");
+    assert!(!plain.explains() && counted.explains());
+    assert_eq!(plain.explain(&q, None, 5), None);
+    assert!(plain.heap_bytes() < counted.heap_bytes());
+    let mut hits = (Vec::new(), Vec::new());
+    plain.search(&q, 5, &mut hits.0);
+    counted.search(&q, 5, &mut hits.1);
+    assert_eq!(hits.0, hits.1, "the same ranking");
+    // The plain snapshot is the other's without its counts (the last section) and flag 8.
+    let (bytes, with) = (saved(&plain, &tools), saved(&counted, &tools));
+    const FLAGS: usize = 24 + 4 + 4 * 2 * FIELDS + 4;
+    assert_eq!(with[FLAGS..FLAGS + 4], [7 | 8, 0, 0, 0]);
+    let mut cut = forged(&with[..bytes.len()], FLAGS, &[7, 0, 0, 0]);
+    assert_eq!(cut, bytes);
+    for (bytes, explains) in [(&bytes, false), (&with, true)] {
+        let loaded = snapshot::load(bytes.clone()).unwrap().index;
+        assert_eq!(loaded.explains(), explains);
+        assert_eq!(
+            loaded.explain(&q, None, 5),
+            if explains {
+                counted.explain(&q, None, 5)
+            } else {
+                None
+            }
+        );
+    }
+    // The flag without the counts, or the counts without the flag: refused.
+    cut = forged(&bytes, FLAGS, &[7 | 8, 0, 0, 0]);
+    assert!(matches!(
+        snapshot::load(cut),
+        Err(E::Corrupt(_) | E::Truncated { .. })
+    ));
+    let unflagged = forged(&with, FLAGS, &[7, 0, 0, 0]);
+    assert_eq!(
+        snapshot::load(unflagged).err(),
+        Some(E::Corrupt("bytes after the last section"))
+    );
+    // The field frequencies (after their length, right after the plain snapshot's end): 0,
+    // not 3 bits a field, or wide without a wide entry, refused; any 3 bits but 0, loaded.
+    let tf = bytes.len() + 4;
+    for (value, ok) in [
+        (1u16, true),
+        (0x7FFF, true),
+        (0, false),
+        (0x8000, false),
+        (WIDE, false),
+    ] {
+        let err = snapshot::load(forged(&with, tf, &value.to_le_bytes())).err();
+        let want = (!ok).then_some(E::Corrupt("the field counts"));
+        assert_eq!(err, want, "frequencies {value:#x}");
+    }
+    // Field lengths of another count: refused.
+    let short = forged(
+        &with[..with.len() - 4],
+        with.len() - 4 - 4 * FIELDS * tools.len(),
+        &((FIELDS * tools.len() - 1) as u32).to_le_bytes(),
+    );
+    assert_eq!(
+        snapshot::load(short).err(),
+        Some(E::Corrupt("the field counts"))
+    );
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-6 * a.abs().max(b.abs()).max(1e-30)
+}
+
+/// Checks `explain` against the ranking it explains: the same hits (tools, scores, order),
+/// lexical parts that add up to the lexical score (per term, the count `naive_fields`
+/// finds in each field), fused parts that add up to the hybrid score.
+fn check_explained(
+    ix: &Index,
+    tools: &[Tool],
+    q: &[u16],
+    vector: Option<(&[f64], &Fusion)>,
+    limit: usize,
+) -> Explanation {
+    let p = ix.params;
+    let ex = ix
+        .explain(q, vector, limit)
+        .expect("an index built to explain");
+    let mut hits = Vec::new();
+    match vector {
+        Some((v, f)) => ix.hybrid(q, v, f, limit, &mut hits),
+        None => ix.search(q, limit, &mut hits),
+    }
+    let got: Vec<Hit> = ex
+        .hits
+        .iter()
+        .map(|x| Hit {
+            tool: x.tool,
+            score: x.score,
+        })
+        .collect();
+    assert_eq!(got, hits, "the hits of the ranking explained");
+    // The query's terms, each once, in order: those some tool has.
+    let fields = naive_fields(tools, &p);
+    let mut want: Vec<Vec<u16>> = Vec::new();
+    for t in naive_terms(q, &p) {
+        if !want.contains(&t) && fields.iter().any(|f| f.iter().any(|x| x.contains(&t))) {
+            want.push(t);
+        }
+    }
+    let terms: Vec<Vec<u16>> = ex.terms.iter().map(|&t| ix.term(t).to_vec()).collect();
+    if !ex.hits.is_empty() {
+        assert_eq!(terms, want, "the query's terms");
+    }
+    let mut lexical = Vec::new();
+    ix.search(q, ix.len(), &mut lexical);
+    let cosines = vector.and_then(|(v, _)| {
+        let mut cos = Vec::new();
+        let ok = ix.vectors()?.cosines(v, &mut Default::default(), &mut cos);
+        ok.then_some(cos)
+    });
+    for (i, x) in ex.hits.iter().enumerate() {
+        assert_eq!(x.rank as usize, i + 1);
+        let t = x.tool as usize;
+        match &x.lexical {
+            None => assert!(lexical.iter().all(|h| h.tool != x.tool)),
+            Some(l) => {
+                let at = lexical.iter().position(|h| h.tool == x.tool).unwrap();
+                assert_eq!((l.rank as usize, l.score), (at + 1, lexical[at].score));
+                let sum: f64 = l.fields.iter().map(|f| f.score).sum();
+                assert!(close(sum, l.score), "{sum} vs {}", l.score);
+                assert!(!l.fields.is_empty());
+                assert!(l
+                    .fields
+                    .windows(2)
+                    .all(|w| (w[0].field as usize) < w[1].field as usize));
+                for f in &l.fields {
+                    assert!(!f.terms.is_empty());
+                    let sum: f64 = f.terms.iter().map(|t| t.score).sum();
+                    assert!(close(sum, f.score));
+                    for part in &f.terms {
+                        let term = &terms[part.term as usize];
+                        let count = fields[t][f.field as usize]
+                            .iter()
+                            .filter(|x| *x == term)
+                            .count();
+                        assert_eq!(part.count as usize, count.min(63));
+                        assert!(part.score > 0.0);
+                    }
+                }
+            }
+        }
+        match (&cosines, vector) {
+            (Some(cos), Some((_, fusion))) => {
+                let v = x.vector.as_ref().unwrap();
+                assert_eq!(v.similarity, f64::from(cos[t]));
+                let better = (0..cos.len())
+                    .filter(|&u| cos[u] > cos[t] || (cos[u] == cos[t] && u < t))
+                    .count();
+                assert_eq!(v.rank as usize, better + 1);
+                let fused = x.fused.as_ref().unwrap();
+                // In f32, as the fusion adds them: exactly the score.
+                assert_eq!(
+                    f64::from(fused.lexical as f32 + fused.vector as f32),
+                    x.score
+                );
+                let (depth, embedding_depth) = fusion.depths(limit);
+                let lexical_rank = x.lexical.as_ref().map_or(usize::MAX, |l| l.rank as usize);
+                assert_eq!(fused.lexical > 0.0, lexical_rank <= depth);
+                assert_eq!(fused.vector > 0.0, v.rank as usize <= embedding_depth);
+            }
+            _ => {
+                assert_eq!((&x.vector, &x.fused), (&None, &None));
+                assert_eq!(x.lexical.as_ref().map(|l| l.score), Some(x.score));
+            }
+        }
+    }
+    ex
+}
+
+#[test]
+fn explanations_take_the_weather_apart() {
+    let tools = weather_tools();
+    let ix = explaining(&tools);
+    let ex = check_explained(&ix, &tools, &u("Weather forecasts, please"), None, 5);
+    let terms: Vec<String> = ex
+        .terms
+        .iter()
+        .map(|&t| String::from_utf16_lossy(ix.term(t)))
+        .collect();
+    assert_eq!(terms, ["weather", "forecast"]);
+    // "forecast": a name and its description's first words; "get_current_weather": its
+    // name and its description.
+    assert_eq!(ex.hits.iter().map(|x| x.tool).collect::<Vec<_>>(), [2, 0]);
+    let shape = |x: &Explained| -> Vec<(Field, Vec<(u32, u32)>)> {
+        let l = x.lexical.as_ref().unwrap();
+        l.fields
+            .iter()
+            .map(|f| (f.field, f.terms.iter().map(|t| (t.term, t.count)).collect()))
+            .collect()
+    };
+    assert_eq!(
+        shape(&ex.hits[0]),
+        [
+            (Field::Name, vec![(1, 1)]),
+            (Field::Description, vec![(0, 1), (1, 1)])
+        ]
+    );
+    assert_eq!(
+        shape(&ex.hits[1]),
+        [
+            (Field::Name, vec![(0, 1)]),
+            (Field::Description, vec![(0, 1)])
+        ]
+    );
+    // The name weighs twice the description (about, lengths aside).
+    let parts = &ex.hits[1].lexical.as_ref().unwrap().fields;
+    assert!(parts[0].score > 1.5 * parts[1].score);
+    // Nothing to explain: nothing found.
+    let none = Some(Explanation::default());
+    assert_eq!(ix.explain(&u("zebra"), None, 5), none);
+    assert_eq!(ix.explain(&u("weather"), None, 0), none);
+}
+
+#[test]
+fn random_explanations_add_up() {
+    let mut rng = Rng(0x0E8A_1A1D_5EED_0001);
+    let mut explained = 0;
+    for round in 0..150 {
+        let tools: Vec<Tool> = (0..rng.below(12))
+            .map(|_| Tool {
+                name: rng.text(8),
+                texts: (0..rng.below(4))
+                    .map(|_| (Field::ALL[rng.below(FIELDS)], rng.text(30)))
+                    .collect(),
+            })
+            .collect();
+        let ix = explaining(&tools);
+        for _ in 0..10 {
+            let q = rng.text(20);
+            let ex = check_explained(&ix, &tools, &q, None, rng.below(6));
+            explained += ex.hits.len();
+        }
+        if round % 10 == 0 {
+            // A loaded snapshot explains as the index saved.
+            let loaded = snapshot::load(saved(&ix, &tools)).unwrap().index;
+            let q = rng.text(20);
+            assert_eq!(loaded.explain(&q, None, 5), ix.explain(&q, None, 5));
+        }
+    }
+    assert!(
+        explained > 500,
+        "the random texts should match often: {explained}"
+    );
+}
+
+#[test]
+fn random_hybrid_explanations_add_up() {
+    let mut rng = Rng(0x0E8A_1A1D_5EED_0002);
+    let mut fused = 0;
+    for round in 0..60 {
+        let n = 1 + rng.below(40);
+        let dims = 1 + rng.below(20);
+        let tools: Vec<Tool> = (0..n)
+            .map(|i| Tool {
+                name: u(&alloc::format!("t{i}")),
+                texts: vec![(Field::ALL[rng.below(FIELDS)], rng.text(30))],
+            })
+            .collect();
+        let value = |rng: &mut Rng| rng.below(5) as f64 - 2.0;
+        let vs: Vec<Vec<f64>> = (0..n)
+            .map(|_| (0..dims).map(|_| value(&mut rng)).collect())
+            .collect();
+        let ix = vectored(explaining(&tools), &vs);
+        // Shallow depths now and then, so that parts beyond them are 0.
+        let fusion = Fusion {
+            depth: 1 + rng.below(12),
+            embedding_depth: 1 + rng.below(12),
+            ..Fusion::default()
+        };
+        for _ in 0..10 {
+            let q = rng.text(20);
+            let v: Vec<f64> = (0..dims).map(|_| value(&mut rng)).collect();
+            let ex = check_explained(&ix, &tools, &q, Some((&v, &fusion)), rng.below(15));
+            fused += ex.hits.iter().filter(|x| x.fused.is_some()).count();
+        }
+        if round % 10 == 0 {
+            let loaded = snapshot::load(saved(&ix, &tools)).unwrap().index;
+            let (q, v) = (u("a b"), vec![1.0; dims]);
+            let f = Fusion::default();
+            assert_eq!(
+                loaded.explain(&q, Some((&v, &f)), 5),
+                ix.explain(&q, Some((&v, &f)), 5)
+            );
+        }
+    }
+    assert!(fused > 500, "hybrid hits: {fused}");
+}
+
+#[test]
+fn explanations_count_frequent_terms_exactly() {
+    // Counts over 7 (a wide posting) and past 63 (saturated), beside small ones.
+    let many = |word: &str, n: usize| vec![word; n].join(" ");
+    let tools = vec![
+        tool(
+            "lookup",
+            &alloc::format!("{} {}", many("lookup", 10), many("word", 70)),
+        ),
+        tool("word_count", "Counts a word."),
+        tool("other", &many("lookup", 3)),
+    ];
+    let ix = explaining(&tools);
+    assert_eq!(counts_of(&ix).wide.len(), 2, "two wide postings");
+    for ix in [&ix, &snapshot::load(saved(&ix, &tools)).unwrap().index] {
+        let ex = check_explained(ix, &tools, &u("word lookup"), None, 5);
+        let counts = |tool: u32| -> Vec<(Field, Vec<u32>)> {
+            let x = ex.hits.iter().find(|x| x.tool == tool).unwrap();
+            let fields = &x.lexical.as_ref().unwrap().fields;
+            fields
+                .iter()
+                .map(|f| (f.field, f.terms.iter().map(|t| t.count).collect()))
+                .collect()
+        };
+        assert_eq!(
+            counts(0),
+            [(Field::Name, vec![1]), (Field::Description, vec![63, 10])]
+        );
+        assert_eq!(counts(2), [(Field::Description, vec![3])]);
+    }
+    // In a snapshot, a wide posting's frequencies of 0, or wide postings out of order or
+    // not `WIDE`: corrupt.
+    let bytes = saved(&ix, &tools);
+    // The two wide frequencies, then their two postings, each after its length; then the
+    // field lengths (5 a tool), last.
+    let lens = bytes.len() - 4 * FIELDS * tools.len();
+    let (at, freqs) = (lens - 4 - 8, lens - 4 - 8 - 4 - 8);
+    let word = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap());
+    let wide_at = &counts_of(&ix).wide_at;
+    assert_eq!([word(at), word(at + 4)], [wide_at[0], wide_at[1]]);
+    let (first, second) = (word(at), word(at + 4));
+    for (place, value) in [
+        (freqs, 0),
+        (at, second),
+        (at + 4, first),
+        (at, second + 1),
+        (at + 4, u32::MAX),
+    ] {
+        let mut forged = bytes.clone();
+        forged[place..place + 4].copy_from_slice(&value.to_le_bytes());
+        let sum = snapshot::checksum(&forged[24..]);
+        forged[16..24].copy_from_slice(&sum.to_le_bytes());
+        assert_eq!(
+            snapshot::load(forged).err(),
+            Some(snapshot::SnapshotError::Corrupt("the field counts")),
+            "{place}: {value}"
+        );
+    }
 }

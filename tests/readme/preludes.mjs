@@ -50,6 +50,10 @@ export const PRELUDES = {
 declare const tools: { name: string; description: string; parameters: object }[];
 declare const message: string;
 `,
+  // pkg-template/README.md, "Tool search": why a tool was picked.
+  "// Why was this tool picked? (four tools: get_weather, send_email, sqlQuery, calendar.create-event)": `
+declare const tools: { name: string; description: string; parameters: object }[];
+`,
   // pkg-template/README.md, "Hybrid ranking" and "Snapshots": the host's embeddings.
   "// Hybrid tool search: embeddings from an OpenAI-compatible API": `
 declare const tools: { name: string; description: string; parameters: object }[];

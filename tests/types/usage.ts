@@ -132,6 +132,27 @@ function toolShapes() {
 }
 export { toolShapes };
 
+// explain takes search's query and options; its records say where the score came from.
+function explanations(index: ToolIndex, bytes: Uint8Array) {
+  const explaining: ToolIndex = new ToolIndex([{ name: "a" }], { explain: true });
+  // @ts-expect-error explain is a boolean
+  new ToolIndex([{ name: "a" }], { explain: 1 });
+  // @ts-expect-error a snapshot holds its counts
+  ToolIndex.load(bytes, { explain: true });
+  const [why] = index.explain("a", { limit: 2, vector: [0, 1] });
+  const field: "name" | "description" | "parameterName" | "parameterDescription" | "parameterEnum" | undefined = why?.lexical?.fields[0]?.field;
+  const parts: number | undefined = why?.fused ? why.fused.lexical + why.fused.vector : why?.lexical?.score;
+  const terms: string[] | undefined = why?.lexical?.fields.flatMap((f) => f.terms.map((t) => `${t.term} ×${t.count}: ${t.score}`));
+  // @ts-expect-error the records are read-only
+  if (why) why.score = 0;
+  // @ts-expect-error a field is one of five
+  const wrong: "params" | undefined = why?.lexical?.fields[0]?.field;
+  // @ts-expect-error explain's options are search's
+  index.explain("a", { depth: 3 });
+  return [explaining, field, parts, terms, wrong, why?.vector?.similarity, why?.rank];
+}
+export { explanations };
+
 // ToolIndex.load: a Uint8Array loads at once; a Response, a Blob or a ReadableStream gives a Promise.
 async function snapshots(bytes: Uint8Array, response: Response, blob: Blob, stream: ReadableStream<Uint8Array>, signal: AbortSignal) {
   const now: ToolIndex = ToolIndex.load(bytes, { limit: 3 });

@@ -85,6 +85,8 @@ export function users(tp, label) {
       assert.throws(() => dimensions.call({}), TypeError);
       assert.throws(() => PaletteRun.prototype.step.call(index, undefined), TypeError);
     }
+    // explain, like search, goes through the door.
+    assert.throws(() => ToolIndex.prototype.explain.call(policies, "alpha"), { name: "TypeError", message: "tool-palette: ToolIndex.prototype.explain called on an object that is not a ToolIndex" });
     assert.equal(index.size, 2);
     assert.equal(ToolIndex.load(index.save()).size, 2);
     assert.deepEqual(index.search("alpha").map((h) => h.name), ["a"]);

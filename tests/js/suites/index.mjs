@@ -576,4 +576,139 @@ export function toolIndex(tp) {
       assert.throws(() => index.save(), /save\(\) after dispose/);
     });
   });
+
+  // `explain` (why a tool was picked) against `search` for the same query: the same names,
+  // scores and order, and parts that add up to the scores.
+  const close = (a, b) => Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b));
+  const FIELDS = ["name", "description", "parameterName", "parameterDescription", "parameterEnum"];
+  const explainsSearch = (index, query, options) => {
+    const found = index.search(query, options);
+    const explained = index.explain(query, options);
+    assert.deepEqual(explained.map((x) => [x.name, x.score]), found.map((h) => [h.name, h.score]), query);
+    explained.forEach((x, i) => {
+      assert.equal(x.rank, i + 1);
+      if (x.lexical) {
+        const fields = x.lexical.fields;
+        assert.ok(fields.length > 0 && fields.every((f, k) => k === 0 || FIELDS.indexOf(fields[k - 1].field) < FIELDS.indexOf(f.field)), query);
+        assert.ok(close(fields.reduce((sum, f) => sum + f.score, 0), x.lexical.score), `${query}: ${x.name}'s fields add up to its lexical score`);
+        for (const f of fields) {
+          assert.ok(close(f.terms.reduce((sum, t) => sum + t.score, 0), f.score));
+          assert.ok(f.terms.every((t) => typeof t.term === "string" && t.score > 0 && Number.isInteger(t.count) && t.count > 0));
+        }
+      }
+      if (x.fused) {
+        assert.ok(x.vector && typeof x.vector.similarity === "number" && x.vector.rank >= 1);
+        assert.equal(Math.fround(Math.fround(x.fused.lexical) + Math.fround(x.fused.vector)), x.score, `${query}: ${x.name}'s fused parts add up to its score`);
+        // The fusion reads the first 100 of the lexical ranking and the first 200 by cosine.
+        assert.equal(x.fused.lexical > 0, x.lexical !== null && x.lexical.rank <= 100);
+        assert.equal(x.fused.vector > 0, x.vector.rank <= 200);
+      } else {
+        assert.equal(x.vector, null);
+        assert.equal(x.lexical.score, x.score);
+        assert.equal(x.lexical.rank, x.rank);
+      }
+    });
+    return explained;
+  };
+
+  const EXPLAIN = { explain: true };
+  describe("ToolIndex: explain, why a tool was picked", () => {
+    test("the hits of search, each with its score taken apart by field and term; frozen all the way down", () => {
+      const index = new ToolIndex(TOOLS, EXPLAIN);
+      const [weather] = explainsSearch(index, "weather forecasts in fahrenheit for the city");
+      assert.deepEqual(
+        weather.lexical.fields.map((f) => [f.field, f.terms.map((t) => [t.term, t.count])]),
+        [
+          ["name", [["weather", 1]]],
+          ["description", [["weather", 1], ["forecast", 1], ["city", 1]]],
+          ["parameterName", [["city", 1]]],
+          ["parameterDescription", [["city", 1]]],
+          ["parameterEnum", [["fahrenheit", 1]]],
+        ],
+      );
+      assert.deepEqual(Object.keys(weather), ["name", "score", "rank", "lexical", "vector", "fused"]);
+      assert.equal(weather.name, "get_weather");
+      const frozen = (v) => typeof v !== "object" || v === null || (Object.isFrozen(v) && Object.values(v).every(frozen));
+      assert.ok(frozen(index.explain("send weather email calendar sql")));
+      for (const q of ["send weather email calendar sql", "query", "create event", "recipient address"]) explainsSearch(index, q);
+      explainsSearch(index, "send weather email calendar sql", { limit: 2 });
+      assert.equal(index.explain("send weather email calendar sql", { limit: 2 }).length, 2);
+      for (const q of ["", "  ", "zzzqqq"]) assert.deepEqual([...index.explain(q)], [], JSON.stringify(q));
+    });
+
+    test("hybrid: the cosine and its rank, and the fused parts; a tool no word matched has no lexical part", () => {
+      const index = hybrid(EXPLAIN);
+      const explained = explainsSearch(index, "zzz weather", { vector: EMAIL, limit: 4 });
+      assert.deepEqual(explained.map((x) => x.name), ["get_weather", "send_email", "sqlQuery", "calendar.create-event"]);
+      const [weather, email] = explained;
+      assert.equal(weather.lexical.rank, 1);
+      assert.equal(email.lexical, null);
+      assert.deepEqual([email.vector.rank, email.fused.lexical], [1, 0]);
+      assert.ok(email.vector.similarity > 0.99);
+      // A zero vector, or an index without vectors: lexical, as search.
+      assert.deepEqual(index.explain("weather", { vector: [0, 0, 0, 0] }), index.explain("weather"));
+      assert.deepEqual(new ToolIndex(TOOLS, EXPLAIN).explain("weather", { vector: EMAIL }), index.explain("weather"));
+    });
+
+    test("names are the caller's own strings, terms exact JavaScript strings", () => {
+      const index = new ToolIndex([{ name: "a\uD800b", description: "lone \uDC00x surrogates" }, { name: "plain" }], EXPLAIN);
+      const [hit] = index.explain("A\uD800B \uDC00X");
+      assert.equal(hit.name, "a\uD800b");
+      assert.deepEqual(hit.lexical.fields.map((f) => f.terms.map((t) => t.term)), [["a\uD800b"], ["\uDC00x"]]);
+    });
+
+    test("on BFCL live: for every question, lexical and hybrid (the fixture's embeddings), explain is search with parts that add up", async () => {
+      const { data, vectors } = await import("../../../bench/tool-search/compare.mjs");
+      const lexical = new ToolIndex(data.tools, EXPLAIN);
+      const fused = new ToolIndex(data.tools, { vectors: data.tools.map((t, i) => vectors.tool(t, i)), explain: true });
+      let hits = 0;
+      for (const q of data.questions) {
+        hits += explainsSearch(lexical, q.query, { limit: 10 }).length;
+        explainsSearch(fused, q.query, { limit: 10, vector: vectors.question(q) });
+      }
+      assert.equal(data.questions.length, 1351);
+      assert.ok(hits > 10_000, `${hits}`);
+      // A snapshot explains as the index saved.
+      const loaded = ToolIndex.load(fused.save());
+      const q = data.questions[7];
+      assert.deepEqual(loaded.explain(q.query, { vector: vectors.question(q) }), fused.explain(q.query, { vector: vectors.question(q) }));
+    });
+
+    test("bad arguments are the errors search gives, naming explain's", () => {
+      const index = hybrid(EXPLAIN);
+      assert.throws(() => index.explain(5), (e) => e instanceof TypeError && /^ToolIndex\.explain: query must be a string, got number \(5\)$/.test(e.message));
+      assert.throws(() => index.explain("x", 5), (e) => e instanceof TypeError && /^ToolIndex\.explain: options/.test(e.message));
+      assert.throws(() => index.explain("x", { limit: -1 }), (e) => e instanceof TypeError && /^ToolIndex\.explain: options\.limit/.test(e.message));
+      assert.throws(() => index.explain("x", { vector: [1, 2] }), (e) => e instanceof TypeError && /^ToolIndex\.explain: options\.vector has 2 numbers; the index's vectors have 4$/.test(e.message));
+      assert.throws(() => index.explain("x", { vector: [1, 2, NaN, 0] }), /^TypeError: ToolIndex\.explain: options\.vector\[2\] must be a finite number$/);
+      for (const [args, pattern] of [[[5], /query/], [["x", { limit: 0 }], /options\.limit/], [["x", { vector: "v" }], /options\.vector/]]) {
+        assert.throws(() => index.search(...args), (e) => e instanceof TypeError && new RegExp(`^ToolIndex\\.search: ${pattern.source}`).test(e.message));
+        assert.throws(() => index.explain(...args), (e) => e instanceof TypeError && new RegExp(`^ToolIndex\\.explain: ${pattern.source}`).test(e.message));
+      }
+      index.dispose();
+      assert.throws(() => index.explain("weather"), /^Error: ToolIndex: explain\(\) after dispose\(\)$/);
+    });
+
+    test("only an index built with options.explain explains (its snapshots too); the others' snapshots are as before", () => {
+      const unexplained = /^Error: ToolIndex\.explain: this index keeps no field counts to explain with; build it with options\.explain: true/;
+      const plain = new ToolIndex(TOOLS);
+      const counted = new ToolIndex(TOOLS, EXPLAIN);
+      for (const index of [plain, ToolIndex.load(plain.save()), new ToolIndex(TOOLS, { explain: false }), hybrid()]) {
+        assert.throws(() => index.explain("weather"), unexplained);
+        assert.ok(index.search("weather").length > 0);
+      }
+      assert.deepEqual(ToolIndex.load(counted.save()).explain("weather city"), counted.explain("weather city"));
+      assert.deepEqual(counted.search("weather city"), plain.search("weather city"));
+      // The counts are the last section of a snapshot that has them: the rest is the plain one's but its flags.
+      const [bytes, more] = [plain.save(), counted.save()];
+      assert.ok(more.length > bytes.length);
+      const flags = 24 + 4 + 4 * 10 + 4;
+      assert.deepEqual([bytes[flags], more[flags]], [7, 15]);
+      assert.deepEqual(more.slice(flags + 4, bytes.length), bytes.slice(flags + 4));
+      for (const explain of [1, "yes", null]) {
+        assert.throws(() => new ToolIndex(TOOLS, { explain }), (e) => e instanceof TypeError && /^ToolIndex: options\.explain must be a boolean/.test(e.message), String(explain));
+      }
+      assert.throws(() => ToolIndex.load(bytes, EXPLAIN), (e) => e instanceof TypeError && /^ToolIndex\.load: options\.explain: a snapshot explains if its index was built with options\.explain/.test(e.message));
+    });
+  });
 }
