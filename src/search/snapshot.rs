@@ -8,7 +8,9 @@
 //! that was saved: they load as that index or are refused with the reason.
 //! The term table's hash slots are not saved: they are rebuilt (and the terms found
 //! distinct) on load. An index built to explain (`Index::build_with`) saves its `Counts`
-//! as the last section, with flag 8 in the options word: any other snapshot has neither.
+//! as the last section, with flag 8 in the options word, as format [`COUNTED`]: any other
+//! snapshot has neither and is format [`VERSION`], the bytes an older reader of format 4
+//! reads (and a counted one it refuses by its version, not as corrupt).
 
 use super::terms::Terms;
 use super::vectors::Vectors;
@@ -18,6 +20,8 @@ use core::cell::RefCell;
 
 pub const MAGIC: &[u8; 8] = b"TPINDEX\0";
 pub const VERSION: u32 = 4;
+/// The format of a snapshot that keeps the explain counts.
+pub const COUNTED: u32 = 5;
 pub const HEADER: usize = 24;
 
 /// Why bytes are not a snapshot this version reads.
@@ -63,7 +67,7 @@ impl SnapshotError {
                 let texts = [
                     " are a snapshot of format version ",
                     "; this tool-palette reads version ",
-                    ": save the index again with this version",
+                    " (5 with explain's counts): save the index again with this version",
                 ];
                 (texts, [Some(v.into()), Some(VERSION.into())], false)
             }
@@ -199,7 +203,11 @@ pub fn save<'a>(
 ) -> Vec<u8> {
     let mut w = Writer(Vec::with_capacity(HEADER + index.heap_bytes()));
     w.0.extend_from_slice(MAGIC);
-    w.u32(VERSION);
+    w.u32(if index.counts.is_some() {
+        COUNTED
+    } else {
+        VERSION
+    });
     w.u32(0); // payload length, set below
     w.0.extend_from_slice(&[0; 8]); // checksum, set below
     w.u32(limit);
@@ -422,7 +430,7 @@ pub fn declared(bytes: &[u8]) -> Result<u64, SnapshotError> {
     let word =
         |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
     let version = word(8);
-    if version != VERSION {
+    if version != VERSION && version != COUNTED {
         return Err(SnapshotError::Version(version));
     }
     // In u64: a length field of 0xFFFFFFFF does not wrap on a 32-bit target (wasm).
@@ -546,6 +554,11 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         n if n == tools as usize => Namespaces::new(first).ok_or(Corrupt("the namespaces"))?,
         _ => return Err(Corrupt("the namespaces")),
     };
+    // Format 5 and flag 8 go together (the header is checked by `payload`).
+    let counted = bytes.get(8..12) == Some(&COUNTED.to_le_bytes()[..]);
+    if (flags & 8 != 0) != counted {
+        return Err(Corrupt("the format's flags"));
+    }
     let counts = if flags & 8 != 0 {
         Some(r.counts(post_tool.len(), tools as usize)?)
     } else {

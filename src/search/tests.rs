@@ -1236,11 +1236,14 @@ fn only_an_index_built_to_explain_keeps_counts_and_saves_them() {
     plain.search(&q, 5, &mut hits.0);
     counted.search(&q, 5, &mut hits.1);
     assert_eq!(hits.0, hits.1, "the same ranking");
-    // The plain snapshot is the other's without its counts (the last section) and flag 8.
+    // The plain snapshot is the other's without its counts (the last section), flag 8 and
+    // format 5: the bytes of format 4, which an older reader reads.
     let (bytes, with) = (saved(&plain, &tools), saved(&counted, &tools));
     const FLAGS: usize = 24 + 4 + 4 * 2 * FIELDS + 4;
     assert_eq!(with[FLAGS..FLAGS + 4], [7 | 8, 0, 0, 0]);
+    assert_eq!((bytes[8], with[8]), (4, 5));
     let mut cut = forged(&with[..bytes.len()], FLAGS, &[7, 0, 0, 0]);
+    cut[8] = 4;
     assert_eq!(cut, bytes);
     for (bytes, explains) in [(&bytes, false), (&with, true)] {
         let loaded = snapshot::load(bytes.clone()).unwrap().index;
@@ -1254,13 +1257,18 @@ fn only_an_index_built_to_explain_keeps_counts_and_saves_them() {
             }
         );
     }
-    // The flag without the counts, or the counts without the flag: refused.
+    // The flag without the counts or format 5, the counts without the flag: refused.
     cut = forged(&bytes, FLAGS, &[7 | 8, 0, 0, 0]);
+    let flags = Some(E::Corrupt("the format's flags"));
+    assert_eq!(snapshot::load(cut.clone()).err(), flags);
+    cut = forged(&cut, 8, &[5, 0, 0, 0]);
     assert!(matches!(
         snapshot::load(cut),
         Err(E::Corrupt(_) | E::Truncated { .. })
     ));
     let unflagged = forged(&with, FLAGS, &[7, 0, 0, 0]);
+    assert_eq!(snapshot::load(unflagged.clone()).err(), flags);
+    let unflagged = forged(&unflagged, 8, &[4, 0, 0, 0]);
     assert_eq!(
         snapshot::load(unflagged).err(),
         Some(E::Corrupt("bytes after the last section"))

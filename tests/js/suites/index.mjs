@@ -704,6 +704,8 @@ export function toolIndex(tp) {
       assert.ok(more.length > bytes.length);
       const flags = 24 + 4 + 4 * 10 + 4;
       assert.deepEqual([bytes[flags], more[flags]], [7, 15]);
+      // Format 4 without the counts (what a reader of format 4 reads), 5 with them.
+      assert.deepEqual([bytes[8], more[8]], [4, 5]);
       assert.deepEqual(more.slice(flags + 4, bytes.length), bytes.slice(flags + 4));
       for (const explain of [1, "yes", null]) {
         assert.throws(() => new ToolIndex(TOOLS, { explain }), (e) => e instanceof TypeError && /^ToolIndex: options\.explain must be a boolean/.test(e.message), String(explain));
