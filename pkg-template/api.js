@@ -4,7 +4,7 @@
 import * as wasm from "./tool_palette.js";
 import { state } from "./state.js";
 import { enter, runaway, RANK, Frame, readDispatch, readFields, readStrings, Wait } from "./host.js";
-import { RESOLVE, ROUTING } from "./wire.js";
+import { RESOLVE, ROUTER, ROUTING, RUN } from "./wire.js";
 
 export { Routed, RoutingRefusal, RoutingUnavailable, ToolRoutingUnavailableWarning, ToolRedirectDroppedWarning } from "./host.js";
 
@@ -56,10 +56,16 @@ for (const Class of [wasm.ToolRouter, wasm.ToolPolicies, wasm.ToolCallPolicy, wa
     return value;
   };
 }
-const guardedClass = (Class) =>
+// (`read`: what the facade reads of the arguments, through the door, for the constructor.)
+const construct = (target, newTarget, read) =>
+  function (...args) {
+    return Reflect.construct(target, read(...args), newTarget);
+  };
+const guardedClass = (Class, read) =>
   new Proxy(Class, {
     construct(target, args, newTarget) {
       if (!state.ready) throw notReady();
+      if (read !== undefined) return enter(construct(target, newTarget, read), undefined, args);
       return enter(Reflect.construct, undefined, [target, args, newTarget]);
     },
   });
@@ -80,11 +86,20 @@ export const resolvePalette = guardedAsync(function resolvePalette(options) {
 });
 export const activeTools = guarded(wasm.activeTools);
 export const bindPalette = guarded(wasm.bindPalette);
-export const ToolRouter = guardedClass(wasm.ToolRouter);
+// The constructors: the facade reads the options (and the specs) once each, and the lists
+// of names in them; the module checks them and builds the instance.
+export const ToolRouter = guardedClass(wasm.ToolRouter, (options) => {
+  const { values, kinds, number, unread } = readFields(options, ROUTER);
+  return [options, kinds, number, unread, ...values, readStrings(unread === undefined ? values[ROUTER.indexOf("registered")] : undefined)];
+});
 export const ToolPolicies = guardedClass(wasm.ToolPolicies);
 export const ToolCallPolicy = guardedClass(wasm.ToolCallPolicy);
 export const ToolIndex = guardedClass(wasm.ToolIndex);
-export const PaletteRun = guardedClass(wasm.PaletteRun);
+export const PaletteRun = guardedClass(wasm.PaletteRun, (options) => {
+  const { values, kinds, unread } = readFields(options, RUN);
+  const [registered, , pinned] = unread === undefined ? values : [];
+  return [options, kinds, unread, ...values, readStrings(registered), readStrings(pinned)];
+});
 
 const { resolve } = wasm.ToolRouter.prototype;
 wasm.ToolRouter.prototype.resolve = function (options) {

@@ -618,7 +618,8 @@ export class Strings {
   }
 }
 
-export function readStrings(value) {
+// (`strings` false: any list, its items not measured; a ToolPolicies' policies.)
+export function readStrings(value, strings = true) {
   if (!isObject(value)) return new Strings(Listed.NotIterable, value);
   let iterator;
   try {
@@ -633,7 +634,7 @@ export function readStrings(value) {
   } catch (cause) {
     return new Strings(Listed.NotIterated, value, [], 0, 0, cause);
   }
-  const units = measure(list);
+  const units = strings ? measure(list) : 0;
   return units < 0 ? new Strings(Listed.NotString, value, list, 0, -units - 1) : new Strings(Listed.Strings, value, list, units);
 }
 
@@ -858,11 +859,13 @@ function ignore(value) {
 
 // What the facade reads of an options object by `keys`, once each: the values in the keys'
 // order, their kinds and the object's (a word of wire.js `Kind`s, the object's first), the
-// number among them (NaN without), and the key whose read threw (its value what it threw).
+// first number among them (NaN without: the core checks keys in order, and a list has one
+// key a number may stand for), and the key whose read threw (its value what it threw).
 export function readFields(options, keys) {
   const values = new Array(keys.length);
   let kinds = kindOfValue(options);
   let number = NaN;
+  let numbered = false;
   let unread;
   if (isObject(options)) {
     for (let i = 0; i < keys.length; i++) {
@@ -874,7 +877,7 @@ export function readFields(options, keys) {
         break;
       }
       const kind = kindOfValue(values[i]);
-      if (kind === Kind.Number) number = values[i];
+      if (kind === Kind.Number && !numbered) (number = values[i]), (numbered = true);
       kinds |= kind << (KIND_BITS * (i + 1));
     }
   }

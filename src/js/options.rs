@@ -79,11 +79,25 @@ impl Fields {
     /// Whether the value read for `key` is `undefined` (known without asking JavaScript
     /// when the facade read it).
     pub fn is_undefined(&self, key: &str) -> bool {
-        match (self.read, self.keys.iter().position(|k| *k == key)) {
-            (Some((kinds, _)), Some(i)) => {
-                Kind::of(kinds_at(kinds, i + 1)) == Some(Kind::Undefined)
-            }
-            _ => self.named(key).is_undefined(),
+        self.kind(key) == Some(Kind::Undefined)
+    }
+
+    /// Whether the value read for `key` is `null` or `undefined`.
+    pub fn is_absent(&self, key: &str) -> bool {
+        matches!(self.kind(key), Some(Kind::Undefined | Kind::Null))
+    }
+
+    /// What kind of value was read for `key` (known without asking JavaScript when the
+    /// facade read it).
+    fn kind(&self, key: &str) -> Option<Kind> {
+        match (
+            &self.values,
+            self.read,
+            self.keys.iter().position(|k| *k == key),
+        ) {
+            (None, ..) => Some(Kind::Undefined),
+            (_, Some((kinds, _)), Some(i)) => Kind::of(kinds_at(kinds, i + 1)),
+            _ => Kind::of(host::kind_of_value(&self.named(key))),
         }
     }
 
@@ -207,30 +221,46 @@ pub(crate) fn given_fields(
     unread: Option<u32>,
     place: &dyn Fn() -> Message,
 ) -> JsResult<Fields> {
-    let kind = Kind::of(kinds_at(kinds, 0));
-    checked_given(
-        options.clone(),
-        super::given_of(kind, options),
-        Rule::Options,
-        place,
-    )?;
-    if matches!(kind, Some(Kind::Undefined)) {
+    if given_object(options, kinds, Rule::Options, place)?.is_none() {
         return Ok(Fields {
             keys,
             values: None,
             read: None,
         });
     }
-    if let Some(i) = unread {
-        let key = keys.get(i as usize).copied().unwrap_or("");
-        let cause = values.get(i as usize).cloned().unwrap_or_default();
-        return Err(unreadable(place().add(".").add(key), &cause));
+    let fields = Fields::given(keys, kinds, number, values);
+    match unread.and_then(|i| keys.get(i as usize)) {
+        Some(key) => Err(unreadable(place().add(".").add(key), &fields.named(key))),
+        None => Ok(fields),
     }
-    Ok(Fields {
-        keys,
-        values: Some(values),
-        read: Some((kinds, number)),
-    })
+}
+
+/// The object the facade read fields of, checked by `rule` (its kind the first of `kinds`).
+pub(crate) fn given_object(
+    object: &JsValue,
+    kinds: u32,
+    rule: Rule,
+    place: &dyn Fn() -> Message,
+) -> JsResult<Option<JsValue>> {
+    let given = super::given_of(Kind::of(kinds_at(kinds, 0)), object);
+    checked_given(object.clone(), given, rule, place)
+}
+
+impl Fields {
+    /// The values the facade read by `keys` (host.js `readFields`), with their kinds and the
+    /// first number among them (a field that threw: its value what it threw).
+    pub fn given(
+        keys: &'static [&'static str],
+        kinds: u32,
+        number: f64,
+        values: Vec<JsValue>,
+    ) -> Fields {
+        Fields {
+            keys,
+            values: Some(values),
+            read: Some((kinds, number)),
+        }
+    }
 }
 
 // ------------------------------------------------------------------ routing
