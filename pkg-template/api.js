@@ -3,8 +3,8 @@
 // result classes that JavaScript holds (host.js).
 import * as wasm from "./tool_palette.js";
 import { state } from "./state.js";
-import { enter, runaway, RANK, Frame, readDispatch, readFields, readStrings, Wait } from "./host.js";
-import { RESOLVE, ROUTER, ROUTING, RUN } from "./wire.js";
+import { enter, runaway, RANK, Frame, readDispatch, readFields, readSpecs, readStrings, Wait } from "./host.js";
+import { POLICIES, RESOLVE, ROUTER, ROUTING, RUN } from "./wire.js";
 
 export { Routed, RoutingRefusal, RoutingUnavailable, ToolRoutingUnavailableWarning, ToolRedirectDroppedWarning } from "./host.js";
 
@@ -92,8 +92,14 @@ export const ToolRouter = guardedClass(wasm.ToolRouter, (options) => {
   const { values, kinds, number, unread } = readFields(options, ROUTER);
   return [options, kinds, number, unread, ...values, readStrings(unread === undefined ? values[ROUTER.indexOf("registered")] : undefined)];
 });
-export const ToolPolicies = guardedClass(wasm.ToolPolicies);
-export const ToolCallPolicy = guardedClass(wasm.ToolCallPolicy);
+export const ToolPolicies = guardedClass(wasm.ToolPolicies, (policies, options) => {
+  const list = readStrings(policies, false);
+  const specs = readSpecs(list.list);
+  const { values, kinds, unread } = readFields(options, POLICIES);
+  const names = readStrings(unread === undefined ? values[POLICIES.indexOf("registered")] : undefined);
+  return [list, list.listed, specs, options, kinds, unread, ...values, names];
+});
+export const ToolCallPolicy = guardedClass(wasm.ToolCallPolicy, (spec) => [readSpecs([spec])]);
 export const ToolIndex = guardedClass(wasm.ToolIndex);
 export const PaletteRun = guardedClass(wasm.PaletteRun, (options) => {
   const { values, kinds, unread } = readFields(options, RUN);

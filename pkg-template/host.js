@@ -12,7 +12,7 @@
 // wasm-bindgen's reference table (a `catch` import that throws loses one, measured here).
 
 import { state } from "./state.js";
-import { ACTIVE, Answer, CANDIDATE_FIELDS, Event, Fault, Kind, KIND_BITS, Listed, Palette, Returned, ROW, Source, sources } from "./wire.js";
+import { ACTIVE, Answer, CANDIDATE_FIELDS, Event, Fault, Kind, KIND_BITS, Listed, Palette, POLICY, Returned, ROW, Source, sources } from "./wire.js";
 import { deliver } from "./deliver.js";
 
 // ---------------------------------------------------------------- result classes
@@ -883,6 +883,22 @@ export function readFields(options, keys) {
   }
   return { values, kinds: kinds >>> 0, number, unread };
 }
+
+// Policy specs (a ToolCallPolicy's, or each of a ToolPolicies' list), read once each, into
+// one list: per spec, the spec, the kinds of it and its fields (readFields of POLICY), how
+// many of its fields were read before one threw (all: POLICY.length), its `whenTool` list
+// (readStrings; none after a field that threw), then its fields' values. The module checks
+// them (src/js/policy.rs `Specs`).
+export function readSpecs(specs) {
+  const out = [];
+  for (const spec of specs) {
+    const { values, kinds, unread } = readFields(spec, POLICY);
+    const when = unread === undefined ? readStrings(values[WHEN_TOOL]) : NO_NAMES;
+    out.push(spec, kinds, unread ?? POLICY.length, when, ...values);
+  }
+  return out;
+}
+const WHEN_TOOL = POLICY.indexOf("whenTool");
 
 export const now = () => (globalThis.performance ?? Date).now();
 

@@ -18,11 +18,10 @@ use core::cell::Cell;
 use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 
-/// A field whose read threw: its key, what it threw, and the values read before it.
+/// A field whose read threw: its key, and what it threw.
 pub(crate) struct Unread {
     pub key: &'static str,
     pub cause: JsValue,
-    pub before: Array,
 }
 
 /// The values of an object's fields, read once each, found by the key they were read by
@@ -152,7 +151,6 @@ pub(crate) fn fields_of(source: &JsValue, keys: &'static [&'static str]) -> Resu
         Ok(u) => Err(Unread {
             key: keys.get(u.index() as usize).copied().unwrap_or(""),
             cause: u.cause(),
-            before: u.values(),
         }),
         Err(values) => Ok(Fields {
             keys,
