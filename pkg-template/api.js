@@ -90,21 +90,21 @@ export const bindPalette = guarded(wasm.bindPalette);
 // of names in them; the module checks them and builds the instance.
 export const ToolRouter = guardedClass(wasm.ToolRouter, (options) => {
   const { values, kinds, number, unread } = readFields(options, ROUTER);
-  return [options, kinds, number, unread, ...values, readStrings(unread === undefined ? values[ROUTER.indexOf("registered")] : undefined)];
+  return [options, kinds, number, unread, values, readStrings(unread === undefined ? values[ROUTER.indexOf("registered")] : undefined)];
 });
 export const ToolPolicies = guardedClass(wasm.ToolPolicies, (policies, options) => {
   const list = readStrings(policies, false);
   const specs = readSpecs(list.list);
   const { values, kinds, unread } = readFields(options, POLICIES);
   const names = readStrings(unread === undefined ? values[POLICIES.indexOf("registered")] : undefined);
-  return [list, list.listed, specs, options, kinds, unread, ...values, names];
+  return [list, list.listed, specs, options, kinds, unread, values, names];
 });
 export const ToolCallPolicy = guardedClass(wasm.ToolCallPolicy, (spec) => [readSpecs([spec])]);
 export const ToolIndex = guardedClass(wasm.ToolIndex);
 export const PaletteRun = guardedClass(wasm.PaletteRun, (options) => {
   const { values, kinds, unread } = readFields(options, RUN);
   const [registered, , pinned] = unread === undefined ? values : [];
-  return [options, kinds, unread, ...values, readStrings(registered), readStrings(pinned)];
+  return [options, kinds, unread, values, readStrings(registered), readStrings(pinned)];
 });
 
 const { resolve } = wasm.ToolRouter.prototype;

@@ -13,7 +13,6 @@ use crate::policy::gate::{self, admits, dropped_reason, dropped_warning, Admits}
 use crate::policy::seams::{failure_text, Failure, Hooks, Misstep, Selection};
 use crate::policy::PolicySet;
 use alloc::rc::Rc;
-use alloc::vec;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 use js_sys::{Array, Function};
@@ -101,7 +100,7 @@ pub struct ToolPolicies {
 impl ToolPolicies {
     /// The facade (api.js) read the policies (host.js `readStrings`, `listed` a wire
     /// `Listed`, not measured), each spec once (host.js `readSpecs`), then the options once
-    /// each (host.js `readFields`), here in the order of [`POLICIES`], and the registered
+    /// each (host.js `readFields`: `values` in the order of [`POLICIES`]), and the registered
     /// names (host.js `readStrings`).
     #[allow(clippy::too_many_arguments)]
     #[wasm_bindgen(constructor)]
@@ -112,10 +111,7 @@ impl ToolPolicies {
         options: JsValue,
         options_kinds: u32,
         unread: Option<u32>,
-        model_resolver: JsValue,
-        on_tool_call_dispatch: JsValue,
-        on_warning: JsValue,
-        registered: JsValue,
+        values: Array,
         names: host::Strings,
     ) -> JsResult<JsValue> {
         let given = || Message::new("ToolPolicies: policies");
@@ -155,12 +151,7 @@ impl ToolPolicies {
 
         let place = || Message::new("ToolPolicies: options");
         let at = At(&place, ".");
-        let values = vec![
-            model_resolver,
-            on_tool_call_dispatch,
-            on_warning,
-            registered,
-        ];
+        let values = values.iter().collect();
         let fields = options::given_fields(
             &options,
             POLICIES,

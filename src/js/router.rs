@@ -80,34 +80,19 @@ impl ToolRouter {
     /// Validates and indexes the registered names once; a router missing a prerequisite
     /// still builds (it reports `unavailable` and warns once).
     ///
-    /// The facade (api.js) read the options once each (host.js `readFields`), here in the
-    /// order of [`ROUTER`], and the registered names (host.js `readStrings`).
-    #[allow(clippy::too_many_arguments)]
+    /// The facade (api.js) read the options once each (host.js `readFields`: `values` in the
+    /// order of [`ROUTER`]), and the registered names (host.js `readStrings`).
     #[wasm_bindgen(constructor)]
     pub fn construct(
         options: JsValue,
         kinds: u32,
         number: f64,
         unread: Option<u32>,
-        entries: JsValue,
-        timeout_ms: JsValue,
-        candidate_of: JsValue,
-        is_active: JsValue,
-        on_decision: JsValue,
-        registered: JsValue,
-        on_warning: JsValue,
+        values: Array,
         names: host::Strings,
     ) -> JsResult<JsValue> {
         let place = || Message::new("ToolRouter: options");
-        let values = vec![
-            entries,
-            timeout_ms,
-            candidate_of,
-            is_active,
-            on_decision,
-            registered,
-            on_warning,
-        ];
+        let values = values.iter().collect();
         let fields =
             options::given_fields(&options, ROUTER, kinds, number, values, unread, &place)?;
         let layer = Layer::check(&fields, &place)?;
@@ -232,20 +217,5 @@ mod tests {
     #[test]
     fn the_parameters_are_the_resolve_options_in_order() {
         assert_eq!(super::RESOLVE, ["signal", "context", "onDecision"]);
-    }
-
-    /// The values `construct` takes, in its parameters' order, are [`super::ROUTER`].
-    #[test]
-    fn the_parameters_are_the_router_options_in_order() {
-        let params = [
-            "entries",
-            "timeoutMs",
-            "candidateOf",
-            "isActive",
-            "onDecision",
-            "registered",
-            "onWarning",
-        ];
-        assert_eq!(super::ROUTER, params);
     }
 }

@@ -7,7 +7,6 @@ use super::wire::{kinds_at, Kind};
 use super::{batch, frozen, host, must_be, JsResult, Message};
 use crate::names::NameList;
 use crate::run::{Cache, RevealError, Run};
-use alloc::vec;
 use core::cell::{Cell, RefCell};
 use js_sys::Array;
 use wasm_bindgen::prelude::*;
@@ -100,17 +99,14 @@ fn unregistered(place: Message, list: &Array, i: usize) -> JsValue {
 
 #[wasm_bindgen]
 impl PaletteRun {
-    /// The facade (api.js) read the options once each (host.js `readFields`), here in the
-    /// order of [`RUN`], and the lists of names in them (host.js `readStrings`).
-    #[allow(clippy::too_many_arguments)]
+    /// The facade (api.js) read the options once each (host.js `readFields`: `values` in the
+    /// order of [`RUN`]), and the lists of names in them (host.js `readStrings`).
     #[wasm_bindgen(constructor)]
     pub fn construct(
         options: JsValue,
         kinds: u32,
         unread: Option<u32>,
-        registered: JsValue,
-        cache: JsValue,
-        pinned: JsValue,
+        values: Array,
         registered_names: host::Strings,
         pinned_names: host::Strings,
     ) -> JsResult<JsValue> {
@@ -118,7 +114,7 @@ impl PaletteRun {
         if let Some(Kind::Undefined | Kind::Null) = Kind::of(kinds_at(kinds, 0)) {
             return Err(must_be(place(), "an object with `registered`", &options));
         }
-        let values = vec![registered, cache, pinned];
+        let values = values.iter().collect();
         let fields = options::given_fields(&options, RUN, kinds, f64::NAN, values, unread, &place)?;
         let (list, registered) = written(&registered_names, &|| place().add(".registered"))?;
         let cache = fields.named("cache");
@@ -218,14 +214,5 @@ impl PaletteRun {
     pub fn dispose(&self) {
         let running = self.running.borrow_mut().take();
         drop(running);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    /// The values `construct` takes, in its parameters' order, are [`super::RUN`].
-    #[test]
-    fn the_parameters_are_the_run_options_in_order() {
-        assert_eq!(super::RUN, ["registered", "cache", "pinned"]);
     }
 }
