@@ -3,8 +3,8 @@
 // result classes that JavaScript holds (host.js).
 import * as wasm from "./tool_palette.js";
 import { state } from "./state.js";
-import { enter, runaway, RANK, Frame, readDispatch, readFields, readSpecs, readStrings, Wait } from "./host.js";
-import { POLICIES, RESOLVE, ROUTER, ROUTING, RUN } from "./wire.js";
+import { enter, runaway, RANK, Frame, readDispatch, readFields, readStrings, Wait } from "./host.js";
+import { POLICIES, POLICY, RESOLVE, ROUTER, ROUTING, RUN } from "./wire.js";
 
 export { Routed, RoutingRefusal, RoutingUnavailable, ToolRoutingUnavailableWarning, ToolRedirectDroppedWarning } from "./host.js";
 
@@ -86,6 +86,21 @@ export const resolvePalette = guardedAsync(function resolvePalette(options) {
 });
 export const activeTools = guarded(wasm.activeTools);
 export const bindPalette = guarded(wasm.bindPalette);
+// Policy specs (a ToolCallPolicy's, or each of a ToolPolicies' list), read once each, into
+// one list: per spec, the spec, the kinds of it and its fields (readFields of POLICY), how
+// many of its fields were read before one threw (all: POLICY.length), its `whenTool` list
+// (readStrings; none after a field that threw), then its fields' values. The module checks
+// them (src/js/policy.rs `Specs`).
+function readSpecs(specs) {
+  const out = [];
+  for (const spec of specs) {
+    const { values, kinds, unread } = readFields(spec, POLICY);
+    out.push(spec, kinds, unread ?? POLICY.length, unread === undefined ? readStrings(values[WHEN_TOOL]) : undefined, ...values);
+  }
+  return out;
+}
+const WHEN_TOOL = POLICY.indexOf("whenTool");
+
 // The constructors: the facade reads the options (and the specs) once each, and the lists
 // of names in them; the module checks them and builds the instance.
 export const ToolRouter = guardedClass(wasm.ToolRouter, (options) => {

@@ -12,7 +12,7 @@
 // wasm-bindgen's reference table (a `catch` import that throws loses one, measured here).
 
 import { state } from "./state.js";
-import { ACTIVE, Answer, CANDIDATE_FIELDS, Event, Fault, Kind, KIND_BITS, Listed, Palette, POLICY, Returned, ROW, Source, sources } from "./wire.js";
+import { ACTIVE, Answer, CANDIDATE_FIELDS, Event, Fault, Kind, KIND_BITS, Listed, Palette, Returned, ROW, Source, sources } from "./wire.js";
 import { deliver } from "./deliver.js";
 
 // ---------------------------------------------------------------- result classes
@@ -233,10 +233,9 @@ const catching =
 
 // A read that threw: which key, and what it threw.
 export class Unreadable {
-  constructor(index, cause, values, at = "") {
+  constructor(index, cause, at = "") {
     this.index = index;
     this.cause = cause;
-    this.values = values;
     this.at = at; // where it is, for a message: `[3]`, `["weather"]`
   }
 }
@@ -249,7 +248,7 @@ export function fields(source, keys) {
     try {
       out[i] = source[keys[i]];
     } catch (cause) {
-      return new Unreadable(i, cause, out);
+      return new Unreadable(i, cause);
     }
   }
   return out;
@@ -884,22 +883,6 @@ export function readFields(options, keys) {
   return { values, kinds: kinds >>> 0, number, unread };
 }
 
-// Policy specs (a ToolCallPolicy's, or each of a ToolPolicies' list), read once each, into
-// one list: per spec, the spec, the kinds of it and its fields (readFields of POLICY), how
-// many of its fields were read before one threw (all: POLICY.length), its `whenTool` list
-// (readStrings; none after a field that threw), then its fields' values. The module checks
-// them (src/js/policy.rs `Specs`).
-export function readSpecs(specs) {
-  const out = [];
-  for (const spec of specs) {
-    const { values, kinds, unread } = readFields(spec, POLICY);
-    const when = unread === undefined ? readStrings(values[WHEN_TOOL]) : NO_NAMES;
-    out.push(spec, kinds, unread ?? POLICY.length, when, ...values);
-  }
-  return out;
-}
-const WHEN_TOOL = POLICY.indexOf("whenTool");
-
 export const now = () => (globalThis.performance ?? Date).now();
 
 // ---------------------------------------------------------------- tools for ToolIndex
@@ -1054,7 +1037,7 @@ export const readToolList = catching((tools) => {
       const tool = isObject(item) && !("name" in item) && isObject(item.function) ? item.function : item;
       readTool(tool, isObject(tool) ? tool.name : undefined, out);
     } catch (cause) {
-      return new Unreadable(i, cause, undefined, `[${i}]`);
+      return new Unreadable(i, cause, `[${i}]`);
     }
   }
   return out;
@@ -1070,7 +1053,7 @@ export const readToolRecord = catching((tools) => {
       if (Array.isArray(tool)) throw new TypeError("it is an array, not a tool: pass the list of tools itself (an MCP tools/list result's `tools`), or a record of tools keyed by name");
       readTool(tool, key, out);
     } catch (cause) {
-      return new Unreadable(0, cause, undefined, `[${JSON.stringify(key)}]`);
+      return new Unreadable(0, cause, `[${JSON.stringify(key)}]`);
     }
   }
   return out;

@@ -121,11 +121,7 @@ pub(crate) struct At<'a>(pub &'a dyn Fn() -> Message, pub &'static str);
 
 /// `value` checked by the core's `rule`: `Some(value)` when given, `None` when left out,
 /// or the TypeError naming `place`.
-pub(crate) fn checked(
-    value: JsValue,
-    rule: Rule,
-    place: &dyn Fn() -> Message,
-) -> JsResult<Option<JsValue>> {
+fn checked(value: JsValue, rule: Rule, place: &dyn Fn() -> Message) -> JsResult<Option<JsValue>> {
     let given = super::given(&value);
     checked_given(value, given, rule, place)
 }
@@ -145,7 +141,7 @@ fn checked_given(
 }
 
 /// Reads `keys` of `source`, once each, in order.
-pub(crate) fn fields_of(source: &JsValue, keys: &'static [&'static str]) -> Result<Fields, Unread> {
+fn fields_of(source: &JsValue, keys: &'static [&'static str]) -> Result<Fields, Unread> {
     let values = host::fields(source, &key_array(keys));
     match values.dyn_into::<host::Unreadable>() {
         Ok(u) => Err(Unread {
@@ -161,7 +157,7 @@ pub(crate) fn fields_of(source: &JsValue, keys: &'static [&'static str]) -> Resu
 }
 
 /// [`fields_of`], with a failed read as the TypeError naming `<place>.<key>`.
-pub(crate) fn read(
+fn read(
     source: &JsValue,
     keys: &'static [&'static str],
     place: &dyn Fn() -> Message,

@@ -99,7 +99,7 @@ pub struct ToolPolicies {
 #[wasm_bindgen]
 impl ToolPolicies {
     /// The facade (api.js) read the policies (host.js `readStrings`, `listed` a wire
-    /// `Listed`, not measured), each spec once (host.js `readSpecs`), then the options once
+    /// `Listed`, not measured), each spec once (api.js `readSpecs`), then the options once
     /// each (host.js `readFields`: `values` in the order of [`POLICIES`]), and the registered
     /// names (host.js `readStrings`).
     #[allow(clippy::too_many_arguments)]

@@ -79,7 +79,7 @@ fn named(name: &JsValue) -> Message {
 }
 
 impl Spec {
-    /// Checks a spec (or a policy, read through its getters) as the facade read it (host.js
+    /// Checks a spec (or a policy, read through its getters) as the facade read it (api.js
     /// `readSpecs`: its kinds, how many of its fields were read before one threw, their
     /// values in the order of [`POLICY`], its `whenTool` list), with TypeErrors that name the
     /// policy and the field.
@@ -176,7 +176,7 @@ impl Spec {
     }
 }
 
-/// The specs the facade read (host.js `readSpecs`), in order, with the caller's values they
+/// The specs the facade read (api.js `readSpecs`), in order, with the caller's values they
 /// were read from: per spec, the value, its kinds, how many of its fields were read, its
 /// `whenTool` list, then its fields' values (one per key of [`POLICY`]).
 pub(crate) struct Specs {
@@ -255,7 +255,7 @@ pub struct ToolCallPolicy {
 
 #[wasm_bindgen]
 impl ToolCallPolicy {
-    /// The facade (api.js) read the spec once (host.js `readSpecs`).
+    /// The facade read the spec once (api.js `readSpecs`).
     #[wasm_bindgen(constructor)]
     pub fn construct(read: Array) -> JsResult<JsValue> {
         let spec = Specs::new(read).next().map(|(_, spec)| spec);
