@@ -4,7 +4,7 @@
 import * as wasm from "./tool_palette.js";
 import { state } from "./state.js";
 import { enter, runaway, RANK, Frame, readDispatch, readFields, readStrings, Wait } from "./host.js";
-import { RESOLVE, ROUTING } from "./wire.js";
+import { POLICIES, POLICY, RESOLVE, ROUTER, ROUTING, RUN } from "./wire.js";
 
 export { Routed, RoutingRefusal, RoutingUnavailable, ToolRoutingUnavailableWarning, ToolRedirectDroppedWarning } from "./host.js";
 
@@ -56,10 +56,16 @@ for (const Class of [wasm.ToolRouter, wasm.ToolPolicies, wasm.ToolCallPolicy, wa
     return value;
   };
 }
-const guardedClass = (Class) =>
+// (`read`: what the facade reads of the arguments, through the door, for the constructor.)
+const construct = (target, newTarget, read) =>
+  function (...args) {
+    return Reflect.construct(target, read(...args), newTarget);
+  };
+const guardedClass = (Class, read) =>
   new Proxy(Class, {
     construct(target, args, newTarget) {
       if (!state.ready) throw notReady();
+      if (read !== undefined) return enter(construct(target, newTarget, read), undefined, args);
       return enter(Reflect.construct, undefined, [target, args, newTarget]);
     },
   });
@@ -80,11 +86,41 @@ export const resolvePalette = guardedAsync(function resolvePalette(options) {
 });
 export const activeTools = guarded(wasm.activeTools);
 export const bindPalette = guarded(wasm.bindPalette);
-export const ToolRouter = guardedClass(wasm.ToolRouter);
-export const ToolPolicies = guardedClass(wasm.ToolPolicies);
-export const ToolCallPolicy = guardedClass(wasm.ToolCallPolicy);
+// Policy specs (a ToolCallPolicy's, or each of a ToolPolicies' list), read once each, into
+// one list: per spec, the spec, the kinds of it and its fields (readFields of POLICY), how
+// many of its fields were read before one threw (all: POLICY.length), its `whenTool` list
+// (readStrings; none after a field that threw), then its fields' values. The module checks
+// them (src/js/policy.rs `Specs`).
+function readSpecs(specs) {
+  const out = [];
+  for (const spec of specs) {
+    const { values, kinds, unread } = readFields(spec, POLICY);
+    out.push(spec, kinds, unread ?? POLICY.length, unread === undefined ? readStrings(values[WHEN_TOOL]) : undefined, ...values);
+  }
+  return out;
+}
+const WHEN_TOOL = POLICY.indexOf("whenTool");
+
+// The constructors: the facade reads the options (and the specs) once each, and the lists
+// of names in them; the module checks them and builds the instance.
+export const ToolRouter = guardedClass(wasm.ToolRouter, (options) => {
+  const { values, kinds, number, unread } = readFields(options, ROUTER);
+  return [options, kinds, number, unread, values, readStrings(unread === undefined ? values[ROUTER.indexOf("registered")] : undefined)];
+});
+export const ToolPolicies = guardedClass(wasm.ToolPolicies, (policies, options) => {
+  const list = readStrings(policies, false);
+  const specs = readSpecs(list.list);
+  const { values, kinds, unread } = readFields(options, POLICIES);
+  const names = readStrings(unread === undefined ? values[POLICIES.indexOf("registered")] : undefined);
+  return [list, list.listed, specs, options, kinds, unread, values, names];
+});
+export const ToolCallPolicy = guardedClass(wasm.ToolCallPolicy, (spec) => [readSpecs([spec])]);
 export const ToolIndex = guardedClass(wasm.ToolIndex);
-export const PaletteRun = guardedClass(wasm.PaletteRun);
+export const PaletteRun = guardedClass(wasm.PaletteRun, (options) => {
+  const { values, kinds, unread } = readFields(options, RUN);
+  const [registered, , pinned] = unread === undefined ? values : [];
+  return [options, kinds, unread, values, readStrings(registered), readStrings(pinned)];
+});
 
 const { resolve } = wasm.ToolRouter.prototype;
 wasm.ToolRouter.prototype.resolve = function (options) {

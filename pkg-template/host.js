@@ -233,10 +233,9 @@ const catching =
 
 // A read that threw: which key, and what it threw.
 export class Unreadable {
-  constructor(index, cause, values, at = "") {
+  constructor(index, cause, at = "") {
     this.index = index;
     this.cause = cause;
-    this.values = values;
     this.at = at; // where it is, for a message: `[3]`, `["weather"]`
   }
 }
@@ -249,7 +248,7 @@ export function fields(source, keys) {
     try {
       out[i] = source[keys[i]];
     } catch (cause) {
-      return new Unreadable(i, cause, out);
+      return new Unreadable(i, cause);
     }
   }
   return out;
@@ -618,7 +617,8 @@ export class Strings {
   }
 }
 
-export function readStrings(value) {
+// (`strings` false: any list, its items not measured; a ToolPolicies' policies.)
+export function readStrings(value, strings = true) {
   if (!isObject(value)) return new Strings(Listed.NotIterable, value);
   let iterator;
   try {
@@ -633,7 +633,7 @@ export function readStrings(value) {
   } catch (cause) {
     return new Strings(Listed.NotIterated, value, [], 0, 0, cause);
   }
-  const units = measure(list);
+  const units = strings ? measure(list) : 0;
   return units < 0 ? new Strings(Listed.NotString, value, list, 0, -units - 1) : new Strings(Listed.Strings, value, list, units);
 }
 
@@ -858,11 +858,13 @@ function ignore(value) {
 
 // What the facade reads of an options object by `keys`, once each: the values in the keys'
 // order, their kinds and the object's (a word of wire.js `Kind`s, the object's first), the
-// number among them (NaN without), and the key whose read threw (its value what it threw).
+// first number among them (NaN without: the core checks keys in order, and a list has one
+// key a number may stand for), and the key whose read threw (its value what it threw).
 export function readFields(options, keys) {
   const values = new Array(keys.length);
   let kinds = kindOfValue(options);
   let number = NaN;
+  let numbered = false;
   let unread;
   if (isObject(options)) {
     for (let i = 0; i < keys.length; i++) {
@@ -874,7 +876,7 @@ export function readFields(options, keys) {
         break;
       }
       const kind = kindOfValue(values[i]);
-      if (kind === Kind.Number) number = values[i];
+      if (kind === Kind.Number && !numbered) (number = values[i]), (numbered = true);
       kinds |= kind << (KIND_BITS * (i + 1));
     }
   }
@@ -1035,7 +1037,7 @@ export const readToolList = catching((tools) => {
       const tool = isObject(item) && !("name" in item) && isObject(item.function) ? item.function : item;
       readTool(tool, isObject(tool) ? tool.name : undefined, out);
     } catch (cause) {
-      return new Unreadable(i, cause, undefined, `[${i}]`);
+      return new Unreadable(i, cause, `[${i}]`);
     }
   }
   return out;
@@ -1051,7 +1053,7 @@ export const readToolRecord = catching((tools) => {
       if (Array.isArray(tool)) throw new TypeError("it is an array, not a tool: pass the list of tools itself (an MCP tools/list result's `tools`), or a record of tools keyed by name");
       readTool(tool, key, out);
     } catch (cause) {
-      return new Unreadable(0, cause, undefined, `[${JSON.stringify(key)}]`);
+      return new Unreadable(0, cause, `[${JSON.stringify(key)}]`);
     }
   }
   return out;

@@ -66,9 +66,6 @@ extern "C" {
     pub fn index(this: &Unreadable) -> u32;
     #[wasm_bindgen(method, getter)]
     pub fn cause(this: &Unreadable) -> JsValue;
-    /// The values read before the one that threw.
-    #[wasm_bindgen(method, getter)]
-    pub fn values(this: &Unreadable) -> Array;
     /// Where the value that threw is (`[3]`), for a message.
     #[wasm_bindgen(method, getter)]
     pub fn at(this: &Unreadable) -> JsValue;

@@ -18,11 +18,10 @@ use core::cell::Cell;
 use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 
-/// A field whose read threw: its key, what it threw, and the values read before it.
+/// A field whose read threw: its key, and what it threw.
 pub(crate) struct Unread {
     pub key: &'static str,
     pub cause: JsValue,
-    pub before: Array,
 }
 
 /// The values of an object's fields, read once each, found by the key they were read by
@@ -79,11 +78,25 @@ impl Fields {
     /// Whether the value read for `key` is `undefined` (known without asking JavaScript
     /// when the facade read it).
     pub fn is_undefined(&self, key: &str) -> bool {
-        match (self.read, self.keys.iter().position(|k| *k == key)) {
-            (Some((kinds, _)), Some(i)) => {
-                Kind::of(kinds_at(kinds, i + 1)) == Some(Kind::Undefined)
-            }
-            _ => self.named(key).is_undefined(),
+        self.kind(key) == Some(Kind::Undefined)
+    }
+
+    /// Whether the value read for `key` is `null` or `undefined`.
+    pub fn is_absent(&self, key: &str) -> bool {
+        matches!(self.kind(key), Some(Kind::Undefined | Kind::Null))
+    }
+
+    /// What kind of value was read for `key` (known without asking JavaScript when the
+    /// facade read it).
+    fn kind(&self, key: &str) -> Option<Kind> {
+        match (
+            &self.values,
+            self.read,
+            self.keys.iter().position(|k| *k == key),
+        ) {
+            (None, ..) => Some(Kind::Undefined),
+            (_, Some((kinds, _)), Some(i)) => Kind::of(kinds_at(kinds, i + 1)),
+            _ => Kind::of(host::kind_of_value(&self.named(key))),
         }
     }
 
@@ -108,11 +121,7 @@ pub(crate) struct At<'a>(pub &'a dyn Fn() -> Message, pub &'static str);
 
 /// `value` checked by the core's `rule`: `Some(value)` when given, `None` when left out,
 /// or the TypeError naming `place`.
-pub(crate) fn checked(
-    value: JsValue,
-    rule: Rule,
-    place: &dyn Fn() -> Message,
-) -> JsResult<Option<JsValue>> {
+fn checked(value: JsValue, rule: Rule, place: &dyn Fn() -> Message) -> JsResult<Option<JsValue>> {
     let given = super::given(&value);
     checked_given(value, given, rule, place)
 }
@@ -132,13 +141,12 @@ fn checked_given(
 }
 
 /// Reads `keys` of `source`, once each, in order.
-pub(crate) fn fields_of(source: &JsValue, keys: &'static [&'static str]) -> Result<Fields, Unread> {
+fn fields_of(source: &JsValue, keys: &'static [&'static str]) -> Result<Fields, Unread> {
     let values = host::fields(source, &key_array(keys));
     match values.dyn_into::<host::Unreadable>() {
         Ok(u) => Err(Unread {
             key: keys.get(u.index() as usize).copied().unwrap_or(""),
             cause: u.cause(),
-            before: u.values(),
         }),
         Err(values) => Ok(Fields {
             keys,
@@ -149,7 +157,7 @@ pub(crate) fn fields_of(source: &JsValue, keys: &'static [&'static str]) -> Resu
 }
 
 /// [`fields_of`], with a failed read as the TypeError naming `<place>.<key>`.
-pub(crate) fn read(
+fn read(
     source: &JsValue,
     keys: &'static [&'static str],
     place: &dyn Fn() -> Message,
@@ -207,30 +215,46 @@ pub(crate) fn given_fields(
     unread: Option<u32>,
     place: &dyn Fn() -> Message,
 ) -> JsResult<Fields> {
-    let kind = Kind::of(kinds_at(kinds, 0));
-    checked_given(
-        options.clone(),
-        super::given_of(kind, options),
-        Rule::Options,
-        place,
-    )?;
-    if matches!(kind, Some(Kind::Undefined)) {
+    if given_object(options, kinds, Rule::Options, place)?.is_none() {
         return Ok(Fields {
             keys,
             values: None,
             read: None,
         });
     }
-    if let Some(i) = unread {
-        let key = keys.get(i as usize).copied().unwrap_or("");
-        let cause = values.get(i as usize).cloned().unwrap_or_default();
-        return Err(unreadable(place().add(".").add(key), &cause));
+    let fields = Fields::given(keys, kinds, number, values);
+    match unread.and_then(|i| keys.get(i as usize)) {
+        Some(key) => Err(unreadable(place().add(".").add(key), &fields.named(key))),
+        None => Ok(fields),
     }
-    Ok(Fields {
-        keys,
-        values: Some(values),
-        read: Some((kinds, number)),
-    })
+}
+
+/// The object the facade read fields of, checked by `rule` (its kind the first of `kinds`).
+pub(crate) fn given_object(
+    object: &JsValue,
+    kinds: u32,
+    rule: Rule,
+    place: &dyn Fn() -> Message,
+) -> JsResult<Option<JsValue>> {
+    let given = super::given_of(Kind::of(kinds_at(kinds, 0)), object);
+    checked_given(object.clone(), given, rule, place)
+}
+
+impl Fields {
+    /// The values the facade read by `keys` (host.js `readFields`), with their kinds and the
+    /// first number among them (a field that threw: its value what it threw).
+    pub fn given(
+        keys: &'static [&'static str],
+        kinds: u32,
+        number: f64,
+        values: Vec<JsValue>,
+    ) -> Fields {
+        Fields {
+            keys,
+            values: Some(values),
+            read: Some((kinds, number)),
+        }
+    }
 }
 
 // ------------------------------------------------------------------ routing

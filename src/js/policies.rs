@@ -4,8 +4,8 @@
 //! of the seam's error (or as itself for the adopter's own callbacks).
 
 use super::options::{self, At, POLICIES};
-use super::policy::{is_policy, Held, Spec, ToolCallPolicy};
-use super::wire::{Palette, Source};
+use super::policy::{is_policy, Held, Spec, Specs, ToolCallPolicy};
+use super::wire::{Listed, Palette, Source};
 use super::{batch, frozen, given, host, must_be, unreadable, JsResult, Message};
 use crate::names::Name;
 use crate::names::NameList;
@@ -98,23 +98,38 @@ pub struct ToolPolicies {
 
 #[wasm_bindgen]
 impl ToolPolicies {
+    /// The facade (api.js) read the policies (host.js `readStrings`, `listed` a wire
+    /// `Listed`, not measured), each spec once (api.js `readSpecs`), then the options once
+    /// each (host.js `readFields`: `values` in the order of [`POLICIES`]), and the registered
+    /// names (host.js `readStrings`).
+    #[allow(clippy::too_many_arguments)]
     #[wasm_bindgen(constructor)]
-    pub fn construct(policies: JsValue, options: JsValue) -> JsResult<JsValue> {
+    pub fn construct(
+        list: host::Strings,
+        listed: u32,
+        read: Array,
+        options: JsValue,
+        options_kinds: u32,
+        unread: Option<u32>,
+        values: Array,
+        names: host::Strings,
+    ) -> JsResult<JsValue> {
         let given = || Message::new("ToolPolicies: policies");
         const WHAT: &str = "an iterable of ToolCallPolicy";
-        if !batch::is_iterable(&policies, &given)? {
-            return Err(must_be(given(), WHAT, &policies));
+        match Listed::of(listed) {
+            Some(Listed::Strings) => {}
+            Some(Listed::NotIterable) => return Err(must_be(given(), WHAT, &list.value())),
+            _ => return Err(unreadable(given(), &list.cause())),
         }
-        let items = host::list(&policies).map_err(|cause| unreadable(given(), &cause))?;
-        let list = Array::new();
+        let policies = Array::new();
         let mut specs = Vec::new();
         let mut made = Vec::new();
-        for (i, item) in items.iter().enumerate() {
+        for (i, (item, spec)) in Specs::new(read).enumerate() {
             // A policy is kept as it is; a spec becomes one. Either way the fields are read
             // and checked here.
             // The policy's own error, prefixed with where it is in the list; of the same
             // class (a RangeError stays one).
-            let spec = Spec::read(&item).map_err(|cause| {
+            let spec = spec.map_err(|cause| {
                 let message = host::get(&cause, |k| &k.message).unwrap_or_default();
                 let message = given().index(i as u32).add(": ").add_js(&message);
                 if cause.has_type::<js_sys::RangeError>() {
@@ -124,7 +139,7 @@ impl ToolPolicies {
                 }
             })?;
             let spec = Rc::new(spec);
-            list.push(&if is_policy(&item) {
+            policies.push(&if is_policy(&item) {
                 item
             } else {
                 let held = Rc::new(Held::default());
@@ -136,15 +151,23 @@ impl ToolPolicies {
 
         let place = || Message::new("ToolPolicies: options");
         let at = At(&place, ".");
-        let fields = options::read_options(&options, POLICIES, &place)?;
+        let values = values.iter().collect();
+        let fields = options::given_fields(
+            &options,
+            POLICIES,
+            options_kinds,
+            f64::NAN,
+            values,
+            unread,
+            &place,
+        )?;
         let resolver = fields.function("modelResolver", at)?;
         let callback = fields.function("onToolCallDispatch", at)?;
         let on_warning = fields.function("onWarning", at)?;
-        let registered = fields.named("registered");
-        let registered = if registered.is_undefined() {
+        let registered = if fields.is_undefined("registered") {
             None
         } else {
-            let (names, units) = batch::strings(&registered, &|| place().add(".registered"))?;
+            let (names, units) = batch::listed(&names, &|| place().add(".registered"))?;
             Some((frozen(names), units))
         };
 
@@ -176,7 +199,7 @@ impl ToolPolicies {
         host::own_fields(
             &set,
             &key,
-            &[JsValue::from(frozen(list))].into_iter().collect(),
+            &[JsValue::from(frozen(policies))].into_iter().collect(),
         );
         Ok(frozen(set))
     }

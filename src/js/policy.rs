@@ -2,12 +2,13 @@
 //! core's form of it (names as code units, the `whenTool` set) is built by the
 //! `ToolPolicies` that composes it, and, for `matchesTool`, on first use.
 
-use super::options::{self, fields_of, At, POLICY};
-use super::{batch, frozen, must_be, unreadable, JsResult, Message};
+use super::options::{self, At, Fields, POLICY};
+use super::{batch, frozen, host, must_be, unreadable, JsResult, Message};
 use crate::given::Rule;
 use crate::names::NameSet;
 use crate::policy::{Policy, WhenTool};
 use alloc::rc::Rc;
+use alloc::vec::Vec;
 use core::cell::RefCell;
 use js_sys::{Array, Function, WeakSet};
 use wasm_bindgen::prelude::*;
@@ -63,6 +64,8 @@ pub(crate) struct Spec {
     pub matcher: Function,
     /// `null` (any tool), a string, or a frozen array of strings.
     pub when_tool: JsValue,
+    /// The code units of the array's strings.
+    when_units: usize,
     /// `null` or a non-empty string.
     pub redirect_to: JsValue,
     /// `null` or anything; handed back by identity.
@@ -76,28 +79,35 @@ fn named(name: &JsValue) -> Message {
 }
 
 impl Spec {
-    /// Reads and checks a spec (or a policy, through its getters), with TypeErrors that
-    /// name the policy and the field.
-    pub fn read(value: &JsValue) -> JsResult<Spec> {
+    /// Checks a spec (or a policy, read through its getters) as the facade read it (api.js
+    /// `readSpecs`: its kinds, how many of its fields were read before one threw, their
+    /// values in the order of [`POLICY`], its `whenTool` list), with TypeErrors that name the
+    /// policy and the field.
+    pub fn read(
+        value: &JsValue,
+        kinds: u32,
+        read: u32,
+        values: Vec<JsValue>,
+        when: &host::Strings,
+    ) -> JsResult<Spec> {
         let spec = || Message::new("ToolCallPolicy: spec");
-        options::checked(value.clone(), Rule::Object, &spec)?;
-        let check_name = |name: &JsValue| {
-            options::checked(name.clone(), Rule::Name, &|| {
-                Message::new("ToolCallPolicy: name")
-            })
-        };
-        let fields = fields_of(value, &POLICY).map_err(|u| {
-            if u.key == "name" {
-                return unreadable(spec().add(".name"), &u.cause);
+        options::given_object(value, kinds, Rule::Object, &spec)?;
+        let fields = Fields::given(&POLICY, kinds, f64::NAN, values);
+        let policy = || Message::new("ToolCallPolicy");
+        let check_name = || fields.checked("name", At(&policy, ": "));
+        // A field that threw is named with the policy's name, read before it.
+        if let Some(key) = POLICY.get(read as usize) {
+            let cause = fields.named(key);
+            if *key == "name" {
+                return Err(unreadable(spec().add(".name"), &cause));
             }
-            let name = u.before.get(0);
-            if let Err(e) = check_name(&name) {
-                return e;
-            }
-            unreadable(named(&name).add(": spec.").add(u.key), &u.cause)
-        })?;
-        let name = fields.named("name");
-        check_name(&name)?;
+            check_name()?;
+            return Err(unreadable(
+                named(&fields.named("name")).add(": spec.").add(key),
+                &cause,
+            ));
+        }
+        let name = check_name()?.unwrap_or_default();
         batch::check_fits(&name, &|| Message::new("ToolCallPolicy: name"))?;
         let at = |field: &str| named(&name).add(": ").add(field);
         let policy = || named(&name);
@@ -105,13 +115,16 @@ impl Spec {
         // The core's rule for `match` never leaves it out.
         let matcher = fields.checked("match", here)?.unwrap_or_default();
         let when_tool = fields.named("whenTool");
+        let mut when_units = 0;
         let when_tool = if when_tool.is_string() {
             batch::check_fits(&when_tool, &|| at("whenTool"))?;
             when_tool
-        } else if when_tool.is_null() || when_tool.is_undefined() {
+        } else if fields.is_absent("whenTool") {
             JsValue::NULL
         } else {
-            frozen(batch::strings(&when_tool, &|| at("whenTool"))?.0).into()
+            let (list, units) = batch::listed(when, &|| at("whenTool"))?;
+            when_units = units;
+            frozen(list).into()
         };
         let redirect_to = match fields.checked("redirectTo", here)? {
             Some(v) => {
@@ -127,6 +140,7 @@ impl Spec {
             name,
             matcher: matcher.unchecked_into(),
             when_tool,
+            when_units,
             redirect_to,
             model: if model.is_undefined() {
                 JsValue::NULL
@@ -146,8 +160,7 @@ impl Spec {
             WhenTool::One(batch::units_of(&self.when_tool))
         } else {
             let list: Array = self.when_tool.clone().unchecked_into();
-            let units = super::host::measure(&list).max(0.0) as usize;
-            WhenTool::Set(NameSet::new(batch::write(&list, units)))
+            WhenTool::Set(NameSet::new(batch::write(&list, self.when_units)))
         }
     }
 
@@ -160,6 +173,47 @@ impl Spec {
             has_model: !self.model.is_null(),
             has_guard: self.guard.is_some(),
         }
+    }
+}
+
+/// The specs the facade read (api.js `readSpecs`), in order, with the caller's values they
+/// were read from: per spec, the value, its kinds, how many of its fields were read, its
+/// `whenTool` list, then its fields' values (one per key of [`POLICY`]).
+pub(crate) struct Specs {
+    read: Array,
+    at: u32,
+    end: u32,
+}
+
+impl Specs {
+    pub fn new(read: Array) -> Specs {
+        let end = read.length();
+        Specs { read, at: 0, end }
+    }
+}
+
+impl Iterator for Specs {
+    type Item = (JsValue, JsResult<Spec>);
+
+    /// The next spec's value and the spec, checked.
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.at >= self.end {
+            return None;
+        }
+        let at = self.at;
+        self.at += 4 + POLICY.len() as u32;
+        let get = |k: u32| self.read.get(at + k);
+        let number = |k: u32| get(k).as_f64().unwrap_or_default() as u32;
+        let value = get(0);
+        let values = (4..4 + POLICY.len() as u32).map(get).collect();
+        let spec = Spec::read(
+            &value,
+            number(1),
+            number(2),
+            values,
+            &get(3).unchecked_into(),
+        );
+        Some((value, spec))
     }
 }
 
@@ -201,12 +255,12 @@ pub struct ToolCallPolicy {
 
 #[wasm_bindgen]
 impl ToolCallPolicy {
+    /// The facade read the spec once (api.js `readSpecs`).
     #[wasm_bindgen(constructor)]
-    pub fn construct(spec: JsValue) -> JsResult<JsValue> {
-        Ok(ToolCallPolicy::build(
-            Rc::new(Spec::read(&spec)?),
-            Rc::default(),
-        ))
+    pub fn construct(read: Array) -> JsResult<JsValue> {
+        let spec = Specs::new(read).next().map(|(_, spec)| spec);
+        let spec = spec.unwrap_or_else(|| Err(Message::new("ToolCallPolicy: no spec").error()))?;
+        Ok(ToolCallPolicy::build(Rc::new(spec), Rc::default()))
     }
 
     /// Whether `toolName` satisfies `whenTool`.

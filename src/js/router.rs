@@ -79,16 +79,27 @@ pub struct ToolRouter {
 impl ToolRouter {
     /// Validates and indexes the registered names once; a router missing a prerequisite
     /// still builds (it reports `unavailable` and warns once).
+    ///
+    /// The facade (api.js) read the options once each (host.js `readFields`: `values` in the
+    /// order of [`ROUTER`]), and the registered names (host.js `readStrings`).
     #[wasm_bindgen(constructor)]
-    pub fn construct(options: JsValue) -> JsResult<JsValue> {
+    pub fn construct(
+        options: JsValue,
+        kinds: u32,
+        number: f64,
+        unread: Option<u32>,
+        values: Array,
+        names: host::Strings,
+    ) -> JsResult<JsValue> {
         let place = || Message::new("ToolRouter: options");
-        let fields = options::read_options(&options, ROUTER, &place)?;
+        let values = values.iter().collect();
+        let fields =
+            options::given_fields(&options, ROUTER, kinds, number, values, unread, &place)?;
         let layer = Layer::check(&fields, &place)?;
-        let registered = fields.named("registered");
-        let (list, units) = if registered.is_null() || registered.is_undefined() {
+        let (list, units) = if fields.is_absent("registered") {
             (Array::new(), 0)
         } else {
-            batch::strings(&registered, &|| place().add(".registered"))?
+            batch::listed(&names, &|| place().add(".registered"))?
         };
         let on_warning = fields.function("onWarning", At(&place, "."))?;
         let list = frozen(list);

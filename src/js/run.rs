@@ -3,6 +3,7 @@
 
 use super::options::{self, RUN};
 use super::palette::routed_names;
+use super::wire::{kinds_at, Kind};
 use super::{batch, frozen, host, must_be, JsResult, Message};
 use crate::names::NameList;
 use crate::run::{Cache, RevealError, Run};
@@ -76,7 +77,12 @@ pub struct PaletteRun {
 
 /// The caller's iterable of strings in the core's form, with the strings themselves.
 fn names(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<(Array, NameList)> {
-    let (list, units) = batch::strings(value, place)?;
+    written(&host::read_strings(value), place)
+}
+
+/// [`names`] of a list the facade read (host.js `readStrings`).
+fn written(read: &host::Strings, place: &dyn Fn() -> Message) -> JsResult<(Array, NameList)> {
+    let (list, units) = batch::listed(read, place)?;
     let names = batch::write(&list, units);
     Ok((list, names))
 }
@@ -93,15 +99,24 @@ fn unregistered(place: Message, list: &Array, i: usize) -> JsValue {
 
 #[wasm_bindgen]
 impl PaletteRun {
+    /// The facade (api.js) read the options once each (host.js `readFields`: `values` in the
+    /// order of [`RUN`]), and the lists of names in them (host.js `readStrings`).
     #[wasm_bindgen(constructor)]
-    pub fn construct(options: JsValue) -> JsResult<JsValue> {
+    pub fn construct(
+        options: JsValue,
+        kinds: u32,
+        unread: Option<u32>,
+        values: Array,
+        registered_names: host::Strings,
+        pinned_names: host::Strings,
+    ) -> JsResult<JsValue> {
         let place = || Message::new("PaletteRun: options");
-        if options.is_undefined() || options.is_null() {
+        if let Some(Kind::Undefined | Kind::Null) = Kind::of(kinds_at(kinds, 0)) {
             return Err(must_be(place(), "an object with `registered`", &options));
         }
-        let fields = options::read_options(&options, RUN, &place)?;
-        let (list, registered) =
-            names(&fields.named("registered"), &|| place().add(".registered"))?;
+        let values = values.iter().collect();
+        let fields = options::given_fields(&options, RUN, kinds, f64::NAN, values, unread, &place)?;
+        let (list, registered) = written(&registered_names, &|| place().add(".registered"))?;
         let cache = fields.named("cache");
         let cache = match cache.as_string().map(|_| batch::units_of(&cache)) {
             _ if cache.is_undefined() => Cache::DEFAULT,
@@ -116,11 +131,10 @@ impl PaletteRun {
             None => return Err(must_be(place().add(".cache"), Cache::EXPECTED, &cache)),
         };
         let pinned_at = || place().add(".pinned");
-        let pinned = fields.named("pinned");
-        let (pinned_list, pinned) = if pinned.is_undefined() || pinned.is_null() {
+        let (pinned_list, pinned) = if fields.is_absent("pinned") {
             (Array::new(), NameList::default())
         } else {
-            names(&pinned, &pinned_at)?
+            written(&pinned_names, &pinned_at)?
         };
         let run = Run::new(cache, registered, &pinned)
             .map_err(|i| unregistered(pinned_at(), &pinned_list, i))?;

@@ -38,7 +38,9 @@ macro_rules! wire {
             js.push_str(&alloc::format!("export const sources = Object.freeze([{}]);\n", texts.join(", ")));
             js.push_str(&alloc::format!("export const KIND_BITS = {};\n", KIND_BITS));
             // The options each facade reads, by key, in order (src/given.rs).
-            for (name, keys) in [("ROUTING", crate::given::ROUTING), ("RESOLVE", crate::given::RESOLVE)] {
+            use crate::given::{POLICIES, POLICY, RESOLVE, ROUTER, ROUTING, RUN};
+            let lists = [("ROUTING", ROUTING), ("RESOLVE", RESOLVE), ("ROUTER", ROUTER), ("POLICY", &POLICY[..]), ("POLICIES", POLICIES), ("RUN", RUN)];
+            for (name, keys) in lists {
                 let keys: alloc::vec::Vec<_> = keys.iter().map(|k| alloc::format!("\"{k}\"")).collect();
                 js.push_str(&alloc::format!("export const {name} = Object.freeze([{}]);\n", keys.join(", ")));
             }
