@@ -3,7 +3,7 @@
 // result classes that JavaScript holds (host.js).
 import * as wasm from "./tool_palette.js";
 import { state } from "./state.js";
-import { enter, runaway, RANK, Frame, readDispatch, readFields, readStrings, Wait } from "./host.js";
+import { enter, runaway, Frame, readDispatch, readFields, readStrings, Wait } from "./host.js";
 import { RESOLVE, ROUTING } from "./wire.js";
 
 export { Routed, RoutingRefusal, RoutingUnavailable, ToolRoutingUnavailableWarning, ToolRedirectDroppedWarning } from "./host.js";
@@ -149,17 +149,3 @@ for (const [Class, names, guard] of methods) {
     Object.defineProperty(Class.prototype, Symbol.dispose, { value: Class.prototype.dispose, writable: true, configurable: true });
   }
 }
-// entriesFor hands the module the index itself, whose `rankEmbedded` finishes a turn with
-// `embed` once the host answered (host.js afterEmbed): no public method, it is kept
-// behind a symbol of host.js.
-Object.defineProperty(wasm.ToolIndex.prototype, RANK, { value: wasm.ToolIndex.prototype.rankEmbedded });
-delete wasm.ToolIndex.prototype.rankEmbedded;
-const entriesFor = ToolIndex.prototype.entriesFor;
-Object.defineProperty(ToolIndex.prototype, "entriesFor", {
-  value(context) {
-    return entriesFor.call(this, context, this);
-  },
-  writable: true,
-  configurable: true,
-});
-

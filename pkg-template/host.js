@@ -334,23 +334,18 @@ export function ownFields(target, keys, values) {
   }
 }
 
-// A caller's answer as a promise that never rejects, and an adoption that never throws
-// (a promise's own `then` or `constructor` getter may): [0, value] or [1, error].
-export function adopt(value) {
+// ToolIndex.entries with `embed`: the host's answer awaited here, then the ranking
+// finished by the module's half of the turn (src/js/index.rs `Embedding`) through the door.
+// Adopting the answer runs its code (a promise's own `constructor` getter): what that
+// throws is `embed` failing, like a rejection.
+export function afterEmbed(answer, embedding) {
+  const rank = (failed) => (value) => enter(embedding.rank, embedding, [failed, value]);
   try {
-    return Promise.resolve(value).then(
-      (settled) => [0, settled],
-      (error) => [1, error],
-    );
+    return Promise.resolve(answer).then(rank(false), rank(true));
   } catch (error) {
-    return Promise.resolve([1, error]);
+    return Promise.resolve().then(() => rank(true)(error));
   }
 }
-
-// ToolIndex.entries with `embed`: the host's answer awaited here, then ranked by the
-// module (nothing of the turn waits inside it).
-export const RANK = Symbol("tool-palette: rankEmbedded");
-export const afterEmbed = (settled, index, context) => settled.then((answer) => enter(index[RANK], index, [context, answer]));
 
 // ---------------------------------------------------------------- rows
 

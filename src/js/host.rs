@@ -9,7 +9,7 @@
 //! when it throws (measured here: one slot per exception, for good).
 
 use super::JsResult;
-use js_sys::{Array, Function, JsString, Promise};
+use js_sys::{Array, Function, JsString};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(raw_module = "./host.js")]
@@ -91,13 +91,6 @@ extern "C" {
     /// Defines `keys[i]` as a read-only own property of `target` with `values[i]`.
     #[wasm_bindgen(js_name = ownFields)]
     pub fn own_fields(target: &JsValue, keys: &Array, values: &Array);
-    /// A promise of `[0, value]` or `[1, error]` for a caller's answer: never rejects, and
-    /// what adopting the answer throws comes back as `[1, error]`.
-    pub fn adopt(value: &JsValue) -> Promise;
-    /// `index.rankEmbedded(context, settled)` once `settled` (an `adopt` promise) is in,
-    /// through the door; a promise of its answer.
-    #[wasm_bindgen(js_name = afterEmbed)]
-    pub fn after_embed(settled: &Promise, index: &JsValue, context: &Array) -> Promise;
     #[wasm_bindgen(js_name = isPlainObject)]
     pub fn is_plain_object(value: &JsValue) -> bool;
     /// The string names of `items` and where they are; an `Unreadable` when a read throws.

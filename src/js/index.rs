@@ -524,10 +524,9 @@ impl ToolIndex {
         self.dimensions.map_or(JsValue::NULL, JsValue::from)
     }
 
-    /// The rows for one context (what the `entries` function, made in api.js, calls with
-    /// the index itself as `me`).
+    /// The rows for one context (what the `entries` function, made in api.js, calls).
     #[wasm_bindgen(js_name = entriesFor)]
-    pub fn entries_for(&self, context: JsValue, me: JsValue) -> JsResult<JsValue> {
+    pub fn entries_for(&self, context: JsValue) -> JsResult<JsValue> {
         let built = live(&self.built, "entries")?;
         let Some(embed) = built.embed.clone() else {
             return Ok(match message_of(&context)? {
@@ -545,38 +544,24 @@ impl ToolIndex {
             return Ok(Promise::resolve(&host::rows(&built.names, &[])).into());
         };
         match host::call1(&embed, &message) {
-            // The answer is awaited in JavaScript (`host.js` `afterEmbed`), adopted through
-            // the door, and ranked by `rankEmbedded`: nothing of the turn waits inside the
-            // module, so an `embed` that never settles keeps nothing of it alive.
+            // The answer is awaited in JavaScript (`host.js` `afterEmbed`), which then
+            // finishes the ranking through the door (`Embedding::rank`): nothing of the
+            // turn waits inside the module, so an `embed` that never settles keeps nothing
+            // of it alive.
             Ok(value) => {
-                let history = history.map_or(JsValue::UNDEFINED, |(h, _)| h);
-                let context = Array::of2(&message, &history);
-                Ok(host::after_embed(&host::adopt(&value), &me, &context).into())
+                let embedding = Embedding {
+                    built: self.built.clone(),
+                    limit: self.limit,
+                    query,
+                    history,
+                };
+                Ok(after_embed(&value, embedding).into())
             }
             Err(thrown) => {
                 let rows = embedded(&built, self.limit, &query, &history, Err(thrown));
                 Ok(Promise::resolve(&rows).into())
             }
         }
-    }
-
-    /// The second half of `entries` with `embed`: the ranking once `embed` answered
-    /// (`settled` is `[0, vector]` or `[1, error]`, see `host.js` `adopt`).
-    #[wasm_bindgen(js_name = rankEmbedded)]
-    pub fn rank_embedded(&self, context: Array, settled: Array) -> JsResult<JsValue> {
-        let built = live(&self.built, "entries")?;
-        // The message and the history's last message, checked strings of the turn.
-        let query = batch::units_of(&context.get(0));
-        let history = context.get(1);
-        let history = history.is_string().then(|| {
-            let units = batch::units_of(&history);
-            (history, units)
-        });
-        let answer = match settled.get(0).as_f64() {
-            Some(0.0) => Ok(settled.get(1)),
-            _ => Err(settled.get(1)),
-        };
-        Ok(embedded(&built, self.limit, &query, &history, answer))
     }
 
     /// At most `limit` hits with a score above 0, best first.
@@ -682,8 +667,8 @@ pub(super) fn decode(
     ))
 }
 
-/// The history's last message (a string) and its code units, if the context has one.
-type History = Option<(JsValue, Vec<u16>)>;
+/// The code units of the history's last message (a string), if the context has one.
+type History = Option<Vec<u16>>;
 
 /// The turn's message (a string, or an object's `message`) and its code units, and the
 /// last of the object's `history` (SPEC 8: the run's earlier user messages, oldest first).
@@ -705,10 +690,7 @@ fn message_of(context: &JsValue) -> JsResult<Option<(JsValue, Vec<u16>, History)
     } else {
         let (list, _) = batch::strings(&history, &|| place("history"))?;
         let last = list.get(list.length().wrapping_sub(1));
-        last.is_string().then(|| {
-            let units = batch::units_of(&last);
-            (last, units)
-        })
+        last.is_string().then(|| batch::units_of(&last))
     };
     if !message.is_string() {
         return Ok(None);
@@ -744,6 +726,41 @@ fn embedded(
     rows(built, query, Some(&buf), history, limit)
 }
 
+#[wasm_bindgen(raw_module = "./host.js")]
+extern "C" {
+    /// Waits for `embed`'s answer, then finishes the turn with `embedding` through the
+    /// door: a promise of the rows.
+    #[wasm_bindgen(js_name = afterEmbed)]
+    fn after_embed(answer: &JsValue, embedding: Embedding) -> Promise;
+}
+
+/// The module's half of `entries` with `embed` while JavaScript waits for the answer:
+/// the turn's message and the history's last, to rank once it is in.
+#[wasm_bindgen(skip_typescript)]
+pub struct Embedding {
+    built: Shared,
+    limit: u32,
+    query: Vec<u16>,
+    history: History,
+}
+
+#[wasm_bindgen]
+impl Embedding {
+    /// The rows once `embed` answered (`failed` false: `answer` is the vector) or failed
+    /// (`answer` what it threw or rejected with).
+    pub fn rank(self, failed: bool, answer: JsValue) -> JsResult<JsValue> {
+        let built = live(&self.built, "entries")?;
+        let answer = if failed { Err(answer) } else { Ok(answer) };
+        Ok(embedded(
+            &built,
+            self.limit,
+            &self.query,
+            &self.history,
+            answer,
+        ))
+    }
+}
+
 fn live(shared: &Shared, what: &str) -> JsResult<Rc<Built>> {
     let built = shared.borrow().clone();
     built.ok_or_else(|| {
@@ -765,7 +782,7 @@ fn rows(
 ) -> JsValue {
     let mut found = Vec::new();
     let vector = vector.map(|v| (v, &built.fusion));
-    let history = history.as_ref().map(|(_, units)| &units[..]);
+    let history = history.as_deref();
     built
         .index
         .entries(query, vector, history, limit as usize, &mut found);
