@@ -3,8 +3,8 @@
 // result classes that JavaScript holds (host.js).
 import * as wasm from "./tool_palette.js";
 import { state } from "./state.js";
-import { enter, runaway, Frame, readDispatch, readFields, readStrings, Wait } from "./host.js";
-import { RESOLVE, ROUTING } from "./wire.js";
+import { enter, runaway, Frame, readDispatch, readFields, readStrings, readTools, sourceOf, Wait } from "./host.js";
+import { CONTEXT, INDEX, LOAD, RESOLVE, ROUTING, SEARCH } from "./wire.js";
 
 export { Routed, RoutingRefusal, RoutingUnavailable, ToolRoutingUnavailableWarning, ToolRedirectDroppedWarning } from "./host.js";
 
@@ -56,10 +56,16 @@ for (const Class of [wasm.ToolRouter, wasm.ToolPolicies, wasm.ToolCallPolicy, wa
     return value;
   };
 }
-const guardedClass = (Class) =>
+// (`read`: what the facade reads of the arguments, through the door, for the constructor.)
+const construct = (target, newTarget, read) =>
+  function (...args) {
+    return Reflect.construct(target, read(...args), newTarget);
+  };
+const guardedClass = (Class, read) =>
   new Proxy(Class, {
     construct(target, args, newTarget) {
       if (!state.ready) throw notReady();
+      if (read !== undefined) return enter(construct(target, newTarget, read), undefined, args);
       return enter(Reflect.construct, undefined, [target, args, newTarget]);
     },
   });
@@ -83,7 +89,12 @@ export const bindPalette = guarded(wasm.bindPalette);
 export const ToolRouter = guardedClass(wasm.ToolRouter);
 export const ToolPolicies = guardedClass(wasm.ToolPolicies);
 export const ToolCallPolicy = guardedClass(wasm.ToolCallPolicy);
-export const ToolIndex = guardedClass(wasm.ToolIndex);
+// A ToolIndex: the facade reads the tools, then the options, once each (src/js/index.rs).
+export const ToolIndex = guardedClass(wasm.ToolIndex, (tools, options) => {
+  const read = readTools(tools);
+  const { values, kinds, number, unread } = readFields(options, INDEX);
+  return [tools, read, options, kinds, number, unread, values];
+});
 export const PaletteRun = guardedClass(wasm.PaletteRun);
 
 const { resolve } = wasm.ToolRouter.prototype;
@@ -109,6 +120,21 @@ Object.assign(wasm.ToolPolicies.prototype, {
   },
 });
 
+// ToolIndex: the facade reads a search's options and a turn's context (its `message`,
+// `history` and the history's strings), once each; the module checks and ranks.
+const { search, entriesFor } = wasm.ToolIndex.prototype;
+Object.assign(wasm.ToolIndex.prototype, {
+  search(query, options) {
+    const { values, kinds, number, unread } = readFields(options, SEARCH);
+    return search.call(this, query, options, kinds, number, unread, ...values);
+  },
+  entriesFor(context) {
+    const { values, kinds, unread } = readFields(context, CONTEXT);
+    const [message, history] = values;
+    return entriesFor.call(this, context, kinds, unread, message, history, unread !== undefined || history == null ? undefined : readStrings(history));
+  },
+});
+
 const methods = [
   [ToolRouter, ["resolve"], guardedAsync],
   [ToolRouter, ["dispose"], guarded],
@@ -127,7 +153,14 @@ for (const [Class, names] of [[ToolIndex, ["size", "dimensions"]], [PaletteRun, 
 // `ToolIndex.load(bytes, options?)`: guarded like the constructor. From a Response, Blob or
 // ReadableStream it answers a Promise as it is (src/js/load.rs), which the module rejects for
 // whatever fails, before the first read too; it settles through the door (host.js `drive`).
-Object.defineProperty(wasm.ToolIndex, "load", { value: guarded(wasm.ToolIndex.load), writable: true, configurable: true });
+// The facade judges what source the bytes are (host.js `sourceOf`), then reads the options.
+const loadFrom = wasm.ToolIndex.load;
+function load(bytes, options) {
+  const source = sourceOf(bytes);
+  const { values, kinds, number, unread } = readFields(options, LOAD);
+  return loadFrom(bytes, source, options, kinds, number, unread, values);
+}
+Object.defineProperty(wasm.ToolIndex, "load", { value: guarded(load), writable: true, configurable: true });
 // `index.entries`: a function of the index, ready to be a router's procedural layer.
 Object.defineProperty(ToolIndex.prototype, "entries", {
   get() {

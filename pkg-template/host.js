@@ -857,11 +857,13 @@ function ignore(value) {
 
 // What the facade reads of an options object by `keys`, once each: the values in the keys'
 // order, their kinds and the object's (a word of wire.js `Kind`s, the object's first), the
-// number among them (NaN without), and the key whose read threw (its value what it threw).
+// first number among them (NaN without: the core checks keys in order, and a list has one
+// key a number may stand for), and the key whose read threw (its value what it threw).
 export function readFields(options, keys) {
   const values = new Array(keys.length);
   let kinds = kindOfValue(options);
   let number = NaN;
+  let numbered = false;
   let unread;
   if (isObject(options)) {
     for (let i = 0; i < keys.length; i++) {
@@ -873,7 +875,7 @@ export function readFields(options, keys) {
         break;
       }
       const kind = kindOfValue(values[i]);
-      if (kind === Kind.Number) number = values[i];
+      if (kind === Kind.Number && !numbered) (number = values[i]), (numbered = true);
       kinds |= kind << (KIND_BITS * (i + 1));
     }
   }
@@ -890,7 +892,8 @@ export const now = () => (globalThis.performance ?? Date).now();
 // with the index of the tool it belongs to. Which texts weigh what is the ranking's
 // business (src/search/).
 export class ToolTexts {
-  constructor() {
+  constructor(record) {
+    this.record = record; // a record keyed by name, not an iterable
     this.names = [];
     this.descriptions = [];
     this.paramNames = [];
@@ -1025,8 +1028,8 @@ function readTool(tool, name, out) {
 // An array (or any iterable) of tools: `{ name, description, parameters | inputSchema |
 // input_schema | schema }`, or the Chat Completions shape `{ type: "function", function: { … } }`.
 // A tool that cannot be read is an Unreadable that says which (`[3]`, `["weather"]`).
-export const readToolList = catching((tools) => {
-  const out = new ToolTexts();
+const readToolList = catching((tools) => {
+  const out = new ToolTexts(false);
   const all = bounded(tools);
   for (let i = 0; i < all.length; i++) {
     try {
@@ -1041,8 +1044,8 @@ export const readToolList = catching((tools) => {
 });
 
 // A record of tools keyed by name (an AI SDK `tools` object, an MCP list mapped by name).
-export const readToolRecord = catching((tools) => {
-  const out = new ToolTexts();
+const readToolRecord = catching((tools) => {
+  const out = new ToolTexts(true);
   for (const key of Object.keys(tools)) {
     try {
       const tool = tools[key];
@@ -1055,6 +1058,20 @@ export const readToolRecord = catching((tools) => {
   }
   return out;
 });
+
+// A ToolIndex's tools, read once (src/js/index.rs checks them): nothing for a value that
+// is no object, the texts of an iterable of tools or of a record keyed by name, an
+// Unreadable naming the tool that could not be read, or a Thrown.
+export function readTools(tools) {
+  if (!isObject(tools)) return undefined;
+  let iterable;
+  try {
+    iterable = typeof tools[Symbol.iterator] === "function";
+  } catch (cause) {
+    return new Thrown(cause);
+  }
+  return iterable ? readToolList(tools) : readToolRecord(tools);
+}
 
 // Search hits as frozen `{ name, score }` objects, and the rows `{ tool }` of a procedural layer.
 export function hits(names, indices, scores) {
@@ -1131,9 +1148,11 @@ export const bytesOf = catching((bytes) => {
 // A source judged by shape, so that another realm's classes and workerd's count too:
 // [1, stream] a ReadableStream (`getReader`), or a Response's or R2 object's `body`;
 // [2] a body read already (`bodyUsed`); [3] a null body (no bytes); [4, blob] a Blob
-// (`stream()`); [0] none of these. Only reads: nothing is opened yet.
+// (`stream()`); [0] none of these; nothing for a value that is no object, or a typed array
+// or DataView (`load` reads those as bytes). Only reads: nothing is opened yet.
 const isStream = (value) => isObject(value) && typeof value.getReader === "function";
 export const sourceOf = catching((source) => {
+  if (!isObject(source) || ArrayBuffer.isView(source)) return undefined;
   if (isStream(source)) return [1, source];
   const body = source.body;
   if (body === null) return [3];

@@ -259,11 +259,9 @@ extern "C" {
     /// Each tool's `namespace` as read (checked by the binding).
     #[wasm_bindgen(method, getter)]
     pub fn namespaces(this: &ToolTexts) -> Array;
-
-    #[wasm_bindgen(js_name = readToolList)]
-    fn read_tool_list_(tools: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = readToolRecord)]
-    fn read_tool_record_(tools: &JsValue) -> JsValue;
+    /// Whether the tools were a record keyed by name (not an iterable).
+    #[wasm_bindgen(method, getter)]
+    pub fn record(this: &ToolTexts) -> bool;
 
     /// Frozen `{ name, score }` hits and `{ tool }` rows, by index into `names`.
     pub fn hits(names: &Array, indices: &[u32], scores: &[f64]) -> JsValue;
@@ -324,7 +322,6 @@ pub struct Keys {
     pub kind: JsValue,
     pub names: JsValue,
     pub message: JsValue,
-    pub history: JsValue,
 }
 
 thread_local! {
@@ -337,7 +334,6 @@ thread_local! {
         kind: JsValue::from_str("kind"),
         names: JsValue::from_str("names"),
         message: JsValue::from_str("message"),
-        history: JsValue::from_str("history"),
     };
 }
 
@@ -386,22 +382,6 @@ pub fn overlay(call: &JsValue, next: &JsValue) -> JsResult<JsValue> {
 /// A shallow copy of `call.args`, of the same shape.
 pub fn copy_args(call: &JsValue) -> JsResult<JsValue> {
     caught(copy_args_(call))
-}
-
-/// The texts of an iterable of tools (`asRecord` false) or of a record keyed by name.
-#[cfg(feature = "tool-index")]
-pub fn read_tools(tools: &JsValue, as_record: bool) -> JsResult<ToolTexts> {
-    let read = if as_record {
-        read_tool_record_(tools)
-    } else {
-        read_tool_list_(tools)
-    };
-    // A tool that could not be read comes back as an `Unreadable` naming it.
-    let read = caught(read)?;
-    match read.is_instance_of::<Unreadable>() {
-        true => Err(read),
-        false => Ok(read.unchecked_into()),
-    }
 }
 
 // ------------------------------------------------------------ ToolIndex vectors (SPEC 6, hybrid)

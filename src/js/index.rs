@@ -3,7 +3,9 @@
 //! queries with the caller's own names.
 
 use super::options::{self, At, Fields};
+use super::wire::{kinds_at, Kind};
 use super::{batch, frozen, host, must_be, unreadable, JsResult, Message};
+use crate::given::{CONTEXT, INDEX, LOAD, SEARCH};
 use crate::names::{NameList, NameTable};
 use crate::search::snapshot::{self, SnapshotError};
 use crate::search::{vectors, Field, Fusion, Hit, Index, ToolDoc, VectorError, Vectors, NONE};
@@ -130,10 +132,6 @@ pub struct ToolIndex {
     dimensions: Option<u32>,
 }
 
-const OPTIONS: &[&str] = &["limit", "vectors", "embed", "onEmbedError"];
-const LOAD_OPTIONS: &[&str] = &["limit", "vectors", "embed", "onEmbedError", "signal"];
-const SEARCH_OPTIONS: &[&str] = &["limit", "vector"];
-
 /// A positive whole number of hits (the core's rule for `limit`), or `None` when not given.
 fn limit_of(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Option<u32>> {
     let limit = fields.checked("limit", At(place, "."))?;
@@ -148,10 +146,6 @@ pub(super) struct Options {
     on_embed_error: Option<Function>,
 }
 
-fn read_options(options: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Options> {
-    options_of(&options::read_options(options, OPTIONS, place)?, place)
-}
-
 fn options_of(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Options> {
     Ok(Options {
         limit: limit_of(fields, place)?,
@@ -161,10 +155,11 @@ fn options_of(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Options>
     })
 }
 
-/// `load`'s options (those of the constructor but `vectors`, and a `signal` for a stream).
-pub(super) fn load_options(options: &JsValue) -> JsResult<(Options, Option<JsValue>)> {
+/// `load`'s options (those of the constructor but `vectors`, and a `signal` for a stream),
+/// as the facade read them (`fields`, the error when they are refused as a whole).
+pub(super) fn load_options(fields: JsResult<Fields>) -> JsResult<(Options, Option<JsValue>)> {
     let place = || Message::new("ToolIndex.load: options");
-    let fields = options::read_options(options, LOAD_OPTIONS, &place)?;
+    let fields = fields?;
     let signal = options::signal(&fields, &|| place().add(".signal"))?;
     let options = options_of(&fields, &place)?;
     if !options.vectors.is_undefined() {
@@ -380,21 +375,33 @@ fn count_error(place: Message, got: u32, count: usize) -> JsValue {
 
 #[wasm_bindgen]
 impl ToolIndex {
+    /// The facade read the tools (host.js `readTools`: their texts, or why they could not
+    /// be read) and then the options (`readFields` by [`INDEX`], their `values` in one array).
     #[wasm_bindgen(constructor)]
-    pub fn construct(tools: JsValue, options: JsValue) -> JsResult<JsValue> {
+    pub fn construct(
+        tools: JsValue,
+        read: JsValue,
+        options: JsValue,
+        kinds: u32,
+        number: f64,
+        unread: Option<u32>,
+        values: Array,
+    ) -> JsResult<JsValue> {
         let place = || Message::new("ToolIndex: tools");
         if !tools.is_object() {
             let what = "an iterable of tools or a record of tools keyed by name";
             return Err(must_be(place(), what, &tools));
         }
-        let as_record = !batch::is_iterable(&tools, &place)?;
-        let read = host::read_tools(&tools, as_record).map_err(|e| {
-            match e.dyn_ref::<host::Unreadable>() {
-                Some(u) => unreadable(place().add_js(&u.at()), &u.cause()),
-                None => unreadable(place(), &e),
-            }
-        })?;
-        let options = read_options(&options, &|| Message::new("ToolIndex: options"))?;
+        let read = host::caught(read).map_err(|cause| unreadable(place(), &cause))?;
+        let read: host::ToolTexts = match read.dyn_into::<host::Unreadable>() {
+            Ok(u) => return Err(unreadable(place().add_js(&u.at()), &u.cause())),
+            Err(read) => read.unchecked_into(),
+        };
+        let as_record = read.record();
+        let at = || Message::new("ToolIndex: options");
+        let values = values.iter().collect();
+        let fields = options::given_fields(&options, INDEX, kinds, number, values, unread, &at)?;
+        let options = options_of(&fields, &at)?;
 
         let names = read.names();
         let measured = host::measure(&names);
@@ -524,18 +531,37 @@ impl ToolIndex {
         self.dimensions.map_or(JsValue::NULL, JsValue::from)
     }
 
-    /// The rows for one context (what the `entries` function, made in api.js, calls).
+    /// The rows for one context (what the `entries` function, made in api.js, calls): the
+    /// facade read it (host.js `readFields` by [`CONTEXT`]: its kind, the key whose read
+    /// threw, `message` and `history`, and the history's strings, `readStrings`).
+    #[allow(clippy::too_many_arguments)]
     #[wasm_bindgen(js_name = entriesFor)]
-    pub fn entries_for(&self, context: JsValue) -> JsResult<JsValue> {
+    pub fn entries_for(
+        &self,
+        context: JsValue,
+        kinds: u32,
+        unread: Option<u32>,
+        message: JsValue,
+        history: JsValue,
+        names: Option<host::Strings>,
+    ) -> JsResult<JsValue> {
         let built = live(&self.built, "entries")?;
+        let context = Context {
+            whole: context,
+            kinds,
+            unread,
+            message,
+            history,
+            names,
+        };
         let Some(embed) = built.embed.clone() else {
-            return Ok(match message_of(&context)? {
+            return Ok(match message_of(context)? {
                 Some((_, query, history)) => rows(&built, &query, None, &history, self.limit),
                 None => host::rows(&built.names, &[]),
             });
         };
         // With `embed`, entries returns a Promise: an unreadable context rejects it.
-        let message = match message_of(&context) {
+        let message = match message_of(context) {
             Ok(message) => message,
             Err(error) => return Ok(Promise::reject(&error).into()),
         };
@@ -564,14 +590,26 @@ impl ToolIndex {
         }
     }
 
-    /// At most `limit` hits with a score above 0, best first.
-    pub fn search(&self, query: JsValue, options: JsValue) -> JsResult<JsValue> {
+    /// At most `limit` hits with a score above 0, best first; the facade read the options
+    /// (host.js `readFields` by [`SEARCH`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn search(
+        &self,
+        query: JsValue,
+        options: JsValue,
+        kinds: u32,
+        number: f64,
+        unread: Option<u32>,
+        limit: JsValue,
+        vector: JsValue,
+    ) -> JsResult<JsValue> {
         let place = || Message::new("ToolIndex.search: query");
         if !query.is_string() {
             return Err(must_be(place(), "a string", &query));
         }
         let at = || Message::new("ToolIndex.search: options");
-        let fields = options::read_options(&options, SEARCH_OPTIONS, &at)?;
+        let values = vec![limit, vector];
+        let fields = options::given_fields(&options, SEARCH, kinds, number, values, unread, &at)?;
         let limit = limit_of(&fields, &at)?.unwrap_or(self.limit);
         let vector = fields.named("vector");
         let built = live(&self.built, "search")?;
@@ -609,8 +647,21 @@ impl ToolIndex {
 
     /// An index from the bytes of `save()`, checked: it ranks as the index saved, or the
     /// bytes are refused with the reason. From a `Response`, a `Blob` or a `ReadableStream`
-    /// (`load.rs`), a Promise of it.
-    pub fn load(bytes: JsValue, options: JsValue) -> JsResult<JsValue> {
+    /// (`load.rs`), a Promise of it. The facade judged what source `bytes` are (host.js
+    /// `sourceOf`, `undefined` for a non-object or a typed array) and read the options
+    /// (`readFields` by [`LOAD`], their `values` in one array).
+    pub fn load(
+        bytes: JsValue,
+        source: JsValue,
+        options: JsValue,
+        kinds: u32,
+        number: f64,
+        unread: Option<u32>,
+        values: Array,
+    ) -> JsResult<JsValue> {
+        let at = || Message::new("ToolIndex.load: options");
+        let values = values.iter().collect();
+        let fields = options::given_fields(&options, LOAD, kinds, number, values, unread, &at);
         let place = || Message::new("ToolIndex.load: bytes");
         let view = host::bytes_of(&bytes).map_err(|cause| unreadable(place(), &cause))?;
         let Some(array) = view.dyn_ref::<Uint8Array>() else {
@@ -619,12 +670,12 @@ impl ToolIndex {
                 let message = " must be a Uint8Array (from index.save()), got a typed array or DataView of another kind: view its bytes as new Uint8Array(view.buffer, view.byteOffset, view.byteLength)";
                 return Err(place().add(message).type_error());
             }
-            if let Some(promise) = super::load::streamed(&bytes, &options) {
+            if let Some(promise) = super::load::streamed(&source, fields) {
                 return Ok(promise.into());
             }
             return Err(must_be(place(), "a Uint8Array (from index.save())", &bytes));
         };
-        let (options, _) = load_options(&options)?;
+        let (options, _) = load_options(fields)?;
         decode(array.to_vec(), options, &place)
     }
 
@@ -670,27 +721,37 @@ pub(super) fn decode(
 /// The code units of the history's last message (a string), if the context has one.
 type History = Option<Vec<u16>>;
 
+/// A turn's context as the facade read it (see [`ToolIndex::entries_for`]).
+struct Context {
+    whole: JsValue,
+    kinds: u32,
+    unread: Option<u32>,
+    message: JsValue,
+    history: JsValue,
+    names: Option<host::Strings>,
+}
+
 /// The turn's message (a string, or an object's `message`) and its code units, and the
 /// last of the object's `history` (SPEC 8: the run's earlier user messages, oldest first).
-fn message_of(context: &JsValue) -> JsResult<Option<(JsValue, Vec<u16>, History)>> {
+fn message_of(context: Context) -> JsResult<Option<(JsValue, Vec<u16>, History)>> {
     let place = |key: &str| Message::new("ToolIndex.entries: context.").add(key);
-    let (message, history) = if context.is_string() {
-        (context.clone(), JsValue::UNDEFINED)
-    } else if context.is_object() {
-        let message = host::get(context, |k| &k.message)
-            .map_err(|cause| unreadable(place("message"), &cause))?;
-        let history = host::get(context, |k| &k.history)
-            .map_err(|cause| unreadable(place("history"), &cause))?;
-        (message, history)
-    } else {
-        return Ok(None);
+    let (message, history) = match Kind::of(kinds_at(context.kinds, 0)) {
+        Some(Kind::String) => (context.whole, JsValue::UNDEFINED),
+        Some(Kind::Object | Kind::Array) => match context.unread {
+            // (What the read threw stands where its value would.)
+            Some(0) => return Err(unreadable(place(CONTEXT[0]), &context.message)),
+            Some(_) => return Err(unreadable(place(CONTEXT[1]), &context.history)),
+            None => (context.message, context.history),
+        },
+        _ => return Ok(None),
     };
-    let history = if history.is_undefined() || history.is_null() {
-        None
-    } else {
-        let (list, _) = batch::strings(&history, &|| place("history"))?;
-        let last = list.get(list.length().wrapping_sub(1));
-        last.is_string().then(|| batch::units_of(&last))
+    let history = match context.names {
+        Some(names) if !history.is_undefined() && !history.is_null() => {
+            let (list, _) = batch::listed(names, &|| place("history"))?;
+            let last = list.get(list.length().wrapping_sub(1));
+            last.is_string().then(|| batch::units_of(&last))
+        }
+        _ => None,
     };
     if !message.is_string() {
         return Ok(None);

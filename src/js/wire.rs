@@ -38,7 +38,9 @@ macro_rules! wire {
             js.push_str(&alloc::format!("export const sources = Object.freeze([{}]);\n", texts.join(", ")));
             js.push_str(&alloc::format!("export const KIND_BITS = {};\n", KIND_BITS));
             // The options each facade reads, by key, in order (src/given.rs).
-            for (name, keys) in [("ROUTING", crate::given::ROUTING), ("RESOLVE", crate::given::RESOLVE)] {
+            use crate::given::{CONTEXT, INDEX, LOAD, RESOLVE, ROUTING, SEARCH};
+            let lists = [("ROUTING", ROUTING), ("RESOLVE", RESOLVE), ("INDEX", INDEX), ("LOAD", LOAD), ("SEARCH", SEARCH), ("CONTEXT", CONTEXT)];
+            for (name, keys) in lists {
                 let keys: alloc::vec::Vec<_> = keys.iter().map(|k| alloc::format!("\"{k}\"")).collect();
                 js.push_str(&alloc::format!("export const {name} = Object.freeze([{}]);\n", keys.join(", ")));
             }

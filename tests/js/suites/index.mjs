@@ -408,6 +408,8 @@ export function toolIndex(tp) {
       bad([1, 0, 0, NaN], /options\.vector\[3\] must be a finite number/);
       bad(5, /options\.vector must be an array of numbers, got number/);
       bad(null, /options\.vector must be an array of numbers, got null/);
+      // The limit is checked by its own value, whatever number the vector is.
+      assert.throws(() => index.search("weather", { limit: 0, vector: 5 }), /options\.limit must be a positive integer, got number \(0\)/);
       assert.throws(() => index.search("weather", { vector: new Proxy([], { get() { throw new Error("no"); } }) }), /options\.vector could not be read/);
     });
 
