@@ -3,7 +3,7 @@
 // result classes that JavaScript holds (host.js).
 import * as wasm from "./tool_palette.js";
 import { state } from "./state.js";
-import { enter, runaway, Frame, readDispatch, readFields, readStrings, readTools, sourceOf, Wait } from "./host.js";
+import { enter, runaway, Binding, Frame, readDispatch, readFields, readOutcome, readStrings, readTools, sourceOf, Wait } from "./host.js";
 import { CONTEXT, INDEX, LOAD, RESOLVE, ROUTING, SEARCH } from "./wire.js";
 
 export { Routed, RoutingRefusal, RoutingUnavailable, ToolRoutingUnavailableWarning, ToolRedirectDroppedWarning } from "./host.js";
@@ -84,8 +84,14 @@ export const resolvePalette = guardedAsync(function resolvePalette(options) {
   wasm.resolvePalette(turn, options, kinds, number, unread, ...values, names, names.list, names.listed, names.count, names.units);
   return turn.promise;
 });
-export const activeTools = guarded(wasm.activeTools);
-export const bindPalette = guarded(wasm.bindPalette);
+// An outcome at the model-call boundary: the facade reads it (and the tools) once each,
+// the module decides (src/js/palette.rs).
+export const activeTools = guarded(function activeTools(outcome) {
+  return wasm.activeTools(outcome, ...readOutcome(outcome));
+});
+export const bindPalette = guarded(function bindPalette(tools, outcome) {
+  return wasm.bindPalette(tools, outcome, new Binding(tools, outcome));
+});
 export const ToolRouter = guardedClass(wasm.ToolRouter);
 export const ToolPolicies = guardedClass(wasm.ToolPolicies);
 export const ToolCallPolicy = guardedClass(wasm.ToolCallPolicy);
@@ -134,6 +140,11 @@ Object.assign(wasm.ToolIndex.prototype, {
     return entriesFor.call(this, context, kinds, unread, message, history, unread !== undefined || history == null ? undefined : readStrings(history));
   },
 });
+
+const { step } = wasm.PaletteRun.prototype;
+wasm.PaletteRun.prototype.step = function (outcome) {
+  return step.call(this, outcome, ...readOutcome(outcome));
+};
 
 const methods = [
   [ToolRouter, ["resolve"], guardedAsync],

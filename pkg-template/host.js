@@ -269,9 +269,6 @@ function yesOrThrown(test, value) {
 // Whether reading `value[Symbol.iterator]` gives a function, as `yesOrThrown` answers.
 export const iterable = (value) => yesOrThrown((v) => typeof v[Symbol.iterator] === "function", value);
 
-// Whether `Symbol.iterator in value`, as `yesOrThrown` answers.
-export const hasIterator = (value) => yesOrThrown((v) => Symbol.iterator in v, value);
-
 // An iterable as a fresh array, read no further than one item past the most a call may
 // hold (src/names.rs MAX_NAMES): a longer one is then refused by its length (a
 // RangeError, or refusal 2a for a store's rows), and an endless one is never drained.
@@ -497,7 +494,7 @@ export const report = (outcome, rule, rows, hidden, retrievalMs) =>
 export const rowReport = (index, fate, candidate) => Object.freeze({ index, fate, candidate });
 
 // A result's `kind`, as a wire.js `Palette` (no string copied into wasm).
-export const kindOf = (kind) => (kind === "routed" ? Palette.Routed : kind === "refused" || kind === "unavailable" ? Palette.NotRouted : Palette.Names);
+const kindOf = (kind) => (kind === "routed" ? Palette.Routed : kind === "refused" || kind === "unavailable" ? Palette.NotRouted : Palette.Names);
 
 // A turn's outcome, in one crossing: the routed names picked from `registered` by index
 // (no `reason`), or the refusal's reason (code units); the unresolved names sliced out of
@@ -523,14 +520,14 @@ export function cut(strings, spans) {
 
 // The string `name`s of the caller's tools, read once each, and the positions of the
 // tools that have one (Unreadable when a read throws).
-export class Named {
+class Named {
   constructor() {
     this.names = [];
     this.at = [];
   }
 }
 
-export function namesOf(items) {
+function namesOf(items) {
   const out = new Named();
   for (let i = 0; i < items.length; i++) {
     let name;
@@ -547,7 +544,6 @@ export function namesOf(items) {
   return out;
 }
 
-export const keys = catching((value) => Object.keys(value));
 
 let utf16;
 
@@ -640,23 +636,62 @@ const NO_NAMES = new Strings(Listed.Strings, undefined);
 const NO_CODES = new Uint8Array(0);
 const unread = (cause) => new Strings(Listed.Unreadable, undefined, [], 0, 0, cause);
 
-// A dispatch's palette, read once: what it is (a wire.js `Palette`) and its names.
-function readPalette(palette) {
-  if (palette === null || palette === undefined) return [Palette.Nothing, NO_NAMES];
-  if (!isObject(palette)) return [Palette.Names, readStrings(palette)];
+// An outcome of the caller's, read once: what its `kind` says (a wire.js `Palette`;
+// `Nothing` for a value that is no object) and a routed one's `names`.
+export function readOutcome(outcome) {
+  if (!isObject(outcome)) return [Palette.Nothing, NO_NAMES];
   let kind;
   try {
-    kind = palette.kind;
+    kind = outcome.kind;
   } catch (cause) {
     return [Palette.Unreadable, unread(cause)];
   }
   const handed = kindOf(kind);
-  if (handed === Palette.NotRouted) return [handed, NO_NAMES];
-  if (handed === Palette.Names) return [handed, readStrings(palette)];
+  if (handed !== Palette.Routed) return [handed, NO_NAMES];
   try {
-    return [handed, readStrings(palette.names)];
+    return [handed, readStrings(outcome.names)];
   } catch (cause) {
     return [handed, unread(cause)];
+  }
+}
+
+// A dispatch's palette, read once: an outcome, or a list of names.
+function readPalette(palette) {
+  if (palette === null || palette === undefined) return [Palette.Nothing, NO_NAMES];
+  if (!isObject(palette)) return [Palette.Names, readStrings(palette)];
+  const read = readOutcome(palette);
+  return read[0] === Palette.Names ? [Palette.Names, readStrings(palette)] : read;
+}
+
+// What bindPalette reads of its arguments (src/js/palette.rs checks it), once each, in
+// the order the module checks them, and nothing for tools that are no object: the outcome
+// (`readOutcome`: `kind`, `names`); whether the tools are an array, else whether they are
+// iterable (a Map, a Set); and, for a routed outcome, the tools' names: an array's items
+// (a fresh list), their string `name`s and where they are, or a record's keys. `fault`:
+// the Unreadable of a read that threw (`index` -1: the tools themselves; i: tools[i].name).
+export class Binding {
+  constructor(tools, outcome) {
+    this.kind = Palette.Nothing;
+    this.outcome = NO_NAMES;
+    this.array = false;
+    this.iterable = false;
+    this.items = this.names = this.at = this.fault = undefined;
+    if (isObject(tools)) this.read(tools, outcome);
+  }
+  read(tools, outcome) {
+    [this.kind, this.outcome] = readOutcome(outcome);
+    this.array = isArray(tools);
+    try {
+      if (!this.array) this.iterable = Symbol.iterator in tools;
+      if (this.kind !== Palette.Routed || this.iterable) return;
+      if (!this.array) return void (this.names = Object.keys(tools));
+      this.items = bounded(tools);
+      const named = namesOf(this.items);
+      if (named instanceof Unreadable) this.fault = named;
+      else (this.names = named.names), (this.at = named.at);
+    } catch (cause) {
+      this.fault = new Unreadable(-1, cause);
+    }
   }
 }
 

@@ -206,12 +206,15 @@ pub(crate) fn all_strings(
 /// The caller's iterable of strings, as a fresh array and its total length in code
 /// units; or the error naming the argument (`place`, built only when it is needed).
 pub(crate) fn strings(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<(Array, usize)> {
-    listed(host::read_strings(value), place)
+    listed(&host::read_strings(value), place)
 }
 
 /// [`strings`] of a list the facade read (host.js `readStrings`).
-pub(crate) fn listed(read: host::Strings, place: &dyn Fn() -> Message) -> JsResult<(Array, usize)> {
+pub(crate) fn listed(
+    read: &host::Strings,
+    place: &dyn Fn() -> Message,
+) -> JsResult<(Array, usize)> {
     let (count, units) = (read.count(), read.units());
-    checked_strings(read.listed(), &read, count, units, place)?;
+    checked_strings(read.listed(), read, count, units, place)?;
     Ok((read.list(), units as usize))
 }

@@ -77,8 +77,6 @@ extern "C" {
     pub fn fields(source: &JsValue, keys: &Array) -> JsValue;
     #[wasm_bindgen(js_name = iterable)]
     fn iterable_(value: &JsValue) -> u32;
-    #[wasm_bindgen(js_name = hasIterator)]
-    fn has_iterator_(value: &JsValue) -> u32;
     #[wasm_bindgen(js_name = list)]
     fn list_(value: &JsValue) -> JsValue;
     /// Total code units of `strings`, or -(i + 1) when `strings[i]` is not a string.
@@ -93,16 +91,6 @@ extern "C" {
     pub fn own_fields(target: &JsValue, keys: &Array, values: &Array);
     #[wasm_bindgen(js_name = isPlainObject)]
     pub fn is_plain_object(value: &JsValue) -> bool;
-    /// The string names of `items` and where they are; an `Unreadable` when a read throws.
-    #[wasm_bindgen(js_name = namesOf)]
-    pub fn names_of(items: &Array) -> JsValue;
-    pub type Named;
-    #[wasm_bindgen(method, getter)]
-    pub fn names(this: &Named) -> Array;
-    #[wasm_bindgen(method, getter)]
-    pub fn at(this: &Named) -> Vec<u32>;
-    #[wasm_bindgen(js_name = keys)]
-    fn keys_(value: &JsValue) -> JsValue;
 
     // ------------------------------------------------------------ rows and names
 
@@ -291,9 +279,6 @@ extern "C" {
     ) -> JsValue;
     #[wasm_bindgen(js_name = rowReport)]
     pub fn row_report(index: u32, fate: &str, candidate: &JsValue) -> JsValue;
-    /// What an outcome's `kind` says: a wire `Palette` (`Names` for anything else).
-    #[wasm_bindgen(js_name = kindOf)]
-    pub fn kind_of(kind: &JsValue) -> u32;
 }
 
 /// What the caller's code returned, or (`Err`) the very value it threw.
@@ -319,8 +304,6 @@ pub struct Keys {
     pub reason: JsValue,
     pub name: JsValue,
     pub constructor: JsValue,
-    pub kind: JsValue,
-    pub names: JsValue,
     pub message: JsValue,
 }
 
@@ -331,8 +314,6 @@ thread_local! {
         reason: JsValue::from_str("reason"),
         name: JsValue::from_str("name"),
         constructor: JsValue::from_str("constructor"),
-        kind: JsValue::from_str("kind"),
-        names: JsValue::from_str("names"),
         message: JsValue::from_str("message"),
     };
 }
@@ -356,18 +337,9 @@ pub fn iterable(value: &JsValue) -> JsResult<bool> {
     yes_or_thrown(iterable_(value))
 }
 
-/// Whether `Symbol.iterator in value` (`Err`: what a proxy trap threw).
-pub fn has_iterator(value: &JsValue) -> JsResult<bool> {
-    yes_or_thrown(has_iterator_(value))
-}
-
 /// An iterable as a fresh array (its iterability checked first).
 pub fn list(value: &JsValue) -> JsResult<Array> {
     caught(list_(value)).map(JsCast::unchecked_into)
-}
-
-pub fn keys(value: &JsValue) -> JsResult<Array> {
-    caught(keys_(value)).map(JsCast::unchecked_into)
 }
 
 pub fn record(tools: &JsValue, keys: &Array, indices: &[u32]) -> JsResult<JsValue> {

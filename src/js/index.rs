@@ -747,7 +747,7 @@ fn message_of(context: Context) -> JsResult<Option<(JsValue, Vec<u16>, History)>
     };
     let history = match context.names {
         Some(names) if !history.is_undefined() && !history.is_null() => {
-            let (list, _) = batch::listed(names, &|| place("history"))?;
+            let (list, _) = batch::listed(&names, &|| place("history"))?;
             let last = list.get(list.length().wrapping_sub(1));
             last.is_string().then(|| batch::units_of(&last))
         }
