@@ -98,8 +98,7 @@ export const ToolCallPolicy = guardedClass(wasm.ToolCallPolicy);
 // A ToolIndex: the facade reads the tools, then the options, once each (src/js/index.rs).
 export const ToolIndex = guardedClass(wasm.ToolIndex, (tools, options) => {
   const read = readTools(tools);
-  const { values, kinds, number, unread } = readFields(options, INDEX);
-  return [tools, read, options, kinds, number, unread, values];
+  return [tools, read, readFields(options, INDEX)];
 });
 export const PaletteRun = guardedClass(wasm.PaletteRun);
 
@@ -131,13 +130,12 @@ Object.assign(wasm.ToolPolicies.prototype, {
 const { search, entriesFor } = wasm.ToolIndex.prototype;
 Object.assign(wasm.ToolIndex.prototype, {
   search(query, options) {
-    const { values, kinds, number, unread } = readFields(options, SEARCH);
-    return search.call(this, query, options, kinds, number, unread, ...values);
+    return search.call(this, query, readFields(options, SEARCH));
   },
   entriesFor(context) {
-    const { values, kinds, unread } = readFields(context, CONTEXT);
-    const [message, history] = values;
-    return entriesFor.call(this, context, kinds, unread, message, history, unread !== undefined || history == null ? undefined : readStrings(history));
+    const read = readFields(context, CONTEXT);
+    const history = read.values[1];
+    return entriesFor.call(this, read, read.unread !== undefined || history == null ? undefined : readStrings(history));
   },
 });
 
@@ -168,8 +166,7 @@ for (const [Class, names] of [[ToolIndex, ["size", "dimensions"]], [PaletteRun, 
 const loadFrom = wasm.ToolIndex.load;
 function load(bytes, options) {
   const source = sourceOf(bytes);
-  const { values, kinds, number, unread } = readFields(options, LOAD);
-  return loadFrom(bytes, source, options, kinds, number, unread, values);
+  return loadFrom(bytes, source, readFields(options, LOAD));
 }
 Object.defineProperty(wasm.ToolIndex, "load", { value: guarded(load), writable: true, configurable: true });
 // `index.entries`: a function of the index, ready to be a router's procedural layer.

@@ -255,19 +255,17 @@ export function fields(source, keys) {
   return out;
 }
 
-// 1 when `test(value)` is true, 0 when not; 2 when it throws (a getter, a proxy trap),
-// what it threw waiting in `held` for `answered()`.
-function yesOrThrown(test, value) {
+// Whether reading `value[Symbol.iterator]` gives a function: 1 when it does, 0 when not;
+// 2 when the read throws (a getter, a proxy trap), what it threw waiting in `held` for
+// `answered()`.
+export function iterable(value) {
   try {
-    return test(value) ? 1 : 0;
+    return typeof value[Symbol.iterator] === "function" ? 1 : 0;
   } catch (cause) {
     held = cause;
     return 2;
   }
 }
-
-// Whether reading `value[Symbol.iterator]` gives a function, as `yesOrThrown` answers.
-export const iterable = (value) => yesOrThrown((v) => typeof v[Symbol.iterator] === "function", value);
 
 // An iterable as a fresh array, read no further than one item past the most a call may
 // hold (src/names.rs MAX_NAMES): a longer one is then refused by its length (a
@@ -894,6 +892,17 @@ function ignore(value) {
 // order, their kinds and the object's (a word of wire.js `Kind`s, the object's first), the
 // first number among them (NaN without: the core checks keys in order, and a list has one
 // key a number may stand for), and the key whose read threw (its value what it threw).
+// The module takes it whole (src/js/options.rs `read_fields`) or as parameters.
+export class Fields {
+  constructor(options, values, kinds, number, unread) {
+    this.options = options;
+    this.values = values;
+    this.kinds = kinds;
+    this.number = number;
+    this.unread = unread;
+  }
+}
+
 export function readFields(options, keys) {
   const values = new Array(keys.length);
   let kinds = kindOfValue(options);
@@ -914,7 +923,7 @@ export function readFields(options, keys) {
       kinds |= kind << (KIND_BITS * (i + 1));
     }
   }
-  return { values, kinds: kinds >>> 0, number, unread };
+  return new Fields(options, values, kinds >>> 0, number, unread);
 }
 
 export const now = () => (globalThis.performance ?? Date).now();

@@ -57,7 +57,7 @@ extern "C" {
     /// else (or a throw), which [`answered`] then hands over.
     pub fn verdict(f: &Function, a: &JsValue) -> u32;
     /// The answer (or a `Thrown`) of the last `verdict` that returned 2, or what the last
-    /// `iterable`/`hasIterator` read threw.
+    /// `iterable` read threw.
     pub fn answered() -> JsValue;
     // ------------------------------------------------------------ the caller's values
 
@@ -153,6 +153,19 @@ extern "C" {
         target: &JsValue,
         on_warning: &JsValue,
     ) -> u32;
+
+    /// What the facade read of an options object (host.js `readFields`).
+    pub type Fields;
+    #[wasm_bindgen(method, getter)]
+    pub fn options(this: &Fields) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    pub fn values(this: &Fields) -> Array;
+    #[wasm_bindgen(method, getter)]
+    pub fn kinds(this: &Fields) -> u32;
+    #[wasm_bindgen(method, getter)]
+    pub fn number(this: &Fields) -> f64;
+    #[wasm_bindgen(method, getter)]
+    pub fn unread(this: &Fields) -> Option<u32>;
 
     /// A list of strings of the caller's, read once (host.js `readStrings`).
     pub type Strings;
@@ -323,18 +336,14 @@ pub fn get(value: &JsValue, key: fn(&Keys) -> &JsValue) -> JsResult<JsValue> {
     KEYS.with(|keys| caught(get_(value, key(keys))))
 }
 
-/// An answer of `iterable`/`hasIterator`: 1 yes, 0 no, 2 the read threw (then [`answered`]).
-fn yes_or_thrown(answer: u32) -> JsResult<bool> {
-    match answer {
+/// Whether `value[Symbol.iterator]` is a function (`Err`: what reading it threw): host.js
+/// answers 1 yes, 0 no, 2 the read threw (then [`answered`]).
+pub fn iterable(value: &JsValue) -> JsResult<bool> {
+    match iterable_(value) {
         0 => Ok(false),
         1 => Ok(true),
         _ => Err(answered()),
     }
-}
-
-/// Whether `value[Symbol.iterator]` is a function (`Err`: what reading it threw).
-pub fn iterable(value: &JsValue) -> JsResult<bool> {
-    yes_or_thrown(iterable_(value))
 }
 
 /// An iterable as a fresh array (its iterability checked first).

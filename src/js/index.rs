@@ -376,17 +376,9 @@ fn count_error(place: Message, got: u32, count: usize) -> JsValue {
 #[wasm_bindgen]
 impl ToolIndex {
     /// The facade read the tools (host.js `readTools`: their texts, or why they could not
-    /// be read) and then the options (`readFields` by [`INDEX`], their `values` in one array).
+    /// be read) and then the options (`readFields` by [`INDEX`]).
     #[wasm_bindgen(constructor)]
-    pub fn construct(
-        tools: JsValue,
-        read: JsValue,
-        options: JsValue,
-        kinds: u32,
-        number: f64,
-        unread: Option<u32>,
-        values: Array,
-    ) -> JsResult<JsValue> {
+    pub fn construct(tools: JsValue, read: JsValue, options: host::Fields) -> JsResult<JsValue> {
         let place = || Message::new("ToolIndex: tools");
         if !tools.is_object() {
             let what = "an iterable of tools or a record of tools keyed by name";
@@ -399,8 +391,7 @@ impl ToolIndex {
         };
         let as_record = read.record();
         let at = || Message::new("ToolIndex: options");
-        let values = values.iter().collect();
-        let fields = options::given_fields(&options, INDEX, kinds, number, values, unread, &at)?;
+        let fields = options::read_fields(&options, INDEX, &at)?;
         let options = options_of(&fields, &at)?;
 
         let names = read.names();
@@ -534,24 +525,15 @@ impl ToolIndex {
     /// The rows for one context (what the `entries` function, made in api.js, calls): the
     /// facade read it (host.js `readFields` by [`CONTEXT`]: its kind, the key whose read
     /// threw, `message` and `history`, and the history's strings, `readStrings`).
-    #[allow(clippy::too_many_arguments)]
     #[wasm_bindgen(js_name = entriesFor)]
     pub fn entries_for(
         &self,
-        context: JsValue,
-        kinds: u32,
-        unread: Option<u32>,
-        message: JsValue,
-        history: JsValue,
+        context: host::Fields,
         names: Option<host::Strings>,
     ) -> JsResult<JsValue> {
         let built = live(&self.built, "entries")?;
         let context = Context {
-            whole: context,
-            kinds,
-            unread,
-            message,
-            history,
+            read: context,
             names,
         };
         let Some(embed) = built.embed.clone() else {
@@ -592,24 +574,13 @@ impl ToolIndex {
 
     /// At most `limit` hits with a score above 0, best first; the facade read the options
     /// (host.js `readFields` by [`SEARCH`]).
-    #[allow(clippy::too_many_arguments)]
-    pub fn search(
-        &self,
-        query: JsValue,
-        options: JsValue,
-        kinds: u32,
-        number: f64,
-        unread: Option<u32>,
-        limit: JsValue,
-        vector: JsValue,
-    ) -> JsResult<JsValue> {
+    pub fn search(&self, query: JsValue, options: host::Fields) -> JsResult<JsValue> {
         let place = || Message::new("ToolIndex.search: query");
         if !query.is_string() {
             return Err(must_be(place(), "a string", &query));
         }
         let at = || Message::new("ToolIndex.search: options");
-        let values = vec![limit, vector];
-        let fields = options::given_fields(&options, SEARCH, kinds, number, values, unread, &at)?;
+        let fields = options::read_fields(&options, SEARCH, &at)?;
         let limit = limit_of(&fields, &at)?.unwrap_or(self.limit);
         let vector = fields.named("vector");
         let built = live(&self.built, "search")?;
@@ -649,19 +620,10 @@ impl ToolIndex {
     /// bytes are refused with the reason. From a `Response`, a `Blob` or a `ReadableStream`
     /// (`load.rs`), a Promise of it. The facade judged what source `bytes` are (host.js
     /// `sourceOf`, `undefined` for a non-object or a typed array) and read the options
-    /// (`readFields` by [`LOAD`], their `values` in one array).
-    pub fn load(
-        bytes: JsValue,
-        source: JsValue,
-        options: JsValue,
-        kinds: u32,
-        number: f64,
-        unread: Option<u32>,
-        values: Array,
-    ) -> JsResult<JsValue> {
+    /// (`readFields` by [`LOAD`]).
+    pub fn load(bytes: JsValue, source: JsValue, options: host::Fields) -> JsResult<JsValue> {
         let at = || Message::new("ToolIndex.load: options");
-        let values = values.iter().collect();
-        let fields = options::given_fields(&options, LOAD, kinds, number, values, unread, &at);
+        let fields = options::read_fields(&options, LOAD, &at);
         let place = || Message::new("ToolIndex.load: bytes");
         let view = host::bytes_of(&bytes).map_err(|cause| unreadable(place(), &cause))?;
         let Some(array) = view.dyn_ref::<Uint8Array>() else {
@@ -723,11 +685,7 @@ type History = Option<Vec<u16>>;
 
 /// A turn's context as the facade read it (see [`ToolIndex::entries_for`]).
 struct Context {
-    whole: JsValue,
-    kinds: u32,
-    unread: Option<u32>,
-    message: JsValue,
-    history: JsValue,
+    read: host::Fields,
     names: Option<host::Strings>,
 }
 
@@ -735,14 +693,18 @@ struct Context {
 /// last of the object's `history` (SPEC 8: the run's earlier user messages, oldest first).
 fn message_of(context: Context) -> JsResult<Option<(JsValue, Vec<u16>, History)>> {
     let place = |key: &str| Message::new("ToolIndex.entries: context.").add(key);
-    let (message, history) = match Kind::of(kinds_at(context.kinds, 0)) {
-        Some(Kind::String) => (context.whole, JsValue::UNDEFINED),
-        Some(Kind::Object | Kind::Array) => match context.unread {
-            // (What the read threw stands where its value would.)
-            Some(0) => return Err(unreadable(place(CONTEXT[0]), &context.message)),
-            Some(_) => return Err(unreadable(place(CONTEXT[1]), &context.history)),
-            None => (context.message, context.history),
-        },
+    let read = &context.read;
+    let (message, history) = match Kind::of(kinds_at(read.kinds(), 0)) {
+        Some(Kind::String) => (read.options(), JsValue::UNDEFINED),
+        Some(Kind::Object | Kind::Array) => {
+            let values = read.values();
+            if let Some(i) = read.unread() {
+                // (What the read threw stands where its value would.)
+                let key = CONTEXT.get(i as usize).copied().unwrap_or("");
+                return Err(unreadable(place(key), &values.get(i)));
+            }
+            (values.get(0), values.get(1))
+        }
         _ => return Ok(None),
     };
     let history = match context.names {

@@ -233,6 +233,17 @@ pub(crate) fn given_fields(
     })
 }
 
+/// [`given_fields`] of what the facade read, taken whole (host.js `Fields`).
+pub(crate) fn read_fields(
+    read: &host::Fields,
+    keys: &'static [&'static str],
+    place: &dyn Fn() -> Message,
+) -> JsResult<Fields> {
+    let values = read.values().iter().collect();
+    let (kinds, number, unread) = (read.kinds(), read.number(), read.unread());
+    given_fields(&read.options(), keys, kinds, number, values, unread, place)
+}
+
 // ------------------------------------------------------------------ routing
 
 /// The procedural layer and how its rows are read: what `resolvePalette` and a
