@@ -599,7 +599,7 @@ export function setArgs(call, args) {
 // ended (a wire.js `Listed`), the items as a fresh array, their count and code units, the
 // first item that is no string (`at`), what a read threw (`cause`). The module checks it
 // (src/js/batch.rs `checked_strings`).
-export class Strings {
+class Strings {
   constructor(listed, value, list = [], units = 0, at = 0, cause = undefined) {
     this.listed = listed;
     this.value = value;
@@ -893,7 +893,7 @@ function ignore(value) {
 // first number among them (NaN without: the core checks keys in order, and a list has one
 // key a number may stand for), and the key whose read threw (its value what it threw).
 // The module takes it whole (src/js/options.rs `read_fields`) or as parameters.
-export class Fields {
+class Fields {
   constructor(options, values, kinds, number, unread) {
     this.options = options;
     this.values = values;
@@ -935,7 +935,7 @@ export const now = () => (globalThis.performance ?? Date).now();
 // parameter schema (nested properties, `items` and `anyOf`/`oneOf`/`allOf` too), each list
 // with the index of the tool it belongs to. Which texts weigh what is the ranking's
 // business (src/search/).
-export class ToolTexts {
+class ToolTexts {
   constructor(record) {
     this.record = record; // a record keyed by name, not an iterable
     this.names = [];
