@@ -472,6 +472,11 @@ export function toolIndex(tp) {
       assert.equal(late.reason, REASONS.timedOut(20));
     });
 
+    test("entries with embed is finished by the module, not through a hidden member: the prototype holds no symbol but Symbol.dispose", () => {
+      const hidden = Object.getOwnPropertySymbols(ToolIndex.prototype).filter((s) => s !== Symbol.dispose);
+      assert.deepEqual(hidden.map(String), []);
+    });
+
     test("dispose() while embed is pending: that entries rejects; later calls throw", async () => {
       let answer;
       const index = hybrid({ embed: () => new Promise((resolve) => (answer = resolve)) });
