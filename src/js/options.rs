@@ -239,8 +239,13 @@ pub(crate) fn read_fields(
     keys: &'static [&'static str],
     place: &dyn Fn() -> Message,
 ) -> JsResult<Fields> {
-    let values = read.values().iter().collect();
-    let (kinds, number, unread) = (read.kinds(), read.number(), read.unread());
+    let kinds = read.kinds();
+    // Left out (undefined): no values to ask JavaScript for.
+    let values = match Kind::of(kinds_at(kinds, 0)) {
+        Some(Kind::Undefined) => Vec::new(),
+        _ => read.values().iter().collect(),
+    };
+    let (number, unread) = (read.number(), read.unread());
     given_fields(&read.options(), keys, kinds, number, values, unread, place)
 }
 
