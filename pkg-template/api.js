@@ -3,8 +3,8 @@
 // result classes that JavaScript holds (host.js).
 import * as wasm from "./tool_palette.js";
 import { state } from "./state.js";
-import { enter, runaway, RANK, Frame, readDispatch, readFields, readStrings, Wait } from "./host.js";
-import { POLICIES, POLICY, RESOLVE, ROUTER, ROUTING, RUN } from "./wire.js";
+import { enter, runaway, Binding, Frame, readDispatch, readFields, readOutcome, readStrings, readTools, sourceOf, Wait } from "./host.js";
+import { CONTEXT, INDEX, LOAD, POLICIES, POLICY, RESOLVE, ROUTER, ROUTING, RUN, SEARCH } from "./wire.js";
 
 export { Routed, RoutingRefusal, RoutingUnavailable, ToolRoutingUnavailableWarning, ToolRedirectDroppedWarning } from "./host.js";
 
@@ -84,8 +84,14 @@ export const resolvePalette = guardedAsync(function resolvePalette(options) {
   wasm.resolvePalette(turn, options, kinds, number, unread, ...values, names, names.list, names.listed, names.count, names.units);
   return turn.promise;
 });
-export const activeTools = guarded(wasm.activeTools);
-export const bindPalette = guarded(wasm.bindPalette);
+// An outcome at the model-call boundary: the facade reads it (and the tools) once each,
+// the module decides (src/js/palette.rs).
+export const activeTools = guarded(function activeTools(outcome) {
+  return wasm.activeTools(outcome, ...readOutcome(outcome));
+});
+export const bindPalette = guarded(function bindPalette(tools, outcome) {
+  return wasm.bindPalette(tools, outcome, new Binding(tools, outcome));
+});
 // Policy specs (a ToolCallPolicy's, or each of a ToolPolicies' list), read once each, into
 // one list: per spec, the spec, the kinds of it and its fields (readFields of POLICY), how
 // many of its fields were read before one threw (all: POLICY.length), its `whenTool` list
@@ -115,7 +121,11 @@ export const ToolPolicies = guardedClass(wasm.ToolPolicies, (policies, options) 
   return [list, list.listed, specs, options, kinds, unread, values, names];
 });
 export const ToolCallPolicy = guardedClass(wasm.ToolCallPolicy, (spec) => [readSpecs([spec])]);
-export const ToolIndex = guardedClass(wasm.ToolIndex);
+// A ToolIndex: the facade reads the tools, then the options, once each (src/js/index.rs).
+export const ToolIndex = guardedClass(wasm.ToolIndex, (tools, options) => {
+  const read = readTools(tools);
+  return [tools, read, readFields(options, INDEX)];
+});
 export const PaletteRun = guardedClass(wasm.PaletteRun, (options) => {
   const { values, kinds, unread } = readFields(options, RUN);
   const [registered, , pinned] = unread === undefined ? values : [];
@@ -145,6 +155,28 @@ Object.assign(wasm.ToolPolicies.prototype, {
   },
 });
 
+// ToolIndex: the facade reads the options of a search (or an explain) and a turn's context (its `message`,
+// `history` and the history's strings), once each; the module checks and ranks.
+const { search, explain, entriesFor } = wasm.ToolIndex.prototype;
+Object.assign(wasm.ToolIndex.prototype, {
+  search(query, options) {
+    return search.call(this, query, readFields(options, SEARCH));
+  },
+  explain(query, options) {
+    return explain.call(this, query, readFields(options, SEARCH));
+  },
+  entriesFor(context) {
+    const read = readFields(context, CONTEXT);
+    const history = read.values[1];
+    return entriesFor.call(this, read, read.unread !== undefined || history == null ? undefined : readStrings(history));
+  },
+});
+
+const { step } = wasm.PaletteRun.prototype;
+wasm.PaletteRun.prototype.step = function (outcome) {
+  return step.call(this, outcome, ...readOutcome(outcome));
+};
+
 const methods = [
   [ToolRouter, ["resolve"], guardedAsync],
   [ToolRouter, ["dispose"], guarded],
@@ -163,7 +195,13 @@ for (const [Class, names] of [[ToolIndex, ["size", "dimensions"]], [PaletteRun, 
 // `ToolIndex.load(bytes, options?)`: guarded like the constructor. From a Response, Blob or
 // ReadableStream it answers a Promise as it is (src/js/load.rs), which the module rejects for
 // whatever fails, before the first read too; it settles through the door (host.js `drive`).
-Object.defineProperty(wasm.ToolIndex, "load", { value: guarded(wasm.ToolIndex.load), writable: true, configurable: true });
+// The facade judges what source the bytes are (host.js `sourceOf`), then reads the options.
+const loadFrom = wasm.ToolIndex.load;
+function load(bytes, options) {
+  const source = sourceOf(bytes);
+  return loadFrom(bytes, source, readFields(options, LOAD));
+}
+Object.defineProperty(wasm.ToolIndex, "load", { value: guarded(load), writable: true, configurable: true });
 // `index.entries`: a function of the index, ready to be a router's procedural layer.
 Object.defineProperty(ToolIndex.prototype, "entries", {
   get() {
@@ -185,17 +223,3 @@ for (const [Class, names, guard] of methods) {
     Object.defineProperty(Class.prototype, Symbol.dispose, { value: Class.prototype.dispose, writable: true, configurable: true });
   }
 }
-// entriesFor hands the module the index itself, whose `rankEmbedded` finishes a turn with
-// `embed` once the host answered (host.js afterEmbed): no public method, it is kept
-// behind a symbol of host.js.
-Object.defineProperty(wasm.ToolIndex.prototype, RANK, { value: wasm.ToolIndex.prototype.rankEmbedded });
-delete wasm.ToolIndex.prototype.rankEmbedded;
-const entriesFor = ToolIndex.prototype.entriesFor;
-Object.defineProperty(ToolIndex.prototype, "entriesFor", {
-  value(context) {
-    return entriesFor.call(this, context, this);
-  },
-  writable: true,
-  configurable: true,
-});
-

@@ -254,22 +254,17 @@ export function fields(source, keys) {
   return out;
 }
 
-// 1 when `test(value)` is true, 0 when not; 2 when it throws (a getter, a proxy trap),
-// what it threw waiting in `held` for `answered()`.
-function yesOrThrown(test, value) {
+// Whether reading `value[Symbol.iterator]` gives a function: 1 when it does, 0 when not;
+// 2 when the read throws (a getter, a proxy trap), what it threw waiting in `held` for
+// `answered()`.
+export function iterable(value) {
   try {
-    return test(value) ? 1 : 0;
+    return typeof value[Symbol.iterator] === "function" ? 1 : 0;
   } catch (cause) {
     held = cause;
     return 2;
   }
 }
-
-// Whether reading `value[Symbol.iterator]` gives a function, as `yesOrThrown` answers.
-export const iterable = (value) => yesOrThrown((v) => typeof v[Symbol.iterator] === "function", value);
-
-// Whether `Symbol.iterator in value`, as `yesOrThrown` answers.
-export const hasIterator = (value) => yesOrThrown((v) => Symbol.iterator in v, value);
 
 // An iterable as a fresh array, read no further than one item past the most a call may
 // hold (src/names.rs MAX_NAMES): a longer one is then refused by its length (a
@@ -333,23 +328,18 @@ export function ownFields(target, keys, values) {
   }
 }
 
-// A caller's answer as a promise that never rejects, and an adoption that never throws
-// (a promise's own `then` or `constructor` getter may): [0, value] or [1, error].
-export function adopt(value) {
+// ToolIndex.entries with `embed`: the host's answer awaited here, then the ranking
+// finished by the module's half of the turn (src/js/index.rs `Embedding`) through the door.
+// Adopting the answer runs its code (a promise's own `constructor` getter): what that
+// throws is `embed` failing, like a rejection.
+export function afterEmbed(answer, embedding) {
+  const rank = (failed) => (value) => enter(embedding.rank, embedding, [failed, value]);
   try {
-    return Promise.resolve(value).then(
-      (settled) => [0, settled],
-      (error) => [1, error],
-    );
+    return Promise.resolve(answer).then(rank(false), rank(true));
   } catch (error) {
-    return Promise.resolve([1, error]);
+    return Promise.resolve().then(() => rank(true)(error));
   }
 }
-
-// ToolIndex.entries with `embed`: the host's answer awaited here, then ranked by the
-// module (nothing of the turn waits inside it).
-export const RANK = Symbol("tool-palette: rankEmbedded");
-export const afterEmbed = (settled, index, context) => settled.then((answer) => enter(index[RANK], index, [context, answer]));
 
 // ---------------------------------------------------------------- rows
 
@@ -497,7 +487,7 @@ export const report = (outcome, rule, rows, hidden, retrievalMs) =>
 export const rowReport = (index, fate, candidate) => Object.freeze({ index, fate, candidate });
 
 // A result's `kind`, as a wire.js `Palette` (no string copied into wasm).
-export const kindOf = (kind) => (kind === "routed" ? Palette.Routed : kind === "refused" || kind === "unavailable" ? Palette.NotRouted : Palette.Names);
+const kindOf = (kind) => (kind === "routed" ? Palette.Routed : kind === "refused" || kind === "unavailable" ? Palette.NotRouted : Palette.Names);
 
 // A turn's outcome, in one crossing: the routed names picked from `registered` by index
 // (no `reason`), or the refusal's reason (code units); the unresolved names sliced out of
@@ -523,14 +513,14 @@ export function cut(strings, spans) {
 
 // The string `name`s of the caller's tools, read once each, and the positions of the
 // tools that have one (Unreadable when a read throws).
-export class Named {
+class Named {
   constructor() {
     this.names = [];
     this.at = [];
   }
 }
 
-export function namesOf(items) {
+function namesOf(items) {
   const out = new Named();
   for (let i = 0; i < items.length; i++) {
     let name;
@@ -547,7 +537,6 @@ export function namesOf(items) {
   return out;
 }
 
-export const keys = catching((value) => Object.keys(value));
 
 let utf16;
 
@@ -605,7 +594,7 @@ export function setArgs(call, args) {
 // ended (a wire.js `Listed`), the items as a fresh array, their count and code units, the
 // first item that is no string (`at`), what a read threw (`cause`). The module checks it
 // (src/js/batch.rs `checked_strings`).
-export class Strings {
+class Strings {
   constructor(listed, value, list = [], units = 0, at = 0, cause = undefined) {
     this.listed = listed;
     this.value = value;
@@ -641,23 +630,62 @@ const NO_NAMES = new Strings(Listed.Strings, undefined);
 const NO_CODES = new Uint8Array(0);
 const unread = (cause) => new Strings(Listed.Unreadable, undefined, [], 0, 0, cause);
 
-// A dispatch's palette, read once: what it is (a wire.js `Palette`) and its names.
-function readPalette(palette) {
-  if (palette === null || palette === undefined) return [Palette.Nothing, NO_NAMES];
-  if (!isObject(palette)) return [Palette.Names, readStrings(palette)];
+// An outcome of the caller's, read once: what its `kind` says (a wire.js `Palette`;
+// `Nothing` for a value that is no object) and a routed one's `names`.
+export function readOutcome(outcome) {
+  if (!isObject(outcome)) return [Palette.Nothing, NO_NAMES];
   let kind;
   try {
-    kind = palette.kind;
+    kind = outcome.kind;
   } catch (cause) {
     return [Palette.Unreadable, unread(cause)];
   }
   const handed = kindOf(kind);
-  if (handed === Palette.NotRouted) return [handed, NO_NAMES];
-  if (handed === Palette.Names) return [handed, readStrings(palette)];
+  if (handed !== Palette.Routed) return [handed, NO_NAMES];
   try {
-    return [handed, readStrings(palette.names)];
+    return [handed, readStrings(outcome.names)];
   } catch (cause) {
     return [handed, unread(cause)];
+  }
+}
+
+// A dispatch's palette, read once: an outcome, or a list of names.
+function readPalette(palette) {
+  if (palette === null || palette === undefined) return [Palette.Nothing, NO_NAMES];
+  if (!isObject(palette)) return [Palette.Names, readStrings(palette)];
+  const read = readOutcome(palette);
+  return read[0] === Palette.Names ? [Palette.Names, readStrings(palette)] : read;
+}
+
+// What bindPalette reads of its arguments (src/js/palette.rs checks it), once each, in
+// the order the module checks them, and nothing for tools that are no object: the outcome
+// (`readOutcome`: `kind`, `names`); whether the tools are an array, else whether they are
+// iterable (a Map, a Set); and, for a routed outcome, the tools' names: an array's items
+// (a fresh list), their string `name`s and where they are, or a record's keys. `fault`:
+// the Unreadable of a read that threw (`index` -1: the tools themselves; i: tools[i].name).
+export class Binding {
+  constructor(tools, outcome) {
+    this.kind = Palette.Nothing;
+    this.outcome = NO_NAMES;
+    this.array = false;
+    this.iterable = false;
+    this.items = this.names = this.at = this.fault = undefined;
+    if (isObject(tools)) this.read(tools, outcome);
+  }
+  read(tools, outcome) {
+    [this.kind, this.outcome] = readOutcome(outcome);
+    this.array = isArray(tools);
+    try {
+      if (!this.array) this.iterable = Symbol.iterator in tools;
+      if (this.kind !== Palette.Routed || this.iterable) return;
+      if (!this.array) return void (this.names = Object.keys(tools));
+      this.items = bounded(tools);
+      const named = namesOf(this.items);
+      if (named instanceof Unreadable) this.fault = named;
+      else (this.names = named.names), (this.at = named.at);
+    } catch (cause) {
+      this.fault = new Unreadable(-1, cause);
+    }
   }
 }
 
@@ -860,6 +888,17 @@ function ignore(value) {
 // order, their kinds and the object's (a word of wire.js `Kind`s, the object's first), the
 // first number among them (NaN without: the core checks keys in order, and a list has one
 // key a number may stand for), and the key whose read threw (its value what it threw).
+// The module takes it whole (src/js/options.rs `read_fields`) or as parameters.
+class Fields {
+  constructor(options, values, kinds, number, unread) {
+    this.options = options;
+    this.values = values;
+    this.kinds = kinds;
+    this.number = number;
+    this.unread = unread;
+  }
+}
+
 export function readFields(options, keys) {
   const values = new Array(keys.length);
   let kinds = kindOfValue(options);
@@ -880,7 +919,7 @@ export function readFields(options, keys) {
       kinds |= kind << (KIND_BITS * (i + 1));
     }
   }
-  return { values, kinds: kinds >>> 0, number, unread };
+  return new Fields(options, values, kinds >>> 0, number, unread);
 }
 
 export const now = () => (globalThis.performance ?? Date).now();
@@ -892,8 +931,9 @@ export const now = () => (globalThis.performance ?? Date).now();
 // parameter schema (nested properties, `items` and `anyOf`/`oneOf`/`allOf` too), each list
 // with the index of the tool it belongs to. Which texts weigh what is the ranking's
 // business (src/search/).
-export class ToolTexts {
-  constructor() {
+class ToolTexts {
+  constructor(record) {
+    this.record = record; // a record keyed by name, not an iterable
     this.names = [];
     this.descriptions = [];
     this.paramNames = [];
@@ -1028,8 +1068,8 @@ function readTool(tool, name, out) {
 // An array (or any iterable) of tools: `{ name, description, parameters | inputSchema |
 // input_schema | schema }`, or the Chat Completions shape `{ type: "function", function: { … } }`.
 // A tool that cannot be read is an Unreadable that says which (`[3]`, `["weather"]`).
-export const readToolList = catching((tools) => {
-  const out = new ToolTexts();
+const readToolList = catching((tools) => {
+  const out = new ToolTexts(false);
   const all = bounded(tools);
   for (let i = 0; i < all.length; i++) {
     try {
@@ -1044,8 +1084,8 @@ export const readToolList = catching((tools) => {
 });
 
 // A record of tools keyed by name (an AI SDK `tools` object, an MCP list mapped by name).
-export const readToolRecord = catching((tools) => {
-  const out = new ToolTexts();
+const readToolRecord = catching((tools) => {
+  const out = new ToolTexts(true);
   for (const key of Object.keys(tools)) {
     try {
       const tool = tools[key];
@@ -1058,6 +1098,20 @@ export const readToolRecord = catching((tools) => {
   }
   return out;
 });
+
+// A ToolIndex's tools, read once (src/js/index.rs checks them): nothing for a value that
+// is no object, the texts of an iterable of tools or of a record keyed by name, an
+// Unreadable naming the tool that could not be read, or a Thrown.
+export function readTools(tools) {
+  if (!isObject(tools)) return undefined;
+  let iterable;
+  try {
+    iterable = typeof tools[Symbol.iterator] === "function";
+  } catch (cause) {
+    return new Thrown(cause);
+  }
+  return iterable ? readToolList(tools) : readToolRecord(tools);
+}
 
 // Search hits as frozen `{ name, score }` objects, and the rows `{ tool }` of a procedural layer.
 export function hits(names, indices, scores) {
@@ -1151,9 +1205,11 @@ export const bytesOf = catching((bytes) => {
 // A source judged by shape, so that another realm's classes and workerd's count too:
 // [1, stream] a ReadableStream (`getReader`), or a Response's or R2 object's `body`;
 // [2] a body read already (`bodyUsed`); [3] a null body (no bytes); [4, blob] a Blob
-// (`stream()`); [0] none of these. Only reads: nothing is opened yet.
+// (`stream()`); [0] none of these; nothing for a value that is no object, or a typed array
+// or DataView (`load` reads those as bytes). Only reads: nothing is opened yet.
 const isStream = (value) => isObject(value) && typeof value.getReader === "function";
 export const sourceOf = catching((source) => {
+  if (!isObject(source) || ArrayBuffer.isView(source)) return undefined;
   if (isStream(source)) return [1, source];
   const body = source.body;
   if (body === null) return [3];

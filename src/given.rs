@@ -125,6 +125,26 @@ pub const POLICIES: &[&str] = &[
 /// A `PaletteRun`'s options (SPEC 8).
 pub const RUN: &[&str] = &["registered", "cache", "pinned"];
 
+/// A `ToolIndex`'s options (SPEC 6).
+pub const INDEX: &[&str] = &["limit", "vectors", "embed", "onEmbedError", "explain"];
+
+/// `ToolIndex.load`'s options: the constructor's (`vectors` and `explain` are refused),
+/// and a signal.
+pub const LOAD: &[&str] = &[
+    "limit",
+    "vectors",
+    "embed",
+    "onEmbedError",
+    "explain",
+    "signal",
+];
+
+/// `ToolIndex.search`'s options.
+pub const SEARCH: &[&str] = &["limit", "vector"];
+
+/// What `ToolIndex.entries` reads of a context object (SPEC 8).
+pub const CONTEXT: &[&str] = &["message", "history"];
+
 /// The rule of each option, by its key: one key means the same wherever it is taken
 /// (`resolvePalette`, `ToolRouter`, `ToolCallPolicy`, `ToolPolicies`, `ToolIndex`).
 pub fn rule_of(key: &str) -> Rule {
@@ -244,8 +264,20 @@ mod tests {
             "model",
             "cache",
             "pinned",
+            "vectors",
+            "vector",
         ];
-        for keys in [ROUTING, ROUTER, RESOLVE, &POLICY[..], POLICIES, RUN] {
+        for keys in [
+            ROUTING,
+            ROUTER,
+            RESOLVE,
+            &POLICY[..],
+            POLICIES,
+            RUN,
+            INDEX,
+            LOAD,
+            SEARCH,
+        ] {
             for key in keys {
                 assert_eq!(
                     rule_of(key) == Rule::Any,

@@ -14,7 +14,7 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen]
 impl ToolIndex {
     /// The hits of `search(query, options)`, each with how its score came to be.
-    pub fn explain(&self, query: JsValue, options: JsValue) -> JsResult<JsValue> {
+    pub fn explain(&self, query: JsValue, options: host::Fields) -> JsResult<JsValue> {
         let asked = self.asked("explain", &query, &options)?;
         let built = &asked.built;
         let vector = asked.vector.as_deref().map(|v| (v, &built.fusion));

@@ -9,7 +9,7 @@
 //! when it throws (measured here: one slot per exception, for good).
 
 use super::JsResult;
-use js_sys::{Array, Function, JsString, Promise};
+use js_sys::{Array, Function, JsString};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(raw_module = "./host.js")]
@@ -57,7 +57,7 @@ extern "C" {
     /// else (or a throw), which [`answered`] then hands over.
     pub fn verdict(f: &Function, a: &JsValue) -> u32;
     /// The answer (or a `Thrown`) of the last `verdict` that returned 2, or what the last
-    /// `iterable`/`hasIterator` read threw.
+    /// `iterable` read threw.
     pub fn answered() -> JsValue;
     // ------------------------------------------------------------ the caller's values
 
@@ -74,8 +74,6 @@ extern "C" {
     pub fn fields(source: &JsValue, keys: &Array) -> JsValue;
     #[wasm_bindgen(js_name = iterable)]
     fn iterable_(value: &JsValue) -> u32;
-    #[wasm_bindgen(js_name = hasIterator)]
-    fn has_iterator_(value: &JsValue) -> u32;
     #[wasm_bindgen(js_name = list)]
     fn list_(value: &JsValue) -> JsValue;
     /// Total code units of `strings`, or -(i + 1) when `strings[i]` is not a string.
@@ -88,25 +86,8 @@ extern "C" {
     /// Defines `keys[i]` as a read-only own property of `target` with `values[i]`.
     #[wasm_bindgen(js_name = ownFields)]
     pub fn own_fields(target: &JsValue, keys: &Array, values: &Array);
-    /// A promise of `[0, value]` or `[1, error]` for a caller's answer: never rejects, and
-    /// what adopting the answer throws comes back as `[1, error]`.
-    pub fn adopt(value: &JsValue) -> Promise;
-    /// `index.rankEmbedded(context, settled)` once `settled` (an `adopt` promise) is in,
-    /// through the door; a promise of its answer.
-    #[wasm_bindgen(js_name = afterEmbed)]
-    pub fn after_embed(settled: &Promise, index: &JsValue, context: &Array) -> Promise;
     #[wasm_bindgen(js_name = isPlainObject)]
     pub fn is_plain_object(value: &JsValue) -> bool;
-    /// The string names of `items` and where they are; an `Unreadable` when a read throws.
-    #[wasm_bindgen(js_name = namesOf)]
-    pub fn names_of(items: &Array) -> JsValue;
-    pub type Named;
-    #[wasm_bindgen(method, getter)]
-    pub fn names(this: &Named) -> Array;
-    #[wasm_bindgen(method, getter)]
-    pub fn at(this: &Named) -> Vec<u32>;
-    #[wasm_bindgen(js_name = keys)]
-    fn keys_(value: &JsValue) -> JsValue;
 
     // ------------------------------------------------------------ rows and names
 
@@ -169,6 +150,19 @@ extern "C" {
         target: &JsValue,
         on_warning: &JsValue,
     ) -> u32;
+
+    /// What the facade read of an options object (host.js `readFields`).
+    pub type Fields;
+    #[wasm_bindgen(method, getter)]
+    pub fn options(this: &Fields) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    pub fn values(this: &Fields) -> Array;
+    #[wasm_bindgen(method, getter)]
+    pub fn kinds(this: &Fields) -> u32;
+    #[wasm_bindgen(method, getter)]
+    pub fn number(this: &Fields) -> f64;
+    #[wasm_bindgen(method, getter)]
+    pub fn unread(this: &Fields) -> Option<u32>;
 
     /// A list of strings of the caller's, read once (host.js `readStrings`).
     pub type Strings;
@@ -263,11 +257,9 @@ extern "C" {
     /// Each tool's `namespace` as read (checked by the binding).
     #[wasm_bindgen(method, getter)]
     pub fn namespaces(this: &ToolTexts) -> Array;
-
-    #[wasm_bindgen(js_name = readToolList)]
-    fn read_tool_list_(tools: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = readToolRecord)]
-    fn read_tool_record_(tools: &JsValue) -> JsValue;
+    /// Whether the tools were a record keyed by name (not an iterable).
+    #[wasm_bindgen(method, getter)]
+    pub fn record(this: &ToolTexts) -> bool;
 
     /// Frozen `{ name, score }` hits and `{ tool }` rows, by index into `names`.
     pub fn hits(names: &Array, indices: &[u32], scores: &[f64]) -> JsValue;
@@ -299,9 +291,6 @@ extern "C" {
     ) -> JsValue;
     #[wasm_bindgen(js_name = rowReport)]
     pub fn row_report(index: u32, fate: &str, candidate: &JsValue) -> JsValue;
-    /// What an outcome's `kind` says: a wire `Palette` (`Names` for anything else).
-    #[wasm_bindgen(js_name = kindOf)]
-    pub fn kind_of(kind: &JsValue) -> u32;
 }
 
 /// What the caller's code returned, or (`Err`) the very value it threw.
@@ -327,10 +316,7 @@ pub struct Keys {
     pub reason: JsValue,
     pub name: JsValue,
     pub constructor: JsValue,
-    pub kind: JsValue,
-    pub names: JsValue,
     pub message: JsValue,
-    pub history: JsValue,
 }
 
 thread_local! {
@@ -340,10 +326,7 @@ thread_local! {
         reason: JsValue::from_str("reason"),
         name: JsValue::from_str("name"),
         constructor: JsValue::from_str("constructor"),
-        kind: JsValue::from_str("kind"),
-        names: JsValue::from_str("names"),
         message: JsValue::from_str("message"),
-        history: JsValue::from_str("history"),
     };
 }
 
@@ -352,32 +335,19 @@ pub fn get(value: &JsValue, key: fn(&Keys) -> &JsValue) -> JsResult<JsValue> {
     KEYS.with(|keys| caught(get_(value, key(keys))))
 }
 
-/// An answer of `iterable`/`hasIterator`: 1 yes, 0 no, 2 the read threw (then [`answered`]).
-fn yes_or_thrown(answer: u32) -> JsResult<bool> {
-    match answer {
+/// Whether `value[Symbol.iterator]` is a function (`Err`: what reading it threw): host.js
+/// answers 1 yes, 0 no, 2 the read threw (then [`answered`]).
+pub fn iterable(value: &JsValue) -> JsResult<bool> {
+    match iterable_(value) {
         0 => Ok(false),
         1 => Ok(true),
         _ => Err(answered()),
     }
 }
 
-/// Whether `value[Symbol.iterator]` is a function (`Err`: what reading it threw).
-pub fn iterable(value: &JsValue) -> JsResult<bool> {
-    yes_or_thrown(iterable_(value))
-}
-
-/// Whether `Symbol.iterator in value` (`Err`: what a proxy trap threw).
-pub fn has_iterator(value: &JsValue) -> JsResult<bool> {
-    yes_or_thrown(has_iterator_(value))
-}
-
 /// An iterable as a fresh array (its iterability checked first).
 pub fn list(value: &JsValue) -> JsResult<Array> {
     caught(list_(value)).map(JsCast::unchecked_into)
-}
-
-pub fn keys(value: &JsValue) -> JsResult<Array> {
-    caught(keys_(value)).map(JsCast::unchecked_into)
 }
 
 pub fn record(tools: &JsValue, keys: &Array, indices: &[u32]) -> JsResult<JsValue> {
@@ -392,22 +362,6 @@ pub fn overlay(call: &JsValue, next: &JsValue) -> JsResult<JsValue> {
 /// A shallow copy of `call.args`, of the same shape.
 pub fn copy_args(call: &JsValue) -> JsResult<JsValue> {
     caught(copy_args_(call))
-}
-
-/// The texts of an iterable of tools (`asRecord` false) or of a record keyed by name.
-#[cfg(feature = "tool-index")]
-pub fn read_tools(tools: &JsValue, as_record: bool) -> JsResult<ToolTexts> {
-    let read = if as_record {
-        read_tool_record_(tools)
-    } else {
-        read_tool_list_(tools)
-    };
-    // A tool that could not be read comes back as an `Unreadable` naming it.
-    let read = caught(read)?;
-    match read.is_instance_of::<Unreadable>() {
-        true => Err(read),
-        false => Ok(read.unchecked_into()),
-    }
 }
 
 // ------------------------------------------------------------ ToolIndex vectors (SPEC 6, hybrid)

@@ -3,7 +3,9 @@
 //! queries with the caller's own names.
 
 use super::options::{self, At, Fields};
+use super::wire::{kinds_at, Kind};
 use super::{batch, frozen, host, must_be, unreadable, JsResult, Message};
+use crate::given::{CONTEXT, INDEX, LOAD, SEARCH};
 use crate::names::{NameList, NameTable};
 use crate::search::snapshot::{self, SnapshotError};
 use crate::search::{
@@ -175,17 +177,6 @@ pub struct ToolIndex {
     dimensions: Option<u32>,
 }
 
-const OPTIONS: &[&str] = &["limit", "vectors", "embed", "onEmbedError", "explain"];
-const LOAD_OPTIONS: &[&str] = &[
-    "limit",
-    "vectors",
-    "embed",
-    "onEmbedError",
-    "explain",
-    "signal",
-];
-const SEARCH_OPTIONS: &[&str] = &["limit", "vector"];
-
 /// A positive whole number of hits (the core's rule for `limit`), or `None` when not given.
 fn limit_of(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Option<u32>> {
     let limit = fields.checked("limit", At(place, "."))?;
@@ -202,10 +193,6 @@ pub(super) struct Options {
     explain: bool,
 }
 
-fn read_options(options: &JsValue, place: &dyn Fn() -> Message) -> JsResult<Options> {
-    options_of(&options::read_options(options, OPTIONS, place)?, place)
-}
-
 fn options_of(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Options> {
     Ok(Options {
         limit: limit_of(fields, place)?,
@@ -218,10 +205,11 @@ fn options_of(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<Options>
     })
 }
 
-/// `load`'s options (those of the constructor but `vectors`, and a `signal` for a stream).
-pub(super) fn load_options(options: &JsValue) -> JsResult<(Options, Option<JsValue>)> {
+/// `load`'s options (those of the constructor but `vectors`, and a `signal` for a stream),
+/// as the facade read them (`fields`, the error when they are refused as a whole).
+pub(super) fn load_options(fields: JsResult<Fields>) -> JsResult<(Options, Option<JsValue>)> {
     let place = || Message::new("ToolIndex.load: options");
-    let fields = options::read_options(options, LOAD_OPTIONS, &place)?;
+    let fields = fields?;
     let signal = options::signal(&fields, &|| place().add(".signal"))?;
     let options = options_of(&fields, &place)?;
     if !options.vectors.is_undefined() {
@@ -441,21 +429,24 @@ fn count_error(place: Message, got: u32, count: usize) -> JsValue {
 
 #[wasm_bindgen]
 impl ToolIndex {
+    /// The facade read the tools (host.js `readTools`: their texts, or why they could not
+    /// be read) and then the options (`readFields` by [`INDEX`]).
     #[wasm_bindgen(constructor)]
-    pub fn construct(tools: JsValue, options: JsValue) -> JsResult<JsValue> {
+    pub fn construct(tools: JsValue, read: JsValue, options: host::Fields) -> JsResult<JsValue> {
         let place = || Message::new("ToolIndex: tools");
         if !tools.is_object() {
             let what = "an iterable of tools or a record of tools keyed by name";
             return Err(must_be(place(), what, &tools));
         }
-        let as_record = !batch::is_iterable(&tools, &place)?;
-        let read = host::read_tools(&tools, as_record).map_err(|e| {
-            match e.dyn_ref::<host::Unreadable>() {
-                Some(u) => unreadable(place().add_js(&u.at()), &u.cause()),
-                None => unreadable(place(), &e),
-            }
-        })?;
-        let options = read_options(&options, &|| Message::new("ToolIndex: options"))?;
+        let read = host::caught(read).map_err(|cause| unreadable(place(), &cause))?;
+        let read: host::ToolTexts = match read.dyn_into::<host::Unreadable>() {
+            Ok(u) => return Err(unreadable(place().add_js(&u.at()), &u.cause())),
+            Err(read) => read.unchecked_into(),
+        };
+        let as_record = read.record();
+        let at = || Message::new("ToolIndex: options");
+        let fields = options::read_fields(&options, INDEX, &at)?;
+        let options = options_of(&fields, &at)?;
 
         let names = read.names();
         let measured = host::measure(&names);
@@ -585,19 +576,28 @@ impl ToolIndex {
         self.dimensions.map_or(JsValue::NULL, JsValue::from)
     }
 
-    /// The rows for one context (what the `entries` function, made in api.js, calls with
-    /// the index itself as `me`).
+    /// The rows for one context (what the `entries` function, made in api.js, calls): the
+    /// facade read it (host.js `readFields` by [`CONTEXT`]: its kind, the key whose read
+    /// threw, `message` and `history`, and the history's strings, `readStrings`).
     #[wasm_bindgen(js_name = entriesFor)]
-    pub fn entries_for(&self, context: JsValue, me: JsValue) -> JsResult<JsValue> {
+    pub fn entries_for(
+        &self,
+        context: host::Fields,
+        names: Option<host::Strings>,
+    ) -> JsResult<JsValue> {
         let built = live(&self.built, "entries")?;
+        let context = Context {
+            read: context,
+            names,
+        };
         let Some(embed) = built.embed.clone() else {
-            return Ok(match message_of(&context)? {
+            return Ok(match message_of(context)? {
                 Some((_, query, history)) => rows(&built, &query, None, &history, self.limit),
                 None => host::rows(&built.names, &[]),
             });
         };
         // With `embed`, entries returns a Promise: an unreadable context rejects it.
-        let message = match message_of(&context) {
+        let message = match message_of(context) {
             Ok(message) => message,
             Err(error) => return Ok(Promise::reject(&error).into()),
         };
@@ -606,13 +606,18 @@ impl ToolIndex {
             return Ok(Promise::resolve(&host::rows(&built.names, &[])).into());
         };
         match host::call1(&embed, &message) {
-            // The answer is awaited in JavaScript (`host.js` `afterEmbed`), adopted through
-            // the door, and ranked by `rankEmbedded`: nothing of the turn waits inside the
-            // module, so an `embed` that never settles keeps nothing of it alive.
+            // The answer is awaited in JavaScript (`host.js` `afterEmbed`), which then
+            // finishes the ranking through the door (`Embedding::rank`): nothing of the
+            // turn waits inside the module, so an `embed` that never settles keeps nothing
+            // of it alive.
             Ok(value) => {
-                let history = history.map_or(JsValue::UNDEFINED, |(h, _)| h);
-                let context = Array::of2(&message, &history);
-                Ok(host::after_embed(&host::adopt(&value), &me, &context).into())
+                let embedding = Embedding {
+                    built: self.built.clone(),
+                    limit: self.limit,
+                    query,
+                    history,
+                };
+                Ok(after_embed(&value, embedding).into())
             }
             Err(thrown) => {
                 let rows = embedded(&built, self.limit, &query, &history, Err(thrown));
@@ -621,27 +626,9 @@ impl ToolIndex {
         }
     }
 
-    /// The second half of `entries` with `embed`: the ranking once `embed` answered
-    /// (`settled` is `[0, vector]` or `[1, error]`, see `host.js` `adopt`).
-    #[wasm_bindgen(js_name = rankEmbedded)]
-    pub fn rank_embedded(&self, context: Array, settled: Array) -> JsResult<JsValue> {
-        let built = live(&self.built, "entries")?;
-        // The message and the history's last message, checked strings of the turn.
-        let query = batch::units_of(&context.get(0));
-        let history = context.get(1);
-        let history = history.is_string().then(|| {
-            let units = batch::units_of(&history);
-            (history, units)
-        });
-        let answer = match settled.get(0).as_f64() {
-            Some(0.0) => Ok(settled.get(1)),
-            _ => Err(settled.get(1)),
-        };
-        Ok(embedded(&built, self.limit, &query, &history, answer))
-    }
-
-    /// At most `limit` hits with a score above 0, best first.
-    pub fn search(&self, query: JsValue, options: JsValue) -> JsResult<JsValue> {
+    /// At most `limit` hits with a score above 0, best first; the facade read the options
+    /// (host.js `readFields` by [`SEARCH`]).
+    pub fn search(&self, query: JsValue, options: host::Fields) -> JsResult<JsValue> {
         let asked = self.asked("search", &query, &options)?;
         let built = &asked.built;
         let mut found: Vec<Hit> = Vec::new();
@@ -667,8 +654,12 @@ impl ToolIndex {
 
     /// An index from the bytes of `save()`, checked: it ranks as the index saved, or the
     /// bytes are refused with the reason. From a `Response`, a `Blob` or a `ReadableStream`
-    /// (`load.rs`), a Promise of it.
-    pub fn load(bytes: JsValue, options: JsValue) -> JsResult<JsValue> {
+    /// (`load.rs`), a Promise of it. The facade judged what source `bytes` are (host.js
+    /// `sourceOf`, `undefined` for a non-object or a typed array) and read the options
+    /// (`readFields` by [`LOAD`]).
+    pub fn load(bytes: JsValue, source: JsValue, options: host::Fields) -> JsResult<JsValue> {
+        let at = || Message::new("ToolIndex.load: options");
+        let fields = options::read_fields(&options, LOAD, &at);
         let place = || Message::new("ToolIndex.load: bytes");
         let view = host::bytes_of(&bytes).map_err(|cause| unreadable(place(), &cause))?;
         let Some(array) = view.dyn_ref::<Uint8Array>() else {
@@ -677,12 +668,12 @@ impl ToolIndex {
                 let message = " must be a Uint8Array (from index.save()), got a typed array or DataView of another kind: view its bytes as new Uint8Array(view.buffer, view.byteOffset, view.byteLength)";
                 return Err(place().add(message).type_error());
             }
-            if let Some(promise) = super::load::streamed(&bytes, &options) {
+            if let Some(promise) = super::load::streamed(&source, fields) {
                 return Ok(promise.into());
             }
             return Err(must_be(place(), "a Uint8Array (from index.save())", &bytes));
         };
-        let (options, _) = load_options(&options)?;
+        let (options, _) = load_options(fields)?;
         decode(array.to_vec(), options, &place)
     }
 
@@ -709,7 +700,7 @@ impl ToolIndex {
         &self,
         method: &str,
         query: &JsValue,
-        options: &JsValue,
+        options: &host::Fields,
     ) -> JsResult<Asked> {
         let named = |what: &str| Message::new("ToolIndex.").add(method).add(what);
         let place = || named(": query");
@@ -717,7 +708,7 @@ impl ToolIndex {
             return Err(must_be(place(), "a string", query));
         }
         let at = || named(": options");
-        let fields = options::read_options(options, SEARCH_OPTIONS, &at)?;
+        let fields = options::read_fields(options, SEARCH, &at)?;
         let limit = limit_of(&fields, &at)?.unwrap_or(self.limit);
         let vector = fields.named("vector");
         let built = live(&self.built, method)?;
@@ -774,33 +765,40 @@ pub(super) fn decode(
     ))
 }
 
-/// The history's last message (a string) and its code units, if the context has one.
-type History = Option<(JsValue, Vec<u16>)>;
+/// The code units of the history's last message (a string), if the context has one.
+type History = Option<Vec<u16>>;
+
+/// A turn's context as the facade read it (see [`ToolIndex::entries_for`]).
+struct Context {
+    read: host::Fields,
+    names: Option<host::Strings>,
+}
 
 /// The turn's message (a string, or an object's `message`) and its code units, and the
 /// last of the object's `history` (SPEC 8: the run's earlier user messages, oldest first).
-fn message_of(context: &JsValue) -> JsResult<Option<(JsValue, Vec<u16>, History)>> {
+fn message_of(context: Context) -> JsResult<Option<(JsValue, Vec<u16>, History)>> {
     let place = |key: &str| Message::new("ToolIndex.entries: context.").add(key);
-    let (message, history) = if context.is_string() {
-        (context.clone(), JsValue::UNDEFINED)
-    } else if context.is_object() {
-        let message = host::get(context, |k| &k.message)
-            .map_err(|cause| unreadable(place("message"), &cause))?;
-        let history = host::get(context, |k| &k.history)
-            .map_err(|cause| unreadable(place("history"), &cause))?;
-        (message, history)
-    } else {
-        return Ok(None);
+    let read = &context.read;
+    let (message, history) = match Kind::of(kinds_at(read.kinds(), 0)) {
+        Some(Kind::String) => (read.options(), JsValue::UNDEFINED),
+        Some(Kind::Object | Kind::Array) => {
+            let values = read.values();
+            if let Some(i) = read.unread() {
+                // (What the read threw stands where its value would.)
+                let key = CONTEXT.get(i as usize).copied().unwrap_or("");
+                return Err(unreadable(place(key), &values.get(i)));
+            }
+            (values.get(0), values.get(1))
+        }
+        _ => return Ok(None),
     };
-    let history = if history.is_undefined() || history.is_null() {
-        None
-    } else {
-        let (list, _) = batch::strings(&history, &|| place("history"))?;
-        let last = list.get(list.length().wrapping_sub(1));
-        last.is_string().then(|| {
-            let units = batch::units_of(&last);
-            (last, units)
-        })
+    let history = match context.names {
+        Some(names) if !history.is_undefined() && !history.is_null() => {
+            let (list, _) = batch::listed(&names, &|| place("history"))?;
+            let last = list.get(list.length().wrapping_sub(1));
+            last.is_string().then(|| batch::units_of(&last))
+        }
+        _ => None,
     };
     if !message.is_string() {
         return Ok(None);
@@ -836,6 +834,41 @@ fn embedded(
     rows(built, query, Some(&buf), history, limit)
 }
 
+#[wasm_bindgen(raw_module = "./host.js")]
+extern "C" {
+    /// Waits for `embed`'s answer, then finishes the turn with `embedding` through the
+    /// door: a promise of the rows.
+    #[wasm_bindgen(js_name = afterEmbed)]
+    fn after_embed(answer: &JsValue, embedding: Embedding) -> Promise;
+}
+
+/// The module's half of `entries` with `embed` while JavaScript waits for the answer:
+/// the turn's message and the history's last, to rank once it is in.
+#[wasm_bindgen(skip_typescript)]
+pub struct Embedding {
+    built: Shared,
+    limit: u32,
+    query: Vec<u16>,
+    history: History,
+}
+
+#[wasm_bindgen]
+impl Embedding {
+    /// The rows once `embed` answered (`failed` false: `answer` is the vector) or failed
+    /// (`answer` what it threw or rejected with).
+    pub fn rank(self, failed: bool, answer: JsValue) -> JsResult<JsValue> {
+        let built = live(&self.built, "entries")?;
+        let answer = if failed { Err(answer) } else { Ok(answer) };
+        Ok(embedded(
+            &built,
+            self.limit,
+            &self.query,
+            &self.history,
+            answer,
+        ))
+    }
+}
+
 fn live(shared: &Shared, what: &str) -> JsResult<Rc<Built>> {
     let built = shared.borrow().clone();
     built.ok_or_else(|| {
@@ -857,7 +890,7 @@ fn rows(
 ) -> JsValue {
     let mut found = Vec::new();
     let vector = vector.map(|v| (v, &built.fusion));
-    let history = history.as_ref().map(|(_, units)| &units[..]);
+    let history = history.as_deref();
     built
         .index
         .entries(query, vector, history, limit as usize, &mut found);

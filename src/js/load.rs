@@ -14,6 +14,7 @@
 //! is freed with its `Loading` at garbage collection (see [`Lent`]).
 
 use super::index::{decode, load_options, snapshot_error, Options};
+use super::options::Fields;
 use super::turn::{broken_signal, reason};
 use super::{host, must_be, unreadable, JsResult, Message};
 use crate::search::snapshot::{self, HEADER};
@@ -32,8 +33,6 @@ use wasm_bindgen_futures::JsFuture;
 
 #[wasm_bindgen(raw_module = "./host.js")]
 extern "C" {
-    #[wasm_bindgen(js_name = sourceOf)]
-    fn source_of(source: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = openSource)]
     fn open_source(value: &JsValue, blob: bool) -> JsValue;
     #[derive(Clone)]
@@ -61,14 +60,15 @@ fn bytes_place() -> Message {
     Message::new("ToolIndex.load: source's bytes")
 }
 
-/// A Promise of the index when `source` is a stream source (`None`: it is none, and
-/// `load` refuses it as bytes). Whatever fails is a rejection, before the first read too.
-pub(super) fn streamed(source: &JsValue, options: &JsValue) -> Option<Promise> {
-    if !source.is_object() {
+/// A Promise of the index when the source the facade judged (host.js `sourceOf`) is a
+/// stream source (`None`: it is none, and `load` refuses it as bytes). Whatever fails is a
+/// rejection, before the first read too.
+pub(super) fn streamed(source: &JsValue, options: JsResult<Fields>) -> Option<Promise> {
+    if source.is_undefined() {
         return None;
     }
     // [kind, value]: 0 none, 1 a stream, 2 a body read already, 3 a null body, 4 a Blob.
-    let judged = match host::caught(source_of(source)) {
+    let judged = match host::caught(source.clone()) {
         Ok(judged) => judged.unchecked_into::<Array>(),
         Err(cause) => return Some(Promise::reject(&unreadable(place(), &cause))),
     };
@@ -83,7 +83,7 @@ pub(super) fn streamed(source: &JsValue, options: &JsValue) -> Option<Promise> {
     })
 }
 
-fn start(kind: u32, value: &JsValue, options: &JsValue) -> JsResult<Promise> {
+fn start(kind: u32, value: &JsValue, options: JsResult<Fields>) -> JsResult<Promise> {
     let (options, signal) = load_options(options)?;
     if kind == 2 {
         let message = "'s body was read already (bodyUsed): a body is read once; load from a new Response, or from response.clone() made before reading it";

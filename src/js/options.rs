@@ -257,6 +257,22 @@ impl Fields {
     }
 }
 
+/// [`given_fields`] of what the facade read, taken whole (host.js `Fields`).
+pub(crate) fn read_fields(
+    read: &host::Fields,
+    keys: &'static [&'static str],
+    place: &dyn Fn() -> Message,
+) -> JsResult<Fields> {
+    let kinds = read.kinds();
+    // Left out (undefined): no values to ask JavaScript for.
+    let values = match Kind::of(kinds_at(kinds, 0)) {
+        Some(Kind::Undefined) => Vec::new(),
+        _ => read.values().iter().collect(),
+    };
+    let (number, unread) = (read.number(), read.unread());
+    given_fields(&read.options(), keys, kinds, number, values, unread, place)
+}
+
 // ------------------------------------------------------------------ routing
 
 /// The procedural layer and how its rows are read: what `resolvePalette` and a

@@ -21,21 +21,22 @@ export declare function bindPalette<T extends readonly unknown[] | Record<string
 
 /// Whether an outcome narrows: `Some(names)` for a `Routed` (ours, or one of another
 /// build of this package, which reads the same), `None` for a refusal or
-/// `RoutingUnavailable`.
+/// `RoutingUnavailable`. The facade read it (host.js `readOutcome`: what its `kind` says,
+/// a wire `Palette`, and a routed one's `names`).
 pub(crate) fn routed_names(
     outcome: &JsValue,
+    kind: u32,
+    names: &host::Strings,
     place: &dyn Fn() -> Message,
 ) -> JsResult<Option<(Array, usize)>> {
     const WHAT: &str = "a Routed, RoutingRefusal or RoutingUnavailable";
     if !outcome.is_object() {
         return Err(must_be(place(), WHAT, outcome));
     }
-    let kind = host::get(outcome, |k| &k.kind).map_err(|cause| unreadable(place(), &cause))?;
-    match Palette::of(host::kind_of(&kind)) {
+    match Palette::of(kind) {
+        Some(Palette::Unreadable) => Err(unreadable(place(), &names.cause())),
         Some(Palette::Routed) => {
-            let names = host::get(outcome, |k| &k.names)
-                .map_err(|cause| unreadable(place().add(".names"), &cause))?;
-            let (names, units) = batch::strings(&names, &|| place().add(".names"))?;
+            let (names, units) = batch::listed(names, &|| place().add(".names"))?;
             if names.length() == 0 {
                 let message = ".names must not be empty (a routed palette is never empty)";
                 return Err(place().add(message).type_error());
@@ -47,49 +48,83 @@ pub(crate) fn routed_names(
     }
 }
 
+#[wasm_bindgen(typescript_custom_section)]
+const ACTIVE_TOOLS: &str = r#"
+/**
+ * The routed names, or `undefined` ("every tool", the AI SDK's own meaning). Never `[]`.
+ */
+export function activeTools(outcome: RouterOutcome): string[] | undefined;
+"#;
+
 /// The routed names, or `undefined` ("every tool", the AI SDK's own meaning). Never `[]`.
-#[wasm_bindgen(js_name = activeTools, unchecked_return_type = "string[] | undefined")]
-pub fn active_tools(
-    #[wasm_bindgen(unchecked_param_type = "RouterOutcome")] outcome: JsValue,
-) -> JsResult<JsValue> {
-    let names = routed_names(&outcome, &|| Message::new("activeTools: outcome"))?;
+#[wasm_bindgen(js_name = activeTools, skip_typescript)]
+pub fn active_tools(outcome: JsValue, kind: u32, names: host::Strings) -> JsResult<JsValue> {
+    let names = routed_names(&outcome, kind, &names, &|| {
+        Message::new("activeTools: outcome")
+    })?;
     Ok(names.map_or(JsValue::UNDEFINED, |(names, _)| names.into()))
 }
 
+#[wasm_bindgen(raw_module = "./host.js")]
+extern "C" {
+    /// What bindPalette reads of its arguments (see host.js).
+    pub type Binding;
+    #[wasm_bindgen(method, getter)]
+    fn kind(this: &Binding) -> u32;
+    #[wasm_bindgen(method, getter)]
+    fn outcome(this: &Binding) -> host::Strings;
+    #[wasm_bindgen(method, getter)]
+    fn array(this: &Binding) -> bool;
+    #[wasm_bindgen(method, getter)]
+    fn iterable(this: &Binding) -> bool;
+    #[wasm_bindgen(method, getter)]
+    fn items(this: &Binding) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    fn names(this: &Binding) -> Array;
+    #[wasm_bindgen(method, getter)]
+    fn at(this: &Binding) -> Option<Vec<u32>>;
+    #[wasm_bindgen(method, getter)]
+    fn fault(this: &Binding) -> Option<host::Unreadable>;
+}
+
 /// Keeps the routed tools of an array of `{ name }` or a record keyed by name: the
-/// caller's own objects, in the caller's order; the input itself unless routed.
+/// caller's own objects, in the caller's order; the input itself unless routed. The
+/// facade read the outcome and the tools (`binding`).
 #[wasm_bindgen(js_name = bindPalette, skip_typescript)]
-pub fn bind_palette(tools: JsValue, outcome: JsValue) -> JsResult<JsValue> {
+pub fn bind_palette(tools: JsValue, outcome: JsValue, binding: Binding) -> JsResult<JsValue> {
     let place = || Message::new("bindPalette: tools");
     const WHAT: &str = "an array of { name } or a record keyed by name";
     if !tools.is_object() {
         return Err(must_be(place(), WHAT, &tools));
     }
-    let routed = routed_names(&outcome, &|| Message::new("bindPalette: outcome"))?;
-    let is_array = host::is_array(&tools);
-    if !is_array {
-        // A Map or a Set is no record: filtering its (absent) own keys would drop every tool.
-        if host::has_iterator(&tools).map_err(|cause| unreadable(place(), &cause))? {
-            return Err(must_be(place(), WHAT, &tools));
+    let read = binding.outcome();
+    let at = || Message::new("bindPalette: outcome");
+    let routed = routed_names(&outcome, binding.kind(), &read, &at)?;
+    let is_array = binding.array();
+    let fault = binding.fault();
+    // A Map or a Set is no record: filtering its (absent) own keys would drop every tool.
+    match &fault {
+        Some(u) if !is_array && u.index() == u32::MAX => {
+            return Err(unreadable(place(), &u.cause()))
         }
+        _ if binding.iterable() => return Err(must_be(place(), WHAT, &tools)),
+        _ => {}
     }
     let Some((allowed, allowed_units)) = routed else {
         return Ok(tools);
     };
     // The tools' names, and the positions of the tools that have one (all of a record's).
-    let (items, keys, named_at) = if is_array {
-        let items = host::list(&tools).map_err(|cause| unreadable(place(), &cause))?;
-        let named = host::names_of(&items);
-        if let Some(u) = named.dyn_ref::<host::Unreadable>() {
-            let at = place().index(u.index()).add(".name");
-            return Err(unreadable(at, &u.cause()));
-        }
-        let named: host::Named = named.unchecked_into();
-        (JsValue::from(items), named.names(), named.at())
-    } else {
-        let keys = host::keys(&tools).map_err(|cause| unreadable(place(), &cause))?;
-        let at = (0..keys.length()).collect();
-        (tools.clone(), keys, at)
+    if let Some(u) = fault {
+        return Err(match u.index() {
+            u32::MAX => unreadable(place(), &u.cause()),
+            i => unreadable(place().index(i).add(".name"), &u.cause()),
+        });
+    }
+    let keys = binding.names();
+    let total = keys.length();
+    let (items, named_at) = match binding.at() {
+        Some(at) => (binding.items(), at),
+        None => (tools.clone(), (0..total).collect()),
     };
     // Every name is a string here: `measure` only sums.
     let measured = host::measure(&keys).max(0.0) as usize;
@@ -99,7 +134,7 @@ pub fn bind_palette(tools: JsValue, outcome: JsValue) -> JsResult<JsValue> {
     let total = if is_array {
         items.unchecked_ref::<Array>().length()
     } else {
-        keys.length()
+        total
     };
     let palette = NameSet::new(batch::write(&allowed, allowed_units));
     let kept = routing::keep(&palette, &batch::write(&keys, measured), &named_at, total);

@@ -148,15 +148,15 @@ impl PaletteRun {
         Ok(frozen(JsValue::from(run)))
     }
 
-    /// The next step, for this turn's outcome.
-    pub fn step(&self, outcome: JsValue) -> JsResult<JsValue> {
+    /// The next step, for this turn's outcome (which the facade read: host.js `readOutcome`).
+    pub fn step(&self, outcome: JsValue, kind: u32, names: host::Strings) -> JsResult<JsValue> {
         let place = || Message::new("PaletteRun.step: outcome");
         let disposed = || Message::new("PaletteRun: step() after dispose()").error();
         if self.running.borrow().is_none() {
             return Err(disposed());
         }
         // Reading the outcome may run the caller's getters (no borrow is held meanwhile).
-        let routed = routed_names(&outcome, &place)?;
+        let routed = routed_names(&outcome, kind, &names, &place)?;
         let mut running = self.running.borrow_mut();
         let Some(running) = running.as_mut() else {
             return Err(disposed());

@@ -38,8 +38,11 @@ macro_rules! wire {
             js.push_str(&alloc::format!("export const sources = Object.freeze([{}]);\n", texts.join(", ")));
             js.push_str(&alloc::format!("export const KIND_BITS = {};\n", KIND_BITS));
             // The options each facade reads, by key, in order (src/given.rs).
-            use crate::given::{POLICIES, POLICY, RESOLVE, ROUTER, ROUTING, RUN};
-            let lists = [("ROUTING", ROUTING), ("RESOLVE", RESOLVE), ("ROUTER", ROUTER), ("POLICY", &POLICY[..]), ("POLICIES", POLICIES), ("RUN", RUN)];
+            use crate::given::{CONTEXT, INDEX, LOAD, POLICIES, POLICY, RESOLVE, ROUTER, ROUTING, RUN, SEARCH};
+            let lists = [
+                ("ROUTING", ROUTING), ("RESOLVE", RESOLVE), ("ROUTER", ROUTER), ("POLICY", &POLICY[..]), ("POLICIES", POLICIES), ("RUN", RUN),
+                ("INDEX", INDEX), ("LOAD", LOAD), ("SEARCH", SEARCH), ("CONTEXT", CONTEXT),
+            ];
             for (name, keys) in lists {
                 let keys: alloc::vec::Vec<_> = keys.iter().map(|k| alloc::format!("\"{k}\"")).collect();
                 js.push_str(&alloc::format!("export const {name} = Object.freeze([{}]);\n", keys.join(", ")));

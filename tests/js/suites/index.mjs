@@ -408,6 +408,8 @@ export function toolIndex(tp) {
       bad([1, 0, 0, NaN], /options\.vector\[3\] must be a finite number/);
       bad(5, /options\.vector must be an array of numbers, got number/);
       bad(null, /options\.vector must be an array of numbers, got null/);
+      // The limit is checked by its own value, whatever number the vector is.
+      assert.throws(() => index.search("weather", { limit: 0, vector: 5 }), /options\.limit must be a positive integer, got number \(0\)/);
       assert.throws(() => index.search("weather", { vector: new Proxy([], { get() { throw new Error("no"); } }) }), /options\.vector could not be read/);
     });
 
@@ -468,6 +470,11 @@ export function toolIndex(tp) {
       const late = await new ToolRouter({ entries: slow.entries, registered, timeoutMs: 20 }).resolve({ context: { message: "weather" } });
       assert.ok(late instanceof RoutingRefusal);
       assert.equal(late.reason, REASONS.timedOut(20));
+    });
+
+    test("entries with embed is finished by the module, not through a hidden member: the prototype holds no symbol but Symbol.dispose", () => {
+      const hidden = Object.getOwnPropertySymbols(ToolIndex.prototype).filter((s) => s !== Symbol.dispose);
+      assert.deepEqual(hidden.map(String), []);
     });
 
     test("dispose() while embed is pending: that entries rejects; later calls throw", async () => {

@@ -258,6 +258,8 @@ export function routing(tp) {
       [{ entries: () => [], registered: [], timeoutMs: -1 }, /options\.timeoutMs must be a finite number >= 0, got number \(-1\)/],
       [{ entries: () => [], registered: [], timeoutMs: NaN }, /options\.timeoutMs must be a finite number >= 0, got number \(NaN\)/],
       [{ entries: () => [], registered: [], timeoutMs: Infinity }, /options\.timeoutMs/],
+      // The budget is checked by its own value, whatever number another option holds.
+      [{ entries: () => [], registered: [], timeoutMs: -1, onDecision: 3 }, /^resolvePalette: options\.timeoutMs must be a finite number >= 0, got number \(-1\)$/],
       [{ entries: () => [], registered: [], timeoutMs: "10" }, /options\.timeoutMs/],
       [{ entries: () => [], registered: [], candidateOf: "tool" }, /options\.candidateOf/],
       [{ entries: () => [], registered: [], isActive: true }, /options\.isActive/],
