@@ -254,18 +254,6 @@ export function fields(source, keys) {
   return out;
 }
 
-// Whether reading `value[Symbol.iterator]` gives a function: 1 when it does, 0 when not;
-// 2 when the read throws (a getter, a proxy trap), what it threw waiting in `held` for
-// `answered()`.
-export function iterable(value) {
-  try {
-    return typeof value[Symbol.iterator] === "function" ? 1 : 0;
-  } catch (cause) {
-    held = cause;
-    return 2;
-  }
-}
-
 // An iterable as a fresh array, read no further than one item past the most a call may
 // hold (src/names.rs MAX_NAMES): a longer one is then refused by its length (a
 // RangeError, or refusal 2a for a store's rows), and an endless one is never drained.
@@ -277,9 +265,6 @@ function bounded(value) {
   for (const item of value) if (out.push(item) > MOST) break;
   return out;
 }
-
-// An iterable as a fresh array (the binding checked that it is one).
-export const list = catching(bounded);
 
 // The total length of `strings` in code units, or -(i + 1) when strings[i] is no string.
 export function measure(strings) {

@@ -54,15 +54,6 @@ pub(crate) fn units_of(value: &JsValue) -> Vec<u16> {
     name_units(value, &|| Message::new("")).unwrap_or_default()
 }
 
-/// Whether an object of the caller's is iterable (a non-object is not); when reading its
-/// `Symbol.iterator` throws, the error naming it (`place`).
-pub(crate) fn is_iterable(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<bool> {
-    if !value.is_object() {
-        return Ok(false);
-    }
-    host::iterable(value).map_err(|cause| unreadable(place(), &cause))
-}
-
 /// The total length of a listed iterable's strings, checked: all strings, within limits.
 pub(crate) fn measured(list: &Array, place: &dyn Fn() -> Message) -> JsResult<usize> {
     let measured = host::measure(list);
@@ -203,13 +194,8 @@ pub(crate) fn all_strings(
     }
 }
 
-/// The caller's iterable of strings, as a fresh array and its total length in code
-/// units; or the error naming the argument (`place`, built only when it is needed).
-pub(crate) fn strings(value: &JsValue, place: &dyn Fn() -> Message) -> JsResult<(Array, usize)> {
-    listed(&host::read_strings(value), place)
-}
-
-/// [`strings`] of a list the facade read (host.js `readStrings`).
+/// The strings of a list the facade read (host.js `readStrings`), as an array and their
+/// total length in code units; or the error naming the argument (`place`).
 pub(crate) fn listed(
     read: &host::Strings,
     place: &dyn Fn() -> Message,

@@ -72,10 +72,6 @@ extern "C" {
 
     /// `keys` of `source`, read once each, as an array; an `Unreadable` when one throws.
     pub fn fields(source: &JsValue, keys: &Array) -> JsValue;
-    #[wasm_bindgen(js_name = iterable)]
-    fn iterable_(value: &JsValue) -> u32;
-    #[wasm_bindgen(js_name = list)]
-    fn list_(value: &JsValue) -> JsValue;
     /// Total code units of `strings`, or -(i + 1) when `strings[i]` is not a string.
     pub fn measure(strings: &Array) -> f64;
     #[wasm_bindgen(js_name = isArray)]
@@ -333,21 +329,6 @@ thread_local! {
 /// `value[key]`, run by JavaScript's own rules (getters, proxies, primitives).
 pub fn get(value: &JsValue, key: fn(&Keys) -> &JsValue) -> JsResult<JsValue> {
     KEYS.with(|keys| caught(get_(value, key(keys))))
-}
-
-/// Whether `value[Symbol.iterator]` is a function (`Err`: what reading it threw): host.js
-/// answers 1 yes, 0 no, 2 the read threw (then [`answered`]).
-pub fn iterable(value: &JsValue) -> JsResult<bool> {
-    match iterable_(value) {
-        0 => Ok(false),
-        1 => Ok(true),
-        _ => Err(answered()),
-    }
-}
-
-/// An iterable as a fresh array (its iterability checked first).
-pub fn list(value: &JsValue) -> JsResult<Array> {
-    caught(list_(value)).map(JsCast::unchecked_into)
 }
 
 pub fn record(tools: &JsValue, keys: &Array, indices: &[u32]) -> JsResult<JsValue> {

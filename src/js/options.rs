@@ -18,12 +18,6 @@ use core::cell::Cell;
 use js_sys::{Array, Function};
 use wasm_bindgen::prelude::*;
 
-/// A field whose read threw: its key, and what it threw.
-pub(crate) struct Unread {
-    pub key: &'static str,
-    pub cause: JsValue,
-}
-
 /// The values of an object's fields, read once each, found by the key they were read by
 /// (not by position, so that a key added to a list shifts nothing).
 pub(crate) struct Fields {
@@ -140,29 +134,17 @@ fn checked_given(
     }
 }
 
-/// Reads `keys` of `source`, once each, in order.
-fn fields_of(source: &JsValue, keys: &'static [&'static str]) -> Result<Fields, Unread> {
+/// Reads `keys` of `source`, once each, in order (`Err`: what a read threw).
+fn fields_of(source: &JsValue, keys: &'static [&'static str]) -> Result<Fields, JsValue> {
     let values = host::fields(source, &key_array(keys));
     match values.dyn_into::<host::Unreadable>() {
-        Ok(u) => Err(Unread {
-            key: keys.get(u.index() as usize).copied().unwrap_or(""),
-            cause: u.cause(),
-        }),
+        Ok(u) => Err(u.cause()),
         Err(values) => Ok(Fields {
             keys,
             values: Some(values.unchecked_into::<Array>().iter().collect()),
             read: None,
         }),
     }
-}
-
-/// [`fields_of`], with a failed read as the TypeError naming `<place>.<key>`.
-fn read(
-    source: &JsValue,
-    keys: &'static [&'static str],
-    place: &dyn Fn() -> Message,
-) -> JsResult<Fields> {
-    fields_of(source, keys).map_err(|u| unreadable(place().add(".").add(u.key), &u.cause))
 }
 
 // The keys as JavaScript strings, made once per list. (A `Cell` taken and put back, not
@@ -183,22 +165,6 @@ pub(crate) fn key_array(keys: &'static [&'static str]) -> Array {
     };
     MADE.set(made);
     found
-}
-
-/// An options object that may be left out (then every option is absent).
-pub(crate) fn read_options(
-    value: &JsValue,
-    keys: &'static [&'static str],
-    place: &dyn Fn() -> Message,
-) -> JsResult<Fields> {
-    match checked(value.clone(), Rule::Options, place)? {
-        None => Ok(Fields {
-            keys,
-            values: None,
-            read: None,
-        }),
-        Some(_) => read(value, keys, place),
-    }
 }
 
 /// The fields the facade read of an options object by `keys` (host.js `readFields`): the
@@ -315,10 +281,10 @@ pub(crate) fn signal(fields: &Fields, place: &dyn Fn() -> Message) -> JsResult<O
         return Err(must_be(place(), WHAT, &value));
     }
     // A throwing getter, a revoked proxy, or a proxy failing the platform's brand check.
-    let fields = fields_of(&value, SIGNAL).map_err(|u| {
+    let fields = fields_of(&value, SIGNAL).map_err(|cause| {
         place()
             .add(" could not be read as an AbortSignal")
-            .type_error_caused(&u.cause)
+            .type_error_caused(&cause)
     })?;
     if fields.named("aborted").as_bool().is_none()
         || !fields.named("addEventListener").is_function()
