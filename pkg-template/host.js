@@ -12,7 +12,7 @@
 // wasm-bindgen's reference table (a `catch` import that throws loses one, measured here).
 
 import { state } from "./state.js";
-import { ACTIVE, Answer, CANDIDATE_FIELDS, Event, Fault, Kind, KIND_BITS, Listed, Palette, Returned, ROW, Source, sources } from "./wire.js";
+import { ACTIVE, Answer, CANDIDATE_FIELDS, Event, Fault, Kind, KIND_BITS, Listed, Palette, Returned, ROW, Source, sources, Verdict } from "./wire.js";
 import { deliver } from "./deliver.js";
 
 // ---------------------------------------------------------------- result classes
@@ -197,10 +197,10 @@ export function verdict(f, a) {
   } catch (e) {
     answer = new Thrown(e);
   }
-  if (answer === true) return 1;
-  if (answer === false) return 0;
+  if (answer === true) return Verdict.Yes;
+  if (answer === false) return Verdict.No;
   held = answer;
-  return 2;
+  return Verdict.Other;
 }
 
 export function answered() {

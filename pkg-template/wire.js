@@ -6,6 +6,7 @@ export const Returned = Object.freeze({ Value: 0, Thenable: 1, Threw: 2 });
 export const Event = Object.freeze({ Answered: 0, Rejected: 1, Elapsed: 2, Aborted: 3, SignalFailed: 4 });
 export const Fault = Object.freeze({ Error: 0, TypeError: 1, RangeError: 2, ErrorCaused: 3, TypeErrorCaused: 4, RangeErrorCaused: 5 });
 export const Answer = Object.freeze({ None: 0, Rows: 1, NotIterable: 2, Threw: 3 });
+export const Verdict = Object.freeze({ No: 0, Yes: 1, Other: 2 });
 export const Source = Object.freeze({ Default: 0, Resolver: 1, Policy: 2 });
 export const sources = Object.freeze(["default", "resolver", "policy"]);
 export const KIND_BITS = 4;

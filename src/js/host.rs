@@ -53,11 +53,10 @@ extern "C" {
     fn call2_(f: &Function, a: &JsValue, b: &JsValue) -> JsValue;
     #[wasm_bindgen(js_name = get)]
     fn get_(value: &JsValue, key: &JsValue) -> JsValue;
-    /// A predicate called with one argument: 1 or 0 for a boolean answer; 2 for anything
-    /// else (or a throw), which [`answered`] then hands over.
+    /// A predicate called with one argument: a wire `Verdict` (`Other`: anything but a
+    /// boolean, or a throw, which [`answered`] then hands over).
     pub fn verdict(f: &Function, a: &JsValue) -> u32;
-    /// The answer (or a `Thrown`) of the last `verdict` that returned 2, or what the last
-    /// `iterable` read threw.
+    /// The answer (or a `Thrown`) of the last `verdict` that answered `Other`.
     pub fn answered() -> JsValue;
     // ------------------------------------------------------------ the caller's values
 

@@ -5,7 +5,7 @@
 
 use super::options::{self, At, POLICIES};
 use super::policy::{is_policy, Held, Spec, Specs, ToolCallPolicy};
-use super::wire::{Listed, Palette, Source};
+use super::wire::{Listed, Palette, Source, Verdict};
 use super::{batch, frozen, given, host, must_be, unreadable, JsResult, Message};
 use crate::names::Name;
 use crate::names::NameList;
@@ -461,9 +461,9 @@ fn answer(result: Result<JsValue, JsValue>) -> Result<JsValue, Fault> {
 /// as a number in one crossing; anything else (or what it threw) is fetched and checked
 /// for being a thenable first.
 fn verdict(predicate: &Function, ctx: &JsValue) -> Result<bool, Fault> {
-    match host::verdict(predicate, ctx) {
-        1 => Ok(true),
-        0 => Ok(false),
+    match Verdict::of(host::verdict(predicate, ctx)) {
+        Some(Verdict::Yes) => Ok(true),
+        Some(Verdict::No) => Ok(false),
         _ => Ok(answer(host::caught(host::answered()))?.is_truthy()),
     }
 }

@@ -95,6 +95,10 @@ wire! {
     /// iterable, or reading it threw.
     Answer { None, Rows, NotIterable, Threw }
 
+    /// What a predicate answered (host.js `verdict`): `false`, `true`, or anything else
+    /// (a throw too), which host.js `answered` then hands over.
+    Verdict { No, Yes, Other }
+
     /// What a model selection came to (`policy::seams::Selection`); a policy's is
     /// `Policy` plus the policy's index.
     Source { Default, Resolver, Policy }
