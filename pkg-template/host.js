@@ -690,10 +690,10 @@ export class Frame {
   redirect(name) {
     try {
       this.current = { ...this.call, name };
-      return 0;
+      return false;
     } catch (error) {
       this.thrown = error;
-      return 1;
+      return true;
     }
   }
   drop(message, reason, policy, target, onWarning) {
@@ -701,10 +701,10 @@ export class Frame {
     this.dropped = Object.freeze({ target, reason: text(reason) });
     try {
       deliver(warning, onWarning);
-      return 0;
+      return false;
     } catch (error) {
       this.thrown = error;
-      return 1;
+      return true;
     }
   }
   // The `Dispatch`, by the module's answer: the redirecting policy's index + 1, or 0.
@@ -791,7 +791,7 @@ export class Wait {
   // Adopting the store's answer runs its code (a promise's own `then`, its `constructor`
   // getter): what that throws is the store failing, like a rejection. The timer and the
   // listener are armed only while the turn is undecided (adopting the answer may have
-  // decided it already: a `then` that threw), so none outlives it. 1 when the signal
+  // decided it already: a `then` that threw), so none outlives it. `true` when the signal
   // refused a listener: then nothing of the turn runs later, whatever the store does.
   wait(pending, ms, signal, isActive, candidateOf) {
     (this.pending = pending), (this.isActive = isActive), (this.candidateOf = candidateOf);
@@ -805,19 +805,19 @@ export class Wait {
     }
     // (A realm without timers cannot enforce a budget; nothing else is lost.)
     if (this.pending !== undefined && ms === ms && typeof setTimeout === "function") this.timer = setTimeout(() => this.settle(Event.Elapsed), ms);
-    if (this.pending === undefined || signal === undefined) return 0;
+    if (this.pending === undefined || signal === undefined) return false;
     try {
       this.onAbort = () => this.settle(Event.Aborted);
       signal.addEventListener("abort", this.onAbort, { once: true });
       this.signal = signal;
-      return 0;
+      return false;
     } catch (error) {
       this.thrown = error;
       const pending = this.pending;
       this.pending = undefined;
       this.stopTimer();
       pending.free();
-      return 1;
+      return true;
     }
   }
   stopTimer() {

@@ -130,12 +130,12 @@ extern "C" {
     /// What the frame's last step threw.
     #[wasm_bindgen(method, getter)]
     pub fn thrown(this: &Frame) -> JsValue;
-    /// The redirect: a new call with every field of the call and `name`; 1 when reading
-    /// the call threw (then [`Frame::thrown`]).
+    /// The redirect: a new call with every field of the call and `name`; `true` when
+    /// reading the call threw (then [`Frame::thrown`]).
     #[wasm_bindgen(method)]
-    pub fn redirect(this: &Frame, name: &JsValue) -> u32;
-    /// The gate dropped the redirect: its warning delivered (1 when `onWarning` threw, then
-    /// [`Frame::thrown`]) and its `dropped` record kept.
+    pub fn redirect(this: &Frame, name: &JsValue) -> bool;
+    /// The gate dropped the redirect: its warning delivered (`true` when `onWarning`
+    /// threw, then [`Frame::thrown`]) and its `dropped` record kept.
     #[wasm_bindgen(method)]
     pub fn drop(
         this: &Frame,
@@ -144,7 +144,7 @@ extern "C" {
         policy: &JsValue,
         target: &JsValue,
         on_warning: &JsValue,
-    ) -> u32;
+    ) -> bool;
 
     /// What the facade read of an options object (host.js `readFields`).
     pub type Fields;
@@ -196,7 +196,7 @@ extern "C" {
     pub fn answer(this: &Wait) -> JsValue;
     /// Waits for the first of the answer, the budget (`ms`, NaN: none) and the signal's
     /// abort, then finishes the turn with `pending` (its rows read with the readers);
-    /// 1 when the signal refused a listener (then [`Wait::thrown`]).
+    /// `true` when the signal refused a listener (then [`Wait::thrown`]).
     #[wasm_bindgen(method)]
     pub fn wait(
         this: &Wait,
@@ -205,7 +205,7 @@ extern "C" {
         signal: &JsValue,
         is_active: &JsValue,
         candidate_of: &JsValue,
-    ) -> u32;
+    ) -> bool;
     /// Reads the answer's rows (a wire `Answer`), their codes and strings written into the
     /// batch: `count` rows, their candidacies' `strings`, `units` code units.
     #[wasm_bindgen(method)]

@@ -278,7 +278,7 @@ impl ToolPolicies {
         let warning = dropped_warning(by_name, &reason);
         let frame = &hooks.frame;
         let on_warning = &composed.on_warning;
-        if frame.drop(&warning, &reason, &policy, &hooks.target, on_warning) != 0 {
+        if frame.drop(&warning, &reason, &policy, &hooks.target, on_warning) {
             return Err(frame.thrown());
         }
         Ok(by)
@@ -485,7 +485,7 @@ impl Hooks for Seam<'_> {
     fn redirect(&mut self, i: usize) -> Result<(), Fault> {
         let place = || Message::new("ToolPolicies.dispatch: call");
         let spec = &self.composed.specs[i];
-        if self.frame.redirect(&spec.redirect_to) != 0 {
+        if self.frame.redirect(&spec.redirect_to) {
             return Err(Fault::Raw(unreadable(place(), &self.frame.thrown())));
         }
         if let Some(transform) = &spec.args_transform {

@@ -133,7 +133,7 @@ pub(crate) fn run(mut ask: Ask, palette: Palette, turn: host::Wait) -> JsResult<
             };
             let ms = budget.unwrap_or(f64::NAN);
             let (is_active, candidate_of) = (&layer.is_active, &layer.candidate_of);
-            if turn.wait(pending, ms, &signal, is_active, candidate_of) != 0 {
+            if turn.wait(pending, ms, &signal, is_active, candidate_of) {
                 return Err(broken_signal(place, &turn.thrown()));
             }
         }
