@@ -128,8 +128,8 @@ export const ToolIndex = guardedClass(wasm.ToolIndex, (tools, options) => {
 });
 export const PaletteRun = guardedClass(wasm.PaletteRun, (options) => {
   const { values, kinds, unread } = readFields(options, RUN);
-  const [registered, , pinned] = unread === undefined ? values : [];
-  return [options, kinds, unread, values, readStrings(registered), readStrings(pinned)];
+  const list = (key) => readStrings(unread === undefined ? values[RUN.indexOf(key)] : undefined);
+  return [options, kinds, unread, values, list("registered"), list("pinned")];
 });
 
 const { resolve } = wasm.ToolRouter.prototype;
@@ -155,8 +155,9 @@ Object.assign(wasm.ToolPolicies.prototype, {
   },
 });
 
-// ToolIndex: the facade reads the options of a search (or an explain) and a turn's context (its `message`,
-// `history` and the history's strings), once each; the module checks and ranks.
+// ToolIndex: the facade reads the options of a search (or an explain) and a turn's
+// context (its `message`, `history` and the history's strings), once each; the module
+// checks and ranks.
 const { search, explain, entriesFor } = wasm.ToolIndex.prototype;
 Object.assign(wasm.ToolIndex.prototype, {
   search(query, options) {
@@ -167,7 +168,7 @@ Object.assign(wasm.ToolIndex.prototype, {
   },
   entriesFor(context) {
     const read = readFields(context, CONTEXT);
-    const history = read.values[1];
+    const history = read.values[CONTEXT.indexOf("history")];
     return entriesFor.call(this, read, read.unread !== undefined || history == null ? undefined : readStrings(history));
   },
 });

@@ -522,7 +522,6 @@ function namesOf(items) {
   return out;
 }
 
-
 let utf16;
 
 // Code units (from the core) as a string. Long ones (a snapshot's names) in one native
