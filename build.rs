@@ -1,5 +1,5 @@
 // The module exports its stack pointer (a mutable global) so that the binding's one door
-// (pkg-template/host.js `enter`) can put it back should an exception ever unwind through
+// (src/js/host.js `enter`) can put it back should an exception ever unwind through
 // wasm frames (a stack overflow, memory running out), which skips their epilogues.
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");

@@ -74,9 +74,12 @@ run(bin("wasm-opt"), [join(stage, "tool_palette_bg.wasm"), ...WASM_OPT_ARGS, "-o
 
 const template = join(root, "pkg-template");
 // Copied as they are (node.mjs is bundled from them below; deliver.js is the adapters' too).
-for (const file of ["package.json", "README.md", "LICENSE", "api.js", "host.js", "wire.js", "deliver.js", "state.js", "node.mjs"]) {
+for (const file of ["package.json", "README.md", "LICENSE", "deliver.js", "state.js", "node.mjs"]) {
   cpSync(join(template, file), join(dist, file));
 }
+// The binding's JavaScript half, beside its Rust half: the facade (api.js), what the
+// module imports (host.js) and the codes both halves read (wire.js, generated from wire.rs).
+for (const file of ["api.js", "host.js", "wire.js"]) cpSync(join(root, "src", "js", file), join(dist, file));
 // The types are declared next to the Rust they describe (typescript_custom_section in
 // src/js/); wasm-bindgen gathers them ahead of its own init declarations, which the
 // package does not export.

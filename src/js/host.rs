@@ -1,4 +1,4 @@
-//! What the binding imports from the package's `host.js` (pkg-template/host.js): the
+//! What the binding imports from the package's `host.js` (src/js/host.js): the
 //! result classes, the caller's functions and readers of the caller's values, the name
 //! batch, one turn's wait and warning delivery.
 //!

@@ -1,5 +1,5 @@
 //! The values that mean something on both sides of the binding, defined once here: each
-//! is a Rust enum, and `pkg-template/wire.js` is generated from these definitions (the
+//! is a Rust enum, and `src/js/wire.js` is generated from these definitions (the
 //! test below fails when the two drift; `UPDATE_WIRE=1 cargo test wire` rewrites it).
 //! JavaScript passes a variant as its index; the binding reads it back with `of`.
 
@@ -17,7 +17,7 @@ macro_rules! wire {
                 }
             }
         )*
-        /// `pkg-template/wire.js`, as these definitions make it.
+        /// `src/js/wire.js`, as these definitions make it.
         #[cfg(test)]
         fn javascript() -> alloc::string::String {
             let mut js = alloc::string::String::from(
@@ -116,7 +116,7 @@ pub(crate) fn kinds_at(kinds: u32, i: usize) -> u32 {
 mod tests {
     #[test]
     fn wire_js_is_generated_from_these_definitions() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/pkg-template/wire.js");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/js/wire.js");
         let made = super::javascript();
         if std::env::var_os("UPDATE_WIRE").is_some() {
             std::fs::write(path, &made).unwrap();
@@ -124,7 +124,7 @@ mod tests {
         let shipped = std::fs::read_to_string(path).unwrap_or_default();
         assert_eq!(
             shipped, made,
-            "pkg-template/wire.js drifted from src/js/wire.rs: run `UPDATE_WIRE=1 cargo test wire`"
+            "src/js/wire.js drifted from src/js/wire.rs: run `UPDATE_WIRE=1 cargo test wire`"
         );
     }
 }
