@@ -12,7 +12,7 @@
 // wasm-bindgen's reference table (a `catch` import that throws loses one, measured here).
 
 import { state } from "./state.js";
-import { ACTIVE, Answer, CANDIDATE_FIELDS, Event, Fault, Kind, KIND_BITS, Listed, Palette, Returned, ROW, Source, sources, Verdict } from "./wire.js";
+import { ACTIVE, Answer, CANDIDATE_FIELDS, Event, Fault, Kind, KIND_BITS, Listed, Palette, Returned, ROW, Source, sources, Stream, Verdict } from "./wire.js";
 import { deliver } from "./deliver.js";
 
 // ---------------------------------------------------------------- result classes
@@ -1186,19 +1186,19 @@ export const bytesOf = catching((bytes) => {
 
 // ---------------------------------------------------------------- ToolIndex.load from a stream (src/js/load.rs)
 
-// A source judged by shape, so that another realm's classes and workerd's count too:
-// [1, stream] a ReadableStream (`getReader`), or a Response's or R2 object's `body`;
-// [2] a body read already (`bodyUsed`); [3] a null body (no bytes); [4, blob] a Blob
-// (`stream()`); [0] none of these; nothing for a value that is no object, or a typed array
-// or DataView (`load` reads those as bytes). Only reads: nothing is opened yet.
+// A source judged by shape, so that another realm's classes and workerd's count too, as
+// [a wire.js `Stream`, the stream or Blob]: a ReadableStream (`getReader`), or a
+// Response's or R2 object's `body`; a body read already (`bodyUsed`); a null body (no
+// bytes); a Blob (`stream()`); none of these; nothing for a value that is no object, or a
+// typed array or DataView (`load` reads those as bytes). Only reads: nothing is opened yet.
 const isStream = (value) => isObject(value) && typeof value.getReader === "function";
 export const sourceOf = catching((source) => {
   if (!isObject(source) || ArrayBuffer.isView(source)) return undefined;
-  if (isStream(source)) return [1, source];
+  if (isStream(source)) return [Stream.Readable, source];
   const body = source.body;
-  if (body === null) return [3];
-  if (isStream(body)) return source.bodyUsed ? [2] : [1, body];
-  return typeof source.stream === "function" ? [4, source] : [0];
+  if (body === null) return [Stream.NullBody];
+  if (isStream(body)) return source.bodyUsed ? [Stream.BodyUsed] : [Stream.Readable, body];
+  return typeof source.stream === "function" ? [Stream.Blob, source] : [Stream.None];
 });
 
 // The Reading of a stream (of a Blob's `stream()` when `blob`), or what `stream()` gave instead.

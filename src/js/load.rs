@@ -16,6 +16,7 @@
 use super::index::{decode, load_options, snapshot_error, Options};
 use super::options::Fields;
 use super::turn::{broken_signal, reason};
+use super::wire::Stream;
 use super::{host, must_be, unreadable, JsResult, Message};
 use crate::search::snapshot::{self, HEADER};
 use alloc::boxed::Box;
@@ -67,13 +68,13 @@ pub(super) fn streamed(source: &JsValue, options: JsResult<Fields>) -> Option<Pr
     if source.is_undefined() {
         return None;
     }
-    // [kind, value]: 0 none, 1 a stream, 2 a body read already, 3 a null body, 4 a Blob.
+    // [a wire `Stream`, the stream or Blob].
     let judged = match host::caught(source.clone()) {
         Ok(judged) => judged.unchecked_into::<Array>(),
         Err(cause) => return Some(Promise::reject(&unreadable(place(), &cause))),
     };
-    let kind = judged.get(0).as_f64().unwrap_or(0.0) as u32;
-    if kind == 0 {
+    let kind = Stream::of(judged.get(0).as_f64().unwrap_or(0.0) as u32).unwrap_or(Stream::None);
+    if kind == Stream::None {
         return None;
     }
     let begun = start(kind, &judged.get(1), options);
@@ -83,9 +84,9 @@ pub(super) fn streamed(source: &JsValue, options: JsResult<Fields>) -> Option<Pr
     })
 }
 
-fn start(kind: u32, value: &JsValue, options: JsResult<Fields>) -> JsResult<Promise> {
+fn start(kind: Stream, value: &JsValue, options: JsResult<Fields>) -> JsResult<Promise> {
     let (options, signal) = load_options(options)?;
-    if kind == 2 {
+    if kind == Stream::BodyUsed {
         let message = "'s body was read already (bodyUsed): a body is read once; load from a new Response, or from response.clone() made before reading it";
         return Err(place().add(message).type_error());
     }
@@ -95,12 +96,12 @@ fn start(kind: u32, value: &JsValue, options: JsResult<Fields>) -> JsResult<Prom
             return Err(reason(SIGNAL, signal)?);
         }
     }
-    if kind == 3 {
+    if kind == Stream::NullBody {
         // A null body: no bytes, refused as an empty Uint8Array is.
         return decode(Vec::new(), options, &bytes_place).map(|index| Promise::resolve(&index));
     }
-    let opened =
-        host::caught(open_source(value, kind == 4)).map_err(|cause| unreadable(place(), &cause))?;
+    let opened = host::caught(open_source(value, kind == Stream::Blob))
+        .map_err(|cause| unreadable(place(), &cause))?;
     let reading: Reading = match opened.dyn_into() {
         Ok(reading) => reading,
         Err(other) => {

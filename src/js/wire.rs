@@ -99,6 +99,10 @@ wire! {
     /// (a throw too), which host.js `answered` then hands over.
     Verdict { No, Yes, Other }
 
+    /// What `ToolIndex.load`'s source is (host.js `sourceOf`): none of these (bytes), a
+    /// stream, a body read already, a null body, a Blob.
+    Stream { None, Readable, BodyUsed, NullBody, Blob }
+
     /// What a model selection came to (`policy::seams::Selection`); a policy's is
     /// `Policy` plus the policy's index.
     Source { Default, Resolver, Policy }
