@@ -34,8 +34,18 @@ impl Fields {
     /// The value read for `key` (`undefined` when the object has none, or when the
     /// options object itself was left out).
     pub fn named(&self, key: &str) -> JsValue {
+        self.value(self.at(key))
+    }
+
+    /// Where `key` is in the list the fields were read by.
+    fn at(&self, key: &str) -> Option<usize> {
         let at = self.keys.iter().position(|k| *k == key);
         debug_assert!(at.is_some(), "a key the list does not read");
+        at
+    }
+
+    /// The value read at `at` (`undefined` as for [`Fields::named`]).
+    fn value(&self, at: Option<usize>) -> JsValue {
         match (&self.values, at) {
             (Some(values), Some(i)) => values.get(i).cloned().unwrap_or_default(),
             _ => JsValue::UNDEFINED,
@@ -50,17 +60,17 @@ impl Fields {
     /// alive behind the function table: 1.9 KB of gzip, measured.)
     pub fn checked(&self, key: &str, at: At) -> JsResult<Option<JsValue>> {
         let place = || (at.0)().add(at.1).add(key);
-        if let (Some((kinds, number)), Some(i)) =
-            (self.read, self.keys.iter().position(|k| *k == key))
-        {
+        let i = self.at(key);
+        if let (Some((kinds, number)), Some(i)) = (self.read, i) {
+            let value = self.value(Some(i));
             let given = match Kind::of(kinds_at(kinds, i + 1)) {
                 Some(Kind::Number) => Given::Number(number),
-                kind => super::given_of(kind, &self.named(key)),
+                kind => super::given_of(kind, &value),
             };
-            return checked_given(self.named(key), given, rule_of(key), &place);
+            return checked_given(value, given, rule_of(key), &place);
         }
         if self.values.is_some() {
-            return checked(self.named(key), rule_of(key), &place);
+            return checked(self.value(i), rule_of(key), &place);
         }
         // Left out with its options object: absent, unless its rule requires it.
         match given::check(rule_of(key), Given::Undefined) {
@@ -83,14 +93,10 @@ impl Fields {
     /// What kind of value was read for `key` (known without asking JavaScript when the
     /// facade read it).
     fn kind(&self, key: &str) -> Option<Kind> {
-        match (
-            &self.values,
-            self.read,
-            self.keys.iter().position(|k| *k == key),
-        ) {
+        match (&self.values, self.read, self.at(key)) {
             (None, ..) => Some(Kind::Undefined),
             (_, Some((kinds, _)), Some(i)) => Kind::of(kinds_at(kinds, i + 1)),
-            _ => Kind::of(host::kind_of_value(&self.named(key))),
+            (_, _, i) => Kind::of(host::kind_of_value(&self.value(i))),
         }
     }
 
