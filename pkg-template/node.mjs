@@ -9,13 +9,13 @@ import { state } from "./state.js";
 
 initSync({ module: globalThis.Buffer?.from(base64, "base64") ?? bytes() });
 state.ready = true;
-// host.js writeNames: a string into a Uint16Array (of wasm memory) at unit `at`, by
-// Buffer's native UTF-16LE write (Node, Bun and Deno 2 have a global Buffer; without one,
-// host.js's loop does it).
+// host.js writeNames: a string into the wasm memory `buffer` at byte `at`, by Buffer's
+// native UTF-16LE write (Node, Bun and Deno 2 have a global Buffer; without one, host.js's
+// loop does it).
 if (globalThis.Buffer) {
-  state.writer = (units) => {
-    const bytes = globalThis.Buffer.from(units.buffer, units.byteOffset, units.byteLength);
-    return (s, at) => bytes.write(s, 2 * at, "utf16le");
+  state.writer = (buffer) => {
+    const bytes = globalThis.Buffer.from(buffer);
+    return (s, at) => bytes.write(s, at, "utf16le");
   };
 }
 

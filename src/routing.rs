@@ -49,44 +49,50 @@ pub enum Reason {
 impl Reason {
     /// The SPEC's refusal number, stable for dashboards and the demo.
     pub fn rule(&self) -> &'static str {
+        RULES[self.parts().0 + 1]
+    }
+
+    /// Where the reason is in [`REASONS`], and the detail its text holds between the
+    /// two parts (a NAME, an N; empty for the others).
+    pub fn parts(&self) -> (usize, &[u16]) {
         match self {
-            Reason::NoLayer => "1",
-            Reason::RetrievalFailed(_) => "2a",
-            Reason::TimedOut(_) => "2b",
-            Reason::NoSkills => "3",
-            Reason::EveryInactive => "4",
-            Reason::NoneResolved => "5",
+            Reason::NoLayer => (0, &[]),
+            Reason::RetrievalFailed(name) => (1, name),
+            Reason::TimedOut(ms) => (2, ms),
+            Reason::NoSkills => (3, &[]),
+            Reason::EveryInactive => (4, &[]),
+            Reason::NoneResolved => (5, &[]),
         }
     }
 
-    /// The exact reason string.
+    /// The exact reason string: its [`REASONS`] parts around its detail.
     pub fn text(&self) -> Vec<u16> {
-        let around = |before: &str, detail: &[u16], after: &str| {
-            let mut v = units(before);
-            v.extend_from_slice(detail);
-            v.extend(after.encode_utf16());
-            v
-        };
-        match self {
-            Reason::NoLayer => units("no procedural layer registered; allowing all tools"),
-            Reason::RetrievalFailed(name) => around(
-                "procedural retrieval failed (",
-                name,
-                "); allowing all tools",
-            ),
-            Reason::TimedOut(ms) => around(
-                "procedural retrieval timed out after ",
-                ms,
-                " ms; allowing all tools",
-            ),
-            Reason::NoSkills => units("no skills in the procedural layer; allowing all tools"),
-            Reason::EveryInactive => units("every skill is inactive; allowing all tools"),
-            Reason::NoneResolved => {
-                units("no skill resolved to a registered tool; allowing all tools")
-            }
-        }
+        let (at, detail) = self.parts();
+        let (before, after) = REASONS[at];
+        let mut v = units(before);
+        v.extend_from_slice(detail);
+        v.extend(after.encode_utf16());
+        v
     }
 }
+
+/// The SPEC's exact reason strings, by [`Reason::parts`]: the text before the detail and
+/// after it (the binding's JavaScript half holds a copy generated from this table, so
+/// that a refusal's text does not cross the boundary on every turn).
+pub const REASONS: [(&str, &str); 6] = [
+    ("no procedural layer registered; allowing all tools", ""),
+    ("procedural retrieval failed (", "); allowing all tools"),
+    (
+        "procedural retrieval timed out after ",
+        " ms; allowing all tools",
+    ),
+    ("no skills in the procedural layer; allowing all tools", ""),
+    ("every skill is inactive; allowing all tools", ""),
+    (
+        "no skill resolved to a registered tool; allowing all tools",
+        "",
+    ),
+];
 
 /// Where a trimmed candidate lies: candidate number `candidate` (counting only rows that
 /// have one), trimmed to `start..end`. The binding slices the caller's own string with
@@ -114,15 +120,26 @@ pub enum Fate {
 
 impl Fate {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Fate::Routed => "routed",
-            Fate::Duplicate => "duplicate",
-            Fate::Unresolved => "unresolved",
-            Fate::Inactive => "inactive",
-            Fate::NoCandidate => "no-candidate",
-        }
+        FATES[self as usize]
     }
 }
+
+/// A row's fate as the decision report names it, by [`Fate`] (the binding's JavaScript
+/// half holds a copy generated from this table).
+pub const FATES: [&str; 5] = [
+    "routed",
+    "duplicate",
+    "unresolved",
+    "inactive",
+    "no-candidate",
+];
+
+/// A decision report's `rule`, by [`Outcome::rule_at`]: a routed turn, each refusal by
+/// its [`Reason::parts`] plus one, and a router that cannot route (the binding's
+/// JavaScript half holds a copy generated from this table).
+pub const RULES: [&str; 8] = ["routed", "1", "2a", "2b", "3", "4", "5", "unavailable"];
+/// Where a router that cannot route is in [`RULES`].
+pub const UNAVAILABLE: usize = 7;
 
 /// One row's fate, with its trimmed candidate (none for inactive and no-candidate rows).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,9 +164,14 @@ pub enum Outcome {
 impl Outcome {
     /// "routed", or the refusal's number.
     pub fn rule(&self) -> &'static str {
+        RULES[self.rule_at()]
+    }
+
+    /// Where [`Outcome::rule`] is in [`RULES`].
+    pub fn rule_at(&self) -> usize {
         match self {
-            Outcome::Routed { .. } => "routed",
-            Outcome::Refused { reason, .. } => reason.rule(),
+            Outcome::Routed { .. } => 0,
+            Outcome::Refused { reason, .. } => reason.parts().0 + 1,
         }
     }
 }

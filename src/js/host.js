@@ -12,7 +12,7 @@
 // wasm-bindgen's reference table (a `catch` import that throws loses one, measured here).
 
 import { state } from "./state.js";
-import { ACTIVE, Answer, CANDIDATE_FIELDS, Event, Fault, Kind, KIND_BITS, Listed, Palette, Returned, ROW, Source, sources, Stream, Verdict } from "./wire.js";
+import { ACTIVE, Answer, CANDIDATE_FIELDS, Event, FATES, Fault, Kind, KIND_BITS, Listed, NO_SPAN, Palette, REASONS, Returned, ROW, RULES, Source, sources, Stream, Verdict } from "./wire.js";
 import { deliver } from "./deliver.js";
 
 // ---------------------------------------------------------------- result classes
@@ -406,14 +406,17 @@ function readRows(rows, isActive, candidateOf) {
 // strings; nothing here calls into the wasm while they are in use. Under Node.js (its
 // entry sets `state.writer`) a string over 32 units is copied by one native UTF-16LE
 // write, its code units exactly as they are (lone surrogates too): a third less time
-// over the 22 million units of 50,000 tools (bench/tool-search/DESIGN.md).
+// over the 22 million units of 50,000 tools (bench/tool-search/DESIGN.md). The writer is
+// made once per memory buffer (the memory's growth replaces it), not once per call.
 // (`at`, `k`: the first end and unit to write, when `strings` follow others.)
+let writer; // [the memory's buffer, its writer]
 export function writeNames(strings, ends, units, at = 0, k = 0) {
-  let write; // made at the first long string: most turns have none
   for (let i = 0; i < strings.length; i++) {
     const s = strings[i];
-    if (s.length > 32 && state.writer) (write ??= state.writer(units))(s, k);
-    else for (let j = 0; j < s.length; j++) units[k + j] = s.charCodeAt(j);
+    if (s.length > 32 && state.writer) {
+      if (writer?.[0] !== units.buffer) writer = [units.buffer, state.writer(units.buffer)];
+      writer[1](s, units.byteOffset + 2 * k);
+    } else for (let j = 0; j < s.length; j++) units[k + j] = s.charCodeAt(j);
     ends[at + i] = k += s.length;
   }
 }
@@ -467,19 +470,29 @@ export function same(a, b) {
 
 // The records the binding returns, in the SPEC's key order, frozen (but the details a
 // ToolRedirectDroppedWarning copies). The decision report freezes its arrays too.
-export const report = (outcome, rule, rows, hidden, retrievalMs) =>
-  Object.freeze({ outcome, rule, rows: Object.freeze(rows), hidden: Object.freeze(hidden), retrievalMs });
-export const rowReport = (index, fate, candidate) => Object.freeze({ index, fate, candidate });
+// The report's rule and each row's fate come as their places in the core's tables
+// (wire.js RULES, FATES), each row's candidate as a (string, start, end) triple of `spans`.
+export function report(outcome, rule, fates, candidates, spans, hidden, retrievalMs) {
+  const rows = new Array(fates.length);
+  for (let i = 0, k = 0; i < fates.length; i++, k += 3) {
+    const candidate = spans[k] === NO_SPAN ? null : candidates[spans[k]].slice(spans[k + 1], spans[k + 2]);
+    rows[i] = Object.freeze({ index: i, fate: FATES[fates[i]], candidate });
+  }
+  return Object.freeze({ outcome, rule: RULES[rule], rows: Object.freeze(rows), hidden: Object.freeze(hidden), retrievalMs });
+}
 
 // A result's `kind`, as a wire.js `Palette` (no string copied into wasm).
 const kindOf = (kind) => (kind === "routed" ? Palette.Routed : kind === "refused" || kind === "unavailable" ? Palette.NotRouted : Palette.Names);
 
 // A turn's outcome, in one crossing: the routed names picked from `registered` by index
-// (no `reason`), or the refusal's reason (code units); the unresolved names sliced out of
-// the turn's `candidates` by (string, start, end) `spans`.
-export function outcome(registered, indices, reason, candidates, spans) {
+// (no `reason`), or the refusal: its reason's text (wire.js REASONS, by the core's
+// table) around its `detail` (code units); the unresolved names sliced out of the turn's
+// `candidates` by (string, start, end) `spans`.
+export function outcome(registered, indices, reason, detail, candidates, spans) {
   const unresolved = Object.freeze(cut(candidates, spans));
-  return reason === undefined ? routed(Object.freeze(pick(registered, indices)), unresolved) : refused(text(reason), unresolved);
+  if (reason === undefined) return routed(Object.freeze(pick(registered, indices)), unresolved);
+  const [before, after] = REASONS[reason];
+  return refused(before + text(detail) + after, unresolved);
 }
 
 // The caller's own values (strings, tools), by index, as a new array.

@@ -16,11 +16,14 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     // ------------------------------------------------------------ results and errors
 
-    /// A turn's `Routed` (`reason` null) or `RoutingRefusal`, frozen, built in one call.
+    /// A turn's `Routed` (`reason` none) or `RoutingRefusal`, frozen, built in one call:
+    /// a refusal's text is its reason's `routing::REASONS` parts (wire.js `REASONS`) around
+    /// `detail`.
     pub fn outcome(
         registered: &Array,
         indices: &[u32],
-        reason: Option<&[u16]>,
+        reason: Option<u32>,
+        detail: &[u16],
         candidates: &JsValue,
         spans: &[u32],
     ) -> JsValue;
@@ -276,16 +279,19 @@ extern "C" {
     // ------------------------------------------------------------ the records returned
     // Plain objects in the SPEC's key order, frozen (but the warning's details).
 
-    /// The decision report, its rows and `hidden` frozen with it.
+    /// The decision report, its rows and `hidden` frozen with it, in one call: `rule` at
+    /// its place in `routing::RULES`, each row's fate at its place in `routing::FATES`
+    /// (wire.js `RULES`, `FATES`), and each row's candidate sliced out of `candidates` by
+    /// its (string, start, end) triple in `spans` (`NO_SPAN` for a row without one).
     pub fn report(
         outcome: &JsValue,
-        rule: &str,
-        rows: &Array,
+        rule: u32,
+        fates: &[u8],
+        candidates: &JsValue,
+        spans: &[u32],
         hidden: &Array,
         retrieval_ms: f64,
     ) -> JsValue;
-    #[wasm_bindgen(js_name = rowReport)]
-    pub fn row_report(index: u32, fate: &str, candidate: &JsValue) -> JsValue;
 }
 
 /// What the caller's code returned, or (`Err`) the very value it threw.

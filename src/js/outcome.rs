@@ -2,7 +2,7 @@
 //! from what the core decided, with the caller's own strings, and the decision report
 //! (SPEC section 5) built from the same decision.
 
-use super::{host, JsResult};
+use super::{host, wire};
 use crate::names::NameSet;
 use crate::routing::{self, Outcome, Span, Turn};
 use alloc::vec::Vec;
@@ -100,16 +100,21 @@ pub(crate) fn of_turn(outcome: &Outcome, registered: &Array, candidates: &JsValu
             registered,
             names,
             None,
-            candidates,
-            &spans(unresolved.iter().copied()),
-        ),
-        Outcome::Refused { reason, unresolved } => host::outcome(
-            registered,
             &[],
-            Some(&reason.text()),
             candidates,
             &spans(unresolved.iter().copied()),
         ),
+        Outcome::Refused { reason, unresolved } => {
+            let (at, detail) = reason.parts();
+            host::outcome(
+                registered,
+                &[],
+                Some(at as u32),
+                detail,
+                candidates,
+                &spans(unresolved.iter().copied()),
+            )
+        }
     }
 }
 
@@ -122,47 +127,40 @@ pub(crate) fn report(
     registered: &Array,
     candidates: &JsValue,
     retrieval_ms: f64,
-) -> JsResult<JsValue> {
-    let trimmed = host::cut(
-        candidates,
-        &spans(turn.rows.iter().filter_map(|r| r.candidate)),
-    );
-    let rows = Array::new();
-    let mut next = 0;
-    for (index, row) in turn.rows.iter().enumerate() {
-        let candidate = match row.candidate {
-            Some(_) => {
-                next += 1;
-                trimmed.get(next - 1)
-            }
-            None => JsValue::NULL,
-        };
-        rows.push(&host::row_report(
-            index as u32,
-            row.fate.as_str(),
-            &candidate,
-        ));
-    }
+) -> JsValue {
+    let fates: Vec<u8> = turn.rows.iter().map(|r| r.fate as u8).collect();
+    let none = Span {
+        candidate: wire::NO_SPAN,
+        start: 0,
+        end: 0,
+    };
+    let spans = spans(turn.rows.iter().map(|r| r.candidate.unwrap_or(none)));
     let hidden = match &turn.outcome {
         Outcome::Routed { names, .. } => host::pick(registered, &routing::hidden(registry, names)),
         Outcome::Refused { .. } => Array::new(),
     };
-    Ok(host::report(
+    let rule = turn.outcome.rule_at() as u32;
+    host::report(
         outcome,
-        turn.outcome.rule(),
-        &rows,
+        rule,
+        &fates,
+        candidates,
+        &spans,
         &hidden,
         retrieval_ms,
-    ))
+    )
 }
 
 /// The report of a router that cannot route: nothing was read, nothing is hidden.
-pub(crate) fn unavailable_report(unavailable: &JsValue) -> JsResult<JsValue> {
-    Ok(host::report(
+pub(crate) fn unavailable_report(unavailable: &JsValue) -> JsValue {
+    let rule = routing::UNAVAILABLE as u32;
+    host::report(
         unavailable,
-        "unavailable",
-        &Array::new(),
+        rule,
+        &[],
+        &JsValue::UNDEFINED,
+        &[],
         &Array::new(),
         0.0,
-    ))
+    )
 }

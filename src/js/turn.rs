@@ -397,7 +397,7 @@ fn finish(
             &registered.list,
             &names,
             retrieval_ms,
-        )?;
+        );
         for receiver in &ask.on_decision {
             host::call1(receiver, &report)?;
         }
@@ -408,7 +408,7 @@ fn finish(
 /// The decision report of a router that cannot route.
 pub(crate) fn report_unavailable(on_decision: &[Function], unavailable: &JsValue) -> JsResult<()> {
     if !on_decision.is_empty() {
-        let report = outcome::unavailable_report(unavailable)?;
+        let report = outcome::unavailable_report(unavailable);
         for receiver in on_decision {
             host::call1(receiver, &report)?;
         }

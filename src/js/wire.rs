@@ -37,6 +37,15 @@ macro_rules! wire {
             let texts: alloc::vec::Vec<_> = sources.iter().map(|s| alloc::format!("\"{}\"", s.source())).collect();
             js.push_str(&alloc::format!("export const sources = Object.freeze([{}]);\n", texts.join(", ")));
             js.push_str(&alloc::format!("export const KIND_BITS = {};\n", KIND_BITS));
+            js.push_str(&alloc::format!("export const NO_SPAN = {};\n", NO_SPAN));
+            // The routing core's texts (src/routing.rs): the refusals' reasons (the parts
+            // before and after their detail), the report's rules and rows' fates.
+            use crate::routing::{FATES, REASONS, RULES};
+            let quoted = |texts: &[&str]| texts.iter().map(|t| alloc::format!("{t:?}")).collect::<alloc::vec::Vec<_>>().join(", ");
+            let reasons: alloc::vec::Vec<_> = REASONS.iter().map(|(a, b)| alloc::format!("[{}]", quoted(&[a, b]))).collect();
+            js.push_str(&alloc::format!("export const REASONS = Object.freeze([{}]);\n", reasons.join(", ")));
+            js.push_str(&alloc::format!("export const RULES = Object.freeze([{}]);\n", quoted(&RULES)));
+            js.push_str(&alloc::format!("export const FATES = Object.freeze([{}]);\n", quoted(&FATES)));
             // The options each facade reads, by key, in order (src/given.rs).
             use crate::given::{CONTEXT, INDEX, LOAD, POLICIES, POLICY, RESOLVE, ROUTER, ROUTING, RUN, SEARCH};
             let lists = [
@@ -107,6 +116,10 @@ wire! {
     /// `Policy` plus the policy's index.
     Source { Default, Resolver, Policy }
 }
+
+/// A row without a candidate, where a decision report's (string, start, end) triple
+/// would name its string (host.js `report`).
+pub(crate) const NO_SPAN: u32 = u32::MAX;
 
 /// The bits a value's `Kind` takes in a word of kinds (host.js `kinds`).
 pub(crate) const KIND_BITS: u32 = 4;
