@@ -403,30 +403,33 @@ function readRows(rows, isActive, candidateOf) {
 // ---------------------------------------------------------------- names into wasm memory
 
 // `ends` and `units` are views of wasm memory the binding allocated for exactly these
-// strings; nothing here calls into the wasm while they are in use. Under Node.js (its
-// entry sets `state.writer`) a string over 32 units is copied by one native UTF-16LE
-// write, its code units exactly as they are (lone surrogates too): a third less time
-// over the 22 million units of 50,000 tools (bench/tool-search/DESIGN.md). The writer is
-// made once per memory buffer (the memory's growth replaces it), not once per call.
+// strings, or of all of it (then `base` is where the strings' units start); nothing here
+// calls into the wasm while they are in use. Under Node.js (its entry sets
+// `state.writer`) a string over 32 units is copied by one native UTF-16LE write, its code
+// units exactly as they are (lone surrogates too): a third less time over the 22 million
+// units of 50,000 tools (bench/tool-search/DESIGN.md). The writer is made once per memory
+// buffer (the memory's growth replaces it), not once per call.
 // (`at`, `k`: the first end and unit to write, when `strings` follow others.)
 let writer; // [the memory's buffer, its writer]
-export function writeNames(strings, ends, units, at = 0, k = 0) {
+export function writeNames(strings, ends, units, at = 0, k = 0, base = 0) {
   for (let i = 0; i < strings.length; i++) {
     const s = strings[i];
     if (s.length > 32 && state.writer) {
       if (writer?.[0] !== units.buffer) writer = [units.buffer, state.writer(units.buffer)];
-      writer[1](s, units.byteOffset + 2 * k);
-    } else for (let j = 0; j < s.length; j++) units[k + j] = s.charCodeAt(j);
+      writer[1](s, units.byteOffset + 2 * (base + k));
+    } else for (let j = 0, u = base + k; j < s.length; j++) units[u + j] = s.charCodeAt(j);
     ends[at + i] = k += s.length;
   }
 }
 
 // The batch: room in the module's memory (src/js/batch.rs `room`) where a call's names,
 // and a turn's row codes, are written before the module is entered: `at`, the address
-// of the three places, and how much each holds. It grows when a call needs more; no
-// view of it is kept, since any call into the module may grow the memory.
+// of the three places, and how much each holds. It grows when a call needs more. Views
+// of the whole memory are kept for the buffer they were made for (any call into the
+// module may grow the memory, which replaces it).
 let room = 0;
 const roomFor = [0, 0, 0]; // codes, names, code units
+let views; // [buffer, its bytes, its 16-bit and its 32-bit words]
 
 // Writes `codes` (a turn's row codes), then the ends and code units of `first` (when
 // given) and `rest`, `units` code units in all, into the batch (src/js/batch.rs
@@ -447,12 +450,12 @@ function writeBatch(codes, first, rest, units) {
     room = at;
   }
   const { buffer } = module.memory;
-  const [c, e, u] = new Uint32Array(buffer, room, 3);
-  new Uint8Array(buffer, c, codes.length).set(codes);
-  const ends = new Uint32Array(buffer, e, count);
-  const text = new Uint16Array(buffer, u, units);
-  if (first !== undefined) writeNames([first], ends, text);
-  writeNames(rest, ends, text, count - rest.length, first?.length ?? 0);
+  if (views?.[0] !== buffer) views = [buffer, new Uint8Array(buffer), new Uint16Array(buffer), new Uint32Array(buffer)];
+  const [, bytes, words, ends] = views;
+  const [c, e, u] = [ends[room >>> 2], ends[(room >>> 2) + 1] >>> 2, ends[(room >>> 2) + 2] >>> 1];
+  if (codes.length > 0) bytes.set(codes, c);
+  if (first !== undefined) writeNames([first], ends, words, e, 0, u);
+  writeNames(rest, ends, words, e + count - rest.length, first?.length ?? 0, u);
 }
 
 export function writeName(name, units) {

@@ -61,18 +61,23 @@ impl Fields {
     pub fn checked(&self, key: &str, at: At) -> JsResult<Option<JsValue>> {
         let place = || (at.0)().add(at.1).add(key);
         let i = self.at(key);
-        if let (Some((kinds, number)), Some(i)) = (self.read, i) {
+        let kind = match (self.read, i) {
+            (Some((kinds, _)), Some(i)) => Kind::of(kinds_at(kinds, i + 1)),
+            _ => None,
+        };
+        if let (Some((_, number)), Some(i), false) = (self.read, i, kind == Some(Kind::Undefined)) {
             let value = self.value(Some(i));
-            let given = match Kind::of(kinds_at(kinds, i + 1)) {
+            let given = match kind {
                 Some(Kind::Number) => Given::Number(number),
                 kind => super::given_of(kind, &value),
             };
             return checked_given(value, given, rule_of(key), &place);
         }
-        if self.values.is_some() {
+        if self.values.is_some() && kind.is_none() {
             return checked(self.value(i), rule_of(key), &place);
         }
-        // Left out with its options object: absent, unless its rule requires it.
+        // Left out (`undefined`, or with its options object): absent, unless its rule
+        // requires it.
         match given::check(rule_of(key), Given::Undefined) {
             Ok(_) => Ok(None),
             Err(what) => Err(must_be(place(), what, &JsValue::UNDEFINED)),
