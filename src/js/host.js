@@ -12,7 +12,7 @@
 // wasm-bindgen's reference table (a `catch` import that throws loses one, measured here).
 
 import { state } from "./state.js";
-import { ACTIVE, Answer, CANDIDATE_FIELDS, Event, FATES, Fault, Kind, KIND_BITS, Listed, NO_SPAN, Palette, REASONS, Returned, ROW, RULES, Source, sources, Stream, Verdict } from "./wire.js";
+import { ACTIVE, Answer, CANDIDATE_FIELDS, Event, FATES, Fault, Kind, KIND_BITS, Listed, NO_SPAN, Palette, REASONS, Returned, ROW, RULES, Source, sources, Stream, Transformed, Verdict } from "./wire.js";
 import { deliver } from "./deliver.js";
 
 // ---------------------------------------------------------------- result classes
@@ -293,7 +293,7 @@ export const kindOfValue = (value) => (value === null ? Kind.Null : typeof value
 // A plain object, judged by shape so that one made in another realm (a `vm` context, an
 // iframe) is one too: an ordinary object (not an array, a Map, a class instance) whose
 // prototype is null or a realm's Object.prototype (itself without a prototype).
-export function isPlainObject(value) {
+function isPlainObject(value) {
   try {
     if (!isObject(value) || Array.isArray(value)) return false;
     if (Object.prototype.toString.call(value) !== "[object Object]") return false;
@@ -576,16 +576,14 @@ export const overlay = catching((call, next) => (next === call ? next : { ...cal
 
 // `call.args`, as a shallow copy of the same shape (array, plain or null-prototype object,
 // class instance), so that argsTransform never gets the caller's object.
-export const copyArgs = catching((call) => {
+// A copy of a call's `args` for argsTransform, so that the caller's object is never
+// handed out.
+function argsOf(call) {
   const args = call.args;
   if (!isObject(args)) return args;
   if (Array.isArray(args)) return Array.prototype.slice.call(args);
   const proto = Object.getPrototypeOf(args);
   return proto === Object.prototype ? { ...args } : Object.assign(Object.create(proto), args);
-});
-
-export function setArgs(call, args) {
-  call.args = args;
 }
 
 // ---------------------------------------------------------------- the seams
@@ -710,6 +708,27 @@ export class Frame {
       this.thrown = error;
       return true;
     }
+  }
+  // argsTransform on a copy of the caller's args (`argsOf`), with `ctx`: what came of
+  // it, a wire.js `Transformed`, each fact asked only when the ones before it did not
+  // settle the core's rule (src/js/policies.rs); the answer, or what was thrown, in
+  // `thrown`, for the module, which decides (and `adopt`s a plain answer).
+  transform(f, ctx) {
+    let step = Transformed.ArgsUnreadable;
+    try {
+      const args = argsOf(this.call);
+      step = Transformed.Threw;
+      const answer = (this.thrown = f(args, ctx));
+      step = Transformed.ThenUnreadable;
+      if ((isObject(answer) || typeof answer === "function") && typeof answer.then === "function") return Transformed.Thenable;
+      return isPlainObject(answer) ? Transformed.Plain : Transformed.Other;
+    } catch (error) {
+      this.thrown = error;
+      return step;
+    }
+  }
+  adopt() {
+    this.current.args = this.thrown;
   }
   drop(message, reason, policy, target, onWarning) {
     const warning = new ToolRedirectDroppedWarning(text(message), { policy, target, original: this.name });

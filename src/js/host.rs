@@ -84,8 +84,6 @@ extern "C" {
     /// Defines `keys[i]` as a read-only own property of `target` with `values[i]`.
     #[wasm_bindgen(js_name = ownFields)]
     pub fn own_fields(target: &JsValue, keys: &Array, values: &Array);
-    #[wasm_bindgen(js_name = isPlainObject)]
-    pub fn is_plain_object(value: &JsValue) -> bool;
 
     // ------------------------------------------------------------ rows and names
 
@@ -110,11 +108,6 @@ extern "C" {
 
     #[wasm_bindgen(js_name = overlay)]
     fn overlay_(call: &JsValue, next: &JsValue) -> JsValue;
-    #[wasm_bindgen(js_name = copyArgs)]
-    fn copy_args_(call: &JsValue) -> JsValue;
-    /// Sets `args` on a call the binding built.
-    #[wasm_bindgen(js_name = setArgs)]
-    pub fn set_args(call: &JsValue, args: &JsValue);
 
     // ------------------------------------------------------------ one seam call
 
@@ -137,6 +130,14 @@ extern "C" {
     /// reading the call threw (then [`Frame::thrown`]).
     #[wasm_bindgen(method)]
     pub fn redirect(this: &Frame, name: &JsValue) -> bool;
+    /// `argsTransform` called on a copy of the caller's call's `args` and `ctx`: what
+    /// came of it, a wire `Transformed` (the answer, or what was thrown, then
+    /// [`Frame::thrown`]).
+    #[wasm_bindgen(method)]
+    pub fn transform(this: &Frame, f: &Function, ctx: &JsValue) -> u32;
+    /// The transform's answer becomes the args of the call as it stands.
+    #[wasm_bindgen(method)]
+    pub fn adopt(this: &Frame);
     /// The gate dropped the redirect: its warning delivered (`true` when `onWarning`
     /// threw, then [`Frame::thrown`]) and its `dropped` record kept.
     #[wasm_bindgen(method)]
@@ -343,11 +344,6 @@ pub fn record(tools: &JsValue, keys: &Array, indices: &[u32]) -> JsResult<JsValu
 /// The fields of `next` over those of `call`, as a new call (`next` itself if it is `call`).
 pub fn overlay(call: &JsValue, next: &JsValue) -> JsResult<JsValue> {
     caught(overlay_(call, next))
-}
-
-/// A shallow copy of `call.args`, of the same shape.
-pub fn copy_args(call: &JsValue) -> JsResult<JsValue> {
-    caught(copy_args_(call))
 }
 
 // ------------------------------------------------------------ ToolIndex vectors (SPEC 6, hybrid)

@@ -5,7 +5,7 @@
 
 use super::options::{self, At, POLICIES};
 use super::policy::{is_policy, Held, Spec, Specs, ToolCallPolicy};
-use super::wire::{Listed, Palette, Source, Verdict};
+use super::wire::{Listed, Palette, Source, Transformed, Verdict};
 use super::{batch, frozen, given, host, must_be, unreadable, JsResult, Message};
 use crate::names::Name;
 use crate::names::NameList;
@@ -489,14 +489,22 @@ impl Hooks for Seam<'_> {
             return Err(Fault::Raw(unreadable(place(), &self.frame.thrown())));
         }
         if let Some(transform) = &spec.args_transform {
-            // A copy of the args, so that the caller's object is never handed out.
-            let args = host::copy_args(&self.frame.call())
-                .map_err(|cause| Fault::Raw(unreadable(place().add(".args"), &cause)))?;
-            let out = answer(host::call2(transform, &args, self.ctx))?;
-            if !host::is_plain_object(&out) {
-                return Err(Fault::NotPlain(out));
+            // Given a copy of the args, so that the caller's object is never handed out;
+            // its answer must be a plain object, and no thenable.
+            let frame = &self.frame;
+            match Transformed::of(frame.transform(transform, self.ctx)) {
+                Some(Transformed::Plain) => frame.adopt(),
+                Some(Transformed::ArgsUnreadable) => {
+                    let place = place().add(".args");
+                    return Err(Fault::Raw(unreadable(place, &frame.thrown())));
+                }
+                Some(Transformed::Threw) => return Err(Fault::Threw(frame.thrown())),
+                Some(Transformed::ThenUnreadable) => {
+                    return Err(Fault::UnreadableThen(frame.thrown()))
+                }
+                Some(Transformed::Thenable) => return Err(Fault::Thenable(frame.thrown())),
+                _ => return Err(Fault::NotPlain(frame.thrown())),
             }
-            host::set_args(&self.frame.current(), &out);
         }
         self.target = spec.redirect_to.clone();
         Ok(())

@@ -8,6 +8,7 @@ export const Fault = Object.freeze({ Error: 0, TypeError: 1, RangeError: 2, Erro
 export const Answer = Object.freeze({ None: 0, Rows: 1, NotIterable: 2, Threw: 3 });
 export const Verdict = Object.freeze({ No: 0, Yes: 1, Other: 2 });
 export const Stream = Object.freeze({ None: 0, Readable: 1, BodyUsed: 2, NullBody: 3, Blob: 4 });
+export const Transformed = Object.freeze({ ArgsUnreadable: 0, Threw: 1, ThenUnreadable: 2, Thenable: 3, Plain: 4, Other: 5 });
 export const Source = Object.freeze({ Default: 0, Resolver: 1, Policy: 2 });
 export const sources = Object.freeze(["default", "resolver", "policy"]);
 export const KIND_BITS = 4;

@@ -112,6 +112,11 @@ wire! {
     /// stream, a body read already, a null body, a Blob.
     Stream { None, Readable, BodyUsed, NullBody, Blob }
 
+    /// What `argsTransform` came to (host.js `Frame.transform`), asked in the order the
+    /// core's rule asks: copying the args threw, it threw, reading its answer's `then`
+    /// threw, its answer is a thenable, a plain object, or anything else.
+    Transformed { ArgsUnreadable, Threw, ThenUnreadable, Thenable, Plain, Other }
+
     /// What a model selection came to (`policy::seams::Selection`); a policy's is
     /// `Policy` plus the policy's index.
     Source { Default, Resolver, Policy }
