@@ -49,7 +49,12 @@ pub enum Reason {
 impl Reason {
     /// The SPEC's refusal number, stable for dashboards and the demo.
     pub fn rule(&self) -> &'static str {
-        RULES[self.parts().0 + 1]
+        RULES[self.rule_at()]
+    }
+
+    /// Where [`Reason::rule`] is in [`RULES`]: after `routed`, in [`REASONS`]' order.
+    pub fn rule_at(&self) -> usize {
+        self.parts().0 + 1
     }
 
     /// Where the reason is in [`REASONS`], and the detail its text holds between the
@@ -171,7 +176,7 @@ impl Outcome {
     pub fn rule_at(&self) -> usize {
         match self {
             Outcome::Routed { .. } => 0,
-            Outcome::Refused { reason, .. } => reason.parts().0 + 1,
+            Outcome::Refused { reason, .. } => reason.rule_at(),
         }
     }
 }

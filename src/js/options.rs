@@ -61,20 +61,21 @@ impl Fields {
     pub fn checked(&self, key: &str, at: At) -> JsResult<Option<JsValue>> {
         let place = || (at.0)().add(at.1).add(key);
         let i = self.at(key);
-        let kind = match (self.read, i) {
-            (Some((kinds, _)), Some(i)) => Kind::of(kinds_at(kinds, i + 1)),
-            _ => None,
-        };
-        if let (Some((_, number)), Some(i), false) = (self.read, i, kind == Some(Kind::Undefined)) {
-            let value = self.value(Some(i));
-            let given = match kind {
-                Some(Kind::Number) => Given::Number(number),
-                kind => super::given_of(kind, &value),
-            };
-            return checked_given(value, given, rule_of(key), &place);
-        }
-        if self.values.is_some() && kind.is_none() {
-            return checked(self.value(i), rule_of(key), &place);
+        match (&self.values, self.read, i) {
+            // Left out with its options object.
+            (None, ..) => {}
+            (Some(_), Some((kinds, number)), Some(i)) => {
+                let kind = Kind::of(kinds_at(kinds, i + 1));
+                if kind != Some(Kind::Undefined) {
+                    let value = self.value(Some(i));
+                    let given = match kind {
+                        Some(Kind::Number) => Given::Number(number),
+                        kind => super::given_of(kind, &value),
+                    };
+                    return checked_given(value, given, rule_of(key), &place);
+                }
+            }
+            _ => return checked(self.value(i), rule_of(key), &place),
         }
         // Left out (`undefined`, or with its options object): absent, unless its rule
         // requires it.
