@@ -6,15 +6,14 @@
 // synchronously on a page's main thread); `ready` settles when it is done.
 import initWasm, { initSync } from "./tool_palette.js";
 import { bytes } from "./wasm-inline.js";
-import { state, track } from "./state.js";
+import { started, track } from "./state.js";
 
 export * from "./api.js";
 
 function start() {
   const module = bytes();
   try {
-    initSync({ module });
-    state.ready = true;
+    started(initSync({ module }));
     return Promise.resolve();
   } catch {
     return track(initWasm({ module_or_path: module }));

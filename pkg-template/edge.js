@@ -3,10 +3,9 @@
 // WebAssembly.Module, as wrangler does for workerd.js, and it is instantiated synchronously.
 import { initSync } from "./tool_palette.js";
 import module from "./tool_palette_bg.wasm?module";
-import { state } from "./state.js";
+import { started } from "./state.js";
 
-initSync({ module });
-state.ready = true;
+started(initSync({ module }));
 
 export * from "./api.js";
 /** Settled already: the module is instantiated synchronously on import. */

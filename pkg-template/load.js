@@ -60,5 +60,5 @@ export async function load(inline) {
       if (!inline) throw wasmUrl(true) ? error : unemitted(error);
     }
   }
-  await initWasm({ module_or_path: module_or_path ?? (await inline()) });
+  return initWasm({ module_or_path: module_or_path ?? (await inline()) });
 }

@@ -5,11 +5,10 @@
 // (esbuild --platform=node, ESM or CommonJS; bun build; ncc; webpack target node).
 import { initSync } from "./tool_palette.js";
 import base64, { bytes } from "./wasm-inline.js";
-import { state } from "./state.js";
+import { started, state } from "./state.js";
 
-initSync({ module: globalThis.Buffer?.from(base64, "base64") ?? bytes() });
-state.ready = true;
-// host.js writeNames: a string into the wasm memory `buffer` at byte `at`, by Buffer's
+started(initSync({ module: globalThis.Buffer?.from(base64, "base64") ?? bytes() }));
+// host.js `put`: a string into the wasm memory `buffer` at byte `at`, by Buffer's
 // native UTF-16LE write (Node, Bun and Deno 2 have a global Buffer; without one, host.js's
 // loop does it).
 if (globalThis.Buffer) {

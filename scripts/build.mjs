@@ -39,7 +39,6 @@ run(bin("wasm-opt"), [join(stage, "tool_palette_bg.wasm"), ...WASM_OPT_ARGS, "-o
 // - no default wasm URL: every entry hands the module over itself, and the default's
 //   `new URL("tool_palette_bg.wasm", import.meta.url)` would make bundlers for Node emit
 //   an asset nobody loads, and esbuild warn about import.meta in CommonJS and iife output;
-// - each instance's wasm pointer a non-enumerable field;
 // - the wasm's imports renamed without wasm-bindgen's hashes, in the glue and the wasm
 //   at once (scripts/wasm-edit.mjs);
 // - initSync takes a compiled module from another realm as one: Next.js runs edge routes
@@ -61,13 +60,8 @@ run(bin("wasm-opt"), [join(stage, "tool_palette_bg.wasm"), ...WASM_OPT_ARGS, "-o
     .replace(defaultUrl, 'throw new TypeError("tool-palette: no WebAssembly module given");')
     .replace(moduleCheck, 'if (!(module instanceof WebAssembly.Module) && Object.prototype.toString.call(module) !== "[object WebAssembly.Module]") {');
   if (patched.includes("import.meta")) throw new Error("build: the glue still uses import.meta");
-  // Each class instance's wasm pointer is no enumerable field of it (JSON.stringify and
-  // Object.keys of a policy or a router show only what the types declare).
-  const ptr = "obj.__wbg_ptr = ptr;";
-  if (!patched.includes(ptr)) throw new Error("build: the glue's __wrap was not found; check scripts/build.mjs against this wasm-bindgen");
-  const hidden = patched.replaceAll(ptr, 'Object.defineProperty(obj, "__wbg_ptr", { value: ptr, writable: true });');
   // The import names without wasm-bindgen's hashes, in the wasm and the glue at once.
-  const short = shortenImports(readFileSync(join(dist, "tool_palette_bg.wasm")), hidden);
+  const short = shortenImports(readFileSync(join(dist, "tool_palette_bg.wasm")), patched);
   writeFileSync(join(dist, "tool_palette_bg.wasm"), short.wasm);
   writeFileSync(join(dist, "tool_palette.js"), short.glue);
 }
@@ -77,15 +71,12 @@ const template = join(root, "pkg-template");
 for (const file of ["package.json", "README.md", "LICENSE", "deliver.js", "state.js", "node.mjs"]) {
   cpSync(join(template, file), join(dist, file));
 }
-// The binding's JavaScript half, beside its Rust half: the facade (api.js), what the
-// module imports (host.js) and the codes both halves read (wire.js, generated from wire.rs).
-for (const file of ["api.js", "host.js", "wire.js"]) cpSync(join(root, "src", "js", file), join(dist, file));
-// The types are declared next to the Rust they describe (typescript_custom_section in
-// src/js/); wasm-bindgen gathers them ahead of its own init declarations, which the
-// package does not export.
-const declared = readFileSync(join(stage, "tool_palette.d.ts"), "utf8");
-const own = declared.slice(0, declared.indexOf("export type InitInput")).replace(/^\/\* (tslint|eslint)[^\n]*\n/gm, "").trim();
-if (!own.includes("export declare class ToolRouter")) throw new Error("build: the types were not found in wasm-bindgen's output");
+// The binding's JavaScript half, beside its Rust half: the facade of each area, what they
+// share (host.js) and the tables both halves read (wire.js, generated from wire.rs).
+const { readdirSync } = await import("node:fs");
+for (const file of readdirSync(join(root, "src", "js")).filter((f) => f.endsWith(".js"))) cpSync(join(root, "src", "js", file), join(dist, file));
+// The types: src/js/index.d.ts, the one declaration of the public API.
+const own = readFileSync(join(root, "src", "js", "index.d.ts"), "utf8").trim();
 // Every entry (tool-palette and tool-palette/init alike) exports `ready` and `init`.
 const loading = `/**
  * Settles when the WebAssembly module is instantiated. Already settled when the module was
@@ -99,14 +90,13 @@ const loading = `/**
 export declare const ready: Promise<void>;
 /** Returns {@link ready}; calling it again starts nothing new. */
 export declare function init(): Promise<void>;`;
-writeFileSync(join(dist, "index.d.ts"), `// Types of tool-palette, gathered by scripts/build.mjs from src/js/*.rs. The behaviour they describe is in the README.\n\n${own}\n\n${loading}\n`);
+writeFileSync(join(dist, "index.d.ts"), `${own}\n\n${loading}\n`);
 // Framework adapters (subpath exports such as tool-palette/ai-sdk), when there are any.
 if (existsSync(join(template, "adapters"))) {
   const adapters = join(dist, "adapters");
   cpSync(join(template, "adapters"), adapters, { recursive: true });
   // Their require() twins: each adapter bundled with its helpers into one .cjs, and its
   // declarations as .d.cts (relative imports pointed at the .cjs/.d.cts siblings).
-  const { readdirSync } = await import("node:fs");
   await build({
     entryPoints: readdirSync(adapters).filter((f) => f.endsWith(".js") && f !== "shared.js").map((f) => join(adapters, f)),
     outdir: adapters, outExtension: { ".js": ".cjs" }, bundle: true, format: "cjs", platform: "neutral", target: "node20", logLevel: "warning",

@@ -314,18 +314,12 @@ pub fn hidden(registry: &Registry, routed: &[u32]) -> Vec<u32> {
         .collect()
 }
 
-/// Binding a routed palette to `total` tools: the positions it keeps, in the caller's
-/// order. `names[k]` is the name of the tool at position `named_at[k]` (ascending); a
-/// tool without a string name (a provider-defined tool, a separator) cannot be routed and
-/// is kept in place (SPEC section 3).
-pub fn keep(palette: &NameSet, names: &NameList, named_at: &[u32], total: u32) -> Vec<u32> {
-    let mut named = names.iter().zip(named_at).peekable();
-    (0..total)
-        .filter(|&i| match named.next_if(|(_, &at)| at == i) {
-            Some((name, _)) => palette.contains(name),
-            None => true,
-        })
-        .collect()
+/// Binding a routed palette to the caller's tools, each by its name (`None`: it has no
+/// string name): the positions kept, in the caller's order. A tool without a string name
+/// (a provider-defined tool, a separator) cannot be routed and is kept in place (SPEC 3).
+pub fn keep<'a>(palette: &NameSet, tools: impl Iterator<Item = Option<&'a Name>>) -> Vec<u32> {
+    let kept = tools.enumerate().filter(|(_, name)| name.map_or(true, |n| palette.contains(n)));
+    kept.map(|(i, _)| i as u32).collect()
 }
 
 /// Why a `ToolRouter` cannot route at all: a composition report, not a refusal.

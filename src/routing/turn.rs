@@ -1,12 +1,11 @@
 //! One turn as a machine the binding feeds with neutral events: what it read of the rows
-//! (kinds and strings), what a store threw (its name facts), the budget elapsing, an
-//! abort. Every rule the SPEC gives a turn is decided here: which rows are active and what
-//! each one's candidate is (section 2, "Rows"), NAME in refusal 2a, when an abort wins,
-//! which budget a timer can carry. The binding only reads, calls and waits.
+//! (their kinds and candidates), what a store threw (its name facts), the budget
+//! elapsing, an abort. The rules the SPEC gives a turn are decided here: which rows are
+//! active (section 2, "Rows"), NAME in refusal 2a, when an abort wins, which budget a
+//! timer can carry. The binding only reads, calls and waits.
 
 use super::Row;
-use crate::names::{Name, NameList};
-use alloc::vec::Vec;
+use crate::names::Name;
 
 /// `setTimeout` fires at once for delays past 2^31 - 1 ms: a budget beyond it never runs
 /// out, so no timer is set for it.
@@ -41,125 +40,15 @@ pub fn is_active(activity: Activity) -> bool {
     }
 }
 
-/// The fields a record row's candidate is read from, in order.
-pub const CANDIDATE_FIELDS: [&str; 3] = ["tool", "toolName", "content"];
-
-/// What the binding reads of an active row next: what its candidate can come from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Candidacy<'a> {
-    /// A string row: the string itself.
-    Text(&'a Name),
-    /// A record: each of [`CANDIDATE_FIELDS`] that is a string.
-    Record([Option<&'a Name>; 3]),
-    /// Anything else.
-    Other,
-    /// The caller's `candidateOf` answered: a string, or something else.
-    Said(Option<&'a Name>),
-}
-
-/// SPEC 2, "Rows": a string row's candidate is the string; a record's is the first of
-/// `tool`, `toolName`, `content` that is a string; `candidateOf`, when given, decides alone
-/// (a string answer is the candidate).
-pub fn candidate(candidacy: Candidacy<'_>) -> Option<&Name> {
-    match candidacy {
-        Candidacy::Text(text) => Some(text),
-        Candidacy::Record(fields) => fields.into_iter().flatten().next(),
-        Candidacy::Other => None,
-        Candidacy::Said(said) => said,
+/// One row as the routing core sees it: its activity, and for an active row the
+/// candidate its reader found (a string row's string, a record's first string field, what
+/// the caller's `candidateOf` answered when a string); inactive rows are never asked.
+pub fn row(activity: Activity, candidate: Option<&Name>) -> Row<'_> {
+    match (is_active(activity), candidate) {
+        (false, _) => Row::Inactive,
+        (true, Some(text)) => Row::Candidate(text),
+        (true, None) => Row::NoCandidate,
     }
-}
-
-/// One row as the routing core sees it: inactive rows are never asked for a candidate
-/// (`candidacy` is `None` for them).
-pub fn row<'a>(activity: Activity, candidacy: Option<Candidacy<'a>>) -> Row<'a> {
-    if !is_active(activity) {
-        return Row::Inactive;
-    }
-    match candidacy.and_then(candidate) {
-        Some(text) => Row::Candidate(text),
-        None => Row::NoCandidate,
-    }
-}
-
-/// How a reader codes what it read of the rows (two codes per row, its activity, then its
-/// candidacy; the strings it kept in row order beside them): `host.js` `readRows` writes
-/// them, [`rows`] reads them.
-pub mod code {
-    /// Activity codes: a string, a record (`active` not `false`), a record with
-    /// `active: false`, anything else, `isActive` said yes, `isActive` said no.
-    pub const TEXT: u8 = 0;
-    pub const RECORD_ON: u8 = 1;
-    pub const RECORD_OFF: u8 = 2;
-    pub const OTHER: u8 = 3;
-    pub const SAID_YES: u8 = 4;
-    pub const SAID_NO: u8 = 5;
-    /// Candidacy codes beside `TEXT` and `OTHER`: `candidateOf` answered a string (kept)
-    /// or something else; a record's holds `RECORD` and one bit per field of
-    /// [`super::CANDIDATE_FIELDS`] that it kept; an inactive row was not asked.
-    pub const SAID_TEXT: u8 = 4;
-    pub const SAID_OTHER: u8 = 5;
-    pub const RECORD: u8 = 8;
-    pub const NOT_READ: u8 = 255;
-}
-
-/// A row's activity from its code.
-pub fn activity(code: u8) -> Activity {
-    match code {
-        code::TEXT => Activity::Text,
-        code::RECORD_ON => Activity::Record { off: false },
-        code::RECORD_OFF => Activity::Record { off: true },
-        code::SAID_YES => Activity::Said(true),
-        code::SAID_NO => Activity::Said(false),
-        _ => Activity::Other,
-    }
-}
-
-/// The activity rule as a table by activity code (1: active), for a reader that asks
-/// active rows only for their candidate.
-pub fn activity_table() -> [u8; 6] {
-    core::array::from_fn(|c| u8::from(is_active(activity(c as u8))))
-}
-
-/// The rows a reader coded, with the strings it kept (in row order), and for each row
-/// with a candidate the index of its string among them.
-pub fn rows<'a>(codes: &[u8], strings: &'a NameList) -> (Vec<Row<'a>>, Vec<u32>) {
-    let mut next = 0;
-    let mut chosen = Vec::new();
-    let rows = codes
-        .chunks_exact(2)
-        .map(|pair| {
-            let first = next;
-            // The next string kept; none when the reader held back one it coded.
-            let mut take = || {
-                next += 1;
-                (next <= strings.len()).then(|| strings.get(next - 1))
-            };
-            let candidacy = match pair[1] {
-                code::NOT_READ => None,
-                code::TEXT => Some(take().map_or(Candidacy::Other, Candidacy::Text)),
-                code::SAID_TEXT => Some(Candidacy::Said(take())),
-                code::SAID_OTHER => Some(Candidacy::Said(None)),
-                c if c & code::RECORD != 0 => {
-                    let mut fields = [None; 3];
-                    for (k, field) in fields.iter_mut().enumerate() {
-                        if c & (1 << k) != 0 {
-                            *field = take();
-                        }
-                    }
-                    Some(Candidacy::Record(fields))
-                }
-                _ => Some(Candidacy::Other),
-            };
-            let row = row(activity(pair[0]), candidacy);
-            if let Row::Candidate(text) = row {
-                let at =
-                    (first..next.min(strings.len())).find(|&i| core::ptr::eq(strings.get(i), text));
-                chosen.push(at.unwrap_or(first) as u32);
-            }
-            row
-        })
-        .collect();
-    (rows, chosen)
 }
 
 /// What a store threw, as facts: its `name` when that is a string, its constructor's
@@ -266,40 +155,12 @@ mod tests {
     #[test]
     fn rows_follow_the_spec_readers() {
         let a = units("a");
-        let b = units("b");
-        assert_eq!(
-            row(Activity::Text, Some(Candidacy::Text(&a))),
-            Row::Candidate(&a)
-        );
-        assert_eq!(row(Activity::Record { off: true }, None), Row::Inactive);
-        let fields = [None, Some(&b[..]), Some(&a[..])];
-        assert_eq!(
-            row(
-                Activity::Record { off: false },
-                Some(Candidacy::Record(fields))
-            ),
-            Row::Candidate(&b)
-        );
-        assert_eq!(
-            row(
-                Activity::Record { off: false },
-                Some(Candidacy::Record([None; 3]))
-            ),
-            Row::NoCandidate
-        );
-        assert_eq!(
-            row(Activity::Other, Some(Candidacy::Other)),
-            Row::NoCandidate
-        );
-        assert_eq!(row(Activity::Said(false), None), Row::Inactive);
-        assert_eq!(
-            row(Activity::Said(true), Some(Candidacy::Said(Some(&a)))),
-            Row::Candidate(&a)
-        );
-        assert_eq!(
-            row(Activity::Text, Some(Candidacy::Said(None))),
-            Row::NoCandidate
-        );
+        assert_eq!(row(Activity::Text, Some(&a)), Row::Candidate(&a));
+        assert_eq!(row(Activity::Record { off: true }, Some(&a)), Row::Inactive);
+        assert_eq!(row(Activity::Record { off: false }, None), Row::NoCandidate);
+        assert_eq!(row(Activity::Other, None), Row::NoCandidate);
+        assert_eq!(row(Activity::Said(false), Some(&a)), Row::Inactive);
+        assert_eq!(row(Activity::Said(true), Some(&a)), Row::Candidate(&a));
     }
 
     #[test]

@@ -1,0 +1,455 @@
+// The types of tool-palette's public API (src/js/*.js implements it; scripts/build.mjs
+// checks the implementation against them). The behaviour they describe is in the README.
+
+/**
+ * A tool as `ToolIndex` reads it: its name, description and parameter schema; whatever
+ * else the tool carries (`strict`, `annotations`, `execute`…) is left alone.
+ */
+export interface ToolDoc {
+    name: string;
+    description?: string;
+    /** A JSON schema (or an AI SDK `jsonSchema()`/`zodSchema()`, or a zod schema). */
+    parameters?: unknown;
+    inputSchema?: unknown;
+    /** Anthropic's Messages API tools. */
+    input_schema?: unknown;
+    schema?: unknown;
+    /**
+     * Its namespace (an MCP server, an API class, an OpenAI namespace): `entries` offers a namespace of at
+     * most 32 tools whole once it ranks one of them among the first 2 × limit (SPEC 8).
+     */
+    namespace?: string | null;
+    [other: string]: unknown;
+}
+
+/** A turn's context for `entries`: the message, and the run's earlier user messages, oldest first (SPEC 8). */
+export type ToolContext = string | { message?: string; history?: Iterable<string> | null };
+
+export type ToolRows = readonly { readonly tool: string }[];
+
+export interface ToolIndexOptions {
+    /** Hits per search and rows per turn (default 5). */
+    limit?: number;
+    /** One vector per tool (the host's embeddings), in the order the tools are read, or one flat n × d Float32Array. */
+    vectors?: Iterable<ArrayLike<number>> | Float32Array;
+    /** The query's vector, for `entries`: with it `entries` returns a Promise and ranks hybrid. */
+    embed?: (text: string) => ArrayLike<number> | PromiseLike<ArrayLike<number>>;
+    /** Gets what `embed` threw or rejected with, or the TypeError for a vector of another length; that turn ranks lexically. */
+    onEmbedError?: (error: unknown) => void;
+    /** Keep what `explain` takes scores apart with (each tool's term counts by field), in memory and in `save()`'s snapshots: a bigger index (a snapshot of 50,000 tools 14.0 → 17.8 MB), which `explain` needs. Default false. */
+    explain?: boolean;
+}
+
+/** `ToolIndex.load`'s options: the constructor's but `vectors` and `explain` (a snapshot holds its vectors and counts), and a signal for a stream. */
+export interface ToolIndexLoadOptions extends Omit<ToolIndexOptions, "vectors" | "explain"> {
+    /** Aborts a load from a stream: the reader is cancelled and the promise rejects with `signal.reason`. */
+    signal?: AbortSignalLike;
+}
+
+/** A `ReadableStream` of a snapshot's bytes as `ToolIndex.load` reads it (declared here so that no DOM or Node typings are required). */
+export interface SnapshotStream {
+    getReader(): { read(): PromiseLike<{ done: boolean; value?: Uint8Array }>; cancel(reason?: unknown): unknown };
+}
+
+/** What `ToolIndex.load` streams a snapshot from, judged by shape: a `ReadableStream`, a `Response` or R2 object (its `body`), a `Blob` (its `stream()`). */
+export type SnapshotSource = SnapshotStream | { readonly body: SnapshotStream | null; readonly bodyUsed: boolean } | { stream(): SnapshotStream };
+
+export interface ToolHit {
+    readonly name: string;
+    readonly score: number;
+}
+
+/** Options of `search` and `explain`. */
+export interface ToolSearchOptions {
+    /** At most this many hits (default: the index's `limit`). */
+    limit?: number;
+    /** The query's embedding: with an index built with `vectors`, the ranking is hybrid. */
+    vector?: ArrayLike<number>;
+}
+
+/** Where in a tool's definition a query term was found (each weighted as the ranking weighs it). */
+export type ToolField = "name" | "description" | "parameterName" | "parameterDescription" | "parameterEnum";
+
+/** Why `search` picked a tool: its hit, and its score taken apart. */
+export interface ToolExplanation {
+    readonly name: string;
+    /** The hit's score, as `search` gives it. */
+    readonly score: number;
+    /** Its place among the hits, from 1. */
+    readonly rank: number;
+    /** The BM25F score and rank of the lexical ranking; `null` when the tool shares no term with the query (hybrid hits only). */
+    readonly lexical: {
+        readonly score: number;
+        readonly rank: number;
+        /** The fields where the query's terms are: their scores add up to `score`, each the sum of its terms' shares. */
+        readonly fields: readonly {
+            readonly field: ToolField;
+            readonly score: number;
+            /** A term is a query word normalised (lower case, stemmed): `count` times in this field. */
+            readonly terms: readonly { readonly term: string; readonly score: number; readonly count: number }[];
+        }[];
+    } | null;
+    /** Hybrid ranking: the tool's cosine with the query's vector and its rank by it among every tool; else `null`. */
+    readonly vector: { readonly similarity: number; readonly rank: number } | null;
+    /** Hybrid ranking: what each ranking's reciprocal rank added (`lexical + vector` is `score`; 0 past the depth the fusion reads); else `null`. */
+    readonly fused: { readonly lexical: number; readonly vector: number } | null;
+}
+
+/** Tool search over the tools' names, descriptions and parameter schemas, in the Rust core. */
+export declare class ToolIndex {
+    /** An iterable of tools, or a record of tools keyed by name (an AI SDK `tools` object). */
+    constructor(tools: Iterable<ToolDoc | { type: "function"; function: ToolDoc }> | Record<string, unknown>, options?: ToolIndexOptions);
+    /**
+     * At most `limit` (default 5, or the constructor's) tools with a score above 0, best first; ties keep registration order.
+     * With `vector` (the query's embedding) and an index built with `vectors`: hybrid ranking.
+     */
+    search(query: string, options?: ToolSearchOptions): readonly ToolHit[];
+    /**
+     * The hits of `search(query, options)`, in its order, each with how its score came to be: why a tool was picked.
+     * Only an index built with `explain: true` (or loaded from its snapshot) explains; any other throws an Error saying so.
+     */
+    explain(query: string, options?: ToolSearchOptions): readonly ToolExplanation[];
+    /**
+     * A ready `entries` for `ToolRouter`/`resolvePalette`: the rows `{ tool }` of `search(message)` for the turn's context,
+     * then every tool of each small namespace ranked among the first 2 × limit, for the message and for the history's last one.
+     * With `embed`, a Promise of them: `embed(message)` is awaited (within the router's `timeoutMs`), then the ranking is hybrid.
+     */
+    readonly entries: (context?: ToolContext) => ToolRows | Promise<ToolRows>;
+    /** What `entries` calls: the rows for one context. */
+    entriesFor(context?: ToolContext): ToolRows | Promise<ToolRows>;
+    /** How many tools were indexed. */
+    readonly size: number;
+    /** The length of the tools' vectors, or `null` for an index without them. */
+    readonly dimensions: number | null;
+    /** The whole index (vectors included) as bytes, for `ToolIndex.load` in another isolate or process. */
+    save(): Uint8Array;
+    /** An index from the bytes of `save()`: it ranks exactly as the one saved. `embed` and `onEmbedError` are options here, not part of the bytes. */
+    static load(bytes: Uint8Array, options?: ToolIndexLoadOptions): ToolIndex;
+    /**
+     * The same from a `Response` (fetch, an R2 object), a `Blob` or a `ReadableStream` of `Uint8Array` chunks (a KV stream,
+     * an R2 object's `body`): the chunks stream into the module, and the Promise settles with the index, or rejects with why
+     * (or with `signal.reason`).
+     */
+    static load(source: SnapshotSource, options?: ToolIndexLoadOptions): Promise<ToolIndex>;
+    /** Frees the index now rather than at garbage collection; later searches throw. */
+    dispose(): void;
+    [Symbol.dispose](): void;
+}
+
+/**
+ * Keeps the routed tools of an array of `{ name }` or a record keyed by name; unchanged unless
+ * routed. An array entry without a string name (a provider-defined tool, a separator) is kept in place.
+ */
+export declare function bindPalette<T extends readonly unknown[] | Record<string, unknown>>(
+tools: T,
+outcome: RouterOutcome,
+): T;
+
+/**
+ * The routed names, or `undefined` ("every tool", the AI SDK's own meaning). Never `[]`.
+ */
+export function activeTools(outcome: RouterOutcome): string[] | undefined;
+
+/** A router's procedural layer: it receives the `context` given to `resolve()`, if any. */
+export type RouterEntries<Context = any> = (context: Context) => ReturnType<EntriesThunk>;
+
+export interface ToolRouterOptions<Context = any> {
+    entries?: RouterEntries<Context> | null;
+    registered?: Iterable<string> | null;
+    timeoutMs?: number;
+    candidateOf?: (row: unknown) => unknown;
+    isActive?: (row: unknown) => unknown;
+    /** Receives every turn's decision report (`RoutingUnavailable` turns included). */
+    onDecision?: (decision: RoutingDecision) => void;
+    /** Receives the one `ToolRoutingUnavailableWarning` instead of `process.emitWarning`/`console.warn`. */
+    onWarning?: (warning: Error) => void;
+}
+
+export interface ResolveOptions<Context = any> {
+    signal?: AbortSignalLike;
+    /** The turn's input for the procedural layer: `entries(context)` (without it, `entries()`). */
+    context?: Context;
+    /** Receives this turn's decision report (after the router's own `onDecision`). */
+    onDecision?: (decision: RoutingDecision) => void;
+}
+
+/** The routing capability an agent host constructs once and asks every turn. Frozen. */
+export declare class ToolRouter<Context = any> {
+    constructor(options?: ToolRouterOptions<Context>);
+    /** Set when a prerequisite is missing; then every `resolve()` returns it. */
+    readonly unavailable: RoutingUnavailable | null;
+    /** The registered names, as given. */
+    readonly registered: readonly string[];
+    /** One turn. */
+    resolve(options?: ResolveOptions<Context>): Promise<RouterOutcome>;
+    /** Frees the router's wasm index now rather than at garbage collection; later `resolve()` calls reject, a turn in flight finishes. */
+    dispose(): void;
+    [Symbol.dispose](): void;
+}
+
+/** Issued once per `ToolRouter` construction when routing is unavailable. */
+export declare class ToolRoutingUnavailableWarning extends Error {
+    constructor(message: string, missing: Iterable<RoutingPrerequisite>);
+    readonly name: "ToolRoutingUnavailableWarning";
+    readonly missing: readonly RoutingPrerequisite[];
+}
+
+/** How a run keeps the request's prefix (SPEC 8). */
+export type PaletteCache = "per-turn" | "append" | "fixed" | "deferred";
+
+export interface PaletteRunOptions {
+    /** Every tool, in the order their definitions are sent (a name given twice counts once). */
+    registered: Iterable<string>;
+    /** Default `"append"`. */
+    cache?: PaletteCache;
+    /** Registered names listed and offered on every step (e.g. a tool-search tool). */
+    pinned?: Iterable<string>;
+}
+
+/** One step of a run: what the model may call, and what the request carries. Frozen. */
+export interface PaletteStep {
+    /** 1, 2, … in the run. */
+    readonly step: number;
+    /** What the model may call at this step: the palette the gate admits. */
+    readonly offered: readonly string[];
+    /** Whose full definitions the request's tools list carries, in this order. */
+    readonly listed: readonly string[];
+    /** `"deferred"`: sent as deferred definitions (loaded on demand); else `[]`. */
+    readonly deferred: readonly string[];
+    /** `"deferred"`: offered names new to the run, to reveal after the history; else `[]`. */
+    readonly revealed: readonly string[];
+    /** `listed` and `deferred` are the previous step's (false at step 1). */
+    readonly kept: boolean;
+}
+
+/** One conversation or agent loop: each step's palette, kept so the prompt cache holds. Frozen. */
+export declare class PaletteRun {
+    constructor(options: PaletteRunOptions);
+    /** The next step, for this turn's outcome (a refusal or `RoutingUnavailable` means every tool). */
+    step(outcome: RouterOutcome): PaletteStep;
+    /**
+     * `"deferred"`: tools the model loaded itself (a tool search you answered, e.g. with tool-palette/providers'
+     * `answerAnthropicToolSearch`). Each joins what the run revealed: offered from the next step on, never revealed
+     * again. Answers the names newly revealed (frozen). A TypeError for a name not registered, an Error for a run of
+     * another strategy (nothing is deferred there) or after `dispose()`.
+     */
+    reveal(names: Iterable<string>): readonly string[];
+    /** Steps taken. */
+    readonly size: number;
+    /** Frees the run now rather than at garbage collection; a later `step()` throws. */
+    dispose(): void;
+    [Symbol.dispose](): void;
+}
+
+/** One hit of the procedural layer: a string, or an object with `tool`/`toolName`/`content` and `active`. */
+export type Row = unknown;
+
+/** The procedural layer: called at most once per resolution, usually `async`. */
+export type EntriesThunk = () =>
+| Iterable<Row>
+| null
+| undefined
+| PromiseLike<Iterable<Row> | null | undefined>;
+
+/** The palette a turn resolved to, and what it dropped getting there. Frozen. */
+export declare class Routed {
+    /** Never empty: at least one name. */
+    constructor(names: Iterable<string>, unresolved?: Iterable<string>);
+    readonly kind: "routed";
+    /** Registered names the active rows named, once each, in order of first appearance. */
+    readonly names: readonly string[];
+    /** Active candidates that are not registered, once each, in order of first appearance. */
+    readonly unresolved: readonly string[];
+}
+
+/** Why a turn was not narrowed: every refusal means "allow every tool". Frozen. */
+export declare class RoutingRefusal {
+    constructor(reason: string, unresolved?: Iterable<string>);
+    readonly kind: "refused";
+    /** One of the exact reason strings of the refusal table. */
+    readonly reason: string;
+    readonly unresolved: readonly string[];
+}
+
+/** A router missing its prerequisites: a composition report, not a refusal. Frozen. */
+export declare class RoutingUnavailable {
+    constructor(missing: Iterable<RoutingPrerequisite>);
+    readonly kind: "unavailable";
+    readonly missing: readonly RoutingPrerequisite[];
+}
+
+export type RoutingPrerequisite = "procedural-layer" | "no-registered-tools";
+export type RoutingOutcome = Routed | RoutingRefusal;
+export type RouterOutcome = Routed | RoutingRefusal | RoutingUnavailable;
+
+/** Why the model sees what it sees: one report per resolution (SPEC section 5). Frozen, JSON-serialisable. */
+export interface RoutingDecision {
+    /** The very object the call resolves to. */
+    readonly outcome: RouterOutcome;
+    readonly rule: "routed" | "1" | "2a" | "2b" | "3" | "4" | "5" | "unavailable";
+    /** One per row the store returned, in its order; `[]` when no rows were read. */
+    readonly rows: readonly RowFate[];
+    /** Registered names the model will not see (routed turns only), registration order, each once. */
+    readonly hidden: readonly string[];
+    /** From calling `entries` to its settling; 0 when `entries` was not called. */
+    readonly retrievalMs: number;
+}
+
+export interface RowFate {
+    readonly index: number;
+    readonly fate: "routed" | "duplicate" | "unresolved" | "inactive" | "no-candidate";
+    /** The trimmed candidate; `null` for inactive and no-candidate rows. */
+    readonly candidate: string | null;
+}
+
+/** What the package needs of an `AbortSignal` (declared here so that no DOM or Node typings are required). */
+export interface AbortSignalLike {
+    readonly aborted: boolean;
+    readonly reason?: unknown;
+    addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+    removeEventListener(type: "abort", listener: () => void): void;
+}
+
+declare global {
+    // `using x = new ToolRouter(…)`: the symbol ES2022's lib does not declare yet.
+    interface SymbolConstructor {
+        readonly dispose: unique symbol;
+    }
+}
+
+export interface ResolvePaletteOptions {
+    /** The procedural layer; `null`/`undefined` means none is registered (refusal 1). */
+    entries: EntriesThunk | null | undefined;
+    /**
+     * The registered palette: the only names a turn can route to. At most 1,048,576 names and
+     * 8,388,608 code units of names (a RangeError naming it beyond; the same limits hold for every
+     * list of names a call is given, and for a store's rows, which beyond them are refusal 2a).
+     */
+    registered: Iterable<string>;
+    /** Store budget for this turn, in milliseconds (refusal 2b when it elapses). */
+    timeoutMs?: number;
+    /** Cancels the turn: the promise rejects with `signal.reason`. */
+    signal?: AbortSignalLike;
+    /** Replaces the candidate reader (a string result is the candidate). */
+    candidateOf?: (row: unknown) => unknown;
+    /** Replaces the activity reader (a truthy result is active). */
+    isActive?: (row: unknown) => unknown;
+    /** Receives the decision report, synchronously, just before the promise settles. */
+    onDecision?: (decision: RoutingDecision) => void;
+}
+
+/**
+ * Narrows `registered` to the tools this turn's skills name. Store faults resolve to refusals
+ * (rows beyond 1,048,576, or beyond 8,388,608 code units of candidates, are refusal 2a with
+ * `RangeError`); only the caller's mistakes and an abort reject.
+ */
+export declare function resolvePalette(options: ResolvePaletteOptions): Promise<Routed | RoutingRefusal>;
+
+export interface ToolCall {
+    name: string;
+    args?: unknown;
+    id?: string;
+    [field: string]: unknown;
+}
+
+export interface ToolCallPolicySpec<Ctx = unknown, Model = unknown> {
+    /** Required, non-empty, unique within a `ToolPolicies`. */
+    name: string;
+    /** The intent gate, asked at both seams. Must be synchronous. */
+    match: (ctx: Ctx) => unknown;
+    /** POST filter on the emitted tool; `null`/absent matches any tool. */
+    whenTool?: string | Iterable<string> | null;
+    /** Makes it a redirect policy (POST seam). */
+    redirectTo?: string | null;
+    /** PRE seam model override, handed back by identity. */
+    model?: Model | null;
+    /** Rewrites the arguments of a redirected call (it receives a copy); must return a plain object. */
+    argsTransform?: ((args: any, ctx: Ctx) => Record<string, unknown>) | null;
+    /** Precondition of the redirect only (never asked for model selection). */
+    guard?: ((ctx: Ctx) => unknown) | null;
+}
+
+/** A declarative per-intent rule. Frozen. */
+export declare class ToolCallPolicy<Ctx = unknown, Model = unknown> {
+    constructor(spec: ToolCallPolicySpec<Ctx, Model>);
+    readonly name: string;
+    readonly match: (ctx: Ctx) => unknown;
+    readonly whenTool: string | readonly string[] | null;
+    readonly redirectTo: string | null;
+    readonly model: Model | null;
+    readonly argsTransform: ((args: any, ctx: Ctx) => Record<string, unknown>) | null;
+    readonly guard: ((ctx: Ctx) => unknown) | null;
+    /** Whether `toolName` satisfies `whenTool`. */
+    matchesTool(toolName: string): boolean;
+    /** Frees what `matchesTool` built; later `matchesTool` calls throw. */
+    dispose(): void;
+    [Symbol.dispose](): void;
+}
+
+export interface ToolPoliciesOptions<Ctx = unknown, Model = unknown, Call extends ToolCall = ToolCall> {
+    /** Asked only when no policy supplies a model; `null`/`undefined` means the default. */
+    modelResolver?: (ctx: Ctx) => Model | null | undefined;
+    /** Runs after the policies, before the gate; may return a rewritten call (its fields over the call's: `id` is kept unless it sets one). */
+    onToolCallDispatch?: (call: Call, ctx: Ctx) => Call | null | undefined | void;
+    /** Receives `ToolRedirectDroppedWarning`s instead of `process.emitWarning`/`console.warn`. */
+    onWarning?: (warning: Error) => void;
+    /**
+     * The registered tool names. When given, a palette that does not narrow (a refusal,
+     * `RoutingUnavailable`, none) lets exactly these pass the gate; without it, every tool.
+     */
+    registered?: Iterable<string>;
+}
+
+export interface ModelSelection<Model = unknown> {
+    readonly model: Model | null;
+    readonly source: "policy" | "resolver" | "default";
+    readonly policy: string | null;
+}
+
+export interface Dispatch<Call extends ToolCall = ToolCall> {
+    /** What to dispatch: the original, or a new object with the redirect applied. */
+    readonly call: Call;
+    /** The caller's call object itself. */
+    readonly original: Call;
+    readonly redirectedBy: string | null;
+    readonly dropped: null | { readonly target: string; readonly reason: string };
+}
+
+/** Policies composed in declaration order, applied at the two seams. Frozen. */
+export declare class ToolPolicies<Ctx = unknown, Model = unknown, Call extends ToolCall = ToolCall> {
+    constructor(
+    policies: Iterable<ToolCallPolicy<Ctx, Model> | ToolCallPolicySpec<Ctx, Model>>,
+    options?: ToolPoliciesOptions<Ctx, Model, Call>,
+    );
+    readonly policies: readonly ToolCallPolicy<Ctx, Model>[];
+    /** PRE-model seam: which model reasons this iteration. */
+    selectModel(ctx: Ctx): ModelSelection<Model>;
+    /** POST-model seam: where the emitted call is dispatched. */
+    dispatch(call: Call, ctx: Ctx, palette?: Iterable<string> | RouterOutcome | null): Dispatch<Call>;
+    /** Frees the wasm side now rather than at garbage collection; later seam calls throw. */
+    dispose(): void;
+    [Symbol.dispose](): void;
+}
+
+/** Issued when the palette gate drops a redirect whose target is not routed. */
+export declare class ToolRedirectDroppedWarning extends Error {
+    constructor(message: string, details: { policy: string | null; target: string; original: string });
+    readonly name: "ToolRedirectDroppedWarning";
+    /** The policy that redirected, or `null` when `onToolCallDispatch` did. */
+    readonly policy: string | null;
+    readonly target: string;
+    readonly original: string;
+}
+
+/**
+ * Settles when the WebAssembly module is instantiated. Already settled when the module was
+ * loaded on import: in Node.js, Deno, Bun, Workers and edge runtimes, and through the default browser
+ * entry (top-level await). Through tool-palette/init in browsers (and require() under the
+ * browser condition, and the CDN file), it settles later, and rejects when the module
+ * cannot load (a network error, a Content-Security-Policy without 'wasm-unsafe-eval');
+ * a call made before it settles throws an Error that says so (the calls that return
+ * promises, `resolvePalette` and `router.resolve`, reject with it).
+ */
+export declare const ready: Promise<void>;
+/** Returns {@link ready}; calling it again starts nothing new. */
+export declare function init(): Promise<void>;

@@ -1,0 +1,405 @@
+// Routing (SPEC 2, 3, 5): resolvePalette, ToolRouter, the outcomes and their reports,
+// activeTools and bindPalette. The facade reads the caller's values once each, calls the
+// store and waits for it; the module (src/js/routing.rs) decides each step of the turn
+// and the turn itself, and hands the answer over in one call (`Decided`).
+import * as wasm from "./tool_palette.js";
+import { ACTIVE, FATES, MISSING, NO_SPAN, REASONS, RULES, UNAVAILABLE } from "./wire.js";
+import { bounded, checked, dispose, enter, fields, guard, guarded, isFunction, isObject, mustBe, own, pick, put, putNames, reserve, signal as checkSignal, ofSignal, strings, text, tooLarge, unreadable, using } from "./host.js";
+import { deliver } from "./deliver.js";
+
+const { Activity, Event, Next, Retrieved } = wasm;
+
+// ---------------------------------------------------------------- outcomes
+
+const frozen = (list) => Object.freeze(Array.from(list));
+const make = (Class, fields) => Object.freeze(Object.assign(Object.create(Class.prototype), fields));
+
+// The public constructors take any iterable of strings (tests, mocks, other builds); the
+// turns build their instances from what the module answered.
+export class Routed {
+  constructor(names, unresolved = []) {
+    this.kind = "routed";
+    this.names = frozen(strings(names, "Routed: names"));
+    if (this.names.length === 0) throw new TypeError("Routed: names must not be empty (a routed palette is never empty)");
+    this.unresolved = frozen(strings(unresolved, "Routed: unresolved"));
+    Object.freeze(this);
+  }
+}
+
+export class RoutingRefusal {
+  constructor(reason, unresolved = []) {
+    if (typeof reason !== "string") throw mustBe("RoutingRefusal: reason", "a string", reason);
+    this.kind = "refused";
+    this.reason = reason;
+    this.unresolved = frozen(strings(unresolved, "RoutingRefusal: unresolved"));
+    Object.freeze(this);
+  }
+}
+
+export class RoutingUnavailable {
+  constructor(missing) {
+    this.kind = "unavailable";
+    this.missing = frozen(strings(missing, "RoutingUnavailable: missing"));
+    Object.freeze(this);
+  }
+}
+
+export class ToolRoutingUnavailableWarning extends Error {
+  constructor(message, missing) {
+    super(message);
+    this.name = "ToolRoutingUnavailableWarning";
+    this.missing = frozen(strings(missing, "ToolRoutingUnavailableWarning: missing"));
+  }
+}
+
+// An outcome of the caller's, read once (`where` names it): its routed names (a fresh
+// array of strings, never empty), or undefined for a refusal or RoutingUnavailable (every
+// tool). Judged by `kind`, so that another build's outcomes count too.
+export function routedNames(outcome, where) {
+  const what = "a Routed, RoutingRefusal or RoutingUnavailable";
+  if (!isObject(outcome)) throw mustBe(where, what, outcome);
+  let kind, names;
+  try {
+    kind = outcome.kind;
+    if (kind === "routed") names = outcome.names;
+  } catch (cause) {
+    throw unreadable(where, cause);
+  }
+  if (kind === "refused" || kind === "unavailable") return undefined;
+  if (kind !== "routed") throw mustBe(where, what, outcome);
+  names = strings(names, `${where}.names`);
+  if (names.length === 0) throw new TypeError(`${where}.names must not be empty (a routed palette is never empty)`);
+  return names;
+}
+
+// ---------------------------------------------------------------- one turn
+
+const NONE = Object.freeze([]);
+
+// The answer of one turn, as the module hands it over (src/js/routing.rs `decide`): the
+// outcome built from the caller's own strings by index, and the report when asked.
+class Decided {
+  constructor(registered, strings, timeoutMs, wanted) {
+    Object.assign(this, { registered, strings, timeoutMs, wanted, outcome: undefined, report: [] });
+  }
+  decided(rule, detail, names, unresolved, fates, spans, hidden) {
+    const { registered, strings } = this;
+    const cut = (spans, k) => strings[spans[k]].slice(spans[k + 1], spans[k + 2]);
+    const missed = new Array(unresolved.length / 3);
+    for (let i = 0; i < missed.length; i++) missed[i] = cut(unresolved, 3 * i);
+    Object.freeze(missed);
+    if (rule === 0) this.outcome = make(Routed, { kind: "routed", names: pick(registered, names), unresolved: missed });
+    else {
+      const [before, after] = REASONS[rule - 1];
+      const what = RULES[rule] === "2a" ? strings[detail] : RULES[rule] === "2b" ? String(this.timeoutMs) : "";
+      this.outcome = make(RoutingRefusal, { kind: "refused", reason: before + what + after, unresolved: missed });
+    }
+    if (!this.wanted) return;
+    const rows = new Array(fates.length);
+    for (let i = 0; i < rows.length; i++) rows[i] = Object.freeze({ index: i, fate: FATES[fates[i]], candidate: spans[3 * i] === NO_SPAN ? null : cut(spans, 3 * i) });
+    this.report = [RULES[rule], Object.freeze(rows), pick(registered, hidden)];
+  }
+}
+
+// The caller's reports, each given the frozen decision of `outcome` (an exception
+// propagates: the call rejects with it).
+function report(reports, outcome, rule, rows = NONE, hidden = NONE, retrievalMs = 0) {
+  if (reports.length === 0) return outcome;
+  const decision = Object.freeze({ outcome, rule, rows, hidden, retrievalMs });
+  for (const f of reports) f(decision);
+  return outcome;
+}
+
+// A store's answer as a turn reads it: its rows into the batch (a byte each, its
+// `Activity`; for each row the core's `ACTIVE` calls active, its candidate: a string row's
+// string, an object's first string of `tool`, `toolName`, `content`, or what `candidateOf`
+// answered if a string; else ""), each row read once, nothing past the first string.
+// Returns [Retrieved, the strings], or what reading threw as [Retrieved.Failed, facts].
+function readRows(answer, isActive, candidateOf) {
+  if (answer === null || answer === undefined) return [Retrieved.Nothing, []];
+  let rows;
+  try {
+    if (!isFunction(answer[Symbol.iterator])) return failed(new TypeError("the procedural layer returned a non-iterable"));
+    rows = Array.isArray(answer) ? answer : bounded(answer);
+  } catch (error) {
+    return failed(error);
+  }
+  const codes = new Uint8Array(rows.length);
+  const found = [];
+  try {
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i];
+      codes[i] = isActive ? (isActive(row) ? Activity.Yes : Activity.No) : typeof row === "string" ? Activity.Text : isRecord(row) ? (row.active === false ? Activity.Off : Activity.Record) : Activity.Other;
+    }
+    for (let i = 0; i < rows.length; i++) if (ACTIVE[codes[i]]) found.push(candidate(rows[i], candidateOf));
+  } catch (error) {
+    return failed(error);
+  }
+  if (!put(found, codes)) return failed(new RangeError("the procedural layer's answer is too large to route"));
+  return [Retrieved.Rows, found, codes.length];
+}
+const isRecord = (row) => isObject(row) && !Array.isArray(row);
+function candidate(row, candidateOf) {
+  if (candidateOf) {
+    const said = candidateOf(row);
+    return typeof said === "string" ? said : "";
+  }
+  if (typeof row === "string") return row;
+  if (!isRecord(row)) return "";
+  for (const key of ["tool", "toolName", "content"]) {
+    const field = row[key];
+    if (typeof field === "string") return field;
+  }
+  return "";
+}
+
+// What a store threw, as the facts NAME is picked from (src/routing/turn.rs
+// `error_name`): its `name` and its constructor's (each "" unless a string), `typeof` it.
+function failed(thrown) {
+  let name = "";
+  let constructor = "";
+  if (isObject(thrown) || isFunction(thrown)) {
+    try {
+      if (typeof thrown.name === "string") name = thrown.name;
+    } catch {}
+    try {
+      const made = thrown.constructor;
+      if ((isObject(made) || isFunction(made)) && typeof made.name === "string") constructor = made.name;
+    } catch {}
+  }
+  const facts = [name, constructor, typeof thrown];
+  if (!put(facts)) return failed(new RangeError());
+  return [Retrieved.Failed, facts];
+}
+
+// Decides the turn: the registry (`registry()` gives it, indexed, at this point only),
+// then what the store's answer came to (`read()`, into the batch), then the reports.
+function decide(ask, registry, read) {
+  const retrievalMs = ask.reports.length && ask.called ? now() - ask.started : 0;
+  const [names, list] = registry();
+  const [retrieved, found = [], rows = 0] = read();
+  const answer = new Decided(list, found, ask.timeoutMs, ask.reports.length > 0);
+  wasm.decide(answer, names, retrieved, found.length, rows, answer.wanted);
+  return report(ask.reports, answer.outcome, ...answer.report, retrievalMs);
+}
+const now = () => (globalThis.performance ?? Date).now();
+
+// One turn, as the caller asked it (`ask`: the layer's options, the signal and where it
+// is named, the context, who gets the report). It settles with the outcome; it rejects
+// for an abort, a signal that failed, or a report that threw.
+async function turn(ask, registry) {
+  ask.started = ask.reports.length ? now() : 0;
+  const aborted = () => Boolean(ask.signal && ofSignal(ask.signal, "aborted", ask.where));
+  const reason = () => ofSignal(ask.signal, "reason", ask.where);
+  const next = wasm.begin(aborted(), ask.entries !== undefined);
+  if (next === Next.Reject) throw reason();
+  if (next === Next.NoLayer) return decide(ask, registry, () => [Retrieved.NoLayer]);
+  ask.called = true;
+  let answer, thenable;
+  let threw = false;
+  try {
+    answer = ask.context === undefined ? ask.entries() : ask.entries(ask.context);
+    thenable = (isObject(answer) || isFunction(answer)) && isFunction(answer.then);
+  } catch (error) {
+    [answer, threw] = [error, true];
+  }
+  let [step, value] = [wasm.returned(threw, thenable, !threw && aborted()), answer];
+  if (step === Next.Reject) {
+    ignore(answer);
+    throw reason();
+  }
+  if (step === Next.Wait) {
+    let event;
+    [event, value] = await wait(answer, wasm.timer(ask.timeoutMs), ask.signal, ask.where);
+    step = enter(wasm.settled, undefined, [event]);
+  }
+  if (step === Next.Reject) throw reason();
+  const read = step === Next.Read ? () => readRows(value, ask.isActive, ask.candidateOf) : step === Next.Failed ? () => failed(value) : () => [Retrieved.TimedOut];
+  return enter(decide, undefined, [ask, registry, read]);
+}
+
+// The first of the store's answer, the budget's timer and the abort, as [Event, value];
+// the other two are stopped. Nothing of it waits in the module, so a store that never
+// settles keeps nothing once the caller drops the turn's promise. A signal that refuses a
+// listener, or to let go of it, fails the turn (and nothing of it runs later).
+function wait(answer, ms, signal, where) {
+  return new Promise((resolve, reject) => {
+    let timer, onAbort;
+    let done = false;
+    const settle = (event, value) => {
+      if (done) return;
+      done = true;
+      if (timer !== undefined) clearTimeout(timer);
+      try {
+        if (onAbort) signal.removeEventListener("abort", onAbort);
+        resolve([event, value]);
+      } catch (cause) {
+        reject(new TypeError(`${where} failed as an AbortSignal`, { cause }));
+      }
+    };
+    // Adopting the answer runs its code (a promise's own `then`, its `constructor` getter):
+    // what that throws is the store failing, like a rejection.
+    try {
+      Promise.resolve(answer).then((rows) => settle(Event.Answered, rows), (error) => settle(Event.Rejected, error));
+    } catch (error) {
+      settle(Event.Rejected, error);
+    }
+    // (A realm without timers cannot enforce a budget; nothing else is lost.)
+    if (!done && ms !== undefined && typeof setTimeout === "function") timer = setTimeout(() => settle(Event.Elapsed), ms);
+    if (done || signal === undefined) return;
+    try {
+      onAbort = () => settle(Event.Aborted);
+      signal.addEventListener("abort", onAbort, { once: true });
+    } catch (cause) {
+      done = true;
+      if (timer !== undefined) clearTimeout(timer);
+      ignore(answer);
+      reject(new TypeError(`${where} failed as an AbortSignal`, { cause }));
+    }
+  });
+}
+
+// A promise no one waits for any more: its rejection is handled and ignored.
+function ignore(value) {
+  try {
+    Promise.resolve(value).then(undefined, () => {});
+  } catch {}
+}
+
+// The layer's options, read once each and checked (`where`: "resolvePalette: options").
+const LAYER = ["entries", "timeoutMs", "candidateOf", "isActive", "onDecision", "registered"];
+function layerOf([entries, timeoutMs, candidateOf, isActive, onDecision], where) {
+  return {
+    entries: checked(entries, "layer", `${where}.entries`),
+    timeoutMs: checked(timeoutMs, "budget", `${where}.timeoutMs`),
+    candidateOf: checked(candidateOf, "function", `${where}.candidateOf`),
+    isActive: checked(isActive, "function", `${where}.isActive`),
+    reports: [checked(onDecision, "function", `${where}.onDecision`)].filter(Boolean),
+  };
+}
+
+// The index of a registered list (`names`, checked), as [Names, names]: a resolvePalette
+// whose list holds the same strings in the same order as the last one's reuses its index
+// (agents pass the same names turn after turn).
+let last = [undefined, []];
+function registryOf(names) {
+  const [indexed, list] = last;
+  if (indexed !== undefined && list.length === names.length && list.every((name, i) => name === names[i])) return last;
+  putNames(names, "resolvePalette: options.registered");
+  last = [new wasm.Names(names.length), names];
+  indexed?.free();
+  return last;
+}
+
+/** Narrows `registered` to the tools this turn's skills name (SPEC 2). */
+export const resolvePalette = guard(function resolvePalette(options) {
+  const where = "resolvePalette: options";
+  const values = fields(options, [...LAYER, "signal"], where, true);
+  const ask = layerOf(values, where);
+  const registered = strings(values[5], `${where}.registered`);
+  reserve(registered, `${where}.registered`);
+  Object.assign(ask, { signal: checkSignal(values[6], `${where}.signal`), where: `${where}.signal` });
+  return turn(ask, () => registryOf(registered));
+}, true);
+
+// ---------------------------------------------------------------- ToolRouter
+
+/** The routing capability an agent host constructs once and asks every turn (SPEC 3). */
+export class ToolRouter {
+  constructor(options) {
+    enter(router, this, [options]);
+  }
+
+  /** One turn: `entries(context)`, within the router's budget. */
+  resolve(options) {
+    const where = "ToolRouter.resolve: options";
+    const [signal, context, onDecision] = fields(options, ["signal", "context", "onDecision"], where);
+    const ask = { signal: checkSignal(signal, `${where}.signal`), context, where: `${where}.signal` };
+    const mine = checked(onDecision, "function", `${where}.onDecision`);
+    return using(this, ToolRouter, "resolve", (names, layer) => {
+      Object.assign(ask, layer, { reports: mine ? [...layer.reports, mine] : layer.reports });
+      if (this.unavailable) return Promise.resolve(report(ask.reports, this.unavailable, RULES[UNAVAILABLE]));
+      return turn(ask, () => [names, this.registered]);
+    });
+  }
+
+  dispose() {
+    dispose(this, ToolRouter);
+  }
+}
+guarded(ToolRouter, ["resolve", true], ["dispose"]);
+
+// A new router's options, read once each and checked; its registered names indexed once.
+function router(options) {
+  const where = "ToolRouter: options";
+  const values = fields(options, [...LAYER, "onWarning"], where);
+  const layer = layerOf(values, where);
+  const registered = frozen(values[5] == null ? [] : strings(values[5], `${where}.registered`));
+  const onWarning = checked(values[6], "function", `${where}.onWarning`);
+  putNames(registered, `${where}.registered`);
+  const names = new wasm.Names(registered.length);
+  const hasLayer = layer.entries !== undefined;
+  const missing = Object.freeze(Array.from(wasm.missing(hasLayer, names), (m) => MISSING[m]));
+  const unavailable = missing.length > 0 ? make(RoutingUnavailable, { kind: "unavailable", missing }) : null;
+  if (unavailable) {
+    const warning = new ToolRoutingUnavailableWarning(text(wasm.warning(hasLayer, names)), missing);
+    names.free();
+    deliver(warning, onWarning);
+  }
+  own(this, unavailable ? undefined : names, layer);
+  Object.defineProperties(this, { registered: { value: registered, enumerable: true }, unavailable: { value: unavailable, enumerable: true } });
+  Object.freeze(this);
+}
+
+
+// ---------------------------------------------------------------- at the model call
+
+/** The routed names, or undefined ("every tool", the AI SDK's own meaning). Never []. */
+export const activeTools = guard(function activeTools(outcome) {
+  return routedNames(outcome, "activeTools: outcome");
+});
+
+/**
+ * Keeps the routed tools of an array of `{ name }` or a record keyed by name, the caller's
+ * own objects in the caller's order; the input itself unless routed. An array's entry
+ * without a string name is kept in place (src/routing.rs `keep`).
+ */
+export const bindPalette = guard(function bindPalette(tools, outcome) {
+  const where = "bindPalette: tools";
+  const what = "an array of { name } or a record keyed by name";
+  if (!isObject(tools)) throw mustBe(where, what, tools);
+  const routed = routedNames(outcome, "bindPalette: outcome");
+  let array, items, names;
+  try {
+    array = Array.isArray(tools);
+    // A Map or a Set is no record: filtering its (absent) own keys would drop every tool.
+    if (!array && Symbol.iterator in tools) throw mustBe(where, what, tools);
+    if (routed === undefined) return tools;
+    items = array ? bounded(tools) : Object.keys(tools);
+  } catch (error) {
+    throw error instanceof TypeError && error.message.startsWith(where) ? error : unreadable(where, error);
+  }
+  const codes = new Uint8Array(items.length).fill(1);
+  if (array) {
+    names = items.map((tool, i) => {
+      try {
+        const name = isObject(tool) ? tool.name : undefined;
+        if (typeof name === "string") return name;
+      } catch (cause) {
+        throw unreadable(`${where}[${i}].name`, cause);
+      }
+      codes[i] = 0;
+      return "";
+    });
+  }
+  if (!put([...routed, ...(names ?? items)], codes)) throw tooLarge(where);
+  const kept = wasm.keep(routed.length, items.length);
+  if (array) return pick(items, kept);
+  const out = Object.create(Object.getPrototypeOf(tools) === null ? null : Object.prototype);
+  try {
+    for (const i of kept) Object.defineProperty(out, items[i], { value: tools[items[i]], enumerable: true, writable: true, configurable: true });
+  } catch (cause) {
+    throw unreadable(where, cause);
+  }
+  return out;
+});

@@ -1,0 +1,276 @@
+//! Routing (SPEC 2, 3, 5): the steps of a turn, its decision over the rows the facade read,
+//! a registry indexed once, a router's missing prerequisites and `bindPalette`'s filter.
+//! The JavaScript half is routing.js.
+
+use super::batch;
+use crate::names::{Name, NameList, NameSet};
+use crate::routing::turn::{self, Activity as Read, Event as Happened, Returned, Settled, Thrown};
+use crate::routing::{self, Retrieval};
+use alloc::vec::Vec;
+use wasm_bindgen::prelude::*;
+
+/// A list of names indexed once: a router's or a turn's registered palette, a policy's
+/// `whenTool`, a palette handed to a seam.
+#[wasm_bindgen]
+pub struct Names(pub(crate) NameSet);
+
+#[wasm_bindgen]
+impl Names {
+    /// The `count` names JavaScript wrote into the batch.
+    #[wasm_bindgen(constructor)]
+    pub fn new(count: u32) -> Names {
+        Names(NameSet::new(batch::names(count)))
+    }
+
+    /// Whether the name JavaScript wrote into the batch is one of them.
+    pub fn has(&self) -> bool {
+        self.0.contains(batch::names(1).get(0))
+    }
+}
+
+/// What the facade read of a row first: its activity (`routing::turn::Activity`), as the
+/// byte it writes into the batch.
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum Activity {
+    Text,
+    Record,
+    /// A record whose `active` is exactly `false`.
+    Off,
+    Other,
+    /// The caller's `isActive` answered truthy, or falsy.
+    Yes,
+    No,
+}
+
+/// The core's activity of each byte [`Activity`] writes.
+const ACTIVITIES: [Read; 6] = [
+    Read::Text,
+    Read::Record { off: false },
+    Read::Record { off: true },
+    Read::Other,
+    Read::Said(true),
+    Read::Said(false),
+];
+
+/// Which activities are active, by [`Activity`] (wire.js `ACTIVE`): the facade reads a
+/// candidate of those rows only.
+#[cfg(test)]
+pub(crate) fn active_table() -> [bool; 6] {
+    ACTIVITIES.map(turn::is_active)
+}
+
+/// Where a turn goes next (`routing::turn::Next` and `Settled`).
+#[wasm_bindgen]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Next {
+    /// The promise rejects with the signal's reason.
+    Reject,
+    /// Refusal 1.
+    NoLayer,
+    /// Call `entries`.
+    Call,
+    /// Read the answer's rows and decide.
+    Read,
+    /// Refusal 2a with what was thrown.
+    Failed,
+    /// Wait for the first of the answer, the budget (`timer`) and the abort.
+    Wait,
+    /// Refusal 2b.
+    TimedOut,
+}
+
+/// The first step: an aborted signal rejects, then a missing layer is refusal 1.
+#[wasm_bindgen]
+pub fn begin(aborted: bool, has_layer: bool) -> Next {
+    next(turn::begin(aborted, has_layer))
+}
+
+/// After `entries` returned (`threw`: it, or reading its answer's `then`, threw; else
+/// whether the answer is a thenable, and whether the signal is aborted now).
+#[wasm_bindgen]
+pub fn returned(threw: bool, thenable: bool, aborted: bool) -> Next {
+    let what = match (threw, thenable) {
+        (true, _) => Returned::Threw,
+        (false, true) => Returned::Thenable,
+        (false, false) => Returned::Value,
+    };
+    next(turn::returned(what, aborted, None))
+}
+
+/// The timer a wait sets for the budget `timeoutMs`, if any.
+#[wasm_bindgen]
+pub fn timer(timeout_ms: Option<f64>) -> Option<f64> {
+    turn::timer(timeout_ms)
+}
+
+fn next(next: turn::Next) -> Next {
+    match next {
+        turn::Next::Reject => Next::Reject,
+        turn::Next::NoLayer => Next::NoLayer,
+        turn::Next::Call => Next::Call,
+        turn::Next::Read => Next::Read,
+        turn::Next::Failed => Next::Failed,
+        turn::Next::Wait(_) => Next::Wait,
+    }
+}
+
+/// The first event of a wait (`routing::turn::Event`).
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum Event {
+    Answered,
+    Rejected,
+    Elapsed,
+    Aborted,
+}
+
+/// What a wait's first event means.
+#[wasm_bindgen]
+pub fn settled(event: Event) -> Next {
+    let event = match event {
+        Event::Answered => Happened::Answered,
+        Event::Rejected => Happened::Rejected,
+        Event::Elapsed => Happened::Elapsed,
+        Event::Aborted => Happened::Aborted,
+    };
+    match turn::settled(event) {
+        Settled::Read => Next::Read,
+        Settled::Failed => Next::Failed,
+        Settled::TimedOut => Next::TimedOut,
+        Settled::Reject => Next::Reject,
+    }
+}
+
+/// What the store's answer came to, as the facade read it.
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum Retrieved {
+    NoLayer,
+    /// Refusal 2a: the batch holds the thrown value's `name`, its constructor's `name`
+    /// (each `""` unless a string) and `typeof` it.
+    Failed,
+    TimedOut,
+    /// The rows: the batch holds a code per row (an [`Activity`]) and a string per active
+    /// row, its candidate (`""` for none).
+    Rows,
+    /// `null` or `undefined`.
+    Nothing,
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// A turn's answer as the facade receives it (routing.js `Decided`).
+    pub type Decided;
+    /// The turn decided: `rule`, its place in `routing::RULES`; `detail`, which of the
+    /// batch's strings NAME is (2a); the routed names as indices into the registered
+    /// list; the unresolved as (string, start, end) triples over the batch's strings;
+    /// with a report, each row's fate (`routing::FATES`) and candidate triple (`NO_SPAN`
+    /// for none), and the hidden names' indices.
+    #[wasm_bindgen(method)]
+    fn decided(
+        this: &Decided,
+        rule: u32,
+        detail: u32,
+        names: &[u32],
+        unresolved: &[u32],
+        fates: &[u8],
+        spans: &[u32],
+        hidden: &[u32],
+    );
+}
+
+/// A row without a candidate, in a report's triples (wire.js `NO_SPAN`).
+pub(crate) const NO_SPAN: u32 = u32::MAX;
+
+/// Decides a turn over `registry`: `count` strings (and `rows` codes) in the batch, as
+/// `retrieved` says; hands the answer to `to`, with the report when `report`.
+#[wasm_bindgen]
+pub fn decide(to: &Decided, registry: &Names, retrieved: Retrieved, count: u32, rows: u32, report: bool) {
+    let (strings, codes) = batch::take(count, rows);
+    let mut detail = 0;
+    let mut read = Vec::with_capacity(codes.len());
+    let retrieval = match retrieved {
+        Retrieved::NoLayer => Retrieval::NoLayer,
+        Retrieved::TimedOut => Retrieval::TimedOut(&[]),
+        Retrieved::Nothing => Retrieval::Rows(None),
+        Retrieved::Failed => {
+            let fact = |i: usize| (i < strings.len()).then(|| strings.get(i));
+            let thrown = Thrown { name: fact(0), constructor: fact(1), type_of: fact(2).unwrap_or(&[]) };
+            let name: &Name = turn::error_name(&thrown);
+            detail = (0..strings.len()).position(|i| core::ptr::eq(strings.get(i), name)).unwrap_or(2);
+            Retrieval::Failed(name)
+        }
+        Retrieved::Rows => {
+            let mut next = 0;
+            for &code in &codes {
+                let activity = ACTIVITIES.get(code as usize).copied().unwrap_or(Read::Other);
+                let candidate = (turn::is_active(activity) && next < strings.len()).then(|| {
+                    next += 1;
+                    strings.get(next - 1)
+                });
+                read.push(turn::row(activity, candidate));
+            }
+            Retrieval::Rows(Some(&read))
+        }
+    };
+    let decided = routing::resolve(&registry.0, retrieval);
+    let (names, unresolved) = match &decided.outcome {
+        routing::Outcome::Routed { names, unresolved } => (&names[..], unresolved),
+        routing::Outcome::Refused { unresolved, .. } => (&[][..], unresolved),
+    };
+    let triples = |spans: &mut dyn Iterator<Item = Option<routing::Span>>| -> Vec<u32> {
+        spans.flat_map(|s| s.map_or([NO_SPAN; 3], |s| [s.candidate, s.start, s.end])).collect()
+    };
+    let unresolved = triples(&mut unresolved.iter().map(|s| Some(*s)));
+    let (fates, spans, hidden) = if report {
+        let fates: Vec<u8> = decided.rows.iter().map(|r| r.fate as u8).collect();
+        let spans = triples(&mut decided.rows.iter().map(|r| r.candidate));
+        let routed = matches!(decided.outcome, routing::Outcome::Routed { .. });
+        (fates, spans, if routed { routing::hidden(&registry.0, names) } else { Vec::new() })
+    } else {
+        Default::default()
+    };
+    let rule = decided.outcome.rule_at() as u32;
+    to.decided(rule, detail as u32, names, &unresolved, &fates, &spans, &hidden);
+}
+
+/// A router's missing prerequisites (SPEC 3), by their place in wire.js `MISSING`.
+#[wasm_bindgen]
+pub fn missing(has_layer: bool, registered: &Names) -> Vec<u8> {
+    routing::missing(has_layer, registered.0.distinct()).iter().map(|&m| m as u8).collect()
+}
+
+/// The one warning of a router without its prerequisites (SPEC 3), as code units.
+#[wasm_bindgen]
+pub fn warning(has_layer: bool, registered: &Names) -> Vec<u16> {
+    let missing = routing::missing(has_layer, registered.0.distinct());
+    routing::unavailable_message(&missing).encode_utf16().collect()
+}
+
+/// `bindPalette`: the positions of the tools it keeps, in order. The batch holds the
+/// routed names (`palette` of them), then a string per tool (its name, or `""`) whose code
+/// says whether the tool has a string name.
+#[wasm_bindgen]
+pub fn keep(palette: u32, tools: u32) -> Vec<u32> {
+    let (names, named) = batch::take(palette + tools, tools);
+    let mut routed = NameList::default();
+    names.iter().take(palette as usize).for_each(|name| routed.push(name));
+    let routed = NameSet::new(routed);
+    let names = (palette as usize..names.len()).map(|i| names.get(i));
+    routing::keep(&routed, names.zip(named).map(|(name, has)| (has != 0).then_some(name)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_activities_are_the_cores_in_order() {
+        let all = [Activity::Text, Activity::Record, Activity::Off, Activity::Other, Activity::Yes, Activity::No];
+        for (i, a) in all.iter().enumerate() {
+            assert_eq!(*a as usize, i);
+        }
+        assert_eq!(active_table(), [true, true, false, true, true, false]);
+    }
+}
