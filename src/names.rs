@@ -235,6 +235,13 @@ impl NameList {
         self.ends.push(self.units.len() as u32);
     }
 
+    /// The first `at` names, and the rest.
+    pub fn split(&self, at: usize) -> (NameList, NameList) {
+        let (mut first, mut rest) = (NameList::default(), NameList::default());
+        self.iter().enumerate().for_each(|(i, n)| if i < at { first.push(n) } else { rest.push(n) });
+        (first, rest)
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = &Name> {
         (0..self.len()).map(move |i| self.get(i))
     }

@@ -8,6 +8,7 @@
 
 mod batch;
 mod routing;
+mod run;
 mod wire;
 
 use wasm_bindgen::prelude::*;

@@ -6,3 +6,4 @@ export const MISSING = Object.freeze(["procedural-layer", "no-registered-tools"]
 export const ACTIVE = Object.freeze([true, true, false, true, true, false]);
 export const NO_SPAN = 4294967295;
 export const UNAVAILABLE = 7;
+export const CACHES = Object.freeze(["per-turn", "append", "fixed", "deferred"]);

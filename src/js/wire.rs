@@ -28,6 +28,7 @@ mod tests {
             format!("export const ACTIVE = {};", list(super::super::routing::active_table())),
             format!("export const NO_SPAN = {};", super::super::routing::NO_SPAN),
             format!("export const UNAVAILABLE = {UNAVAILABLE};"),
+            format!("export const CACHES = {};", list(crate::run::Cache::ALL.map(|(name, _)| name))),
         ];
         lines.join("\n") + "\n"
     }
