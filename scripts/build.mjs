@@ -45,8 +45,8 @@ run(bin("wasm-opt"), [join(stage, "tool_palette_bg.wasm"), ...WASM_OPT_ARGS, "-o
 //   in a vm context and hands the `.wasm?module` import over as the outer realm's
 //   WebAssembly.Module, which `instanceof` does not recognise (it would be recompiled from
 //   "bytes" and fail); WebAssembly.Instance itself accepts it;
-// - nothing else: TextEncoder/TextDecoder stay the globals (the CommonJS builds below
-//   get a fallback for environments without them, see pkg-template/text-codec.js).
+// - nothing else: TextDecoder stays the global (the CommonJS builds below get a fallback
+//   for environments without it, see pkg-template/text-codec.js).
 {
   const glue = readFileSync(join(stage, "tool_palette.js"), "utf8");
   const once = (text, what) => {
@@ -75,8 +75,8 @@ for (const file of ["package.json", "README.md", "LICENSE", "deliver.js", "state
 // share (host.js) and the tables both halves read (wire.js, generated from wire.rs).
 const { readdirSync } = await import("node:fs");
 for (const file of readdirSync(join(root, "src", "js")).filter((f) => f.endsWith(".js"))) cpSync(join(root, "src", "js", file), join(dist, file));
-// The types: src/js/index.d.ts, the one declaration of the public API.
-const own = readFileSync(join(root, "src", "js", "index.d.ts"), "utf8").trim();
+// The types: src/js/tool-palette.d.ts, the one declaration of the public API.
+const own = readFileSync(join(root, "src", "js", "tool-palette.d.ts"), "utf8").trim();
 // Every entry (tool-palette and tool-palette/init alike) exports `ready` and `init`.
 const loading = `/**
  * Settles when the WebAssembly module is instantiated. Already settled when the module was
@@ -168,7 +168,7 @@ await build({
 
 // The CommonJS builds, each one file: node.cjs (require() under Node) and browser.cjs
 // (require() under the browser condition: Jest's jsdom environment, webpack). Both carry
-// the inline wasm and a TextEncoder/TextDecoder fallback that is used only where the
+// the inline wasm and a TextDecoder fallback that is used only where the
 // globals are missing (jsdom has neither).
 const codec = join(template, "text-codec.js");
 for (const [entry, outfile, platform] of [
