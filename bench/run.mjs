@@ -339,24 +339,38 @@ async function toolSearch() {
   }
   const snapshots = [snapshotTimes(50_000, false), snapshotTimes(50_000, true), snapshotTimes(50_000, false, true)];
   const checks = musts(byCategory.map((r) => r.all), perCategory, snapshots);
-  return { tools: bfcl.tools.length, pooledTools: pooledTools.length, questions: bfcl.questions.length, model: vectors.model, recalls: recallsOf, perCategory, pooled, times, snapshots, musts: checks, weight: weightOfToolIndex() };
+  return { tools: bfcl.tools.length, pooledTools: pooledTools.length, questions: bfcl.questions.length, model: vectors.model, recalls: recallsOf, perCategory, pooled, times, snapshots, musts: checks, weight: indexWeight };
 }
 
-// What ToolIndex adds to the weight a browser loads: the module and its glue built once
-// without the `tool-index` feature, against the shipped ones.
-function weightOfToolIndex() {
+// What ToolIndex adds to the weight a browser loads, and what routing alone weighs: the
+// module and its glue built once without the `tool-index` feature, and the browser entry
+// (init.js, minified) bundled over them without ToolIndex's facade, against the shipped
+// ones bundled the same way.
+async function weightOfToolIndex() {
+  const { build } = await import("esbuild");
   const dir = new URL("target/without-tool-index/", root).pathname;
+  const dist = new URL("dist/", root).pathname;
   const opts = { cwd: root.pathname, stdio: "ignore" };
   spawnSync("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--no-default-features", "--target-dir", `${dir}cargo`], opts);
-  spawnSync("wasm-bindgen", ["--target", "web", "--out-dir", dir, `${dir}cargo/wasm32-unknown-unknown/release/tool_palette.wasm`], opts);
+  spawnSync("wasm-bindgen", ["--target", "web", "--out-dir", `${dir}bindgen`, `${dir}cargo/wasm32-unknown-unknown/release/tool_palette.wasm`], opts);
   // The same edits and wasm-opt arguments as scripts/build.mjs.
-  writeFileSync(`${dir}tool_palette_bg.wasm`, trapAtPanic(readFileSync(`${dir}tool_palette_bg.wasm`)));
-  spawnSync(new URL("node_modules/.bin/wasm-opt", root).pathname, [`${dir}tool_palette_bg.wasm`, ...WASM_OPT_ARGS, "-o", `${dir}o.wasm`], opts);
-  const short = shortenImports(readFileSync(`${dir}o.wasm`), readFileSync(`${dir}tool_palette.js`, "utf8"));
-  const gz = (bytes) => gzipSync(bytes, { level: 9 }).length;
-  const without = { wasm: gz(short.wasm), glue: gz(short.glue) };
-  const shipped = { wasm: gz(readFileSync(new URL("dist/tool_palette_bg.wasm", root))), glue: gz(readFileSync(new URL("dist/tool_palette.js", root))) };
-  return { wasm: shipped.wasm - without.wasm, glue: shipped.glue - without.glue, total: shipped.wasm + shipped.glue - without.wasm - without.glue };
+  writeFileSync(`${dir}bindgen/tool_palette_bg.wasm`, trapAtPanic(readFileSync(`${dir}bindgen/tool_palette_bg.wasm`)));
+  spawnSync(new URL("node_modules/.bin/wasm-opt", root).pathname, [`${dir}bindgen/tool_palette_bg.wasm`, ...WASM_OPT_ARGS, "-o", `${dir}o.wasm`], opts);
+  const short = shortenImports(readFileSync(`${dir}o.wasm`), readFileSync(`${dir}bindgen/tool_palette.js`, "utf8"));
+  // The package's JavaScript beside that glue, its API without ToolIndex.
+  for (const f of readdirSync(dist).filter((f) => /^(?!tool_palette)\w[\w-]*\.js$/.test(f))) writeFileSync(`${dir}${f}`, readFileSync(`${dist}${f}`));
+  writeFileSync(`${dir}tool_palette.js`, short.glue);
+  writeFileSync(`${dir}api.js`, readFileSync(`${dist}api.js`, "utf8").replace(/^export .* from "\.\/index\.js";$/m, ""));
+  writeFileSync(`${dir}init.js`, readFileSync(new URL("pkg-template/init.js", root), "utf8"));
+  const bundle = async (from) => {
+    const out = await build({ entryPoints: [`${from}init.js`], bundle: true, minify: true, format: "esm", platform: "neutral", write: false, logLevel: "silent", external: ["./wasm-inline.js"] });
+    return out.outputFiles[0].contents;
+  };
+  const gz = (...parts) => gzipSync(Buffer.concat(parts), { level: 9 }).length;
+  const shipped = { wasm: readFileSync(`${dist}tool_palette_bg.wasm`), js: await bundle(dist) };
+  const routing = { wasm: short.wasm, js: await bundle(dir) };
+  const total = gz(shipped.wasm, shipped.js) - gz(routing.wasm, routing.js);
+  return { total, wasm: gz(shipped.wasm) - gz(routing.wasm), js: gz(shipped.js) - gz(routing.js), routing: gz(routing.wasm, routing.js) };
 }
 
 // ------------------------------------------------------------------ report
@@ -414,13 +428,16 @@ const crossings = JSON.parse(spawnSync(process.execPath, [new URL("bench/crossin
 console.log(
   `crossings of one async resolvePalette: ${crossings.resolvePalette.total} (${crossings.resolvePalette.exports} into the module, ${crossings.resolvePalette.imports} out); of one redirected, dropped dispatch: ${crossings.dispatch.total} (${crossings.dispatch.exports} in, ${crossings.dispatch.imports} out)`,
 );
-// The binding's budget (issue 29), on this run's numbers: crossings, the JavaScript the
-// module imports, the binding's size, the weight a browser loads, the small turns.
+// The binding's budget (issue 29), on this run's numbers: crossings, what host.js exports,
+// the binding's size, the weight a browser loads (with and without ToolIndex), the turns,
+// cold start and memory.
+const indexWeight = await weightOfToolIndex();
 function bindingMusts() {
   const nonBlank = (files) => files.reduce((n, f) => n + readFileSync(f, "utf8").split("\n").filter((l) => l.trim() !== "").length, 0);
   const dir = (d, ext) => readdirSync(new URL(d, root)).filter((f) => f.endsWith(ext)).map((f) => new URL(`${d}${f}`, root).pathname);
   const lines = nonBlank([...dir("src/js/", ".rs"), ...dir("src/js/", ".js"), ...dir("pkg-template/", ".js")]);
   const hostExports = (readFileSync(new URL("src/js/host.js", root), "utf8").match(/^export /gm) ?? []).length;
+  const ratio = (name) => turns.find((r) => r.name.startsWith(name)).ratio;
   const small = turns.filter((r) => !/1,000 × 200|50,000/.test(r.name));
   const worst = small.reduce((a, r) => (r.ratio > a.ratio ? r : a), { ratio: 0, name: "none" });
   return [
@@ -429,7 +446,12 @@ function bindingMusts() {
     [hostExports <= 20, "host.js exports ≤ 20", hostExports],
     [lines <= 2200, "the binding (src/js, pkg-template/*.js) ≤ 2,200 non-blank lines", lines],
     [weights["wasm + browser JS"].gzip <= 56800, "wasm + browser JS ≤ 56,800 gzip bytes", weights["wasm + browser JS"].gzip],
+    [indexWeight.routing <= 38000, "routing without ToolIndex (wasm + browser JS) ≤ 38,000 gzip bytes", indexWeight.routing],
     [worst.ratio <= 2, "every small turn ≤ 2× the baseline", `${worst.ratio.toFixed(2)}× (${worst.name})`],
+    [ratio("resolvePalette 1,000 × 200") <= 1, "resolvePalette 1,000 × 200 ≤ 1.0×", `${ratio("resolvePalette 1,000 × 200").toFixed(2)}×`],
+    [ratio("resolvePalette 50,000") <= 0.6, "resolvePalette 50,000 × 20,000 ≤ 0.6×", `${ratio("resolvePalette 50,000").toFixed(2)}×`],
+    [cold.ratio <= 1.15, "cold start ≤ 1.15×", `${cold.ratio.toFixed(2)}×`],
+    [mem.wasmBytesAfter === mem.wasmBytesBefore, "wasm memory flat over the turns", `${mem.wasmBytesBefore} → ${mem.wasmBytesAfter}`],
   ].map(([ok, what, got]) => ({ ok, what, got }));
 }
 const binding = bindingMusts();
@@ -446,7 +468,7 @@ for (const r of search.pooled) console.log(`  ${r.name.padEnd(52)} ${r3(r)}`);
 for (const t of search.times) console.log(`  ${t.name.padEnd(52)} ${String(t.tools).padStart(6)} tools: build ${t.build.toFixed(1)} ms, query ${fmt(t.queryUs)}`);
 for (const s of search.snapshots) console.log(`  snapshot of ${s.tools.toLocaleString("en")}${s.small ? " small" : ""} tools${s.vectors ? ` × ${s.vectors} dims` : ", lexical"}: ${(s.bytes / 1e6).toFixed(1)} MB (${s.bytesPerTool.toFixed(0)} bytes per tool), build ${s.buildMs.toFixed(1)} ms, save ${s.saveMs.toFixed(1)} ms, load ${s.loadMs.toFixed(2)} ms (${(s.loadMs / s.buildMs).toFixed(3)}x the build)`);
 console.log(`  memory per tool: ${search.snapshots.map((s) => `${s.bytesPerTool.toFixed(0)} B ${s.vectors ? `with ${s.vectors}-dimensional vectors (int8 + scale: ${s.vectors + 4} B of it)` : "lexical"}`).join(", ")}: the snapshot holds the index's arrays; in memory add ~20 B per tool of query scratch and the term tables' hash slots`);
-console.log(`  ToolIndex adds ${search.weight.total} gzip bytes (wasm ${search.weight.wasm}, glue ${search.weight.glue})`);
+console.log(`  ToolIndex adds ${search.weight.total} gzip bytes (wasm ${search.weight.wasm}, JS ${search.weight.js}); routing alone weighs ${search.weight.routing}`);
 console.log("  musts:");
 for (const m of search.musts) console.log(`    ${m.ok ? "ok  " : "MISS"} ${m.what}: ${m.got}`);
 }
@@ -499,7 +521,7 @@ if (!quick) {
     "|---|---:|---:|---:|---:|",
     ...search.snapshots.map((x) => `| ${x.tools.toLocaleString("en")}${x.small ? " small" : ""} tools${x.vectors ? ` × ${x.vectors} dims` : ", lexical"} | ${(x.bytes / 1e6).toFixed(1)} MB | ${x.bytesPerTool.toFixed(0)} B | ${x.saveMs.toFixed(1)} ms | ${x.loadMs.toFixed(1)} ms |`),
     "",
-    `ToolIndex adds ${search.weight.total} gzip bytes to what a browser loads (wasm ${search.weight.wasm}, glue ${search.weight.glue}). The issue's musts, on this run: ${search.musts.map((m) => `${m.ok ? "met" : "**missed**"}: ${m.what} (${m.got})`).join("; ")}.`,
+    `ToolIndex adds ${search.weight.total} gzip bytes to what a browser loads (wasm ${search.weight.wasm}, JS ${search.weight.js}); routing alone, wasm and browser JS, weighs ${search.weight.routing}. The issue's musts, on this run: ${search.musts.map((m) => `${m.ok ? "met" : "**missed**"}: ${m.what} (${m.got})`).join("; ")}.`,
     "",
     ...tokenLines(tokens.routing, tokens.mcp),
     "",

@@ -238,7 +238,9 @@ impl NameList {
     /// The first `at` names, and the rest.
     pub fn split(&self, at: usize) -> (NameList, NameList) {
         let (mut first, mut rest) = (NameList::default(), NameList::default());
-        self.iter().enumerate().for_each(|(i, n)| if i < at { first.push(n) } else { rest.push(n) });
+        self.iter()
+            .enumerate()
+            .for_each(|(i, n)| if i < at { first.push(n) } else { rest.push(n) });
         (first, rest)
     }
 

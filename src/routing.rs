@@ -318,7 +318,9 @@ pub fn hidden(registry: &Registry, routed: &[u32]) -> Vec<u32> {
 /// string name): the positions kept, in the caller's order. A tool without a string name
 /// (a provider-defined tool, a separator) cannot be routed and is kept in place (SPEC 3).
 pub fn keep<'a>(palette: &NameSet, tools: impl Iterator<Item = Option<&'a Name>>) -> Vec<u32> {
-    let kept = tools.enumerate().filter(|(_, name)| name.map_or(true, |n| palette.contains(n)));
+    let kept = tools
+        .enumerate()
+        .filter(|(_, name)| name.map_or(true, |n| palette.contains(n)));
     kept.map(|(i, _)| i as u32).collect()
 }
 

@@ -10,7 +10,15 @@ extern "C" {
     /// A step as the facade receives it (run.js): each list the registered names' indices.
     pub type Stepped;
     #[wasm_bindgen(method)]
-    fn stepped(this: &Stepped, step: u32, offered: &[u32], listed: &[u32], deferred: &[u32], revealed: &[u32], kept: bool);
+    fn stepped(
+        this: &Stepped,
+        step: u32,
+        offered: &[u32],
+        listed: &[u32],
+        deferred: &[u32],
+        revealed: &[u32],
+        kept: bool,
+    );
 }
 
 #[wasm_bindgen]
@@ -26,7 +34,9 @@ impl Run {
         let all = batch::names(registered + pinned);
         let (registered, pinned) = all.split(registered as usize);
         let cache = Cache::ALL.get(cache).map_or(Cache::DEFAULT, |&(_, c)| c);
-        Core::new(cache, registered, &pinned).map(Run).map_err(|i| i as u32)
+        Core::new(cache, registered, &pinned)
+            .map(Run)
+            .map_err(|i| i as u32)
     }
 
     /// The next step, for a `Routed` outcome's `count` names in the batch (`routed`) or
@@ -34,7 +44,14 @@ impl Run {
     pub fn step(&mut self, to: &Stepped, routed: bool, count: u32) -> Result<(), u32> {
         let names = routed.then(|| batch::names(count));
         let s = self.0.step(names.as_ref()).map_err(|i| i as u32)?;
-        to.stepped(s.step, &s.offered, &s.listed, &s.deferred, &s.revealed, s.kept);
+        to.stepped(
+            s.step,
+            &s.offered,
+            &s.listed,
+            &s.deferred,
+            &s.revealed,
+            s.kept,
+        );
         Ok(())
     }
 
