@@ -97,6 +97,9 @@ impl Default for Params {
     }
 }
 
+/// Hits per search, and rows per turn of `entries`, when the caller gives no limit (SPEC 6).
+pub const LIMIT: u32 = 5;
+
 /// No term (surface tokens that are stop words, or unknown in a query); no namespace.
 pub const NONE: u32 = u32::MAX;
 
