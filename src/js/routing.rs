@@ -186,14 +186,7 @@ pub(crate) const NO_SPAN: u32 = u32::MAX;
 /// Decides a turn over `registry`: `count` strings (and `rows` codes) in the batch, as
 /// `retrieved` says; hands the answer to `to`, with the report when `report`.
 #[wasm_bindgen]
-pub fn decide(
-    to: &Decided,
-    registry: &Names,
-    retrieved: Retrieved,
-    count: u32,
-    rows: u32,
-    report: bool,
-) {
+pub fn decide(to: &Decided, registry: &Names, retrieved: Retrieved, count: u32, rows: u32, report: bool) {
     let (strings, codes) = batch::take(count, rows);
     let mut detail = 0;
     let mut read = Vec::with_capacity(codes.len());
@@ -203,24 +196,15 @@ pub fn decide(
         Retrieved::Nothing => Retrieval::Rows(None),
         Retrieved::Failed => {
             let fact = |i: usize| (i < strings.len()).then(|| strings.get(i));
-            let thrown = Thrown {
-                name: fact(0),
-                constructor: fact(1),
-                type_of: fact(2).unwrap_or(&[]),
-            };
+            let thrown = Thrown { name: fact(0), constructor: fact(1), type_of: fact(2).unwrap_or(&[]) };
             let name: &Name = turn::error_name(&thrown);
-            detail = (0..strings.len())
-                .position(|i| core::ptr::eq(strings.get(i), name))
-                .unwrap_or(2);
+            detail = (0..strings.len()).position(|i| core::ptr::eq(strings.get(i), name)).unwrap_or(2);
             Retrieval::Failed(name)
         }
         Retrieved::Rows => {
             let mut next = 0;
             for &code in &codes {
-                let activity = ACTIVITIES
-                    .get(code as usize)
-                    .copied()
-                    .unwrap_or(Read::Other);
+                let activity = ACTIVITIES.get(code as usize).copied().unwrap_or(Read::Other);
                 let candidate = (turn::is_active(activity) && next < strings.len()).then(|| {
                     next += 1;
                     strings.get(next - 1)
@@ -236,55 +220,32 @@ pub fn decide(
         routing::Outcome::Refused { unresolved, .. } => (&[][..], unresolved),
     };
     let triples = |spans: &mut dyn Iterator<Item = Option<routing::Span>>| -> Vec<u32> {
-        spans
-            .flat_map(|s| s.map_or([NO_SPAN; 3], |s| [s.candidate, s.start, s.end]))
-            .collect()
+        spans.flat_map(|s| s.map_or([NO_SPAN; 3], |s| [s.candidate, s.start, s.end])).collect()
     };
     let unresolved = triples(&mut unresolved.iter().map(|s| Some(*s)));
     let (fates, spans, hidden) = if report {
         let fates: Vec<u8> = decided.rows.iter().map(|r| r.fate as u8).collect();
         let spans = triples(&mut decided.rows.iter().map(|r| r.candidate));
         let routed = matches!(decided.outcome, routing::Outcome::Routed { .. });
-        (
-            fates,
-            spans,
-            if routed {
-                routing::hidden(&registry.0, names)
-            } else {
-                Vec::new()
-            },
-        )
+        (fates, spans, if routed { routing::hidden(&registry.0, names) } else { Vec::new() })
     } else {
         Default::default()
     };
     let rule = decided.outcome.rule_at() as u32;
-    to.decided(
-        rule,
-        detail as u32,
-        names,
-        &unresolved,
-        &fates,
-        &spans,
-        &hidden,
-    );
+    to.decided(rule, detail as u32, names, &unresolved, &fates, &spans, &hidden);
 }
 
 /// A router's missing prerequisites (SPEC 3), by their place in wire.js `MISSING`.
 #[wasm_bindgen]
 pub fn missing(has_layer: bool, registered: &Names) -> Vec<u8> {
-    routing::missing(has_layer, registered.0.distinct())
-        .iter()
-        .map(|&m| m as u8)
-        .collect()
+    routing::missing(has_layer, registered.0.distinct()).iter().map(|&m| m as u8).collect()
 }
 
 /// The one warning of a router without its prerequisites (SPEC 3), as code units.
 #[wasm_bindgen]
 pub fn warning(has_layer: bool, registered: &Names) -> Vec<u16> {
     let missing = routing::missing(has_layer, registered.0.distinct());
-    routing::unavailable_message(&missing)
-        .encode_utf16()
-        .collect()
+    routing::unavailable_message(&missing).encode_utf16().collect()
 }
 
 /// `bindPalette`: the positions of the tools it keeps, in order. The batch holds the
@@ -294,18 +255,10 @@ pub fn warning(has_layer: bool, registered: &Names) -> Vec<u16> {
 pub fn keep(palette: u32, tools: u32) -> Vec<u32> {
     let (names, named) = batch::take(palette + tools, tools);
     let mut routed = NameList::default();
-    names
-        .iter()
-        .take(palette as usize)
-        .for_each(|name| routed.push(name));
+    names.iter().take(palette as usize).for_each(|name| routed.push(name));
     let routed = NameSet::new(routed);
     let names = (palette as usize..names.len()).map(|i| names.get(i));
-    routing::keep(
-        &routed,
-        names
-            .zip(named)
-            .map(|(name, has)| (has != 0).then_some(name)),
-    )
+    routing::keep(&routed, names.zip(named).map(|(name, has)| (has != 0).then_some(name)))
 }
 
 #[cfg(test)]
@@ -314,14 +267,7 @@ mod tests {
 
     #[test]
     fn the_activities_are_the_cores_in_order() {
-        let all = [
-            Activity::Text,
-            Activity::Record,
-            Activity::Off,
-            Activity::Other,
-            Activity::Yes,
-            Activity::No,
-        ];
+        let all = [Activity::Text, Activity::Record, Activity::Off, Activity::Other, Activity::Yes, Activity::No];
         for (i, a) in all.iter().enumerate() {
             assert_eq!(*a as usize, i);
         }

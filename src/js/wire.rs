@@ -20,19 +20,12 @@ mod tests {
         let reasons = REASONS.iter().map(|(a, b)| format!("[{a:?}, {b:?}]"));
         let missing = [Missing::ProceduralLayer, Missing::NoRegisteredTools].map(Missing::as_str);
         let lines = [
-            "// Generated from src/js/wire.rs by `UPDATE_WIRE=1 cargo test wire`; do not edit."
-                .into(),
+            "// Generated from src/js/wire.rs by `UPDATE_WIRE=1 cargo test wire`; do not edit.".into(),
             format!("export const RULES = {};", list(RULES)),
             format!("export const FATES = {};", list(FATES)),
-            format!(
-                "export const REASONS = Object.freeze([{}]);",
-                reasons.collect::<Vec<_>>().join(", ")
-            ),
+            format!("export const REASONS = Object.freeze([{}]);", reasons.collect::<Vec<_>>().join(", ")),
             format!("export const MISSING = {};", list(missing)),
-            format!(
-                "export const ACTIVE = {};",
-                list(super::super::routing::active_table())
-            ),
+            format!("export const ACTIVE = {};", list(super::super::routing::active_table())),
             format!("export const NO_SPAN = {};", super::super::routing::NO_SPAN),
             format!("export const UNAVAILABLE = {UNAVAILABLE};"),
         ];
@@ -47,9 +40,6 @@ mod tests {
             std::fs::write(path, &made).unwrap();
         }
         let shipped = std::fs::read_to_string(path).unwrap_or_default();
-        assert_eq!(
-            shipped, made,
-            "src/js/wire.js drifted from src/js/wire.rs: run `UPDATE_WIRE=1 cargo test wire`"
-        );
+        assert_eq!(shipped, made, "src/js/wire.js drifted from src/js/wire.rs: run `UPDATE_WIRE=1 cargo test wire`");
     }
 }
