@@ -13,6 +13,7 @@ mod terms;
 mod tokenize;
 pub mod vectors;
 
+use crate::names::NameList;
 use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
 pub use explain::{Explained, Explanation, FieldParts, Fused, Lexical, Similarity, TermPart};
@@ -474,6 +475,29 @@ impl Index {
             }
         }
         b.finish()
+    }
+
+    /// The index of tools as the binding reads them: their `names`, and their `texts` back to
+    /// back, four parts per tool (its description, parameter names, parameter descriptions
+    /// and `enum` values) whose ends are `parts`.
+    pub fn of_texts(names: &NameList, texts: &NameList, parts: &[u32], explain: bool) -> Index {
+        let (mut flat, mut tools, mut start) = (Vec::with_capacity(texts.len()), Vec::new(), 0);
+        for (i, &end) in parts.iter().enumerate() {
+            let end = (end as usize).clamp(start, texts.len());
+            flat.extend((start..end).map(|t| (Field::ALL[1 + i % 4], texts.get(t))));
+            if i % 4 == 3 {
+                tools.push(flat.len());
+            }
+            start = end;
+        }
+        let mut start = 0;
+        let docs: Vec<ToolDoc> = (names.iter().zip(tools))
+            .map(|(name, end)| ToolDoc {
+                name,
+                texts: &flat[core::mem::replace(&mut start, end)..end],
+            })
+            .collect();
+        Index::build_with(&docs, Params::default(), explain)
     }
 
     /// How many tools were indexed.
