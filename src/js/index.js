@@ -1,7 +1,6 @@
-// ToolIndex (SPEC 6 and 8). The facade reads the tools (names, descriptions, parameter
-// schemas: JSON schema or zod), the vectors and each call's values once each, waits for
-// `embed` and a snapshot's stream, and builds hits and rows from the module's indices and
-// scores; the module (src/js/index.rs) checks, ranks, saves and loads.
+// ToolIndex (SPEC 6 and 8). The facade reads the tools (JSON schemas and zod included), the
+// vectors and each call's values once each, waits for `embed` and a snapshot's stream, and
+// builds hits and rows from the indices and scores the module (src/js/index.rs) answers.
 import * as wasm from "./tool_palette.js";
 import { bounded, checked, dispose, enter, fields, guarded, isFunction, isObject, mustBe, ofSignal, own, putNames, signal as checkSignal, strings, text, unreadable, use, using } from "./host.js";
 
@@ -25,16 +24,15 @@ export class ToolIndex {
 
   explain(query, options) {
     return ask(this, "explain", query, options, (searcher, limit, hybrid, names) => {
-      const why = searcher.explain(limit, hybrid);
-      if (!why) throw new Error("ToolIndex.explain: this index keeps no field counts to explain with; build it with options.explain: true (new ToolIndex(tools, { explain: true })), and its snapshots keep them too");
-      // serde-wasm-bindgen's records name tools and terms by place: the exact strings go there.
-      const terms = why.terms.map((units) => String.fromCharCode(...units));
-      for (const hit of why.hits) {
-        hit.name = names[hit.name];
+      const [hits, units] = searcher.explain(limit, hybrid) ?? [];
+      if (!hits) throw new Error("ToolIndex.explain: this index keeps no field counts to explain with; build it with options.explain: true (new ToolIndex(tools, { explain: true })), and its snapshots keep them too");
+      const terms = units.map((term) => String.fromCharCode(...term));
+      for (const hit of hits) {
+        hit.name = names[hit.name]; // (serde-wasm-bindgen's records name tools and terms by place)
         for (const field of hit.lexical?.fields ?? []) for (const part of field.terms) part.term = terms[part.term];
       }
       const freeze = (v) => (isObject(v) && Object.values(v).forEach(freeze), Object.freeze(v));
-      return freeze(why.hits);
+      return freeze(hits);
     });
   }
 
@@ -42,27 +40,19 @@ export class ToolIndex {
     return (context) => this.entriesFor(context);
   }
 
-  // The rows for a turn's context; with `embed`, a Promise of them, awaited here and ranked
-  // through the door: an embed that never settles keeps nothing of the turn in the module.
+  // With `embed`, a Promise of the rows: its answer is awaited here and ranked through the
+  // door, so an embed that never settles keeps nothing of the turn in the module.
   entriesFor(context) {
     use(this, ToolIndex, "entriesFor");
     return using(this, ToolIndex, "entries", (searcher, { names, embed }) => {
       let read;
-      try {
-        read = contextOf(context);
-      } catch (error) {
-        if (embed) return Promise.reject(error);
-        throw error;
-      }
+      try { read = contextOf(context); } catch (error) { if (embed) return Promise.reject(error); throw error; }
       if (read) putNames(read, "ToolIndex.entries: context");
       if (!embed) return read ? rowsOf(names, searcher.entries(read.length, false)) : NO_ROWS;
       if (!read || !searcher.worded()) return Promise.resolve(NO_ROWS);
       const rank = (failed) => (answer) => enter(embedded, this, [read, failed, answer]);
-      try {
-        return Promise.resolve(embed(read[0])).then(rank(false), rank(true));
-      } catch (error) {
-        return Promise.resolve().then(() => rank(true)(error)); // (or adopting its answer) threw
-      }
+      // (Adopting the answer runs its code: a `then` or `constructor` that throws fails it.)
+      try { return Promise.resolve(embed(read[0])).then(rank(false), rank(true)); } catch (error) { return Promise.resolve().then(() => rank(true)(error)); }
     });
   }
 
@@ -75,10 +65,7 @@ export class ToolIndex {
   }
 
   save() {
-    return using(this, ToolIndex, "save", (searcher, { names }) => {
-      putNames(names, "ToolIndex.save: the index's names");
-      return searcher.save(names.length);
-    });
+    return using(this, ToolIndex, "save", (searcher, { names }) => (putNames(names, "ToolIndex.save: the index's names"), searcher.save(names.length)));
   }
 
   static load(bytes, options) {
@@ -91,7 +78,7 @@ export class ToolIndex {
 }
 guarded(ToolIndex, ["search"], ["explain"], ["entriesFor"], ["save"], ["dispose"]);
 
-// A new index: the tools read, then the options, checked in the order the SPEC's errors come.
+// A new index: the tools read, then the options, checked in the order the errors come.
 function build(tools, options) {
   const where = "ToolIndex: tools";
   if (!isObject(tools)) throw mustBe(where, "an iterable of tools or a record of tools keyed by name", tools);
@@ -116,7 +103,6 @@ function build(tools, options) {
   made(this, indexer.build(...texts), names, embed, onEmbedError);
 }
 
-// `self` holding the module's index, with the caller's names, frozen.
 function made(self, searcher, names, embed, onEmbedError) {
   own(self, searcher, { names, embed, onEmbedError, dims: searcher.dimensions() ?? null });
   return Object.freeze(self);
@@ -125,8 +111,8 @@ function made(self, searcher, names, embed, onEmbedError) {
 // The options the constructor and load share, checked: [limit, embed, onEmbedError, explain].
 const optionsOf = ([limit, , embed, onEmbedError, explain], where) => [checked(limit, "limit", `${where}.limit`), checked(embed, "function", `${where}.embed`), checked(onEmbedError, "function", `${where}.onEmbedError`), checked(explain, "flag", `${where}.explain`)];
 
-// search or explain: the query and options read and checked, then the query's vector (for
-// an index with vectors) and the query into the module, then `f`.
+// search or explain: the query and options read and checked, then the query's vector (an
+// index with vectors only) and the query into the module, then `f`.
 function ask(self, method, query, options, f) {
   const where = `ToolIndex.${method}: `;
   if (typeof query !== "string") throw mustBe(`${where}query`, "a string", query);
@@ -148,7 +134,7 @@ function contextOf(context) {
 }
 
 // The rows once `embed` answered (`failed`: threw or rejected): hybrid, or lexical when it
-// failed or answered no vector of the index's (then onEmbedError gets why).
+// failed or answered no vector of the index's (onEmbedError gets why).
 function embedded(read, failed, answer) {
   return using(this, ToolIndex, "entries", (searcher, { names, dims, onEmbedError }) => {
     let hybrid = false;
@@ -168,6 +154,18 @@ const rowsOf = (names, found) => Object.freeze(Array.from(found, (i) => Object.f
 const [typedName, typedBuffer, typedOffset, typedLength] = [Symbol.toStringTag, "buffer", "byteOffset", "length"].map((key) => Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), key).get);
 const realView = (value) => typedName.call(value) && new globalThis[typedName.call(value)](typedBuffer.call(value), typedOffset.call(value), typedLength.call(value));
 
+// A vector (`where` names it) into the module (an Indexer's or a Searcher's `vector`), which
+// checks it against the index's `dims`: true, or the TypeError saying why not.
+function setVector(to, value, where, dims) {
+  let v;
+  try { v = vectorOf(value); } catch (cause) { throw unreadable(where, cause); }
+  if (!(v instanceof Float32Array || v instanceof Float64Array)) throw mustBe(where, "an array of numbers", value);
+  const verdict = to.vector(v);
+  if (verdict > 1) throw new TypeError(`${where}[${verdict - 2}] must be a finite number`);
+  if (verdict) throw new TypeError(dims == null ? `${where} must hold at least one number, got an empty vector` : `${where} has ${v.length} numbers; the index's vectors have ${dims}`);
+  return true;
+}
+
 // A vector as the module takes it (a Float32Array or Float64Array, a component that is no
 // number NaN), or the value itself when it is not array-like.
 function vectorOf(value) {
@@ -181,20 +179,8 @@ function vectorOf(value) {
   return out;
 }
 
-// A vector (`where` names it) into the module (an Indexer's or a Searcher's `vector`), which
-// checks it against the index's `dims`: true, or the TypeError saying why not.
-function setVector(to, value, where, dims) {
-  let v;
-  try { v = vectorOf(value); } catch (cause) { throw unreadable(where, cause); }
-  if (!(v instanceof Float32Array || v instanceof Float64Array)) throw mustBe(where, "an array of numbers", value);
-  const verdict = to.vector(v);
-  if (verdict > 1) throw new TypeError(`${where}[${verdict - 2}] must be a finite number`);
-  if (verdict) throw new TypeError(dims == null ? `${where} must hold at least one number, got an empty vector` : `${where} has ${v.length} numbers; the index's vectors have ${dims}`);
-  return true;
-}
-
-// `options.vectors` into the indexer, one per tool in the order the tools are read, or one
-// flat n × d Float32Array: whether there are any.
+// `options.vectors` into the indexer: one per tool in the order the tools are read, or one
+// flat n × d Float32Array. Whether there are any.
 function readVectors(indexer, value, count) {
   const where = "ToolIndex: options.vectors";
   if (value === undefined) return false;
@@ -219,7 +205,7 @@ function readVectors(indexer, value, count) {
 // The tools read once: names and namespaces as given (checked later), and each tool's texts
 // in four parts (`parts`: where each ends): its description, and its parameter schema's
 // property names, descriptions and string `enum` values (nested ones too); `size`: how many
-// texts of each part, and their code units. What weighs what is the ranking's (src/search/).
+// texts each part has in all, and their code units. What weighs what is src/search/'s.
 function readTools(tools) {
   const out = { record: false, names: [], namespaces: [], texts: [], parts: [], size: new Float64Array(8) };
   let items;
@@ -230,7 +216,7 @@ function readTools(tools) {
       // A list held by an object (an MCP tools/list result) is no tool named by its key.
       if (out.record && Array.isArray(tool)) throw new TypeError("it is an array, not a tool: pass the list of tools itself (an MCP tools/list result's `tools`), or a record of tools keyed by name");
       if (!out.record && isObject(tool) && !("name" in tool) && isObject(tool.function)) tool = tool.function; // Chat Completions'
-      const [parts, ok] = [[[], [], [], []], isObject(tool)]; // the texts by field - 1
+      const [parts, ok] = [[[], [], [], []], isObject(tool)];
       out.names.push(out.record ? item : ok ? tool.name : undefined);
       const description = ok ? tool.description : undefined;
       if (typeof description === "string" && description !== "") parts[0].push(description);
@@ -286,7 +272,7 @@ function zodJsonSchema(schema, memo, depth) {
 // A schema's texts into `parts`, and those of the schemas it holds (properties, items,
 // prefixItems, additionalProperties, anyOf/oneOf/allOf, a local $ref into the tool's schema
 // `root`: pydantic's $defs): property names, and each held schema's description and string
-// enum values (the root's are the tool's). A schema holding others is read once per tool
+// enum values (the root's are the tool's). Each schema holding others is read once per tool
 // (`seen`: a cycle stops), at most 16 deep.
 function readSchema(schema, parts, seen, depth, root) {
   if (!isObject(schema) || depth > 16) return;
@@ -351,7 +337,7 @@ function namespacesOf({ namespaces, names, record }, where) {
 // a rejection for a stream), then the bytes.
 function load(bytes, options) {
   const where = "ToolIndex.load: options";
-  let source, read;
+  let source, read, view;
   try { source = sourceOf(bytes); } catch (cause) { source = unreadable("ToolIndex.load: source", cause); }
   try {
     const values = fields(options, OPTIONS, where);
@@ -361,11 +347,8 @@ function load(bytes, options) {
     if (refused) throw new TypeError(`${where}.${refused}; load takes limit, embed, onEmbedError and signal`);
     read = () => [limit, embed, onEmbedError, signal];
   } catch (error) {
-    read = () => {
-      throw error;
-    };
+    read = () => { throw error; };
   }
-  let view;
   try { view = realView(bytes); } catch (cause) { throw unreadable("ToolIndex.load: bytes", cause); }
   if (view instanceof Uint8Array) return loaded(new Load("ToolIndex.load: bytes"), view, read());
   if (ArrayBuffer.isView(bytes)) throw new TypeError("ToolIndex.load: bytes must be a Uint8Array (from index.save()), got a typed array or DataView of another kind: view its bytes as new Uint8Array(view.buffer, view.byteOffset, view.byteLength)");
@@ -385,9 +368,9 @@ function loaded(to, bytes, [limit, embed, onEmbedError], searcher = wasm.Searche
   return made(Object.create(ToolIndex.prototype), searcher, to.names, embed, onEmbedError);
 }
 
-// A source judged by shape (another realm's classes and workerd's count too), as [the stream
-// or Blob, whether a Blob]: a ReadableStream, or a Response's or R2 object's `body` ([USED]
-// once read, [null] for none); undefined for no source. Only reads: nothing is opened yet.
+// A source judged by shape (another realm's classes and workerd's count too): [a stream], a
+// Response's or R2 object's [body] ([USED] once read, [null] for none), or [a Blob, true];
+// undefined for no source. Only reads: nothing is opened yet.
 const USED = {};
 const isStream = (value) => isObject(value) && isFunction(value.getReader);
 function sourceOf(source) {
@@ -399,12 +382,12 @@ function sourceOf(source) {
   return isFunction(source.stream) ? [source, true] : undefined;
 }
 
-// A Promise of the index streamed from a source: whatever fails rejects it (the reader
-// cancelled with the error), before the first read too. The module takes the chunks in as
+// A Promise of the index streamed from a source: whatever fails rejects it, the reader
+// cancelled with the error, before the first read too. The module takes the chunks in as
 // they come (src/js/index.rs `Loading`), polled through the door after each read.
 async function streamed([value, blob], read) {
   const options = read();
-  const signal = options[3];
+  const [signal, SIGNAL] = [options[3], "ToolIndex.load: options.signal"];
   if (value === USED) throw new TypeError("ToolIndex.load: source's body was read already (bodyUsed): a body is read once; load from a new Response, or from response.clone() made before reading it");
   if (signal && ofSignal(signal, "aborted", SIGNAL)) throw ofSignal(signal, "reason", SIGNAL);
   if (value === null) return loaded(new Load(BYTES), new Uint8Array(0), options);
@@ -417,15 +400,11 @@ async function streamed([value, blob], read) {
   }
   if (!reader) throw mustBe("ToolIndex.load: source.stream()", "a ReadableStream", stream);
   const [load, loading] = [new Load(BYTES, reader), new wasm.Loading(options[0])];
-  const aborted = new Promise((_, reject) => (onAbort = () => reject(reasonOf(signal))));
+  const aborted = new Promise((_, reject) => (onAbort = () => { try { reject(ofSignal(signal, "reason", SIGNAL)); } catch (error) { reject(error); } }));
   aborted.catch(() => {});
   try {
     if (signal) {
-      try {
-        signal.addEventListener("abort", onAbort, { once: true });
-      } catch (cause) {
-        throw new TypeError(`${SIGNAL} failed as an AbortSignal`, { cause });
-      }
+      try { signal.addEventListener("abort", onAbort, { once: true }); } catch (cause) { throw new TypeError(`${SIGNAL} failed as an AbortSignal`, { cause }); }
       stop = () => signal.removeEventListener("abort", onAbort);
     }
     for (;;) {
@@ -435,21 +414,18 @@ async function streamed([value, blob], read) {
       await Promise.race([load.pending, aborted]);
     }
   } catch (error) {
-    try {
-      reader.cancel(error).catch(() => {});
-    } catch {}
+    try { reader.cancel(error).catch(() => {}); } catch {}
     throw error;
   } finally {
     try { stop?.(); } catch {}
   }
 }
-const [SIGNAL, BYTES] = ["ToolIndex.load: options.signal", "ToolIndex.load: source's bytes"];
-const reasonOf = (signal) => {
-  try { return ofSignal(signal, "reason", SIGNAL); } catch (error) { return error; }
-};
+const BYTES = "ToolIndex.load: source's bytes";
 
 // A load's JavaScript half (src/js/index.rs `Load`): it gets the names, or why the bytes
-// (`where`) are refused; from a stream, the module's future reads `reader` chunk by chunk.
+// (`where`) are refused; from a stream, the module's future reads `reader` chunk by chunk:
+// `next` is the next chunk's length (undefined at the end), or the TypeError of a read that
+// threw, rejected or answered no { done, value }, or of a chunk that is no Uint8Array.
 class Load {
   constructor(where, reader) {
     Object.assign(this, { where, reader, chunks: 0 });
@@ -464,19 +440,11 @@ class Load {
   next() {
     return (this.pending = this.read());
   }
-  // The next chunk's length (undefined at the end), or the TypeError of a read that threw,
-  // rejected or answered no { done, value }, or of a chunk that is no Uint8Array.
   async read() {
-    let chunk, view;
-    try {
-      const read = await this.reader.read();
-      if (read.done) return undefined;
-      chunk = read.value;
-    } catch (cause) {
-      throw unreadable("ToolIndex.load: source", cause);
-    }
-    try { view = realView(chunk); } catch {}
-    if (!(view instanceof Uint8Array)) throw mustBe(`ToolIndex.load: source's chunk ${this.chunks}`, "a Uint8Array", chunk);
+    let read, view;
+    try { read = await this.reader.read(); if (read.done) return undefined; read = read.value; } catch (cause) { throw unreadable("ToolIndex.load: source", cause); }
+    try { view = realView(read); } catch {}
+    if (!(view instanceof Uint8Array)) throw mustBe(`ToolIndex.load: source's chunk ${this.chunks}`, "a Uint8Array", read);
     this.chunks++;
     return (this.chunk = view).length;
   }

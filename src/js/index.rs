@@ -6,10 +6,10 @@ use super::batch;
 use crate::names::{fits_texts, NameList, NameTable};
 use crate::search::snapshot::{self, Incoming, SnapshotError};
 use crate::search::vectors::{verdict, Vectors};
-use crate::search::{Explained, Fusion, Index, LIMIT};
-use alloc::{boxed::Box, rc::Rc, sync::Arc, task::Wake, vec::Vec};
+use crate::search::{Fusion, Index, LIMIT};
+use alloc::{sync::Arc, task::Wake, vec::Vec};
 use core::task::{Context, Poll, Waker};
-use core::{cell::RefCell, future::Future, pin::Pin};
+use core::{future::Future, pin::Pin};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
@@ -69,13 +69,6 @@ pub struct Searcher {
     fusion: Fusion,
     limit: u32,
     query: Vec<f64>,
-}
-
-/// `explain`'s answer: the hits explained, and the terms they name by place.
-#[derive(serde::Serialize)]
-struct Why<'a> {
-    hits: &'a [Explained],
-    terms: Vec<&'a [u16]>,
 }
 
 impl Searcher {
@@ -140,22 +133,16 @@ impl Searcher {
         out
     }
 
-    /// The hits of `search` explained (by serde-wasm-bindgen: a structured value off the
-    /// turn's path), undefined for an index that keeps no counts.
+    /// The hits of `search` explained and the terms they name by place (by serde-wasm-bindgen:
+    /// a structured value off the turn's path); undefined for an index that keeps no counts.
     pub fn explain(&self, limit: Option<u32>, hybrid: bool) -> JsValue {
         let (query, limit) = (batch::names(1), limit.unwrap_or(self.limit) as usize);
         let Some(e) = self.index.explain(query.get(0), self.fused(hybrid), limit) else {
             return JsValue::UNDEFINED;
         };
-        let terms = e.terms.iter().map(|&t| self.index.term(t)).collect();
+        let terms: Vec<&[u16]> = e.terms.iter().map(|&t| self.index.term(t)).collect();
         let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
-        let why = serde::Serialize::serialize(
-            &Why {
-                hits: &e.hits,
-                terms,
-            },
-            &serializer,
-        );
+        let why = serde::Serialize::serialize(&(&e.hits, terms), &serializer);
         why.unwrap_or(JsValue::UNDEFINED)
     }
 
@@ -186,7 +173,7 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn refused(this: &Load, range: bool, units: &[u16]);
     /// A promise of the next chunk's length (undefined at the end), rejected when the read
-    /// failed (JavaScript then ends the load).
+    /// failed (JavaScript ends the load then).
     #[wasm_bindgen(method)]
     fn next(this: &Load) -> js_sys::Promise;
     /// Copies the chunk read, from its byte `from`, into `to`.
@@ -199,15 +186,13 @@ fn refuse(to: &Load, e: SnapshotError) -> Option<Searcher> {
     None
 }
 
-/// A load from a stream: a future that awaits each read (wasm-bindgen-futures' `JsFuture`),
-/// polled by index.js through the door, at once and after each read. The stream's `Load` is
-/// lent for a poll only: held between polls (a root of the module's) it would keep the load
-/// alive through its own promises, so a load whose stream stalls is freed once dropped.
+/// A load from a stream: the chunks taken in (`snapshot::Incoming`), the read awaited (a
+/// wasm-bindgen-futures `JsFuture`), and the limit. index.js polls it through the door, at
+/// once and after each read; between polls it holds no JavaScript value of the load's but
+/// that future (a root of the module's would keep the load alive through its own promises),
+/// so a load whose stream stalls is freed once dropped.
 #[wasm_bindgen]
-pub struct Loading(
-    Pin<Box<dyn Future<Output = Option<Searcher>>>>,
-    Rc<RefCell<Option<Load>>>,
-);
+pub struct Loading(Incoming, Option<JsFuture>, Option<u32>);
 
 /// Nothing to wake: index.js polls again once the read awaited settled.
 struct Noop;
@@ -220,46 +205,29 @@ impl Wake for Noop {
 impl Loading {
     #[wasm_bindgen(constructor)]
     pub fn new(limit: Option<u32>) -> Loading {
-        let lent = Rc::default();
-        Loading(Box::pin(read_all(Rc::clone(&lent), limit)), lent)
+        Loading(Incoming::default(), None, limit)
     }
 
-    /// The load as far as it goes: the index, or none while a read is awaited or once
-    /// `reading` was told why not.
-    pub fn poll(&mut self, reading: Load) -> Option<Searcher> {
+    /// The load as far as `to`'s reads go: the index at the end, else none (while a read is
+    /// awaited, or once `to` was told why not).
+    pub fn poll(&mut self, to: Load) -> Option<Searcher> {
         let waker = Waker::from(Arc::new(Noop));
-        *self.1.borrow_mut() = Some(reading);
-        let polled = self.0.as_mut().poll(&mut Context::from_waker(&waker));
-        self.1.borrow_mut().take();
-        let Poll::Ready(index) = polled else {
-            return None;
-        };
-        index
-    }
-}
-
-/// Every chunk into one buffer as the core takes them in (`snapshot::Incoming`), then the
-/// index of it.
-async fn read_all(lent: Rc<RefCell<Option<Load>>>, limit: Option<u32>) -> Option<Searcher> {
-    let to = || {
-        lent.borrow()
-            .clone()
-            .unwrap_or_else(|| JsValue::UNDEFINED.into())
-    };
-    let mut incoming = Incoming::default();
-    loop {
-        // (A statement of its own: no `Load` is held across the await.)
-        let next = JsFuture::from(to().next());
-        let Some(n) = next.await.ok()?.as_f64() else {
-            break;
-        };
-        let head = incoming.head(n as usize);
-        let at = head.len();
-        to().copy(0, head);
-        match incoming.body(n as usize - at) {
-            Ok(body) => to().copy(at as u32, body),
-            Err(e) => return refuse(&to(), e),
+        loop {
+            let next = self.1.get_or_insert_with(|| JsFuture::from(to.next()));
+            let Poll::Ready(read) = Pin::new(next).poll(&mut Context::from_waker(&waker)) else {
+                return None;
+            };
+            self.1 = None;
+            let Some(n) = read.ok()?.as_f64() else {
+                return Searcher::load(&to, core::mem::take(&mut self.0).bytes(), self.2);
+            };
+            let head = self.0.head(n as usize);
+            let at = head.len();
+            to.copy(0, head);
+            match self.0.body(n as usize - at) {
+                Ok(body) => to.copy(at as u32, body),
+                Err(e) => return refuse(&to, e),
+            }
         }
     }
-    Searcher::load(&to(), incoming.bytes(), limit)
 }
