@@ -1,6 +1,5 @@
-// ToolIndex (SPEC 6 and 8). The facade reads the tools (JSON schemas and zod included), the
-// vectors and each call's values once each, waits for `embed` and a snapshot's stream, and
-// builds hits and rows from the indices and scores the module (src/js/index.rs) answers.
+// ToolIndex (SPEC 6, 8): the facade reads the tools (JSON schemas, zod), vectors and calls'
+// values once each and waits; the module (src/js/index.rs) checks, ranks, saves and loads.
 import * as wasm from "./tool_palette.js";
 import { bounded, checked, dispose, enter, fields, guarded, isFunction, isObject, mustBe, ofSignal, own, putNames, signal as checkSignal, strings, text, unreadable, use, using } from "./host.js";
 
@@ -9,9 +8,7 @@ const NO_ROWS = Object.freeze([]);
 
 /** Tool search over the tools' names, descriptions and parameter schemas, in the Rust core. */
 export class ToolIndex {
-  constructor(tools, options) {
-    enter(build, this, [tools, options]);
-  }
+  constructor(tools, options) { enter(build, this, [tools, options]); }
 
   search(query, options) {
     return ask(this, "search", query, options, (searcher, limit, hybrid, names) => {
@@ -36,12 +33,9 @@ export class ToolIndex {
     });
   }
 
-  get entries() {
-    return (context) => this.entriesFor(context);
-  }
+  get entries() { return (context) => this.entriesFor(context); }
 
-  // With `embed`, a Promise of the rows: its answer is awaited here and ranked through the
-  // door, so an embed that never settles keeps nothing of the turn in the module.
+  // With `embed` a Promise: embed's answer is awaited here (not in the module), then ranked.
   entriesFor(context) {
     use(this, ToolIndex, "entriesFor");
     return using(this, ToolIndex, "entries", (searcher, { names, embed }) => {
@@ -51,41 +45,24 @@ export class ToolIndex {
       if (!embed) return read ? rowsOf(names, searcher.entries(read.length, false)) : NO_ROWS;
       if (!read || !searcher.worded()) return Promise.resolve(NO_ROWS);
       const rank = (failed) => (answer) => enter(embedded, this, [read, failed, answer]);
-      // (Adopting the answer runs its code: a `then` or `constructor` that throws fails it.)
-      try { return Promise.resolve(embed(read[0])).then(rank(false), rank(true)); } catch (error) { return Promise.resolve().then(() => rank(true)(error)); }
+      try { return Promise.resolve(embed(read[0])).then(rank(false), rank(true)); } catch (error) { return Promise.resolve().then(() => rank(true)(error)); } // (or its then/constructor)
     });
   }
 
-  get size() {
-    return use(this, ToolIndex, "size").more.names.length;
-  }
-
-  get dimensions() {
-    return use(this, ToolIndex, "dimensions").more.dims;
-  }
-
-  save() {
-    return using(this, ToolIndex, "save", (searcher, { names }) => (putNames(names, "ToolIndex.save: the index's names"), searcher.save(names.length)));
-  }
-
-  static load(bytes, options) {
-    return enter(load, undefined, [bytes, options]);
-  }
-
-  dispose() {
-    dispose(this, ToolIndex);
-  }
+  get size() { return use(this, ToolIndex, "size").more.names.length; }
+  get dimensions() { return use(this, ToolIndex, "dimensions").more.dims; }
+  save() { return using(this, ToolIndex, "save", (searcher, { names }) => (putNames(names, "ToolIndex.save: the index's names"), searcher.save(names.length))); }
+  static load(bytes, options) { return enter(load, undefined, [bytes, options]); }
+  dispose() { dispose(this, ToolIndex); }
 }
 guarded(ToolIndex, ["search"], ["explain"], ["entriesFor"], ["save"], ["dispose"]);
 
-// A new index: the tools read, then the options, checked in the order the errors come.
 function build(tools, options) {
   const where = "ToolIndex: tools";
   if (!isObject(tools)) throw mustBe(where, "an iterable of tools or a record of tools keyed by name", tools);
-  const read = readTools(tools);
+  const read = readTools(tools), names = read.names;
   const values = fields(options, OPTIONS.slice(0, 5), "ToolIndex: options");
   const [limit, embed, onEmbedError, explain] = optionsOf(values, "ToolIndex: options");
-  const { names } = read;
   const bad = names.findIndex((name) => typeof name !== "string");
   if (bad >= 0) throw mustBe(`${where}[${bad}].name`, "a string", names[bad]);
   putNames(names, where);
@@ -96,23 +73,15 @@ function build(tools, options) {
     if (dup !== undefined) throw new TypeError(`${where}[${dup}] reuses the name "${names[dup]}"; tool names must be unique`);
     if (!readVectors(indexer, values[1], names.length) && embed) throw new TypeError("ToolIndex: options.embed needs options.vectors (the tools' vectors, to rank its answers against)");
     texts = [...unitsOf(read, where), Uint32Array.from(read.parts), namespacesOf(read, where)];
-  } catch (error) {
-    indexer.free();
-    throw error;
-  }
+  } catch (error) { throw (indexer.free(), error); }
   made(this, indexer.build(...texts), names, embed, onEmbedError);
 }
 
-function made(self, searcher, names, embed, onEmbedError) {
-  own(self, searcher, { names, embed, onEmbedError, dims: searcher.dimensions() ?? null });
-  return Object.freeze(self);
-}
+const made = (self, searcher, names, embed, onEmbedError) => (own(self, searcher, { names, embed, onEmbedError, dims: searcher.dimensions() ?? null }), Object.freeze(self));
 
-// The options the constructor and load share, checked: [limit, embed, onEmbedError, explain].
 const optionsOf = ([limit, , embed, onEmbedError, explain], where) => [checked(limit, "limit", `${where}.limit`), checked(embed, "function", `${where}.embed`), checked(onEmbedError, "function", `${where}.onEmbedError`), checked(explain, "flag", `${where}.explain`)];
 
-// search or explain: the query and options read and checked, then the query's vector (an
-// index with vectors only) and the query into the module, then `f`.
+// search or explain: the call read and checked, the query's vector and the query put in.
 function ask(self, method, query, options, f) {
   const where = `ToolIndex.${method}: `;
   if (typeof query !== "string") throw mustBe(`${where}query`, "a string", query);
@@ -133,8 +102,7 @@ function contextOf(context) {
   return typeof message === "string" ? [message, ...last] : undefined;
 }
 
-// The rows once `embed` answered (`failed`: threw or rejected): hybrid, or lexical when it
-// failed or answered no vector of the index's (onEmbedError gets why).
+// The rows once embed answered (or `failed`): lexical when it failed (onEmbedError gets why).
 function embedded(read, failed, answer) {
   return using(this, ToolIndex, "entries", (searcher, { names, dims, onEmbedError }) => {
     let hybrid = false;
@@ -145,20 +113,16 @@ function embedded(read, failed, answer) {
   });
 }
 
+const attempt = (f, where) => { try { return f(); } catch (cause) { throw unreadable(where, cause); } };
 const rowsOf = (names, found) => Object.freeze(Array.from(found, (i) => Object.freeze({ tool: names[i] })));
 
-// ---------------------------------------------------------------- vectors and bytes
-
-// A typed array of any realm as a plain view of this realm over its bytes, read by its
-// internal slots whatever its own getters say; undefined for anything else.
+// A typed array of any realm as a plain view of its bytes, read by its internal slots.
 const [typedName, typedBuffer, typedOffset, typedLength] = [Symbol.toStringTag, "buffer", "byteOffset", "length"].map((key) => Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), key).get);
 const realView = (value) => typedName.call(value) && new globalThis[typedName.call(value)](typedBuffer.call(value), typedOffset.call(value), typedLength.call(value));
 
-// A vector (`where` names it) into the module (an Indexer's or a Searcher's `vector`), which
-// checks it against the index's `dims`: true, or the TypeError saying why not.
+// A vector into the module (`to.vector`), which checks it: true, or the TypeError why not.
 function setVector(to, value, where, dims) {
-  let v;
-  try { v = vectorOf(value); } catch (cause) { throw unreadable(where, cause); }
+  const v = attempt(() => vectorOf(value), where);
   if (!(v instanceof Float32Array || v instanceof Float64Array)) throw mustBe(where, "an array of numbers", value);
   const verdict = to.vector(v);
   if (verdict > 1) throw new TypeError(`${where}[${verdict - 2}] must be a finite number`);
@@ -166,8 +130,7 @@ function setVector(to, value, where, dims) {
   return true;
 }
 
-// A vector as the module takes it (a Float32Array or Float64Array, a component that is no
-// number NaN), or the value itself when it is not array-like.
+// A vector as a Float32Array or Float64Array (what is no number NaN), or the value itself.
 function vectorOf(value) {
   const view = realView(value);
   if (view instanceof Float32Array || view instanceof Float64Array) return view;
@@ -179,19 +142,13 @@ function vectorOf(value) {
   return out;
 }
 
-// `options.vectors` into the indexer: one per tool in the order the tools are read, or one
-// flat n × d Float32Array. Whether there are any.
+// options.vectors (per tool, or a flat n × d Float32Array) into the indexer: whether any.
 function readVectors(indexer, value, count) {
   const where = "ToolIndex: options.vectors";
   if (value === undefined) return false;
   if (!isObject(value)) throw mustBe(where, "an iterable of vectors or a flat Float32Array", value);
-  let flat, rows;
-  try {
-    flat = realView(value);
-    rows = flat instanceof Float32Array ? [] : bounded(value).map(vectorOf);
-  } catch (cause) {
-    throw unreadable(where, cause);
-  }
+  let flat;
+  let rows = attempt(() => ((flat = realView(value)) instanceof Float32Array ? [] : bounded(value).map(vectorOf)), where);
   const d = flat instanceof Float32Array && flat.length / count;
   if (d !== false && count && !(Number.isInteger(d) && d > 0)) throw new TypeError(`${where}: a flat Float32Array of ${flat.length} numbers is not one vector of one length for each of the ${count} tools`);
   if (d !== false) rows = Array.from({ length: count }, (_, i) => flat.subarray(i * d, i * d + d));
@@ -200,16 +157,10 @@ function readVectors(indexer, value, count) {
   return count > 0;
 }
 
-// ---------------------------------------------------------------- tools
-
-// The tools read once: names and namespaces as given (checked later), and each tool's texts
-// in four parts (`parts`: where each ends): its description, and its parameter schema's
-// property names, descriptions and string `enum` values (nested ones too); `size`: how many
-// texts each part has in all, and their code units. What weighs what is src/search/'s.
+// The tools read once: names, namespaces, and per tool four parts of texts (`parts`: ends).
 function readTools(tools) {
   const out = { record: false, names: [], namespaces: [], texts: [], parts: [], size: new Float64Array(8) };
-  let items;
-  try { items = isFunction(tools[Symbol.iterator]) ? bounded(tools) : ((out.record = true), Object.keys(tools)); } catch (cause) { throw unreadable("ToolIndex: tools", cause); }
+  const items = attempt(() => (isFunction(tools[Symbol.iterator]) ? bounded(tools) : ((out.record = true), Object.keys(tools))), "ToolIndex: tools");
   items.forEach((item, i) => {
     try {
       let tool = out.record ? tools[item] : item;
@@ -234,22 +185,18 @@ function readTools(tools) {
   return out;
 }
 
-// The JSON schema of a tool's parameters: a JSON schema, an AI SDK jsonSchema()/zodSchema(), a
-// Standard Schema that gives one (zod 4.2 on…), or a zod schema that cannot (zod 3, 4.0, 4.1).
+// A JSON schema, an AI SDK jsonSchema()/zodSchema(), a Standard Schema giving one, or zod 3/4.0/4.1.
 function jsonSchemaOf(schema) {
   if (!isObject(schema) && !isFunction(schema)) return undefined;
   const standard = schema["~standard"];
   const json = isObject(standard) ? standard.jsonSchema : undefined;
   const input = isObject(json) ? json.input : undefined;
-  // A type JSON schema cannot say (zod's z.date(), z.bigint()…) is read as `{}`, not thrown.
-  if (isFunction(input)) return input.call(json, { target: "draft-07", libraryOptions: { unrepresentable: "any" } });
+  if (isFunction(input)) return input.call(json, { target: "draft-07", libraryOptions: { unrepresentable: "any" } }); // z.date() as {}
   if (isObject(standard) && standard.vendor === "zod") return zodJsonSchema(schema, new Map(), 0);
   return "jsonSchema" in schema && "validate" in schema ? schema.jsonSchema : schema;
 }
 
-// A zod 3 or 4.0/4.1 schema as a JSON schema, from the API both share (`shape`, `element`,
-// `options`, `enum`, `description`, and what `unwrap()`, `removeDefault()` or `innerType()`
-// wrap), each converted once (`memo`: a recursion becomes a cycle), no deeper than read.
+// A zod 3 or 4.0/4.1 schema as a JSON schema; each converted once (a recursion: a cycle).
 function zodJsonSchema(schema, memo, depth) {
   if (!isObject(schema) || depth > 16) return undefined;
   if (memo.has(schema)) return memo.get(schema);
@@ -269,11 +216,8 @@ function zodJsonSchema(schema, memo, depth) {
   return json;
 }
 
-// A schema's texts into `parts`, and those of the schemas it holds (properties, items,
-// prefixItems, additionalProperties, anyOf/oneOf/allOf, a local $ref into the tool's schema
-// `root`: pydantic's $defs): property names, and each held schema's description and string
-// enum values (the root's are the tool's). Each schema holding others is read once per tool
-// (`seen`: a cycle stops), at most 16 deep.
+// A schema's texts into `parts`, and those of schemas it holds (local $refs: pydantic's $defs),
+// each once per tool (`seen`), 16 deep; the root's description is the tool's.
 function readSchema(schema, parts, seen, depth, root) {
   if (!isObject(schema) || depth > 16) return;
   const { properties, items, prefixItems, additionalProperties, anyOf, oneOf, allOf, $ref } = schema;
@@ -292,7 +236,7 @@ function readSchema(schema, parts, seen, depth, root) {
   for (const list of [prefixItems, anyOf, oneOf, allOf]) if (Array.isArray(list)) list.forEach(read);
 }
 
-// What a local `$ref` ("#", "#/$defs/Address": a JSON pointer through own keys) points to.
+// What a local $ref ("#/$defs/Address": a JSON pointer through own keys) points to.
 function referenced(ref, root) {
   if (ref === "#") return root;
   if (typeof ref !== "string" || !ref.startsWith("#/")) return undefined;
@@ -306,9 +250,9 @@ function referenced(ref, root) {
   return at;
 }
 
-// The texts' code units and ends; a RangeError past what an index reads of each kind.
+// The texts' code units and ends; a RangeError past what an index reads of one part.
 function unitsOf({ texts, size }, where) {
-  for (let f = 0; f < 4; f++) if (!wasm.textsFit(size[2 * f], size[2 * f + 1])) throw new RangeError(`${where} is too large: a ToolIndex reads at most 1,048,576 texts and 33,554,432 code units of each kind (descriptions, parameter names, …), as memory allows`);
+  for (let f = 0; f < 4; f++) if (!wasm.Indexer.fits(size[2 * f], size[2 * f + 1])) throw new RangeError(`${where} is too large: a ToolIndex reads at most 1,048,576 texts and 33,554,432 code units of each kind (descriptions, parameter names, …), as memory allows`);
   const [units, ends] = [new Uint16Array(size[1] + size[3] + size[5] + size[7]), new Uint32Array(texts.length)];
   let k = 0;
   texts.forEach((text, i) => {
@@ -318,8 +262,7 @@ function unitsOf({ texts, size }, where) {
   return [units, ends];
 }
 
-// Per tool, the first tool of its namespace (search::NONE for none), or nothing when no tool
-// has one; a namespace that is no string is a TypeError naming its tool.
+// Per tool, the first tool of its namespace (search::NONE: none), or nothing when none has one.
 function namespacesOf({ namespaces, names, record }, where) {
   const [first, seen] = [new Uint32Array(namespaces.length).fill(0xffffffff), new Map()];
   namespaces.forEach((namespace, i) => {
@@ -331,13 +274,10 @@ function namespacesOf({ namespaces, names, record }, where) {
   return seen.size ? first : new Uint32Array(0);
 }
 
-// ---------------------------------------------------------------- snapshots
-
-// ToolIndex.load: the source judged, then the options read (their faults thrown for bytes,
-// a rejection for a stream), then the bytes.
+// ToolIndex.load: the options' faults are thrown for bytes, a rejection for a stream.
 function load(bytes, options) {
   const where = "ToolIndex.load: options";
-  let source, read, view;
+  let source, read;
   try { source = sourceOf(bytes); } catch (cause) { source = unreadable("ToolIndex.load: source", cause); }
   try {
     const values = fields(options, OPTIONS, where);
@@ -346,10 +286,8 @@ function load(bytes, options) {
     const refused = values[1] !== undefined ? "vectors: a snapshot holds its vectors" : values[4] !== undefined ? "explain: a snapshot explains if its index was built with options.explain" : "";
     if (refused) throw new TypeError(`${where}.${refused}; load takes limit, embed, onEmbedError and signal`);
     read = () => [limit, embed, onEmbedError, signal];
-  } catch (error) {
-    read = () => { throw error; };
-  }
-  try { view = realView(bytes); } catch (cause) { throw unreadable("ToolIndex.load: bytes", cause); }
+  } catch (error) { read = () => { throw error; }; }
+  const view = attempt(() => realView(bytes), "ToolIndex.load: bytes");
   if (view instanceof Uint8Array) return loaded(new Load("ToolIndex.load: bytes"), view, read());
   if (ArrayBuffer.isView(bytes)) throw new TypeError("ToolIndex.load: bytes must be a Uint8Array (from index.save()), got a typed array or DataView of another kind: view its bytes as new Uint8Array(view.buffer, view.byteOffset, view.byteLength)");
   if (source instanceof Error) return Promise.reject(source);
@@ -357,20 +295,14 @@ function load(bytes, options) {
   throw mustBe("ToolIndex.load: bytes", "a Uint8Array (from index.save())", bytes);
 }
 
-// The index of a snapshot's bytes (`to` names them, and gets the names or why not), or of
-// the module's `searcher` that a stream made.
+// The index of a snapshot's bytes (`to` gets the names or why not), or that a stream made.
 function loaded(to, bytes, [limit, embed, onEmbedError], searcher = wasm.Searcher.load(to, bytes, limit)) {
   if (!searcher) throw to.error;
-  if (embed && searcher.dimensions() === undefined) {
-    searcher.free();
-    throw new TypeError("ToolIndex.load: options.embed needs a snapshot with vectors (this one has none)");
-  }
+  if (embed && searcher.dimensions() === undefined) throw (searcher.free(), new TypeError("ToolIndex.load: options.embed needs a snapshot with vectors (this one has none)"));
   return made(Object.create(ToolIndex.prototype), searcher, to.names, embed, onEmbedError);
 }
 
-// A source judged by shape (another realm's classes and workerd's count too): [a stream], a
-// Response's or R2 object's [body] ([USED] once read, [null] for none), or [a Blob, true];
-// undefined for no source. Only reads: nothing is opened yet.
+// A source judged by shape: [a stream], [a Response's body] (USED, or null), [a Blob, true].
 const USED = {};
 const isStream = (value) => isObject(value) && isFunction(value.getReader);
 function sourceOf(source) {
@@ -382,31 +314,21 @@ function sourceOf(source) {
   return isFunction(source.stream) ? [source, true] : undefined;
 }
 
-// A Promise of the index streamed from a source: whatever fails rejects it, the reader
-// cancelled with the error, before the first read too. The module takes the chunks in as
-// they come (src/js/index.rs `Loading`), polled through the door after each read.
+// The index streamed in (src/js/index.rs `Loading`); whatever fails cancels the reader.
 async function streamed([value, blob], read) {
   const options = read();
   const [signal, SIGNAL] = [options[3], "ToolIndex.load: options.signal"];
   if (value === USED) throw new TypeError("ToolIndex.load: source's body was read already (bodyUsed): a body is read once; load from a new Response, or from response.clone() made before reading it");
   if (signal && ofSignal(signal, "aborted", SIGNAL)) throw ofSignal(signal, "reason", SIGNAL);
   if (value === null) return loaded(new Load(BYTES), new Uint8Array(0), options);
-  let stream, reader, stop, onAbort;
-  try {
-    stream = blob ? value.stream() : value;
-    reader = isStream(stream) && stream.getReader();
-  } catch (cause) {
-    throw unreadable("ToolIndex.load: source", cause);
-  }
+  let stream, stop, onAbort;
+  const reader = attempt(() => isStream((stream = blob ? value.stream() : value)) && stream.getReader(), "ToolIndex.load: source");
   if (!reader) throw mustBe("ToolIndex.load: source.stream()", "a ReadableStream", stream);
   const [load, loading] = [new Load(BYTES, reader), new wasm.Loading(options[0])];
   const aborted = new Promise((_, reject) => (onAbort = () => { try { reject(ofSignal(signal, "reason", SIGNAL)); } catch (error) { reject(error); } }));
   aborted.catch(() => {});
   try {
-    if (signal) {
-      try { signal.addEventListener("abort", onAbort, { once: true }); } catch (cause) { throw new TypeError(`${SIGNAL} failed as an AbortSignal`, { cause }); }
-      stop = () => signal.removeEventListener("abort", onAbort);
-    }
+    if (signal) try { signal.addEventListener("abort", onAbort, { once: true }); stop = () => signal.removeEventListener("abort", onAbort); } catch (cause) { throw new TypeError(`${SIGNAL} failed as an AbortSignal`, { cause }); }
     for (;;) {
       const searcher = enter(loading.poll, loading, [load]);
       if (load.error) throw load.error;
@@ -422,24 +344,13 @@ async function streamed([value, blob], read) {
 }
 const BYTES = "ToolIndex.load: source's bytes";
 
-// A load's JavaScript half (src/js/index.rs `Load`): it gets the names, or why the bytes
-// (`where`) are refused; from a stream, the module's future reads `reader` chunk by chunk:
-// `next` is the next chunk's length (undefined at the end), or the TypeError of a read that
-// threw, rejected or answered no { done, value }, or of a chunk that is no Uint8Array.
+// A load's JavaScript half (src/js/index.rs `Load`): the names, or why the bytes are refused;
+// `next`: the next chunk's length, undefined at the end, or the TypeError of a failed read.
 class Load {
-  constructor(where, reader) {
-    Object.assign(this, { where, reader, chunks: 0 });
-  }
-  named(units, ends) {
-    const all = text(units);
-    this.names = Array.from(ends, (end, i) => all.slice(i ? ends[i - 1] : 0, end));
-  }
-  refused(range, units) {
-    this.error = new (range ? RangeError : TypeError)(this.where + text(units));
-  }
-  next() {
-    return (this.pending = this.read());
-  }
+  constructor(where, reader) { Object.assign(this, { where, reader, chunks: 0 }); }
+  named(units, ends, all = text(units)) { this.names = Array.from(ends, (end, i) => all.slice(i ? ends[i - 1] : 0, end)); }
+  refused(range, units) { this.error = new (range ? RangeError : TypeError)(this.where + text(units)); }
+  next() { return (this.pending = this.read()); }
   async read() {
     let read, view;
     try { read = await this.reader.read(); if (read.done) return undefined; read = read.value; } catch (cause) { throw unreadable("ToolIndex.load: source", cause); }
@@ -448,7 +359,5 @@ class Load {
     this.chunks++;
     return (this.chunk = view).length;
   }
-  copy(from, to) {
-    to.set(this.chunk.subarray(from, from + to.length));
-  }
+  copy(from, to) { to.set(this.chunk.subarray(from, from + to.length)); }
 }

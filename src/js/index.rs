@@ -1,6 +1,5 @@
-//! ToolIndex (SPEC 6 and 8): an index built from the texts the facade read, searched with
-//! names through the batch, saved, and loaded from bytes or a stream. The JavaScript half
-//! is index.js.
+//! ToolIndex (SPEC 6, 8): an index built from the texts the facade read, searched with names
+//! through the batch, saved, and loaded from bytes or a stream. Its JavaScript half: index.js.
 
 use super::batch;
 use crate::names::{fits_texts, NameList, NameTable};
@@ -33,11 +32,10 @@ impl Indexer {
 
     /// The next tool's vector, kept if it fits (its `vectors::verdict`).
     pub fn vector(&mut self, v: &[f64]) -> u32 {
-        let (verdict, tools) = (verdict(v, self.1.as_ref().map(Vectors::dims)), self.0.len());
+        let (verdict, n) = (verdict(v, self.1.as_ref().map(Vectors::dims)), self.0.len());
         if verdict == 0 {
-            self.1
-                .get_or_insert_with(|| Vectors::new(v.len()).reserved(tools))
-                .push(v);
+            let new = || Vectors::new(v.len()).reserved(n);
+            self.1.get_or_insert_with(new).push(v);
         }
         verdict
     }
@@ -53,94 +51,76 @@ impl Indexer {
         }
         Searcher::new(index, Fusion::default(), self.2.unwrap_or(LIMIT))
     }
+
+    /// Whether `count` texts of one part, `units` code units in all, are within what an index reads.
+    pub fn fits(count: f64, units: f64) -> bool {
+        fits_texts(count as usize, units as usize)
+    }
 }
 
-/// Whether `count` texts of one kind, `units` code units in all, are within what an index reads.
-#[wasm_bindgen(js_name = textsFit)]
-pub fn texts_fit(count: f64, units: f64) -> bool {
-    fits_texts(count as usize, units as usize)
-}
-
-/// An index: its ranking, the limit its searches default to, and the query's vector of the
-/// last [`Searcher::vector`] that fit (what a hybrid ranking ranks with).
+/// An index: its ranking, how it fuses a query vector in, the limit its searches default
+/// to, and the query vector of the last [`Searcher::vector`] that fit.
 #[wasm_bindgen]
-pub struct Searcher {
-    index: Index,
-    fusion: Fusion,
-    limit: u32,
-    query: Vec<f64>,
-}
+pub struct Searcher(Index, Fusion, u32, Vec<f64>);
 
 impl Searcher {
     fn new(index: Index, fusion: Fusion, limit: u32) -> Searcher {
-        Searcher {
-            index,
-            fusion,
-            limit,
-            query: Vec::new(),
-        }
+        Searcher(index, fusion, limit, Vec::new())
     }
 
-    /// The query's vector, when `hybrid`, and how the ranking fuses it in.
+    /// The query vector when `hybrid`, and how to fuse it in.
     fn fused(&self, hybrid: bool) -> Option<(&[f64], &Fusion)> {
-        hybrid.then_some((&self.query[..], &self.fusion))
+        hybrid.then_some((&self.3[..], &self.1))
     }
 }
 
 #[wasm_bindgen]
 impl Searcher {
     pub fn dimensions(&self) -> Option<u32> {
-        self.index.vectors().map(|v| v.dims() as u32)
+        self.0.vectors().map(|v| v.dims() as u32)
     }
 
     /// The query's vector for the next hybrid ranking, kept if it fits (its `verdict`).
     pub fn vector(&mut self, v: &[f64]) -> u32 {
-        let verdict = verdict(v, self.index.vectors().map(Vectors::dims));
+        let verdict = verdict(v, self.0.vectors().map(Vectors::dims));
         if verdict == 0 {
-            self.query = v.to_vec();
+            self.3 = v.to_vec();
         }
         verdict
     }
 
     /// The hits for the query in the batch: tool, score, tool, score…
     pub fn search(&self, limit: Option<u32>, hybrid: bool) -> Vec<f64> {
-        let (query, limit) = (batch::names(1), limit.unwrap_or(self.limit) as usize);
-        let mut found = Vec::new();
-        match self.fused(hybrid) {
-            Some((v, fusion)) => self
-                .index
-                .hybrid(query.get(0), v, fusion, limit, &mut found),
-            None => self.index.search(query.get(0), limit, &mut found),
-        }
-        found
-            .iter()
-            .flat_map(|h| [f64::from(h.tool), h.score])
-            .collect()
+        let (query, mut out) = (batch::names(1), Vec::new());
+        let limit = limit.unwrap_or(self.2) as usize;
+        self.0
+            .ranked(query.get(0), self.fused(hybrid), limit, &mut out);
+        out.iter().flat_map(|h| [h.tool.into(), h.score]).collect()
     }
 
     /// Whether the message in the batch has a word to rank (else `embed` is not asked).
     pub fn worded(&self) -> bool {
-        self.index.has_word(batch::names(1).get(0))
+        self.0.has_word(batch::names(1).get(0))
     }
 
     /// The tools of `entries` for the message in the batch (and the history's last after it).
     pub fn entries(&self, count: u32, hybrid: bool) -> Vec<u32> {
         let (texts, mut out) = (batch::names(count), Vec::new());
         let history = (texts.len() > 1).then(|| texts.get(1));
-        let limit = self.limit as usize;
-        self.index
-            .entries(texts.get(0), self.fused(hybrid), history, limit, &mut out);
+        let (vector, limit) = (self.fused(hybrid), self.2 as usize);
+        self.0
+            .entries(texts.get(0), vector, history, limit, &mut out);
         out
     }
 
-    /// The hits of `search` explained and the terms they name by place (by serde-wasm-bindgen:
-    /// a structured value off the turn's path); undefined for an index that keeps no counts.
+    /// The hits of `search` explained, and the terms they name by place (serde-wasm-bindgen: a
+    /// structured value off the turn's path); undefined for an index that keeps no counts.
     pub fn explain(&self, limit: Option<u32>, hybrid: bool) -> JsValue {
-        let (query, limit) = (batch::names(1), limit.unwrap_or(self.limit) as usize);
-        let Some(e) = self.index.explain(query.get(0), self.fused(hybrid), limit) else {
+        let (query, limit) = (batch::names(1), limit.unwrap_or(self.2) as usize);
+        let Some(e) = self.0.explain(query.get(0), self.fused(hybrid), limit) else {
             return JsValue::UNDEFINED;
         };
-        let terms: Vec<&[u16]> = e.terms.iter().map(|&t| self.index.term(t)).collect();
+        let terms: Vec<&[u16]> = e.terms.iter().map(|&t| self.0.term(t)).collect();
         let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
         let why = serde::Serialize::serialize(&(&e.hits, terms), &serializer);
         why.unwrap_or(JsValue::UNDEFINED)
@@ -148,12 +128,10 @@ impl Searcher {
 
     /// The snapshot of the index, with the `count` names in the batch.
     pub fn save(&self, count: u32) -> Vec<u8> {
-        let names = batch::names(count);
-        snapshot::save(&self.index, names.iter(), &self.fusion, self.limit)
+        snapshot::save(&self.0, batch::names(count).iter(), &self.1, self.2)
     }
 
-    /// The index of a snapshot (its names handed to `to`), or none once `to` was told why
-    /// not; searching `limit` hits by default if given, else as many as when saved.
+    /// The index of a snapshot (its names to `to`), or none once `to` was told why not.
     pub fn load(to: &Load, bytes: Vec<u8>, limit: Option<u32>) -> Option<Searcher> {
         let s = snapshot::load(bytes).map_err(|e| refuse(to, e)).ok()?;
         to.named(&s.name_units, &s.name_ends);
@@ -172,8 +150,7 @@ extern "C" {
     /// Why the bytes are refused: a RangeError (`range`) or a TypeError saying `units`.
     #[wasm_bindgen(method)]
     fn refused(this: &Load, range: bool, units: &[u16]);
-    /// A promise of the next chunk's length (undefined at the end), rejected when the read
-    /// failed (JavaScript ends the load then).
+    /// A promise of the next chunk's length (undefined at the end); rejected, the load ends.
     #[wasm_bindgen(method)]
     fn next(this: &Load) -> js_sys::Promise;
     /// Copies the chunk read, from its byte `from`, into `to`.
@@ -194,7 +171,7 @@ fn refuse(to: &Load, e: SnapshotError) -> Option<Searcher> {
 #[wasm_bindgen]
 pub struct Loading(Incoming, Option<JsFuture>, Option<u32>);
 
-/// Nothing to wake: index.js polls again once the read awaited settled.
+/// Nothing to wake: index.js polls once the read awaited settled.
 struct Noop;
 
 impl Wake for Noop {
@@ -208,8 +185,8 @@ impl Loading {
         Loading(Incoming::default(), None, limit)
     }
 
-    /// The load as far as `to`'s reads go: the index at the end, else none (while a read is
-    /// awaited, or once `to` was told why not).
+    /// The load as far as `to`'s reads go: the index at the end, else none (a read awaited,
+    /// or `to` told why not).
     pub fn poll(&mut self, to: Load) -> Option<Searcher> {
         let waker = Waker::from(Arc::new(Noop));
         loop {

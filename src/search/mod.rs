@@ -669,6 +669,20 @@ impl Index {
         Ok(())
     }
 
+    /// `hybrid` with a query vector (and how to fuse it in), else `search`.
+    pub fn ranked(
+        &self,
+        query: &[u16],
+        vector: Option<(&[f64], &Fusion)>,
+        limit: usize,
+        out: &mut Vec<Hit>,
+    ) {
+        match vector {
+            Some((v, fusion)) => self.hybrid(query, v, fusion, limit, out),
+            None => self.search(query, limit, out),
+        }
+    }
+
     /// Whether `query` holds a word (a letter or a digit): a blank query ranks nothing.
     pub fn has_word(&self, query: &[u16]) -> bool {
         tokenize::has_word(query)
@@ -897,10 +911,7 @@ impl Index {
             limit.saturating_mul(NAMESPACE_DEPTH)
         };
         let mut hits = Vec::new();
-        match vector {
-            Some((v, fusion)) => self.hybrid(query, v, fusion, depth, &mut hits),
-            None => self.search(query, depth, &mut hits),
-        }
+        self.ranked(query, vector, depth, &mut hits);
         out.extend(hits.iter().take(limit).map(|h| h.tool));
         if ns.first.is_empty() || hits.is_empty() {
             return;
