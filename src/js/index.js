@@ -340,6 +340,7 @@ async function streamed([value, blob], read) {
     throw error;
   } finally {
     try { stop?.(); } catch {}
+    try { loading.free(); } catch {} // (its buffer now, not at garbage collection)
   }
 }
 const BYTES = "ToolIndex.load: source's bytes";
@@ -359,5 +360,5 @@ class Load {
     this.chunks++;
     return (this.chunk = view).length;
   }
-  copy(from, to) { to.set(this.chunk.subarray(from, from + to.length)); }
+  copy(from, to) { try { to.set(this.chunk.subarray(from, from + to.length)); } catch {} } // (a buffer detached since: the checksum refuses)
 }
