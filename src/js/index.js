@@ -40,8 +40,7 @@ export class ToolIndex {
     use(this, ToolIndex, "entriesFor");
     return using(this, ToolIndex, "entries", (searcher, { names, embed }) => {
       let read;
-      try { read = contextOf(context); } catch (error) { if (embed) return Promise.reject(error); throw error; }
-      if (read) putNames(read, "ToolIndex.entries: context");
+      try { if ((read = contextOf(context))) putNames(read, "ToolIndex.entries: context"); } catch (error) { if (embed) return Promise.reject(error); throw error; }
       if (!embed) return read ? rowsOf(names, searcher.entries(read.length, false)) : NO_ROWS;
       if (!read || !searcher.worded()) return Promise.resolve(NO_ROWS);
       const rank = (failed) => (answer) => enter(embedded, this, [read, failed, answer]);
@@ -166,7 +165,8 @@ function readTools(tools) {
       let tool = out.record ? tools[item] : item;
       // A list held by an object (an MCP tools/list result) is no tool named by its key.
       if (out.record && Array.isArray(tool)) throw new TypeError("it is an array, not a tool: pass the list of tools itself (an MCP tools/list result's `tools`), or a record of tools keyed by name");
-      if (!out.record && isObject(tool) && !("name" in tool) && isObject(tool.function)) tool = tool.function; // Chat Completions'
+      const held = out.record || !isObject(tool) || "name" in tool ? undefined : tool.function;
+      if (isObject(held)) tool = held; // Chat Completions' { type: "function", function }
       const [parts, ok] = [[[], [], [], []], isObject(tool)];
       out.names.push(out.record ? item : ok ? tool.name : undefined);
       const description = ok ? tool.description : undefined;
