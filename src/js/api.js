@@ -3,3 +3,4 @@
 // by the Rust core.
 export { PaletteRun } from "./run.js";
 export { activeTools, bindPalette, resolvePalette, Routed, RoutingRefusal, RoutingUnavailable, ToolRouter, ToolRoutingUnavailableWarning } from "./routing.js";
+export { ToolIndex } from "./index.js";

@@ -7,6 +7,8 @@
 //! predicates and transforms) and to hand over an answer in one call.
 
 mod batch;
+#[cfg(feature = "tool-index")]
+mod index;
 mod routing;
 mod run;
 mod wire;

@@ -133,10 +133,7 @@ impl Index {
     ) -> Option<Explanation> {
         let counts = self.counts.as_ref()?;
         let mut hits = Vec::new();
-        match vector {
-            Some((v, fusion)) => self.hybrid(query, v, fusion, limit, &mut hits),
-            None => self.search(query, limit, &mut hits),
-        }
+        self.ranked(query, vector, limit, &mut hits);
         let mut out = Explanation::default();
         if hits.is_empty() {
             return Some(out);

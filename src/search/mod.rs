@@ -13,6 +13,7 @@ mod terms;
 mod tokenize;
 pub mod vectors;
 
+use crate::names::NameList;
 use alloc::{vec, vec::Vec};
 use core::cell::RefCell;
 pub use explain::{Explained, Explanation, FieldParts, Fused, Lexical, Similarity, TermPart};
@@ -96,6 +97,9 @@ impl Default for Params {
         }
     }
 }
+
+/// Hits per search, and rows per turn of `entries`, when the caller gives no limit (SPEC 6).
+pub const LIMIT: u32 = 5;
 
 /// No term (surface tokens that are stop words, or unknown in a query); no namespace.
 pub const NONE: u32 = u32::MAX;
@@ -473,6 +477,29 @@ impl Index {
         b.finish()
     }
 
+    /// The index of tools as the binding reads them: their `names`, and their `texts` back to
+    /// back, four parts per tool (its description, parameter names, parameter descriptions
+    /// and `enum` values) whose ends are `parts`.
+    pub fn of_texts(names: &NameList, texts: &NameList, parts: &[u32], explain: bool) -> Index {
+        let (mut flat, mut tools, mut start) = (Vec::with_capacity(texts.len()), Vec::new(), 0);
+        for (i, &end) in parts.iter().enumerate() {
+            let end = (end as usize).clamp(start, texts.len());
+            flat.extend((start..end).map(|t| (Field::ALL[1 + i % 4], texts.get(t))));
+            if i % 4 == 3 {
+                tools.push(flat.len());
+            }
+            start = end;
+        }
+        let mut start = 0;
+        let docs: Vec<ToolDoc> = (names.iter().zip(tools))
+            .map(|(name, end)| ToolDoc {
+                name,
+                texts: &flat[core::mem::replace(&mut start, end)..end],
+            })
+            .collect();
+        Index::build_with(&docs, Params::default(), explain)
+    }
+
     /// How many tools were indexed.
     pub fn len(&self) -> usize {
         self.tools as usize
@@ -640,6 +667,20 @@ impl Index {
         self.scratch.get_mut().cosines = Vec::with_capacity(vectors.len());
         self.vectors = Some(vectors);
         Ok(())
+    }
+
+    /// `hybrid` with a query vector (and how to fuse it in), else `search`.
+    pub fn ranked(
+        &self,
+        query: &[u16],
+        vector: Option<(&[f64], &Fusion)>,
+        limit: usize,
+        out: &mut Vec<Hit>,
+    ) {
+        match vector {
+            Some((v, fusion)) => self.hybrid(query, v, fusion, limit, out),
+            None => self.search(query, limit, out),
+        }
     }
 
     /// Whether `query` holds a word (a letter or a digit): a blank query ranks nothing.
@@ -870,10 +911,7 @@ impl Index {
             limit.saturating_mul(NAMESPACE_DEPTH)
         };
         let mut hits = Vec::new();
-        match vector {
-            Some((v, fusion)) => self.hybrid(query, v, fusion, depth, &mut hits),
-            None => self.search(query, depth, &mut hits),
-        }
+        self.ranked(query, vector, depth, &mut hits);
         out.extend(hits.iter().take(limit).map(|h| h.tool));
         if ns.first.is_empty() || hits.is_empty() {
             return;

@@ -39,6 +39,11 @@ pub enum SnapshotError {
     Checksum,
     /// The checksum matches but the content breaks an invariant (made by hand?).
     Corrupt(&'static str),
+    /// A stream's header announces a snapshot of this many bytes, more than [`MOST`] or
+    /// than memory allows.
+    Announced(u64),
+    /// A stream holds more bytes than the snapshot of this many bytes it starts with.
+    Longer(u64),
 }
 
 impl SnapshotError {
@@ -79,7 +84,93 @@ impl SnapshotError {
                 let end = " of the snapshot breaks its invariants";
                 ([" are corrupt: ", what, end], [None; 2], false)
             }
+            SnapshotError::Announced(n) => {
+                let end =
+                    " bytes, more than the module can hold (at most 1073741824, as memory allows)";
+                ([" announce a snapshot of ", end, ""], [Some(n), None], true)
+            }
+            SnapshotError::Longer(n) => {
+                let end = " of the snapshot they start with";
+                ([" are more than the ", end, ""], [Some(n), None], true)
+            }
         }
+    }
+
+    /// [`SnapshotError::words`] as one text (UTF-16 code units, the numbers in decimal),
+    /// for the binding's error.
+    pub fn units(&self) -> Vec<u16> {
+        fn decimal(n: u64, out: &mut Vec<u16>) {
+            if n >= 10 {
+                decimal(n / 10, out);
+            }
+            out.push(u16::from(b'0') + (n % 10) as u16);
+        }
+        let (texts, numbers, _) = self.words();
+        let mut units = Vec::new();
+        for (i, text) in texts.iter().enumerate() {
+            units.extend(text.encode_utf16());
+            if let Some(Some(n)) = numbers.get(i) {
+                decimal(*n, &mut units);
+            }
+        }
+        units
+    }
+}
+
+/// The most a streamed snapshot may announce (1 GiB): decoding it needs about as much
+/// again, within the 4 GiB a wasm32 module may grow to.
+pub const MOST: u64 = 1 << 30;
+
+/// A snapshot arriving in chunks (a stream), into one buffer: its first [`HEADER`] bytes,
+/// then the whole length they announce, reserved at once (within [`MOST`] and what memory
+/// allows), and never more.
+#[derive(Default)]
+pub struct Incoming {
+    head: [u8; HEADER],
+    got: usize,
+    total: usize,
+    bytes: Vec<u8>,
+}
+
+impl Incoming {
+    /// Where the first of the next chunk's `n` bytes go while the header is not whole
+    /// (empty once it is); [`Incoming::body`] takes the rest.
+    pub fn head(&mut self, n: usize) -> &mut [u8] {
+        let (at, k) = (self.got, (HEADER - self.got).min(n));
+        self.got += k;
+        &mut self.head[at..at + k]
+    }
+
+    /// Where the next `n` bytes after the header go, once the header is whole and checked
+    /// (refused as `load` refuses it), and announces a length this module can hold that
+    /// they stay within.
+    pub fn body(&mut self, n: usize) -> Result<&mut [u8], SnapshotError> {
+        if self.got < HEADER {
+            return Ok(&mut []);
+        }
+        if self.bytes.is_empty() {
+            let announced = declared(&self.head)?;
+            self.total = announced.min(MOST) as usize;
+            if announced > MOST || self.bytes.try_reserve_exact(self.total).is_err() {
+                return Err(SnapshotError::Announced(announced));
+            }
+            self.bytes.extend_from_slice(&self.head);
+        }
+        let len = self.bytes.len();
+        if n > self.total - len {
+            return Err(SnapshotError::Longer(self.total as u64));
+        }
+        // Within the room reserved: no reallocation, no second copy.
+        self.bytes.resize(len + n, 0);
+        Ok(&mut self.bytes[len..])
+    }
+
+    /// The bytes that came, for [`load`] (which refuses them when the stream ended short).
+    pub fn bytes(mut self) -> Vec<u8> {
+        if self.got < HEADER {
+            self.bytes.extend_from_slice(&self.head[..self.got]);
+        }
+        self.bytes
     }
 }
 

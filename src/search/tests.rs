@@ -1074,6 +1074,48 @@ fn snapshot_errors_say_what_is_wrong() {
     assert_eq!(E::Corrupt("the names").words().0[1], "the names");
 }
 
+/// `bytes` through `Incoming` in chunks of `size`: the bytes gathered, or why not.
+fn streamed(bytes: &[u8], size: usize) -> Result<Vec<u8>, snapshot::SnapshotError> {
+    let mut incoming = snapshot::Incoming::default();
+    for chunk in bytes.chunks(size) {
+        let head = incoming.head(chunk.len());
+        let at = head.len();
+        head.copy_from_slice(&chunk[..at]);
+        incoming
+            .body(chunk.len() - at)?
+            .copy_from_slice(&chunk[at..]);
+    }
+    Ok(incoming.bytes())
+}
+
+#[test]
+fn streamed_snapshots_gather_their_bytes_and_no_more() {
+    use snapshot::SnapshotError as E;
+    let bytes = saved(&index(&[tool("a", "alpha"), tool("b", "beta")]), &[]);
+    for size in [1, 5, 23, 24, 25, 100, bytes.len()] {
+        assert_eq!(streamed(&bytes, size).as_deref(), Ok(&bytes[..]), "{size}");
+        assert_eq!(streamed(&bytes[..30], size).as_deref(), Ok(&bytes[..30]));
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(streamed(&longer, size), Err(E::Longer(bytes.len() as u64)));
+    }
+    assert_eq!(streamed(&bytes[..10], 3).as_deref(), Ok(&bytes[..10]));
+    assert_eq!(streamed(&[b'x'; 30], 7), Err(E::Foreign));
+    let mut huge = bytes[..24].to_vec();
+    huge[12..16].copy_from_slice(&u32::MAX.to_le_bytes());
+    assert_eq!(
+        streamed(&huge, 24),
+        Err(E::Announced(24 + u64::from(u32::MAX)))
+    );
+    let text: String = char::decode_utf16(E::Longer(1234).units())
+        .map(|c| c.unwrap())
+        .collect();
+    assert_eq!(
+        text,
+        " are more than the 1234 of the snapshot they start with"
+    );
+}
+
 // ---- namespaces and entries (SPEC 8) -----------------------------------------------------
 
 /// Files (0-3), a math class (4-5) and two tools without a namespace (6-7).

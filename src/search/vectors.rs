@@ -21,6 +21,21 @@ pub enum VectorError {
     NotFinite { at: usize },
 }
 
+impl VectorError {
+    /// The error as one number, for the binding to word: 1 a length, 2 + i component i.
+    pub fn code(self) -> u32 {
+        match self {
+            VectorError::Length { .. } => 1,
+            VectorError::NotFinite { at } => 2 + at as u32,
+        }
+    }
+}
+
+/// [`check`] as one number: 0 when `v` fits, else its error's [`VectorError::code`].
+pub fn verdict(v: &[f64], dims: Option<usize>) -> u32 {
+    check(v, dims).map_or_else(VectorError::code, |()| 0)
+}
+
 /// One vector's length and components checked: `Ok(())` if it may be added to (or
 /// searched with) a store of `dims` components (`None`: the first vector, any length > 0).
 pub fn check(v: &[f64], dims: Option<usize>) -> Result<(), VectorError> {
@@ -128,6 +143,12 @@ impl Vectors {
     pub fn reserve(&mut self, n: usize) {
         self.data.reserve(n * self.stride);
         self.scale.reserve(n);
+    }
+
+    /// The store with room for `n` vectors.
+    pub fn reserved(mut self, n: usize) -> Vectors {
+        self.reserve(n);
+        self
     }
 
     /// Adds a vector (checked with `check` first: `dims` finite components).

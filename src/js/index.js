@@ -1,0 +1,364 @@
+// ToolIndex (SPEC 6, 8): the facade reads the tools (JSON schemas, zod), vectors and calls'
+// values once each and waits; the module (src/js/index.rs) checks, ranks, saves and loads.
+import * as wasm from "./tool_palette.js";
+import { bounded, checked, dispose, enter, fields, guarded, isFunction, isObject, mustBe, ofSignal, own, putNames, signal as checkSignal, strings, text, unreadable, use, using } from "./host.js";
+
+const OPTIONS = ["limit", "vectors", "embed", "onEmbedError", "explain", "signal"];
+const NO_ROWS = Object.freeze([]);
+
+/** Tool search over the tools' names, descriptions and parameter schemas, in the Rust core. */
+export class ToolIndex {
+  constructor(tools, options) { enter(build, this, [tools, options]); }
+
+  search(query, options) {
+    return ask(this, "search", query, options, (searcher, limit, hybrid, names) => {
+      const found = searcher.search(limit, hybrid);
+      const hits = new Array(found.length / 2);
+      for (let i = 0; i < hits.length; i++) hits[i] = Object.freeze({ name: names[found[2 * i]], score: found[2 * i + 1] });
+      return Object.freeze(hits);
+    });
+  }
+
+  explain(query, options) {
+    return ask(this, "explain", query, options, (searcher, limit, hybrid, names) => {
+      const [hits, units] = searcher.explain(limit, hybrid) ?? [];
+      if (!hits) throw new Error("ToolIndex.explain: this index keeps no field counts to explain with; build it with options.explain: true (new ToolIndex(tools, { explain: true })), and its snapshots keep them too");
+      const terms = units.map((term) => String.fromCharCode(...term));
+      for (const hit of hits) {
+        hit.name = names[hit.name]; // (serde-wasm-bindgen's records name tools and terms by place)
+        for (const field of hit.lexical?.fields ?? []) for (const part of field.terms) part.term = terms[part.term];
+      }
+      const freeze = (v) => (isObject(v) && Object.values(v).forEach(freeze), Object.freeze(v));
+      return freeze(hits);
+    });
+  }
+
+  get entries() { return (context) => this.entriesFor(context); }
+
+  // With `embed` a Promise: embed's answer is awaited here (not in the module), then ranked.
+  entriesFor(context) {
+    use(this, ToolIndex, "entriesFor");
+    return using(this, ToolIndex, "entries", (searcher, { names, embed }) => {
+      let read;
+      try { if ((read = contextOf(context))) putNames(read, "ToolIndex.entries: context"); } catch (error) { if (embed) return Promise.reject(error); throw error; }
+      if (!embed) return read ? rowsOf(names, searcher.entries(read.length, false)) : NO_ROWS;
+      if (!read || !searcher.worded()) return Promise.resolve(NO_ROWS);
+      const rank = (failed) => (answer) => enter(embedded, this, [read, failed, answer]);
+      try { return Promise.resolve(embed(read[0])).then(rank(false), rank(true)); } catch (error) { return Promise.resolve().then(() => rank(true)(error)); } // (or its then/constructor)
+    });
+  }
+
+  get size() { return use(this, ToolIndex, "size").more.names.length; }
+  get dimensions() { return use(this, ToolIndex, "dimensions").more.dims; }
+  save() { return using(this, ToolIndex, "save", (searcher, { names }) => (putNames(names, "ToolIndex.save: the index's names"), searcher.save(names.length))); }
+  static load(bytes, options) { return enter(load, undefined, [bytes, options]); }
+  dispose() { dispose(this, ToolIndex); }
+}
+guarded(ToolIndex, ["search"], ["explain"], ["entriesFor"], ["save"], ["dispose"]);
+
+function build(tools, options) {
+  const where = "ToolIndex: tools";
+  if (!isObject(tools)) throw mustBe(where, "an iterable of tools or a record of tools keyed by name", tools);
+  const read = readTools(tools), names = read.names;
+  const values = fields(options, OPTIONS.slice(0, 5), "ToolIndex: options");
+  const [limit, embed, onEmbedError, explain] = optionsOf(values, "ToolIndex: options");
+  const bad = names.findIndex((name) => typeof name !== "string");
+  if (bad >= 0) throw mustBe(`${where}[${bad}].name`, "a string", names[bad]);
+  putNames(names, where);
+  const indexer = new wasm.Indexer(names.length, limit, explain === true);
+  let texts;
+  try {
+    const dup = indexer.duplicate();
+    if (dup !== undefined) throw new TypeError(`${where}[${dup}] reuses the name "${names[dup]}"; tool names must be unique`);
+    if (!readVectors(indexer, values[1], names.length) && embed) throw new TypeError("ToolIndex: options.embed needs options.vectors (the tools' vectors, to rank its answers against)");
+    texts = [...unitsOf(read, where), Uint32Array.from(read.parts), namespacesOf(read, where)];
+  } catch (error) { throw (indexer.free(), error); }
+  made(this, indexer.build(...texts), names, embed, onEmbedError);
+}
+
+const made = (self, searcher, names, embed, onEmbedError) => (own(self, searcher, { names, embed, onEmbedError, dims: searcher.dimensions() ?? null }), Object.freeze(self));
+
+const optionsOf = ([limit, , embed, onEmbedError, explain], where) => [checked(limit, "limit", `${where}.limit`), checked(embed, "function", `${where}.embed`), checked(onEmbedError, "function", `${where}.onEmbedError`), checked(explain, "flag", `${where}.explain`)];
+
+// search or explain: the call read and checked, the query's vector and the query put in.
+function ask(self, method, query, options, f) {
+  const where = `ToolIndex.${method}: `;
+  if (typeof query !== "string") throw mustBe(`${where}query`, "a string", query);
+  const [limit, vector] = fields(options, ["limit", "vector"], `${where}options`);
+  checked(limit, "limit", `${where}options.limit`);
+  return using(self, ToolIndex, method, (searcher, { names, dims }) => {
+    const hybrid = dims !== null && vector !== undefined && setVector(searcher, vector, `${where}options.vector`, dims);
+    putNames([query], `${where}query`);
+    return f(searcher, limit, hybrid, names);
+  });
+}
+
+// A context's message and the history's last (SPEC 8), or undefined without a message.
+function contextOf(context) {
+  if (!isObject(context)) return typeof context === "string" ? [context] : undefined;
+  const [message, history] = fields(context, ["message", "history"], "ToolIndex.entries: context");
+  const last = history == null ? [] : strings(history, "ToolIndex.entries: context.history").slice(-1);
+  return typeof message === "string" ? [message, ...last] : undefined;
+}
+
+// The rows once embed answered (or `failed`): lexical when it failed (onEmbedError gets why).
+function embedded(read, failed, answer) {
+  return using(this, ToolIndex, "entries", (searcher, { names, dims, onEmbedError }) => {
+    let hybrid = false;
+    try { hybrid = !failed && setVector(searcher, answer, "ToolIndex: the vector embed(message) answered", dims); } catch (error) { [failed, answer] = [true, error]; }
+    try { if (failed) onEmbedError?.(answer); } catch {}
+    putNames(read, "ToolIndex.entries: context");
+    return rowsOf(names, searcher.entries(read.length, hybrid));
+  });
+}
+
+const attempt = (f, where) => { try { return f(); } catch (cause) { throw unreadable(where, cause); } };
+const rowsOf = (names, found) => Object.freeze(Array.from(found, (i) => Object.freeze({ tool: names[i] })));
+
+// A typed array of any realm as a plain view of its bytes, read by its internal slots.
+const [typedName, typedBuffer, typedOffset, typedLength] = [Symbol.toStringTag, "buffer", "byteOffset", "length"].map((key) => Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), key).get);
+const realView = (value) => typedName.call(value) && new globalThis[typedName.call(value)](typedBuffer.call(value), typedOffset.call(value), typedLength.call(value));
+
+// A vector into the module (`to.vector`), which checks it: true, or the TypeError why not.
+function setVector(to, value, where, dims) {
+  const v = attempt(() => vectorOf(value), where);
+  if (!(v instanceof Float32Array || v instanceof Float64Array)) throw mustBe(where, "an array of numbers", value);
+  const verdict = to.vector(v);
+  if (verdict > 1) throw new TypeError(`${where}[${verdict - 2}] must be a finite number`);
+  if (verdict) throw new TypeError(dims == null ? `${where} must hold at least one number, got an empty vector` : `${where} has ${v.length} numbers; the index's vectors have ${dims}`);
+  return true;
+}
+
+// A vector as a Float32Array or Float64Array (what is no number NaN), or the value itself.
+function vectorOf(value) {
+  const view = realView(value);
+  if (view instanceof Float32Array || view instanceof Float64Array) return view;
+  const items = view || value;
+  const n = view || isObject(value) || isFunction(value) ? items.length : -1;
+  if (!(Number.isSafeInteger(n) && n >= 0)) return value;
+  const out = new Float64Array(n);
+  for (let i = 0, x; i < n; i++) out[i] = typeof (x = items[i]) === "number" ? x : NaN;
+  return out;
+}
+
+// options.vectors (per tool, or a flat n × d Float32Array) into the indexer: whether any.
+function readVectors(indexer, value, count) {
+  const where = "ToolIndex: options.vectors";
+  if (value === undefined) return false;
+  if (!isObject(value)) throw mustBe(where, "an iterable of vectors or a flat Float32Array", value);
+  let flat;
+  let rows = attempt(() => ((flat = realView(value)) instanceof Float32Array ? [] : bounded(value).map(vectorOf)), where);
+  const d = flat instanceof Float32Array && flat.length / count;
+  if (d !== false && count && !(Number.isInteger(d) && d > 0)) throw new TypeError(`${where}: a flat Float32Array of ${flat.length} numbers is not one vector of one length for each of the ${count} tools`);
+  if (d !== false) rows = Array.from({ length: count }, (_, i) => flat.subarray(i * d, i * d + d));
+  if (rows.length !== count) throw new TypeError(`${where} holds ${rows.length} vectors for ${count} tools: one per tool, in the order the tools are read`);
+  rows.forEach((row, i) => setVector(indexer, row, `${where}[${i}]`, i ? rows[0].length : undefined));
+  return count > 0;
+}
+
+// The tools read once: names, namespaces, and per tool four parts of texts (`parts`: ends).
+function readTools(tools) {
+  const out = { record: false, names: [], namespaces: [], texts: [], parts: [], size: new Float64Array(8) };
+  const items = attempt(() => (isFunction(tools[Symbol.iterator]) ? bounded(tools) : ((out.record = true), Object.keys(tools))), "ToolIndex: tools");
+  items.forEach((item, i) => {
+    try {
+      let tool = out.record ? tools[item] : item;
+      // A list held by an object (an MCP tools/list result) is no tool named by its key.
+      if (out.record && Array.isArray(tool)) throw new TypeError("it is an array, not a tool: pass the list of tools itself (an MCP tools/list result's `tools`), or a record of tools keyed by name");
+      const held = out.record || !isObject(tool) || "name" in tool ? undefined : tool.function;
+      if (isObject(held)) tool = held; // Chat Completions' { type: "function", function }
+      const [parts, ok] = [[[], [], [], []], isObject(tool)];
+      out.names.push(out.record ? item : ok ? tool.name : undefined);
+      const description = ok ? tool.description : undefined;
+      if (typeof description === "string" && description !== "") parts[0].push(description);
+      out.namespaces.push(ok ? tool.namespace : undefined);
+      const schema = ok ? jsonSchemaOf(tool.parameters ?? tool.inputSchema ?? tool.input_schema ?? tool.schema) : undefined;
+      readSchema(schema, parts, new Set(), 0, schema);
+      parts.forEach((texts, f) => {
+        for (const text of texts) out.texts.push(text), out.size[2 * f]++, (out.size[2 * f + 1] += text.length);
+        out.parts.push(out.texts.length);
+      });
+    } catch (cause) {
+      throw unreadable(`ToolIndex: tools[${out.record ? JSON.stringify(item) : i}]`, cause);
+    }
+  });
+  return out;
+}
+
+// A JSON schema, an AI SDK jsonSchema()/zodSchema(), a Standard Schema giving one, or zod 3/4.0/4.1.
+function jsonSchemaOf(schema) {
+  if (!isObject(schema) && !isFunction(schema)) return undefined;
+  const standard = schema["~standard"];
+  const json = isObject(standard) ? standard.jsonSchema : undefined;
+  const input = isObject(json) ? json.input : undefined;
+  if (isFunction(input)) return input.call(json, { target: "draft-07", libraryOptions: { unrepresentable: "any" } }); // z.date() as {}
+  if (isObject(standard) && standard.vendor === "zod") return zodJsonSchema(schema, new Map(), 0);
+  return "jsonSchema" in schema && "validate" in schema ? schema.jsonSchema : schema;
+}
+
+// A zod 3 or 4.0/4.1 schema as a JSON schema; each converted once (a recursion: a cycle).
+function zodJsonSchema(schema, memo, depth) {
+  if (!isObject(schema) || depth > 16) return undefined;
+  if (memo.has(schema)) return memo.get(schema);
+  const [json, inner] = [{}, (s) => zodJsonSchema(s, memo, depth + 1)];
+  memo.set(schema, json);
+  const { description, shape, element, options } = schema;
+  if (typeof description === "string") json.description = description;
+  if (isObject(shape)) json.properties = Object.fromEntries(Object.keys(shape).map((key) => [key, inner(shape[key])]));
+  if (isObject(element)) json.items = inner(element);
+  if (Array.isArray(options)) [json.enum, json.anyOf] = [options.filter((o) => typeof o === "string"), options.filter(isObject).map(inner)];
+  else if (isObject(schema.enum)) json.enum = Object.values(schema.enum).filter((v) => typeof v === "string");
+  const unwrap = ["unwrap", "removeDefault", "innerType"].find((method) => isFunction(schema[method]));
+  const held = unwrap === undefined || isObject(shape) || isObject(element) ? undefined : schema[unwrap]();
+  if (isObject(held) && held !== schema) json.allOf = [inner(held)];
+  // zod 3 copies a description onto what wraps the described schema: read it once.
+  if (json.allOf?.[0]?.description === json.description) delete json.description;
+  return json;
+}
+
+// A schema's texts into `parts`, and those of schemas it holds (local $refs: pydantic's $defs),
+// each once per tool (`seen`), 16 deep; the root's description is the tool's.
+function readSchema(schema, parts, seen, depth, root) {
+  if (!isObject(schema) || depth > 16) return;
+  const { properties, items, prefixItems, additionalProperties, anyOf, oneOf, allOf, $ref } = schema;
+  const holds = [properties, items, prefixItems, additionalProperties, anyOf, oneOf, allOf].some(isObject) || typeof $ref === "string";
+  if (holds && seen.has(schema)) return;
+  if (holds) seen.add(schema);
+  if (depth > 0) {
+    const { description, enum: values } = schema;
+    if (typeof description === "string") parts[2].push(description);
+    if (Array.isArray(values)) for (const value of values) if (typeof value === "string") parts[3].push(value);
+  }
+  if (!holds) return;
+  const read = (held) => readSchema(held, parts, seen, depth + 1, root);
+  if (isObject(properties)) for (const key of Object.keys(properties)) parts[1].push(key) && read(properties[key]);
+  [items, additionalProperties, referenced($ref, root)].forEach(read);
+  for (const list of [prefixItems, anyOf, oneOf, allOf]) if (Array.isArray(list)) list.forEach(read);
+}
+
+// What a local $ref ("#/$defs/Address": a JSON pointer through own keys) points to.
+function referenced(ref, root) {
+  if (ref === "#") return root;
+  if (typeof ref !== "string" || !ref.startsWith("#/")) return undefined;
+  let at = root;
+  for (const token of ref.slice(2).split("/")) {
+    let key = token.replaceAll("~1", "/").replaceAll("~0", "~");
+    try { key = decodeURIComponent(key); } catch {}
+    if (!isObject(at) || !Object.prototype.hasOwnProperty.call(at, key)) return undefined;
+    at = at[key];
+  }
+  return at;
+}
+
+// The texts' code units and ends; a RangeError past what an index reads of one part.
+function unitsOf({ texts, size }, where) {
+  for (let f = 0; f < 4; f++) if (!wasm.Indexer.fits(size[2 * f], size[2 * f + 1])) throw new RangeError(`${where} is too large: a ToolIndex reads at most 1,048,576 texts and 33,554,432 code units of each kind (descriptions, parameter names, …), as memory allows`);
+  const [units, ends] = [new Uint16Array(size[1] + size[3] + size[5] + size[7]), new Uint32Array(texts.length)];
+  let k = 0;
+  texts.forEach((text, i) => {
+    for (let j = 0; j < text.length; j++) units[k++] = text.charCodeAt(j);
+    ends[i] = k;
+  });
+  return [units, ends];
+}
+
+// Per tool, the first tool of its namespace (search::NONE: none), or nothing when none has one.
+function namespacesOf({ namespaces, names, record }, where) {
+  const [first, seen] = [new Uint32Array(namespaces.length).fill(0xffffffff), new Map()];
+  namespaces.forEach((namespace, i) => {
+    if (namespace == null) return;
+    if (typeof namespace !== "string") throw mustBe(`${where}[${record ? `"${names[i]}"` : i}].namespace`, "a string", namespace);
+    if (!seen.has(namespace)) seen.set(namespace, i);
+    first[i] = seen.get(namespace);
+  });
+  return seen.size ? first : new Uint32Array(0);
+}
+
+// ToolIndex.load: the options' faults are thrown for bytes, a rejection for a stream.
+function load(bytes, options) {
+  const where = "ToolIndex.load: options";
+  let source, read;
+  try { source = sourceOf(bytes); } catch (cause) { source = unreadable("ToolIndex.load: source", cause); }
+  try {
+    const values = fields(options, OPTIONS, where);
+    const signal = checkSignal(values[5], `${where}.signal`);
+    const [limit, embed, onEmbedError] = optionsOf(values, where);
+    const refused = values[1] !== undefined ? "vectors: a snapshot holds its vectors" : values[4] !== undefined ? "explain: a snapshot explains if its index was built with options.explain" : "";
+    if (refused) throw new TypeError(`${where}.${refused}; load takes limit, embed, onEmbedError and signal`);
+    read = () => [limit, embed, onEmbedError, signal];
+  } catch (error) { read = () => { throw error; }; }
+  const view = attempt(() => realView(bytes), "ToolIndex.load: bytes");
+  if (view instanceof Uint8Array) return loaded(new Load("ToolIndex.load: bytes"), view, read());
+  if (ArrayBuffer.isView(bytes)) throw new TypeError("ToolIndex.load: bytes must be a Uint8Array (from index.save()), got a typed array or DataView of another kind: view its bytes as new Uint8Array(view.buffer, view.byteOffset, view.byteLength)");
+  if (source instanceof Error) return Promise.reject(source);
+  if (source) return streamed(source, read);
+  throw mustBe("ToolIndex.load: bytes", "a Uint8Array (from index.save())", bytes);
+}
+
+// The index of a snapshot's bytes (`to` gets the names or why not), or that a stream made.
+function loaded(to, bytes, [limit, embed, onEmbedError], searcher = wasm.Searcher.load(to, bytes, limit)) {
+  if (!searcher) throw to.error;
+  if (embed && searcher.dimensions() === undefined) throw (searcher.free(), new TypeError("ToolIndex.load: options.embed needs a snapshot with vectors (this one has none)"));
+  return made(Object.create(ToolIndex.prototype), searcher, to.names, embed, onEmbedError);
+}
+
+// A source judged by shape: [a stream], [a Response's body] (USED, or null), [a Blob, true].
+const USED = {};
+const isStream = (value) => isObject(value) && isFunction(value.getReader);
+function sourceOf(source) {
+  if (!isObject(source) || ArrayBuffer.isView(source)) return undefined;
+  if (isStream(source)) return [source];
+  const body = source.body;
+  if (body === null) return [null];
+  if (isStream(body)) return [source.bodyUsed ? USED : body];
+  return isFunction(source.stream) ? [source, true] : undefined;
+}
+
+// The index streamed in (src/js/index.rs `Loading`); whatever fails cancels the reader.
+async function streamed([value, blob], read) {
+  const options = read();
+  const [signal, SIGNAL] = [options[3], "ToolIndex.load: options.signal"];
+  if (value === USED) throw new TypeError("ToolIndex.load: source's body was read already (bodyUsed): a body is read once; load from a new Response, or from response.clone() made before reading it");
+  if (signal && ofSignal(signal, "aborted", SIGNAL)) throw ofSignal(signal, "reason", SIGNAL);
+  if (value === null) return loaded(new Load(BYTES), new Uint8Array(0), options);
+  let stream, stop, onAbort;
+  const reader = attempt(() => isStream((stream = blob ? value.stream() : value)) && stream.getReader(), "ToolIndex.load: source");
+  if (!reader) throw mustBe("ToolIndex.load: source.stream()", "a ReadableStream", stream);
+  const [load, loading] = [new Load(BYTES, reader), new wasm.Loading(options[0])];
+  const aborted = new Promise((_, reject) => (onAbort = () => { try { reject(ofSignal(signal, "reason", SIGNAL)); } catch (error) { reject(error); } }));
+  aborted.catch(() => {});
+  try {
+    if (signal) try { signal.addEventListener("abort", onAbort, { once: true }); stop = () => signal.removeEventListener("abort", onAbort); } catch (cause) { throw new TypeError(`${SIGNAL} failed as an AbortSignal`, { cause }); }
+    for (;;) {
+      const searcher = enter(loading.poll, loading, [load]);
+      if (load.error) throw load.error;
+      if (searcher) return enter(loaded, undefined, [load, undefined, options, searcher]);
+      await Promise.race([load.pending, aborted]);
+    }
+  } catch (error) {
+    try { reader.cancel(error).catch(() => {}); } catch {}
+    throw error;
+  } finally {
+    try { stop?.(); } catch {}
+    try { loading.free(); } catch {} // (its buffer now, not at garbage collection)
+  }
+}
+const BYTES = "ToolIndex.load: source's bytes";
+
+// A load's JavaScript half (src/js/index.rs `Load`): the names, or why the bytes are refused;
+// `next`: the next chunk's length, undefined at the end, or the TypeError of a failed read.
+class Load {
+  constructor(where, reader) { Object.assign(this, { where, reader, chunks: 0 }); }
+  named(units, ends, all = text(units)) { this.names = Array.from(ends, (end, i) => all.slice(i ? ends[i - 1] : 0, end)); }
+  refused(range, units) { this.error = new (range ? RangeError : TypeError)(this.where + text(units)); }
+  next() { return (this.pending = this.read()); }
+  async read() {
+    let read, view;
+    try { read = await this.reader.read(); if (read.done) return undefined; read = read.value; } catch (cause) { throw unreadable("ToolIndex.load: source", cause); }
+    try { view = realView(read); } catch {}
+    if (!(view instanceof Uint8Array)) throw mustBe(`ToolIndex.load: source's chunk ${this.chunks}`, "a Uint8Array", read);
+    this.chunks++;
+    return (this.chunk = view).length;
+  }
+  copy(from, to) { try { to.set(this.chunk.subarray(from, from + to.length)); } catch {} } // (a buffer detached since: the checksum refuses)
+}
