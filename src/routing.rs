@@ -4,7 +4,7 @@
 //! the abort) and reads each row; what the retrieval came to is handed over as a
 //! [`Retrieval`], and everything that decides the answer happens here.
 
-use crate::names::{trim_bounds, units, Name, NameList, NameSet, NameTable};
+use crate::names::{trim_bounds, units, Name, NameSet, NameTable};
 use alloc::{string::String, vec, vec::Vec};
 
 /// The registered palette, validated and indexed once.

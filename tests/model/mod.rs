@@ -18,7 +18,7 @@ use tool_palette::names::{Name, NameList, NameSet};
 use tool_palette::policy::gate;
 use tool_palette::policy::seams::{Failure, Function, Hooks, Seam, Selection};
 use tool_palette::policy::{Policy, PolicySet, WhenTool};
-use tool_palette::routing::turn::{self as machine, code};
+use tool_palette::routing::turn::{self as machine, Activity};
 use tool_palette::routing::{self, Fate, Outcome, Retrieval, Row};
 
 pub mod run;
@@ -307,58 +307,45 @@ pub fn core_resolve(registered: &[Units], retrieval: &RetrievalSpec) -> Decision
         RetrievalSpec::Rows(rows) => rows,
         _ => &[],
     };
-    // What the binding reads of the rows, coded as `host.js` `readRows` codes them
-    // (activity for every row, then the candidacy of the rows the core's table says are
-    // active, stopping at a record's first string field), then decoded by the core.
-    let table = machine::activity_table();
-    let (mut codes, mut strings) = (Vec::new(), NameList::default());
-    for r in read {
-        let activity = match r {
-            RowSpec::Text(_) => code::TEXT,
-            RowSpec::Record { active, .. } if *active == Field::False => code::RECORD_OFF,
-            RowSpec::Record { .. } => code::RECORD_ON,
-            RowSpec::Other => code::OTHER,
-        };
-        let candidacy = match r {
-            _ if table[activity as usize] == 0 => code::NOT_READ,
-            RowSpec::Text(t) => {
-                strings.push(t);
-                code::TEXT
-            }
+    // What the binding reads of the rows, as routing.js `readRows` reads them: every row's
+    // activity, then for each row the core calls active its candidate string (a record's
+    // first string field; "" for none), the strings a report's spans index.
+    let activities: Vec<Activity> = read
+        .iter()
+        .map(|r| match r {
+            RowSpec::Text(_) => Activity::Text,
+            RowSpec::Record { active, .. } => Activity::Record {
+                off: *active == Field::False,
+            },
+            RowSpec::Other => Activity::Other,
+        })
+        .collect();
+    let none: Units = vec![];
+    let candidates: Vec<&Name> = read
+        .iter()
+        .zip(&activities)
+        .filter(|(_, &a)| machine::is_active(a))
+        .map(|(r, _)| match r {
+            RowSpec::Text(t) => &t[..],
             RowSpec::Record {
                 tool,
                 tool_name,
                 content,
                 ..
-            } => {
-                let fields = [tool, tool_name, content];
-                match fields.iter().position(|f| matches!(f, Field::Text(_))) {
-                    Some(k) => {
-                        if let Field::Text(t) = fields[k] {
-                            strings.push(t);
-                        }
-                        code::RECORD | 1 << k
-                    }
-                    None => code::RECORD,
-                }
-            }
-            RowSpec::Other => code::OTHER,
-        };
-        codes.extend([activity, candidacy]);
-    }
-    let (rows, chosen) = machine::rows(&codes, &strings);
-    assert_eq!(
-        chosen.len(),
-        strings.len(),
-        "every string kept is a candidate"
-    );
-    // The binding numbers candidates among the rows that have one.
-    let candidates: Vec<&Name> = rows
-        .iter()
-        .filter_map(|r| match r {
-            Row::Candidate(t) => Some(*t),
-            _ => None,
+            } => [tool, tool_name, content]
+                .into_iter()
+                .find_map(|f| match f {
+                    Field::Text(t) => Some(&t[..]),
+                    _ => None,
+                })
+                .unwrap_or(&none),
+            RowSpec::Other => &none,
         })
+        .collect();
+    let mut next = candidates.iter();
+    let rows: Vec<Row> = activities
+        .iter()
+        .map(|&a| machine::row(a, machine::is_active(a).then(|| *next.next().unwrap())))
         .collect();
     let r = match retrieval {
         RetrievalSpec::NoLayer => Retrieval::NoLayer,
