@@ -10,21 +10,20 @@ use alloc::vec::Vec;
 use core::cell::Cell;
 use wasm_bindgen::prelude::*;
 
-/// Where JavaScript writes: the names' ends, their code units, a code per string, and
-/// where each of the three is (`at`, whose address JavaScript is given).
+/// Where JavaScript writes: the names' ends, their code units, a code per string.
 #[derive(Default)]
 struct Room {
     ends: Vec<u32>,
     units: Vec<u16>,
     codes: Vec<u8>,
-    /// On the heap, so that its address stays as the room moves in and out of its cell.
-    at: alloc::boxed::Box<[u32; 3]>,
 }
 
 thread_local! {
     /// Taken and put back, never borrowed across a call: should the module trap in
     /// between, the room is merely empty (JavaScript asks for it again after a trap).
-    static ROOM: Cell<Room> = Cell::new(Room::default());
+    static ROOM: Cell<Room> = const { Cell::new(Room { ends: Vec::new(), units: Vec::new(), codes: Vec::new() }) };
+    /// Where each of the three is, at an address that stays (JavaScript is given it).
+    static AT: Cell<[u32; 3]> = const { Cell::new([0; 3]) };
 }
 
 /// Room for `count` names of `units` code units and `codes` bytes of codes (a turn's rows):
@@ -46,14 +45,17 @@ pub fn room(count: u32, units: u32, codes: u32) -> u32 {
     let mut room = ROOM.take();
     let grown =
         grow(&mut room.ends, count) && grow(&mut room.units, units) && grow(&mut room.codes, codes);
-    *room.at = [
+    AT.set([
         room.ends.as_ptr() as u32,
         room.units.as_ptr() as u32,
         room.codes.as_ptr() as u32,
-    ];
-    let at = if grown { room.at.as_ptr() as u32 } else { 0 };
+    ]);
     ROOM.set(room);
-    at
+    if grown {
+        AT.with(|at| at.as_ptr() as u32)
+    } else {
+        0
+    }
 }
 
 /// The first `count` names JavaScript wrote, copied out, and the first `codes` codes (no
