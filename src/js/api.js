@@ -2,3 +2,4 @@
 // (its JavaScript half beside its Rust half in src/js/), where every SPEC rule is decided
 // by the Rust core.
 export { activeTools, bindPalette, resolvePalette, Routed, RoutingRefusal, RoutingUnavailable, ToolRouter, ToolRoutingUnavailableWarning } from "./routing.js";
+export { ToolCallPolicy, ToolPolicies, ToolRedirectDroppedWarning } from "./policies.js";

@@ -7,6 +7,7 @@
 //! predicates and transforms) and to hand over an answer in one call.
 
 mod batch;
+mod policies;
 mod routing;
 mod wire;
 

@@ -2,7 +2,6 @@
 //! model reasons. POST-model ([`PolicySet::dispatch`]): where the emitted call goes.
 
 use super::{gate, PolicySet};
-use crate::given::Given;
 use crate::names::{text, Name};
 use alloc::vec::Vec;
 
@@ -59,41 +58,37 @@ impl Function {
 
 /// What a policy's function did wrong.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Misstep {
+pub enum Misstep<'a> {
     Threw,
     /// It returned a promise or thenable (predicates and transforms are synchronous).
     Thenable,
     /// It returned a value whose `then` could not be read.
     UnreadableThen,
-    /// `argsTransform` returned what is not a plain object: what it was.
-    NotPlain(Given),
+    /// `argsTransform` returned what is not a plain object: what it was, in the binding's
+    /// words ("an array", "null").
+    NotPlain(&'a Name),
 }
 
 /// SPEC 4: the error of a policy's function that failed names the policy, the function
 /// and the seam (`ToolCallPolicy "<name>": match threw at the POST-model seam (dispatch)`).
 pub fn failure_text(name: &Name, function: Function, seam: Seam, misstep: Misstep) -> Vec<u16> {
-    let what: [&str; 3] = match misstep {
-        Misstep::Threw => ["threw", "", ""],
-        Misstep::Thenable => [
+    let (what, given, after): (_, &Name, _) = match misstep {
+        Misstep::Threw => ("threw", &[], ""),
+        Misstep::Thenable => (
             "returned a promise or thenable (it must be synchronous)",
+            &[],
             "",
-            "",
-        ],
-        Misstep::UnreadableThen => ["returned a value whose `then` could not be read", "", ""],
-        Misstep::NotPlain(given) => ["returned ", given.described(), ", not a plain object"],
+        ),
+        Misstep::UnreadableThen => ("returned a value whose `then` could not be read", &[], ""),
+        Misstep::NotPlain(given) => ("returned ", given, ", not a plain object"),
     };
-    let [a, b, c] = what;
-    let after = [
-        "\": ",
-        function.as_str(),
-        " ",
-        a,
-        b,
-        c,
-        " at the ",
-        seam.as_str(),
-    ];
-    text(&["ToolCallPolicy \""], name, &after)
+    let mut v = text(
+        &["ToolCallPolicy \""],
+        name,
+        &["\": ", function.as_str(), " ", what],
+    );
+    v.extend(text(&[], given, &[after, " at the ", seam.as_str()]));
+    v
 }
 
 /// Why a seam failed. A policy's function failing is named (which policy, which
@@ -115,16 +110,6 @@ pub enum Selection {
     Policy(usize),
     Resolver,
     Default,
-}
-
-impl Selection {
-    pub fn source(self) -> &'static str {
-        match self {
-            Selection::Policy(_) => "policy",
-            Selection::Resolver => "resolver",
-            Selection::Default => "default",
-        }
-    }
 }
 
 /// Where the emitted call goes, and why.

@@ -385,14 +385,13 @@ fn the_gate_admits_what_the_palette_narrows_to() {
 fn failures_and_dropped_redirects_name_who_and_where() {
     use super::gate::dropped_warning;
     use super::seams::{failure_text, Function, Misstep, Seam};
-    use crate::given::Given;
     // A name is the caller's exact string, a lone surrogate too.
     let name = [u16::from(b'p'), 0xD800];
     let text = |t: Vec<u16>| String::from_utf16_lossy(&t);
     let threw = failure_text(&name, Function::Match, Seam::Post, Misstep::Threw);
     assert_eq!(threw[16..18], name);
     assert_eq!(
-        text(failure_text(&units("p"), Function::ArgsTransform, Seam::Post, Misstep::NotPlain(Given::Array))),
+        text(failure_text(&units("p"), Function::ArgsTransform, Seam::Post, Misstep::NotPlain(&units("an array")))),
         "ToolCallPolicy \"p\": argsTransform returned an array, not a plain object at the POST-model seam (dispatch)"
     );
     assert_eq!(
