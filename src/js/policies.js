@@ -1,44 +1,42 @@
-// Policies (SPEC 4): ToolCallPolicy, ToolPolicies and its two seams, the dropped-redirect
-// warning. The facade reads and checks the caller's values; the module (src/js/policies.rs)
-// holds the policies in the core's form and runs each seam, asking a `Frame` to call the
-// caller's functions as the core goes.
+// Policies (SPEC 4): ToolCallPolicy, ToolPolicies, ToolRedirectDroppedWarning. The facade
+// reads and checks the caller's values; the module (src/js/policies.rs) holds the policies
+// in the core's form and runs each seam, asking a `Frame` to call the caller's code.
 import * as wasm from "./tool_palette.js";
-import { bounded, checked, describe, dispose, enter, fields, guarded, isFunction, isObject, mustBe, own, put, putNames, reserve, strings, text, tooLarge, unreadable, use, using } from "./host.js";
+import { FUNCTIONS, SEAMS } from "./wire.js";
+import { bounded, checked, describe, dispose, enter, fields, guarded, isFunction, isObject, mustBe, own, put, putNames, reserve, strings, tooLarge, unreadable, using } from "./host.js";
 import { deliver } from "./deliver.js";
 
-const { Asked, Has, Source } = wasm;
+// `f()`, or the TypeError saying that `where` (or what `where()` says) could not be read.
+function read(f, where) {
+  try {
+    return f();
+  } catch (cause) {
+    throw unreadable(typeof where === "function" ? where() : where, cause);
+  }
+}
 
 export class ToolRedirectDroppedWarning extends Error {
   constructor(message, details) {
     const where = "ToolRedirectDroppedWarning: details";
     if (!isObject(details)) throw new TypeError(`${where} must be an object { policy, target, original }`);
-    let policy, target, original;
-    try {
-      ({ policy, target, original } = details);
-    } catch (cause) {
-      throw new TypeError(`${where} could not be read`, { cause });
-    }
+    const [policy, target, original] = read(() => [details.policy, details.target, details.original], where);
     super(message);
     Object.assign(this, { name: "ToolRedirectDroppedWarning", policy, target, original });
   }
 }
 
-// ---------------------------------------------------------------- ToolCallPolicy
+const built = new WeakSet(); // the policies made here, which a ToolPolicies keeps as they are
 
-const built = new WeakSet(); // the policies this package made: a set keeps them as they are
-
-/** One declarative per-intent rule (SPEC 4), frozen. */
 export class ToolCallPolicy {
   constructor(spec) {
     enter(policy, this, [spec]);
   }
 
   matchesTool(toolName) {
-    return using(this, ToolCallPolicy, "matchesTool", (held) => {
+    return using(this, ToolCallPolicy, "matchesTool", (rule) => {
       const where = `ToolCallPolicy "${this.name}".matchesTool: toolName`;
       if (typeof toolName !== "string") throw mustBe(where, "a string", toolName);
-      putNames([toolName], where);
-      return held.matchesTool();
+      return putNames([toolName], where), rule.matchesTool();
     });
   }
 
@@ -48,19 +46,12 @@ export class ToolCallPolicy {
 }
 guarded(ToolCallPolicy, ["matchesTool"], ["dispose"]);
 
-// A spec's fields, read once each in this order and checked; a field that cannot be read
-// is named with the policy's name when that was read before it.
+// A spec's fields, read once each in order, then checked (one that throws is named with the policy).
 const SPEC = ["name", "match", "whenTool", "redirectTo", "model", "argsTransform", "guard"];
 function policy(spec) {
   if (!isObject(spec)) throw mustBe("ToolCallPolicy: spec", "an object", spec);
   const values = [];
-  for (const key of SPEC) {
-    try {
-      values.push(spec[key]);
-    } catch (cause) {
-      throw unreadable(key === "name" ? "ToolCallPolicy: spec.name" : `${named(values[0])}: spec.${key}`, cause);
-    }
-  }
+  for (const key of SPEC) values.push(read(() => spec[key], () => (key === "name" ? "ToolCallPolicy: spec.name" : `${named(values[0])}: spec.${key}`)));
   const [name, match, whenTool, redirectTo, model, argsTransform, guard] = values;
   const who = named(name);
   checked(match, "required", `${who}: match`);
@@ -71,7 +62,7 @@ function policy(spec) {
   const fields = { name, match, whenTool: tools, redirectTo: target, model: model ?? null };
   fields.argsTransform = checked(argsTransform, "nullableFunction", `${who}: argsTransform`) ?? null;
   fields.guard = checked(guard, "nullableFunction", `${who}: guard`) ?? null;
-  own(this, new wasm.Policies(write([fields], who), undefined, false, false));
+  own(this, rule(fields, who));
   built.add(Object.freeze(Object.assign(this, fields)));
 }
 
@@ -82,117 +73,78 @@ function named(name) {
   return `ToolCallPolicy "${name}"`;
 }
 
-// Policies into the batch, as src/js/policies.rs `Policies::new` reads them: each one's
-// name (its code says what it has), redirect target ("" for none) and whenTool names.
-function write(list, where) {
-  const strings = [];
-  const codes = [];
-  for (const p of list) {
-    const tools = p.whenTool === null ? [] : typeof p.whenTool === "string" ? [p.whenTool] : p.whenTool;
-    strings.push(p.name, p.redirectTo ?? "");
-    codes.push(Has.Policy | (p.model !== null && Has.Model) | (p.guard !== null && Has.Guard) | (p.whenTool !== null && Has.Tools), 0);
-    for (const tool of tools) strings.push(tool), codes.push(0);
-  }
-  if (!put(strings, new Uint8Array(codes))) throw tooLarge(where);
-  return strings.length;
+// A policy in the core's form (src/js/policies.rs `Rule`).
+function rule(p, where) {
+  const tools = p.whenTool === null ? [] : typeof p.whenTool === "string" ? [p.whenTool] : p.whenTool;
+  if (!put([p.name, p.redirectTo ?? "", ...tools])) throw tooLarge(where);
+  return new wasm.Rule(p.whenTool === null ? undefined : tools.length, p.model !== null, p.guard !== null);
 }
 
-// ---------------------------------------------------------------- ToolPolicies
-
-/** Policies composed in declaration order, applied at the two seams (SPEC 4). Frozen. */
 export class ToolPolicies {
   constructor(policies, options) {
     enter(compose, this, [policies, options]);
   }
 
-  /** PRE-model seam: which model reasons this iteration. */
   selectModel(ctx) {
     return using(this, ToolPolicies, "selectModel", (set, more) => {
       const frame = new Frame(this.policies, ctx, more);
-      const answer = set.selectModel(frame);
-      if (answer === Source.Failed) throw frame.thrown;
-      const p = answer >= Source.Policy ? this.policies[answer - Source.Policy] : undefined;
-      if (p) return Object.freeze({ model: p.model, source: "policy", policy: p.name });
-      const resolver = answer === Source.Resolver;
-      return Object.freeze({ model: resolver ? frame.model : null, source: resolver ? "resolver" : "default", policy: null });
+      const i = set.selectModel(frame);
+      if (frame.misstep !== null) throw frame.thrown;
+      const p = i === undefined ? undefined : this.policies[i];
+      return Object.freeze(p ? { model: p.model, source: "policy", policy: p.name } : { model: frame.model, source: frame.model === null ? "default" : "resolver", policy: null });
     });
   }
 
-  /** POST-model seam: where the emitted call is dispatched. */
   dispatch(call, ctx, palette) {
     return using(this, ToolPolicies, "dispatch", (set, more) => {
       const where = "ToolPolicies.dispatch: call";
       if (!isObject(call)) throw mustBe(where, "an object { name, args, id? }", call);
-      let name;
-      try {
-        name = call.name;
-      } catch (cause) {
-        throw unreadable(`${where}.name`, cause);
-      }
+      const name = read(() => call.name, `${where}.name`);
       if (typeof name !== "string") throw mustBe(`${where}.name`, "a string", name);
       const names = paletteOf(palette, "ToolPolicies.dispatch: palette");
       if (!put(names ? [name, ...names] : [name])) throw tooLarge(names && !put(names) ? "ToolPolicies.dispatch: palette" : `${where}.name`);
       const frame = new Frame(this.policies, ctx, more, call, name);
-      const answer = set.dispatch(frame, names?.length);
-      if (answer === Source.Failed) throw frame.thrown;
-      const by = answer >= Source.Policy ? this.policies[answer - Source.Policy].name : null;
+      const i = set.dispatch(frame, names?.length);
+      if (frame.misstep !== null) throw frame.thrown;
+      const by = i === undefined ? null : this.policies[i].name;
       if (frame.drop === null) return Object.freeze({ call: frame.current, original: call, redirectedBy: by, dropped: null });
-      const [reason, message] = frame.drop;
-      deliver(new ToolRedirectDroppedWarning(message, { policy: by, target: frame.target, original: name }), more.onWarning);
+      const reason = `redirect target "${frame.target}" is ${frame.drop}; dispatching the original call "${name}"`;
+      const warning = new ToolRedirectDroppedWarning(`${by === null ? "onToolCallDispatch" : `ToolCallPolicy "${by}"`}: ${reason}`, { policy: by, target: frame.target, original: name });
+      deliver(warning, more.onWarning);
       return Object.freeze({ call, original: call, redirectedBy: by, dropped: Object.freeze({ target: frame.target, reason }) });
     });
   }
 
-  /** Frees the module's side now (and of the policies it made from specs); later seam calls throw. */
   dispose() {
-    const held = use(this, ToolPolicies, "dispose");
-    if (!held.disposed) for (const p of held.more.made) p.dispose();
     dispose(this, ToolPolicies);
   }
 }
 guarded(ToolPolicies, ["selectModel"], ["dispatch"], ["dispose"]);
 
-// A new set: the policies (each spec made a ToolCallPolicy), then the options, read once
-// each and checked; the module composes them and refuses a name used twice.
+// A new set: its policies (a spec becomes a ToolCallPolicy), then its options, checked.
 function compose(policies, options) {
   const where = "ToolPolicies: policies";
-  let items;
-  try {
-    items = isObject(policies) && isFunction(policies[Symbol.iterator]) ? bounded(policies) : undefined;
-  } catch (cause) {
-    throw unreadable(where, cause);
-  }
+  const items = read(() => (isObject(policies) && isFunction(policies[Symbol.iterator]) ? bounded(policies) : undefined), where);
   if (items === undefined) throw mustBe(where, "an iterable of ToolCallPolicy", policies);
   const list = items.map((item, i) => {
-    if (built.has(item)) return item;
     try {
-      return new ToolCallPolicy(item);
+      return built.has(item) ? item : new ToolCallPolicy(item);
     } catch (cause) {
       throw new (cause instanceof RangeError ? RangeError : TypeError)(`${where}[${i}]: ${cause.message}`, { cause });
     }
   });
   const at = "ToolPolicies: options";
-  const [resolver, callback, onWarning, registered] = fields(options, ["modelResolver", "onToolCallDispatch", "onWarning", "registered"], at);
-  const more = {
-    resolver: checked(resolver, "function", `${at}.modelResolver`),
-    callback: checked(callback, "function", `${at}.onToolCallDispatch`),
-    onWarning: checked(onWarning, "function", `${at}.onWarning`),
-    made: list.filter((p, i) => p !== items[i]),
-  };
-  let known;
-  if (registered !== undefined) {
-    const names = strings(registered, `${at}.registered`);
-    putNames(names, `${at}.registered`);
-    known = new wasm.Names(names.length);
-  }
-  let set;
+  const [resolver, hook, onWarning, registered] = fields(options, ["modelResolver", "onToolCallDispatch", "onWarning", "registered"], at);
+  const more = { resolver: checked(resolver, "function", `${at}.modelResolver`), hook: checked(hook, "function", `${at}.onToolCallDispatch`) };
+  more.onWarning = checked(onWarning, "function", `${at}.onWarning`);
+  const names = registered === undefined ? undefined : strings(registered, `${at}.registered`);
+  const known = names && (putNames(names, `${at}.registered`), new wasm.Names(names.length));
   try {
-    set = new wasm.Policies(write(list, where), known, more.resolver !== undefined, more.callback !== undefined);
+    own(this, new wasm.Policies(list.map((p) => rule(p, where)), known, more.resolver !== undefined, more.hook !== undefined), more);
   } catch (i) {
     if (typeof i !== "number") throw i;
     throw new TypeError(`${where}[${i}] reuses the name "${list[i].name}"; policy names must be unique`);
   }
-  own(this, set, more);
   this.policies = Object.freeze(list);
   Object.freeze(this);
 }
@@ -201,28 +153,15 @@ function compose(policies, options) {
 // refusal or RoutingUnavailable (judged by `kind`, so that another build's count too).
 function paletteOf(palette, where) {
   if (palette == null) return undefined;
-  let kind, names;
-  try {
-    kind = isObject(palette) ? palette.kind : undefined;
-  } catch (cause) {
-    throw unreadable(where, cause);
-  }
+  const kind = read(() => (isObject(palette) ? palette.kind : undefined), where);
   if (kind === "refused" || kind === "unavailable") return undefined;
-  if (kind !== "routed") return strings(palette, where);
-  try {
-    names = palette.names;
-  } catch (cause) {
-    throw unreadable(`${where}.names`, cause);
-  }
-  return strings(names, `${where}.names`);
+  return kind === "routed" ? strings(read(() => palette.names, `${where}.names`), `${where}.names`) : strings(palette, where);
 }
 
-// ---------------------------------------------------------------- one seam call
-
-// What the module asks of one seam call (src/js/policies.rs `Frame`): each method calls one
-// of the caller's functions, catches all it throws and answers an `Asked`, keeping the
-// value of a failure (`thrown`), the call as it stands (`current`) and its target, the
-// resolver's model, and a dropped redirect's texts.
+// What the module asks of one seam call (src/js/policies.rs `Frame`): each method calls
+// the caller's code and catches all it throws, answering nothing for a failure and keeping
+// why (`misstep`; RAW: an error thrown as it is) and what (`thrown`); and the call as it
+// stands, its target, the resolver's model and why the gate dropped a redirect.
 class Frame {
   constructor(policies, ctx, more, call, name) {
     this.policies = policies;
@@ -230,88 +169,81 @@ class Frame {
     this.more = more;
     this.call = this.current = call;
     this.target = name;
-    this.model = this.drop = null;
-    this.thrown = undefined;
+    this.model = this.drop = this.misstep = null;
   }
-  fail(asked, thrown) {
-    this.thrown = thrown;
-    return asked;
+  fail(misstep, thrown) {
+    [this.misstep, this.thrown] = [misstep, thrown];
+  }
+  // A predicate's (or argsTransform's, given `args`) answer, or FAILED.
+  answer(f, args) {
+    let misstep = "threw";
+    try {
+      const answer = args === NONE ? f(this.ctx) : f(args, this.ctx);
+      misstep = "returned a value whose `then` could not be read";
+      if (!thenable(answer)) return answer;
+      this.fail("returned a promise or thenable (it must be synchronous)", answer);
+    } catch (error) {
+      this.fail(misstep, error);
+    }
+    return FAILED;
   }
   asked(i, guard) {
-    const f = guard ? this.policies[i].guard : this.policies[i].match;
-    let step = Asked.Threw;
-    try {
-      const answer = f(this.ctx);
-      step = Asked.UnreadableThen;
-      return thenable(answer) ? this.fail(Asked.Thenable, answer) : answer ? Asked.Yes : Asked.No;
-    } catch (error) {
-      return this.fail(step, error);
-    }
+    const answer = this.answer(guard ? this.policies[i].guard : this.policies[i].match, NONE);
+    return answer === FAILED ? undefined : Boolean(answer);
   }
-  // The caller's call, its `args` once, copied for argsTransform (the caller's objects are
-  // never handed out); its answer judged: a thenable first, then whether it is plain.
+  // The call rewritten; argsTransform gets a copy of its args and must answer a plain object.
   redirect(i) {
     const { redirectTo, argsTransform } = this.policies[i];
-    let step = "call";
-    let current, answer;
+    let call, args;
     try {
-      current = { ...this.call, name: redirectTo };
-      if (argsTransform !== null) {
-        step = "call.args";
-        const args = copy(current.args);
-        step = Asked.Threw;
-        answer = argsTransform(args, this.ctx);
-        step = Asked.UnreadableThen;
-        if (thenable(answer)) return this.fail(Asked.Thenable, answer);
-        if (!isPlainObject(answer)) return put([describe(answer)]), this.fail(Asked.NotPlain, answer);
-        current.args = answer;
-      }
+      call = read(() => ({ ...this.call, name: redirectTo }), "ToolPolicies.dispatch: call");
+      args = argsTransform && read(() => copy(call.args), "ToolPolicies.dispatch: call.args");
     } catch (error) {
-      return typeof step === "string" ? this.fail(Asked.Raw, unreadable(`ToolPolicies.dispatch: ${step}`, error)) : this.fail(step, error);
+      return this.fail(RAW, error);
     }
-    [this.current, this.target] = [current, redirectTo];
-    return Asked.Yes;
+    if (argsTransform !== null) {
+      const answer = this.answer(argsTransform, args);
+      if (answer === FAILED) return undefined;
+      if (!isPlainObject(answer)) return this.fail(`returned ${describe(answer)}, not a plain object`, answer);
+      call.args = answer;
+    }
+    [this.current, this.target] = [call, redirectTo];
+    return true;
   }
   resolve() {
-    const { resolver } = this.more;
     try {
-      this.model = resolver(this.ctx) ?? null;
+      return (this.model = this.more.resolver.call(undefined, this.ctx) ?? null) !== null;
     } catch (error) {
-      return this.fail(Asked.Raw, error);
+      return this.fail(RAW, error);
     }
-    return this.model === null ? Asked.No : Asked.Yes;
   }
-  // onToolCallDispatch: a call it returns is laid over the call as it stands (a field it
-  // leaves out keeps the call's, its `id` above all); its name goes into the batch last.
+  // A call onToolCallDispatch returns keeps the fields it leaves out (`id` above all).
   callback() {
     const where = "ToolPolicies: onToolCallDispatch's returned call";
-    const { callback } = this.more;
-    let step, next, name;
     try {
-      next = callback(this.current, this.ctx);
-      if (next == null) return Asked.No;
+      let next = this.more.hook.call(undefined, this.current, this.ctx);
+      if (next == null) return false;
       if (!isObject(next)) throw mustBe(where, "an object { name, args, id? }", next);
-      step = `${where}.name`;
-      name = next.name;
-      step = undefined;
+      const name = read(() => next.name, `${where}.name`);
       if (typeof name !== "string") throw mustBe(`${where}.name`, "a string", name);
-      step = where;
-      if (next !== this.current) next = { ...this.current, ...next };
+      if (next !== this.current) next = read(() => ({ ...this.current, ...next }), where);
+      if (!put([name])) throw tooLarge(`${where}.name`);
+      [this.current, this.target] = [next, name];
+      return true;
     } catch (error) {
-      return this.fail(Asked.Raw, step === undefined ? error : unreadable(step, error));
+      return this.fail(RAW, error);
     }
-    if (!put([name])) return this.fail(Asked.Raw, tooLarge(`${where}.name`));
-    [this.current, this.target] = [next, name];
-    return Asked.Yes;
   }
-  dropped(reason, message) {
-    this.drop = [text(reason), text(message)];
+  dropped(registered) {
+    this.drop = registered ? "not a registered tool" : "not in the routed palette";
   }
-  failed(message) {
-    this.thrown = new Error(text(message), { cause: this.thrown });
+  // SPEC 4: a policy's function that failed is named, with the policy and the seam.
+  failed(i, f, seam) {
+    if (this.misstep === RAW) return;
+    this.thrown = new Error(`ToolCallPolicy "${this.policies[i].name}": ${FUNCTIONS[f]} ${this.misstep} at the ${SEAMS[seam]}`, { cause: this.thrown });
   }
 }
-
+const [NONE, FAILED, RAW] = [Symbol("none"), Symbol("failed"), Symbol("raw")];
 const thenable = (v) => (isObject(v) || isFunction(v)) && isFunction(v.then);
 
 // A copy of `args` of the same shape (array, plain or null-prototype object, instance).
@@ -322,8 +254,7 @@ function copy(args) {
   return proto === Object.prototype ? { ...args } : Object.assign(Object.create(proto), args);
 }
 
-// A plain object, judged by shape so that one of another realm (a `vm` context, an
-// iframe) is one too: an ordinary object whose prototype is null or has none.
+// A plain object of any realm, judged by shape: its prototype is null or has none.
 function isPlainObject(value) {
   try {
     if (!isObject(value) || Array.isArray(value) || Object.prototype.toString.call(value) !== "[object Object]") return false;

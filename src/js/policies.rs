@@ -1,274 +1,149 @@
-//! Policies (SPEC 4): a set of policies in the core's form and its two seams, run by the
-//! core over the facade's frame (policies.js `Frame`), which calls the caller's functions
-//! when the core asks and keeps what they answered. The JavaScript half is policies.js.
+//! Policies (SPEC 4): the policies in the core's form, and the two seams the core runs over
+//! the facade's `Frame` (policies.js), which calls the caller's code as the core asks.
 
 use super::batch;
 use super::routing::Names;
 use crate::names::{Name, NameList, NameSet};
-use crate::policy::gate::{admits, dropped_reason, dropped_warning, Admits, Handed};
-use crate::policy::seams::{failure_text, Failure, Hooks, Misstep, Selection};
+use crate::policy::gate::{admits, Admits, Handed};
+use crate::policy::seams::{Failure, Hooks, Selection};
 use crate::policy::{Policy, PolicySet, WhenTool};
 use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
-/// What the code of a policy's first string in the batch says it has (bits).
-#[wasm_bindgen]
-#[derive(Clone, Copy)]
-pub enum Has {
-    /// The string starts a policy: its name; then its redirect target (`""` for none),
-    /// then its `whenTool` names.
-    Policy = 1,
-    Model = 2,
-    Guard = 4,
-    /// A `whenTool` (else any tool).
-    Tools = 8,
-}
-
-/// What one of the caller's functions came to, as the frame answers. A failure's value
-/// (what was thrown or returned) stays with the frame.
-#[wasm_bindgen]
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Asked {
-    No,
-    Yes,
-    Threw,
-    Thenable,
-    UnreadableThen,
-    /// `argsTransform` returned no plain object; the batch holds what it was, in words.
-    NotPlain,
-    /// An error the frame made or the adopter's code threw: the seam throws it as it is.
-    Raw,
-}
-
-/// A seam's answer: a policy's by its index after `Policy`.
-#[wasm_bindgen]
-#[derive(Clone, Copy)]
-pub enum Source {
-    Failed,
-    /// No policy redirected (dispatch), or the default model.
-    Default,
-    Resolver,
-    Policy,
-}
-
 #[wasm_bindgen]
 extern "C" {
-    /// One seam call's JavaScript half (policies.js `Frame`).
+    /// One seam call's JavaScript half. Each method that calls the caller's code answers
+    /// nothing when that failed (the frame keeps why; the seam fails).
     pub type Frame;
-    /// The policy's `match` (or `guard`), asked with the context.
     #[wasm_bindgen(method)]
-    fn asked(this: &Frame, policy: u32, guard: bool) -> Asked;
-    /// The call rewritten to the policy's target, through its `argsTransform`.
+    fn asked(this: &Frame, policy: u32, guard: bool) -> Option<bool>;
     #[wasm_bindgen(method)]
-    fn redirect(this: &Frame, policy: u32) -> Asked;
-    /// `modelResolver`: `Yes` when it answered a model.
+    fn redirect(this: &Frame, policy: u32) -> Option<bool>;
     #[wasm_bindgen(method)]
-    fn resolve(this: &Frame) -> Asked;
-    /// `onToolCallDispatch`: `Yes` when it returned a call, whose name is then in the batch.
+    fn resolve(this: &Frame) -> Option<bool>;
+    /// `onToolCallDispatch`: whether it returned a call, whose name is then in the batch.
     #[wasm_bindgen(method)]
-    fn callback(this: &Frame) -> Asked;
-    /// The gate dropped the redirect: the reason and the warning.
+    fn callback(this: &Frame) -> Option<bool>;
+    /// The gate dropped the redirect; `registered`: only registered names pass.
     #[wasm_bindgen(method)]
-    fn dropped(this: &Frame, reason: &[u16], warning: &[u16]);
-    /// A policy's function failed: the seam's error message.
+    fn dropped(this: &Frame, registered: bool);
+    /// The policy, function and seam (`seams::Function`, `seams::Seam`) the core blames.
     #[wasm_bindgen(method)]
-    fn failed(this: &Frame, message: &[u16]);
-}
-
-/// A `ToolPolicies`' policies and registered names (a `ToolCallPolicy`'s own, for
-/// `matchesTool`).
-#[wasm_bindgen]
-pub struct Policies {
-    set: PolicySet,
-    registered: Option<NameSet>,
+    fn failed(this: &Frame, policy: u32, function: u32, seam: u32);
 }
 
 #[wasm_bindgen]
-impl Policies {
-    /// The policies of the `count` strings in the batch, coded by [`Has`]; fails with the
-    /// index of a policy whose name an earlier one has.
+pub struct Rule(Policy);
+
+#[wasm_bindgen]
+impl Rule {
+    /// From the batch: name, redirect target (`""`: none), `whenTool` names (none: any).
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        count: u32,
-        registered: Option<Names>,
-        resolver: bool,
-        callback: bool,
-    ) -> Result<Policies, JsValue> {
-        let (strings, codes) = batch::take(count, count);
-        let has = |i: usize, what: Has| codes.get(i).is_some_and(|c| c & what as u8 != 0);
-        let (mut policies, mut i) = (Vec::new(), 0);
-        while i + 1 < strings.len() {
-            let (mut tools, mut next) = (NameList::default(), i + 2);
-            while next < strings.len() && !has(next, Has::Policy) {
-                tools.push(strings.get(next));
-                next += 1;
-            }
-            let target = strings.get(i + 1);
-            policies.push(Policy {
-                name: strings.get(i).to_vec(),
-                when_tool: if has(i, Has::Tools) {
-                    WhenTool::Set(NameSet::new(tools))
-                } else {
-                    WhenTool::Any
-                },
-                redirect_to: (!target.is_empty()).then(|| target.to_vec()),
-                has_model: has(i, Has::Model),
-                has_guard: has(i, Has::Guard),
-            });
-            i = next;
-        }
-        let set =
-            PolicySet::new(policies, resolver, callback).map_err(|i| JsValue::from(i as u32))?;
-        Ok(Policies {
-            set,
-            registered: registered.map(|names| names.0),
+    pub fn new(tools: Option<u32>, has_model: bool, has_guard: bool) -> Rule {
+        let names = batch::names(2 + tools.unwrap_or(0));
+        let mut listed = NameList::default();
+        names.iter().skip(2).for_each(|name| listed.push(name));
+        let target = names.get(1);
+        Rule(Policy {
+            name: names.get(0).to_vec(),
+            when_tool: tools.map_or(WhenTool::Any, |_| WhenTool::Set(NameSet::new(listed))),
+            redirect_to: (!target.is_empty()).then(|| target.to_vec()),
+            has_model,
+            has_guard,
         })
     }
 
-    /// Whether the first policy's `whenTool` covers the name in the batch.
+    /// Whether its `whenTool` covers the name in the batch.
     #[wasm_bindgen(js_name = matchesTool)]
     pub fn matches_tool(&self) -> bool {
-        let tool = batch::names(1);
-        self.set
-            .policies()
-            .first()
-            .is_some_and(|p| tool.iter().any(|t| p.when_tool.matches(t)))
-    }
-
-    /// PRE-model seam: where the model comes from.
-    #[wasm_bindgen(js_name = selectModel)]
-    pub fn select_model(&self, frame: &Frame) -> u32 {
-        let none = NameList::default();
-        let mut asking = Asking {
-            frame,
-            admits: Admits::Every,
-            palette: &none,
-            registered: None,
-        };
-        match self.set.select_model(&mut asking) {
-            Ok(Selection::Policy(i)) => Source::Policy as u32 + i as u32,
-            Ok(Selection::Resolver) => Source::Resolver as u32,
-            Ok(Selection::Default) => Source::Default as u32,
-            Err(failure) => self.failed(frame, failure),
-        }
-    }
-
-    /// POST-model seam: the batch holds the call's name, then the names of the palette
-    /// when it narrows (`palette` of them). The redirecting policy; a dropped redirect is
-    /// the frame's.
-    pub fn dispatch(&self, frame: &Frame, palette: Option<u32>) -> u32 {
-        let names = batch::names(1 + palette.unwrap_or(0));
-        let tool = names.iter().next().unwrap_or_default();
-        let handed = if palette.is_some() {
-            Handed::Routed
-        } else {
-            Handed::Nothing
-        };
-        let admits = admits(handed, self.registered.is_some());
-        let mut asking = Asking {
-            frame,
-            admits,
-            palette: &names,
-            registered: self.registered.as_ref(),
-        };
-        match self.set.dispatch(tool, &mut asking) {
-            Ok(dispatched) => {
-                if let Some(target) = dispatched.dropped {
-                    let reason = dropped_reason(&target, tool, admits);
-                    let by = dispatched
-                        .redirected_by
-                        .map(|i| &self.set.policies()[i].name[..]);
-                    frame.dropped(&reason, &dropped_warning(by, &reason));
-                }
-                dispatched
-                    .redirected_by
-                    .map_or(Source::Default as u32, |i| Source::Policy as u32 + i as u32)
-            }
-            Err(failure) => self.failed(frame, failure),
-        }
+        self.0.when_tool.matches(batch::names(1).get(0))
     }
 }
 
+/// A `ToolPolicies`' policies, and the registered names its gate admits.
+#[wasm_bindgen]
+pub struct Policies(PolicySet, Option<NameSet>);
+
+#[wasm_bindgen]
 impl Policies {
-    /// Words a policy's failing function for the frame (the rest it throws as it is).
-    fn failed(&self, frame: &Frame, failure: Failure<Asked>) -> u32 {
-        let Failure::Policy {
-            policy,
-            function,
-            seam,
-            cause,
-        } = failure
-        else {
-            return Source::Failed as u32;
+    /// `gate`: the registered names, when given. Fails with the index of a name used again.
+    #[wasm_bindgen(constructor)]
+    pub fn new(list: Vec<Rule>, gate: Option<Names>, model: bool, hook: bool) -> Result<Self, u32> {
+        let set = PolicySet::new(list.into_iter().map(|rule| rule.0).collect(), model, hook);
+        let known = gate.map(|names| names.0);
+        Ok(Policies(set.map_err(|i| i as u32)?, known))
+    }
+
+    /// PRE-model seam: the policy that supplies the model, if one does.
+    #[wasm_bindgen(js_name = selectModel)]
+    pub fn select_model(&self, frame: &Frame) -> Option<u32> {
+        match self.0.select_model(&mut Asking(frame, &|_| true)) {
+            Ok(Selection::Policy(i)) => Some(i as u32),
+            Ok(_) => None,
+            Err(failure) => failed(frame, failure),
+        }
+    }
+
+    /// POST-model seam over the call's name and the names of a palette that narrows (in
+    /// the batch): the policy that redirected, if one did.
+    pub fn dispatch(&self, frame: &Frame, palette: Option<u32>) -> Option<u32> {
+        let names = batch::names(1 + palette.unwrap_or(0));
+        let handed = palette.map_or(Handed::Nothing, |_| Handed::Routed);
+        let admits = admits(handed, self.1.is_some());
+        let allows = |tool: &Name| match admits {
+            Admits::Every => true,
+            Admits::Registered => self.1.as_ref().is_some_and(|known| known.contains(tool)),
+            // A palette handed over for one dispatch: one scan costs less than an index.
+            Admits::Routed | Admits::Handed => names.iter().skip(1).any(|name| name == tool),
         };
-        let said;
-        let misstep = match cause {
-            Asked::Threw => Misstep::Threw,
-            Asked::Thenable => Misstep::Thenable,
-            Asked::UnreadableThen => Misstep::UnreadableThen,
-            Asked::NotPlain => {
-                said = batch::names(1);
-                Misstep::NotPlain(said.iter().next().unwrap_or_default())
+        match self.0.dispatch(names.get(0), &mut Asking(frame, &allows)) {
+            Ok(dispatched) => {
+                if dispatched.dropped.is_some() {
+                    frame.dropped(admits == Admits::Registered);
+                }
+                dispatched.redirected_by.map(|i| i as u32)
             }
-            _ => return Source::Failed as u32,
-        };
-        frame.failed(&failure_text(
-            &self.set.policies()[policy].name,
-            function,
-            seam,
-            misstep,
-        ));
-        Source::Failed as u32
+            Err(failure) => failed(frame, failure),
+        }
     }
 }
 
-/// The core's hooks of one seam call: the frame, and what the gate admits.
-struct Asking<'a> {
-    frame: &'a Frame,
-    admits: Admits,
-    /// The call's name, then the palette's.
-    palette: &'a NameList,
-    registered: Option<&'a NameSet>,
+/// The frame words a policy's failing function (the rest it throws as it is).
+fn failed(frame: &Frame, failure: Failure<()>) -> Option<u32> {
+    if let Some((policy, function, seam)) = failure.blamed() {
+        frame.failed(policy as u32, function as u32, seam as u32);
+    }
+    None
 }
 
-fn held(asked: Asked) -> Result<bool, Asked> {
-    match asked {
-        Asked::Yes => Ok(true),
-        Asked::No => Ok(false),
-        failed => Err(failed),
-    }
-}
+/// The core's hooks of one seam call: the frame, and what the palette gate admits.
+struct Asking<'a>(&'a Frame, &'a dyn Fn(&Name) -> bool);
 
 impl Hooks for Asking<'_> {
-    type Error = Asked;
+    type Error = ();
 
-    fn matches(&mut self, i: usize) -> Result<bool, Asked> {
-        held(self.frame.asked(i as u32, false))
+    fn matches(&mut self, i: usize) -> Result<bool, ()> {
+        self.0.asked(i as u32, false).ok_or(())
     }
 
-    fn guard(&mut self, i: usize) -> Result<bool, Asked> {
-        held(self.frame.asked(i as u32, true))
+    fn guard(&mut self, i: usize) -> Result<bool, ()> {
+        self.0.asked(i as u32, true).ok_or(())
     }
 
-    fn redirect(&mut self, i: usize) -> Result<(), Asked> {
-        held(self.frame.redirect(i as u32)).map(drop)
+    fn redirect(&mut self, i: usize) -> Result<(), ()> {
+        self.0.redirect(i as u32).map(drop).ok_or(())
     }
 
-    fn resolve_model(&mut self) -> Result<bool, Asked> {
-        held(self.frame.resolve())
+    fn resolve_model(&mut self) -> Result<bool, ()> {
+        self.0.resolve().ok_or(())
     }
 
-    fn on_dispatch(&mut self) -> Result<Option<Vec<u16>>, Asked> {
-        let rewritten = held(self.frame.callback())?;
-        Ok(rewritten.then(|| batch::names(1).iter().next().unwrap_or_default().to_vec()))
+    fn on_dispatch(&mut self) -> Result<Option<Vec<u16>>, ()> {
+        let rewritten = self.0.callback().ok_or(())?;
+        Ok(rewritten.then(|| batch::names(1).get(0).to_vec()))
     }
 
-    fn allows(&mut self, tool: &Name) -> Result<bool, Asked> {
-        Ok(match self.admits {
-            Admits::Every => true,
-            Admits::Registered => self.registered.is_some_and(|names| names.contains(tool)),
-            // A palette handed over for one dispatch: one scan costs less than an index.
-            Admits::Routed | Admits::Handed => self.palette.iter().skip(1).any(|name| name == tool),
-        })
+    fn allows(&mut self, tool: &Name) -> Result<bool, ()> {
+        Ok((self.1)(tool))
     }
 }
