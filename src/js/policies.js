@@ -212,7 +212,7 @@ class Frame {
   }
   resolve() {
     try {
-      return (this.model = this.more.resolver.call(undefined, this.ctx) ?? null) !== null;
+      return (this.model = Reflect.apply(this.more.resolver, undefined, [this.ctx]) ?? null) !== null;
     } catch (error) {
       return this.fail(RAW, error);
     }
@@ -221,7 +221,7 @@ class Frame {
   callback() {
     const where = "ToolPolicies: onToolCallDispatch's returned call";
     try {
-      let next = this.more.hook.call(undefined, this.current, this.ctx);
+      let next = Reflect.apply(this.more.hook, undefined, [this.current, this.ctx]);
       if (next == null) return false;
       if (!isObject(next)) throw mustBe(where, "an object { name, args, id? }", next);
       const name = read(() => next.name, `${where}.name`);

@@ -312,6 +312,7 @@ fn a_failing_function_names_policy_function_and_seam() {
             Seam::Pre => ps.select_model(&mut s).unwrap_err(),
             Seam::Post => ps.dispatch(&units("t"), &mut s).unwrap_err(),
         };
+        assert_eq!(err.blamed(), Some((i, f, seam)));
         assert_eq!(
             err,
             Failure::Policy {
@@ -325,10 +326,9 @@ fn a_failing_function_names_policy_function_and_seam() {
     // The adopter's resolver failing passes through as it is.
     let ps = set(vec![], true, false);
     let mut s = Script::default();
-    assert_eq!(
-        ps.select_model(&mut s).unwrap_err(),
-        Failure::Adopter("resolver failed")
-    );
+    let err = ps.select_model(&mut s).unwrap_err();
+    assert_eq!(err.blamed(), None);
+    assert_eq!(err, Failure::Adopter("resolver failed"));
 }
 
 #[test]
