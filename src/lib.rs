@@ -1,15 +1,14 @@
 //! tool-palette: lazy tool routing and per-intent tool-call policies.
 //!
-//! The pure core, with no wasm imports and tested natively: [`given`] (what the caller
-//! may give), [`names`] (names as JavaScript strings), [`routing`] (SPEC sections 2, 3 and 5), [`policy`] (section 4) and
-//! [`search`] (section 6, the ranking behind `ToolIndex`).
+//! The pure core, with no wasm imports and tested natively: [`names`] (names as JavaScript
+//! strings), [`routing`] (SPEC sections 2, 3 and 5), [`policy`] (section 4) and [`search`]
+//! (section 6, the ranking behind `ToolIndex`).
 //! `js` is the wasm-bindgen binding: it converts JavaScript values, calls the caller's
 //! functions for the core, and builds the results; it decides nothing.
 #![forbid(unsafe_code)]
 
 extern crate alloc;
 
-pub mod given;
 pub mod names;
 pub mod policy;
 pub mod routing;

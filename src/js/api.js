@@ -4,3 +4,4 @@
 export { PaletteRun } from "./run.js";
 export { activeTools, bindPalette, resolvePalette, Routed, RoutingRefusal, RoutingUnavailable, ToolRouter, ToolRoutingUnavailableWarning } from "./routing.js";
 export { ToolIndex } from "./index.js";
+export { ToolCallPolicy, ToolPolicies, ToolRedirectDroppedWarning } from "./policies.js";

@@ -9,6 +9,7 @@
 mod batch;
 #[cfg(feature = "tool-index")]
 mod index;
+mod policies;
 mod routing;
 mod run;
 mod wire;

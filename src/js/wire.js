@@ -7,3 +7,5 @@ export const ACTIVE = Object.freeze([true, true, false, true, true, false]);
 export const NO_SPAN = 4294967295;
 export const UNAVAILABLE = 7;
 export const CACHES = Object.freeze(["per-turn", "append", "fixed", "deferred"]);
+export const FUNCTIONS = Object.freeze(["match", "guard", "argsTransform"]);
+export const SEAMS = Object.freeze(["PRE-model seam (selectModel)", "POST-model seam (dispatch)"]);

@@ -16,9 +16,15 @@ mod tests {
 
     /// `src/js/wire.js`, as the definitions make it.
     fn javascript() -> String {
+        use crate::policy::seams::{Function, Seam};
         use crate::routing::{Missing, FATES, REASONS, RULES, UNAVAILABLE};
         let reasons = REASONS.iter().map(|(a, b)| format!("[{a:?}, {b:?}]"));
         let missing = [Missing::ProceduralLayer, Missing::NoRegisteredTools].map(Missing::as_str);
+        let functions = [Function::Match, Function::Guard, Function::ArgsTransform];
+        // By the places the module names them (policies.rs `Frame::failed`).
+        assert!(
+            functions.iter().enumerate().all(|(i, &f)| f as usize == i) && Seam::Post as u8 == 1
+        );
         let lines = [
             "// Generated from src/js/wire.rs by `UPDATE_WIRE=1 cargo test wire`; do not edit."
                 .into(),
@@ -38,6 +44,14 @@ mod tests {
             format!(
                 "export const CACHES = {};",
                 list(crate::run::Cache::ALL.map(|(name, _)| name))
+            ),
+            format!(
+                "export const FUNCTIONS = {};",
+                list(functions.map(Function::as_str))
+            ),
+            format!(
+                "export const SEAMS = {};",
+                list([Seam::Pre, Seam::Post].map(Seam::as_str))
             ),
         ];
         lines.join("\n") + "\n"

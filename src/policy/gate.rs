@@ -1,7 +1,6 @@
 //! The palette gate: the last step of the POST-model seam.
 
-use crate::names::{text, Name};
-use alloc::vec::Vec;
+use crate::names::Name;
 
 /// The gate's one rule. It is asked only when the call's target changed: a policy
 /// redirected it, or the adopter's callback moved it to another tool. Then the change is
@@ -55,29 +54,4 @@ pub fn admits(handed: Handed, has_registered: bool) -> Admits {
         Handed::Nothing | Handed::NotRouted if has_registered => Admits::Registered,
         Handed::Nothing | Handed::NotRouted => Admits::Every,
     }
-}
-
-/// Why the gate dropped a redirect, in words for the `Dispatch` and the warning: the
-/// target is not in the routed palette (or the names handed over), or, when the palette
-/// did not narrow, not a registered tool.
-pub fn dropped_reason(target: &Name, original: &Name, admitted: Admits) -> Vec<u16> {
-    let outside = match admitted {
-        Admits::Registered => "\" is not a registered tool; dispatching the original call \"",
-        _ => "\" is not in the routed palette; dispatching the original call \"",
-    };
-    let mut v = text(&["redirect target \""], target, &[outside]);
-    v.extend_from_slice(original);
-    v.push(u16::from(b'"'));
-    v
-}
-
-/// The warning of a dropped redirect: who redirected (the policy's name, or the adopter's
-/// `onToolCallDispatch`), then the reason.
-pub fn dropped_warning(policy: Option<&Name>, reason: &[u16]) -> Vec<u16> {
-    let mut v = match policy {
-        Some(name) => text(&["ToolCallPolicy \""], name, &["\": "]),
-        None => text(&["onToolCallDispatch: "], &[], &[]),
-    };
-    v.extend_from_slice(reason);
-    v
 }

@@ -2,8 +2,7 @@
 //! model reasons. POST-model ([`PolicySet::dispatch`]): where the emitted call goes.
 
 use super::{gate, PolicySet};
-use crate::given::Given;
-use crate::names::{text, Name};
+use crate::names::Name;
 use alloc::vec::Vec;
 
 /// The caller's functions, asked by policy index, and the call being dispatched.
@@ -57,45 +56,6 @@ impl Function {
     }
 }
 
-/// What a policy's function did wrong.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Misstep {
-    Threw,
-    /// It returned a promise or thenable (predicates and transforms are synchronous).
-    Thenable,
-    /// It returned a value whose `then` could not be read.
-    UnreadableThen,
-    /// `argsTransform` returned what is not a plain object: what it was.
-    NotPlain(Given),
-}
-
-/// SPEC 4: the error of a policy's function that failed names the policy, the function
-/// and the seam (`ToolCallPolicy "<name>": match threw at the POST-model seam (dispatch)`).
-pub fn failure_text(name: &Name, function: Function, seam: Seam, misstep: Misstep) -> Vec<u16> {
-    let what: [&str; 3] = match misstep {
-        Misstep::Threw => ["threw", "", ""],
-        Misstep::Thenable => [
-            "returned a promise or thenable (it must be synchronous)",
-            "",
-            "",
-        ],
-        Misstep::UnreadableThen => ["returned a value whose `then` could not be read", "", ""],
-        Misstep::NotPlain(given) => ["returned ", given.described(), ", not a plain object"],
-    };
-    let [a, b, c] = what;
-    let after = [
-        "\": ",
-        function.as_str(),
-        " ",
-        a,
-        b,
-        c,
-        " at the ",
-        seam.as_str(),
-    ];
-    text(&["ToolCallPolicy \""], name, &after)
-}
-
 /// Why a seam failed. A policy's function failing is named (which policy, which
 /// function, which seam); the adopter's own callbacks' errors pass through as they are.
 #[derive(Debug, PartialEq, Eq)]
@@ -109,22 +69,27 @@ pub enum Failure<E> {
     Adopter(E),
 }
 
+impl<E> Failure<E> {
+    /// The policy, function and seam a failure names; none for the adopter's.
+    pub fn blamed(&self) -> Option<(usize, Function, Seam)> {
+        match *self {
+            Failure::Policy {
+                policy,
+                function,
+                seam,
+                ..
+            } => Some((policy, function, seam)),
+            Failure::Adopter(_) => None,
+        }
+    }
+}
+
 /// Which model reasons this iteration.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Selection {
     Policy(usize),
     Resolver,
     Default,
-}
-
-impl Selection {
-    pub fn source(self) -> &'static str {
-        match self {
-            Selection::Policy(_) => "policy",
-            Selection::Resolver => "resolver",
-            Selection::Default => "default",
-        }
-    }
 }
 
 /// Where the emitted call goes, and why.

@@ -1,0 +1,266 @@
+// Policies (SPEC 4): ToolCallPolicy, ToolPolicies, ToolRedirectDroppedWarning. The facade
+// reads and checks the caller's values; the module (src/js/policies.rs) holds the policies
+// in the core's form and runs each seam, asking a `Frame` to call the caller's code.
+import * as wasm from "./tool_palette.js";
+import { FUNCTIONS, SEAMS } from "./wire.js";
+import { bounded, checked, describe, dispose, enter, fields, guarded, isFunction, isObject, mustBe, own, put, putNames, reserve, strings, tooLarge, unreadable, using } from "./host.js";
+import { deliver } from "./deliver.js";
+
+// `f()`, or the TypeError saying that `where` (or what `where()` says) could not be read.
+function read(f, where) {
+  try {
+    return f();
+  } catch (cause) {
+    throw unreadable(typeof where === "function" ? where() : where, cause);
+  }
+}
+
+export class ToolRedirectDroppedWarning extends Error {
+  constructor(message, details) {
+    const where = "ToolRedirectDroppedWarning: details";
+    if (!isObject(details)) throw new TypeError(`${where} must be an object { policy, target, original }`);
+    const [policy, target, original] = read(() => [details.policy, details.target, details.original], where);
+    super(message);
+    Object.assign(this, { name: "ToolRedirectDroppedWarning", policy, target, original });
+  }
+}
+
+const built = new WeakSet(); // the policies made here, which a ToolPolicies keeps as they are
+
+export class ToolCallPolicy {
+  constructor(spec) {
+    enter(policy, this, [spec]);
+  }
+
+  matchesTool(toolName) {
+    return using(this, ToolCallPolicy, "matchesTool", (rule) => {
+      const where = `ToolCallPolicy "${this.name}".matchesTool: toolName`;
+      if (typeof toolName !== "string") throw mustBe(where, "a string", toolName);
+      return putNames([toolName], where), rule.matchesTool();
+    });
+  }
+
+  dispose() {
+    dispose(this, ToolCallPolicy);
+  }
+}
+guarded(ToolCallPolicy, ["matchesTool"], ["dispose"]);
+
+// A spec's fields, read once each in order, then checked (one that throws is named with the policy).
+const SPEC = ["name", "match", "whenTool", "redirectTo", "model", "argsTransform", "guard"];
+function policy(spec) {
+  if (!isObject(spec)) throw mustBe("ToolCallPolicy: spec", "an object", spec);
+  const values = [];
+  for (const key of SPEC) values.push(read(() => spec[key], () => (key === "name" ? "ToolCallPolicy: spec.name" : `${named(values[0])}: spec.${key}`)));
+  const [name, match, whenTool, redirectTo, model, argsTransform, guard] = values;
+  const who = named(name);
+  checked(match, "required", `${who}: match`);
+  const tools = whenTool == null || typeof whenTool === "string" ? whenTool ?? null : Object.freeze(strings(whenTool, `${who}: whenTool`));
+  if (tools !== null) reserve(typeof tools === "string" ? [tools] : tools, `${who}: whenTool`);
+  const target = checked(redirectTo, "target", `${who}: redirectTo`) ?? null;
+  if (target !== null) reserve([target], `${who}: redirectTo`);
+  const fields = { name, match, whenTool: tools, redirectTo: target, model: model ?? null };
+  fields.argsTransform = checked(argsTransform, "nullableFunction", `${who}: argsTransform`) ?? null;
+  fields.guard = checked(guard, "nullableFunction", `${who}: guard`) ?? null;
+  own(this, rule(fields, who));
+  built.add(Object.freeze(Object.assign(this, fields)));
+}
+
+// `ToolCallPolicy "<name>"`, the name checked.
+function named(name) {
+  checked(name, "name", "ToolCallPolicy: name");
+  reserve([name], "ToolCallPolicy: name");
+  return `ToolCallPolicy "${name}"`;
+}
+
+// A policy in the core's form (src/js/policies.rs `Rule`).
+function rule(p, where) {
+  const tools = p.whenTool === null ? [] : typeof p.whenTool === "string" ? [p.whenTool] : p.whenTool;
+  if (!put([p.name, p.redirectTo ?? "", ...tools])) throw tooLarge(where);
+  return new wasm.Rule(p.whenTool === null ? undefined : tools.length, p.model !== null, p.guard !== null);
+}
+
+export class ToolPolicies {
+  constructor(policies, options) {
+    enter(compose, this, [policies, options]);
+  }
+
+  selectModel(ctx) {
+    return using(this, ToolPolicies, "selectModel", (set, more) => {
+      const frame = new Frame(this.policies, ctx, more);
+      const i = set.selectModel(frame);
+      if (frame.misstep !== null) throw frame.thrown;
+      const p = i === undefined ? undefined : this.policies[i];
+      return Object.freeze(p ? { model: p.model, source: "policy", policy: p.name } : { model: frame.model, source: frame.model === null ? "default" : "resolver", policy: null });
+    });
+  }
+
+  dispatch(call, ctx, palette) {
+    return using(this, ToolPolicies, "dispatch", (set, more) => {
+      const where = "ToolPolicies.dispatch: call";
+      if (!isObject(call)) throw mustBe(where, "an object { name, args, id? }", call);
+      const name = read(() => call.name, `${where}.name`);
+      if (typeof name !== "string") throw mustBe(`${where}.name`, "a string", name);
+      const names = paletteOf(palette, "ToolPolicies.dispatch: palette");
+      if (!put(names ? [name, ...names] : [name])) throw tooLarge(names && !put(names) ? "ToolPolicies.dispatch: palette" : `${where}.name`);
+      const frame = new Frame(this.policies, ctx, more, call, name);
+      const i = set.dispatch(frame, names?.length);
+      if (frame.misstep !== null) throw frame.thrown;
+      const by = i === undefined ? null : this.policies[i].name;
+      if (frame.drop === null) return Object.freeze({ call: frame.current, original: call, redirectedBy: by, dropped: null });
+      const reason = `redirect target "${frame.target}" is ${frame.drop}; dispatching the original call "${name}"`;
+      const warning = new ToolRedirectDroppedWarning(`${by === null ? "onToolCallDispatch" : `ToolCallPolicy "${by}"`}: ${reason}`, { policy: by, target: frame.target, original: name });
+      deliver(warning, more.onWarning);
+      return Object.freeze({ call, original: call, redirectedBy: by, dropped: Object.freeze({ target: frame.target, reason }) });
+    });
+  }
+
+  dispose() {
+    dispose(this, ToolPolicies);
+  }
+}
+guarded(ToolPolicies, ["selectModel"], ["dispatch"], ["dispose"]);
+
+// A new set: its policies (a spec becomes a ToolCallPolicy), then its options, checked.
+function compose(policies, options) {
+  const where = "ToolPolicies: policies";
+  const items = read(() => (isObject(policies) && isFunction(policies[Symbol.iterator]) ? bounded(policies) : undefined), where);
+  if (items === undefined) throw mustBe(where, "an iterable of ToolCallPolicy", policies);
+  const list = items.map((item, i) => {
+    try {
+      return built.has(item) ? item : new ToolCallPolicy(item);
+    } catch (cause) {
+      throw new (cause instanceof RangeError ? RangeError : TypeError)(`${where}[${i}]: ${cause.message}`, { cause });
+    }
+  });
+  const at = "ToolPolicies: options";
+  const [resolver, hook, onWarning, registered] = fields(options, ["modelResolver", "onToolCallDispatch", "onWarning", "registered"], at);
+  const more = { resolver: checked(resolver, "function", `${at}.modelResolver`), hook: checked(hook, "function", `${at}.onToolCallDispatch`) };
+  more.onWarning = checked(onWarning, "function", `${at}.onWarning`);
+  const names = registered === undefined ? undefined : strings(registered, `${at}.registered`);
+  const known = names && (putNames(names, `${at}.registered`), new wasm.Names(names.length));
+  try {
+    own(this, new wasm.Policies(list.map((p) => rule(p, where)), known, more.resolver !== undefined, more.hook !== undefined), more);
+  } catch (i) {
+    if (typeof i !== "number") throw i;
+    throw new TypeError(`${where}[${i}] reuses the name "${list[i].name}"; policy names must be unique`);
+  }
+  this.policies = Object.freeze(list);
+  Object.freeze(this);
+}
+
+// A dispatch's palette, read once: the names it narrows to, or undefined for none, a
+// refusal or RoutingUnavailable (judged by `kind`, so that another build's count too).
+function paletteOf(palette, where) {
+  if (palette == null) return undefined;
+  const kind = read(() => (isObject(palette) ? palette.kind : undefined), where);
+  if (kind === "refused" || kind === "unavailable") return undefined;
+  return kind === "routed" ? strings(read(() => palette.names, `${where}.names`), `${where}.names`) : strings(palette, where);
+}
+
+// What the module asks of one seam call (src/js/policies.rs `Frame`): each method calls
+// the caller's code and catches all it throws, answering nothing for a failure and keeping
+// why (`misstep`; RAW: an error thrown as it is) and what (`thrown`); and the call as it
+// stands, its target, the resolver's model and why the gate dropped a redirect.
+class Frame {
+  constructor(policies, ctx, more, call, name) {
+    this.policies = policies;
+    this.ctx = ctx;
+    this.more = more;
+    this.call = this.current = call;
+    this.target = name;
+    this.model = this.drop = this.misstep = null;
+  }
+  fail(misstep, thrown) {
+    [this.misstep, this.thrown] = [misstep, thrown];
+  }
+  // A predicate's (or argsTransform's, given `args`) answer, or FAILED.
+  answer(f, args) {
+    let misstep = "threw";
+    try {
+      const answer = args === NONE ? f(this.ctx) : f(args, this.ctx);
+      misstep = "returned a value whose `then` could not be read";
+      if (!thenable(answer)) return answer;
+      this.fail("returned a promise or thenable (it must be synchronous)", answer);
+    } catch (error) {
+      this.fail(misstep, error);
+    }
+    return FAILED;
+  }
+  asked(i, guard) {
+    const answer = this.answer(guard ? this.policies[i].guard : this.policies[i].match, NONE);
+    return answer === FAILED ? undefined : Boolean(answer);
+  }
+  // The call rewritten; argsTransform gets a copy of its args and must answer a plain object.
+  redirect(i) {
+    const { redirectTo, argsTransform } = this.policies[i];
+    let call, args;
+    try {
+      call = read(() => ({ ...this.call, name: redirectTo }), "ToolPolicies.dispatch: call");
+      args = argsTransform && read(() => copy(call.args), "ToolPolicies.dispatch: call.args");
+    } catch (error) {
+      return this.fail(RAW, error);
+    }
+    if (argsTransform !== null) {
+      const answer = this.answer(argsTransform, args);
+      if (answer === FAILED) return undefined;
+      if (!isPlainObject(answer)) return this.fail(`returned ${describe(answer)}, not a plain object`, answer);
+      call.args = answer;
+    }
+    [this.current, this.target] = [call, redirectTo];
+    return true;
+  }
+  resolve() {
+    try {
+      return (this.model = Reflect.apply(this.more.resolver, undefined, [this.ctx]) ?? null) !== null;
+    } catch (error) {
+      return this.fail(RAW, error);
+    }
+  }
+  // A call onToolCallDispatch returns keeps the fields it leaves out (`id` above all).
+  callback() {
+    const where = "ToolPolicies: onToolCallDispatch's returned call";
+    try {
+      let next = Reflect.apply(this.more.hook, undefined, [this.current, this.ctx]);
+      if (next == null) return false;
+      if (!isObject(next)) throw mustBe(where, "an object { name, args, id? }", next);
+      const name = read(() => next.name, `${where}.name`);
+      if (typeof name !== "string") throw mustBe(`${where}.name`, "a string", name);
+      if (next !== this.current) next = read(() => ({ ...this.current, ...next }), where);
+      if (!put([name])) throw tooLarge(`${where}.name`);
+      [this.current, this.target] = [next, name];
+      return true;
+    } catch (error) {
+      return this.fail(RAW, error);
+    }
+  }
+  dropped(registered) {
+    this.drop = registered ? "not a registered tool" : "not in the routed palette";
+  }
+  // SPEC 4: a policy's function that failed is named, with the policy and the seam.
+  failed(i, f, seam) {
+    if (this.misstep === RAW) return;
+    this.thrown = new Error(`ToolCallPolicy "${this.policies[i].name}": ${FUNCTIONS[f]} ${this.misstep} at the ${SEAMS[seam]}`, { cause: this.thrown });
+  }
+}
+const [NONE, FAILED, RAW] = [Symbol("none"), Symbol("failed"), Symbol("raw")];
+const thenable = (v) => (isObject(v) || isFunction(v)) && isFunction(v.then);
+
+// A copy of `args` of the same shape (array, plain or null-prototype object, instance).
+function copy(args) {
+  if (!isObject(args)) return args;
+  if (Array.isArray(args)) return Array.prototype.slice.call(args);
+  const proto = Object.getPrototypeOf(args);
+  return proto === Object.prototype ? { ...args } : Object.assign(Object.create(proto), args);
+}
+
+// A plain object of any realm, judged by shape: its prototype is null or has none.
+function isPlainObject(value) {
+  try {
+    if (!isObject(value) || Array.isArray(value) || Object.prototype.toString.call(value) !== "[object Object]") return false;
+    const proto = Object.getPrototypeOf(value);
+    return proto === null || Object.getPrototypeOf(proto) === null;
+  } catch {
+    return false; // a revoked or hostile proxy
+  }
+}
