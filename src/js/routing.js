@@ -58,16 +58,17 @@ export class ToolRoutingUnavailableWarning extends Error {
 export function routedNames(outcome, where) {
   const what = "a Routed, RoutingRefusal or RoutingUnavailable";
   if (!isObject(outcome)) throw mustBe(where, what, outcome);
-  let kind, names;
-  try {
-    kind = outcome.kind;
-    if (kind === "routed") names = outcome.names;
-  } catch (cause) {
-    throw unreadable(where, cause);
-  }
+  const read = (key, at) => {
+    try {
+      return outcome[key];
+    } catch (cause) {
+      throw unreadable(at, cause);
+    }
+  };
+  const kind = read("kind", where);
   if (kind === "refused" || kind === "unavailable") return undefined;
   if (kind !== "routed") throw mustBe(where, what, outcome);
-  names = strings(names, `${where}.names`);
+  const names = strings(read("names", `${where}.names`), `${where}.names`);
   if (names.length === 0) throw new TypeError(`${where}.names must not be empty (a routed palette is never empty)`);
   return names;
 }
