@@ -5,7 +5,7 @@
 //! [`Retrieval`], and everything that decides the answer happens here.
 
 use crate::names::{trim_bounds, units, Name, NameSet, NameTable};
-use alloc::{string::String, vec, vec::Vec};
+use alloc::{vec, vec::Vec};
 
 /// The registered palette, validated and indexed once.
 pub type Registry = NameSet;
@@ -350,25 +350,6 @@ pub fn missing(has_layer: bool, registered: usize) -> Vec<Missing> {
         out.push(Missing::NoRegisteredTools);
     }
     out
-}
-
-/// The one warning a router without its prerequisites issues at construction.
-/// The advice to compose a serving router only makes sense when there are tools.
-pub fn unavailable_message(missing: &[Missing]) -> String {
-    let mut msg = String::from("tool routing is unavailable (missing: ");
-    for (i, m) in missing.iter().enumerate() {
-        if i > 0 {
-            msg.push_str(", ");
-        }
-        msg.push_str(m.as_str());
-    }
-    msg.push_str("); the full palette is kept on every turn");
-    if !missing.contains(&Missing::NoRegisteredTools) {
-        msg.push_str(
-            ". To narrow it, compose a serving router: register a procedural layer (`entries`)",
-        );
-    }
-    msg
 }
 
 pub mod turn;

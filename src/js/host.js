@@ -19,7 +19,7 @@ let depth = 0;
 let cutting = false;
 
 // The Error for a call that a runaway recursion cut, or undefined.
-export function runaway() {
+function runaway() {
   if (depth === 0 || (!cutting && depth < MAX_DEPTH)) return undefined;
   cutting = true;
   return new Error(`tool-palette: calls into the package nested ${MAX_DEPTH} deep (a reader or callback that calls back into the package without end); this call and the ones nested under the outermost call fail`);
@@ -62,12 +62,17 @@ export const guard = (f, async) =>
     }
   };
 
-// The methods of a class through the door, each [name, async].
+// The methods of a class through the door, each [name, async], and its `dispose()` (and
+// [Symbol.dispose]): what the instance holds is freed now, or once the calls in flight on
+// it are done; later calls throw.
 export function guarded(Class, ...methods) {
-  for (const [name, async] of methods) {
-    Object.defineProperty(Class.prototype, name, { value: guard(Class.prototype[name], async), writable: true, configurable: true });
-  }
-  if (typeof Symbol.dispose === "symbol") Object.defineProperty(Class.prototype, Symbol.dispose, { value: Class.prototype.dispose, writable: true, configurable: true });
+  const define = (key, value) => Object.defineProperty(Class.prototype, key, { value, writable: true, configurable: true });
+  for (const [name, async] of methods) define(name, guard(Class.prototype[name], async));
+  define("dispose", guard(function dispose() {
+    const held = use(this, Class, "dispose");
+    if (!held.disposed && (held.disposed = true) && held.busy === 0) held.wasm?.free();
+  }));
+  if (typeof Symbol.dispose === "symbol") define(Symbol.dispose, Class.prototype.dispose);
 }
 
 // Through tool-palette/init (or a require() in a browser) the API can be called before
@@ -127,13 +132,6 @@ export function text(units) {
   let s = "";
   for (let i = 0; i < units.length; i += 8192) s += String.fromCharCode.apply(null, units.subarray(i, i + 8192));
   return s;
-}
-
-// `values[i]` for each index, as a new frozen array.
-export function pick(values, indices) {
-  const out = new Array(indices.length);
-  for (let i = 0; i < indices.length; i++) out[i] = values[indices[i]];
-  return Object.freeze(out);
 }
 
 // ---------------------------------------------------------------- the caller's values
@@ -223,18 +221,20 @@ export function bounded(value) {
   return out;
 }
 
-// Names into the batch (or only room for them: `reserve`), or the RangeError naming them
-// (`where`) when they are more than one call may hold.
-export function putNames(names, where) {
-  if (!put(names)) throw tooLarge(where);
+// Names (and their codes) into the batch, or only room for them (`reserve`), or the
+// RangeError naming them (`where`) when they are more than one call may hold.
+export function putNames(names, where, codes) {
+  if (!put(names, codes)) throw tooLarge(where);
 }
 export function reserve(names, where) {
   if (!fits(names)) throw tooLarge(where);
 }
-export const tooLarge = (where) => new RangeError(`${where} is too large: a call takes at most 1,048,576 names and 8,388,608 code units of names`);
+const tooLarge = (where) => new RangeError(`${where} is too large: a call takes at most 1,048,576 names and 8,388,608 code units of names`);
 
 // A signal checked as the platform would use it: an AbortSignal, or an object that
-// behaves like one completely (`aborted`, `addEventListener`, `removeEventListener`).
+// behaves like one completely (`aborted`, `addEventListener`, `removeEventListener`);
+// `read("aborted")` and `read("reason")` read it later, a throw there a TypeError that
+// says the signal failed.
 export function signal(value, where) {
   if (value === undefined) return undefined;
   if (!isObject(value)) throw mustBe(where, "an AbortSignal", value);
@@ -245,16 +245,18 @@ export function signal(value, where) {
     throw new TypeError(`${where} could not be read as an AbortSignal`, { cause });
   }
   if (typeof read[0] !== "boolean" || !isFunction(read[1]) || !isFunction(read[2])) throw mustBe(where, "an AbortSignal", value);
-  return value;
-}
-
-// A signal's `aborted` or `reason` (`key`), or the TypeError of a signal that failed.
-export function ofSignal(value, key, where) {
-  try {
-    return value?.[key];
-  } catch (cause) {
-    throw new TypeError(`${where} failed as an AbortSignal`, { cause });
-  }
+  const failed = (cause) => new TypeError(`${where} failed as an AbortSignal`, { cause });
+  return {
+    value,
+    failed,
+    read(key) {
+      try {
+        return value[key];
+      } catch (cause) {
+        throw failed(cause);
+      }
+    },
+  };
 }
 
 // ---------------------------------------------------------------- instances
@@ -270,12 +272,6 @@ export function use(self, Class, method) {
   const held = inner.get(self);
   if (held?.Class !== Class) throw new TypeError(`tool-palette: ${Class.name}.prototype.${method} called on an object that is not a ${Class.name}`);
   return held;
-}
-export function dispose(self, Class) {
-  const held = use(self, Class, "dispose");
-  if (held.disposed) return;
-  held.disposed = true;
-  if (held.busy === 0) held.wasm?.free();
 }
 // Runs `f(wasm, more)` on what `self` holds (an Error once disposed), keeping it from
 // being freed until `f` (or the promise it returns) is done.

@@ -1,7 +1,7 @@
 // ToolIndex (SPEC 6, 8): the facade reads the tools (JSON schemas, zod), vectors and calls'
 // values once each and waits; the module (src/js/index.rs) checks, ranks, saves and loads.
 import * as wasm from "./tool_palette.js";
-import { bounded, checked, dispose, enter, fields, guarded, isFunction, isObject, mustBe, ofSignal, own, putNames, signal as checkSignal, strings, text, unreadable, use, using } from "./host.js";
+import { bounded, checked, enter, fields, guarded, isFunction, isObject, mustBe, own, putNames, signal as checkSignal, strings, text, unreadable, use, using } from "./host.js";
 
 const OPTIONS = ["limit", "vectors", "embed", "onEmbedError", "explain", "signal"];
 const NO_ROWS = Object.freeze([]);
@@ -52,9 +52,8 @@ export class ToolIndex {
   get dimensions() { return use(this, ToolIndex, "dimensions").more.dims; }
   save() { return using(this, ToolIndex, "save", (searcher, { names }) => (putNames(names, "ToolIndex.save: the index's names"), searcher.save(names.length))); }
   static load(bytes, options) { return enter(load, undefined, [bytes, options]); }
-  dispose() { dispose(this, ToolIndex); }
 }
-guarded(ToolIndex, ["search"], ["explain"], ["entriesFor"], ["save"], ["dispose"]);
+guarded(ToolIndex, ["search"], ["explain"], ["entriesFor"], ["save"]);
 
 function build(tools, options) {
   const where = "ToolIndex: tools";
@@ -317,18 +316,18 @@ function sourceOf(source) {
 // The index streamed in (src/js/index.rs `Loading`); whatever fails cancels the reader.
 async function streamed([value, blob], read) {
   const options = read();
-  const [signal, SIGNAL] = [options[3], "ToolIndex.load: options.signal"];
+  const signal = options[3];
   if (value === USED) throw new TypeError("ToolIndex.load: source's body was read already (bodyUsed): a body is read once; load from a new Response, or from response.clone() made before reading it");
-  if (signal && ofSignal(signal, "aborted", SIGNAL)) throw ofSignal(signal, "reason", SIGNAL);
+  if (signal?.read("aborted")) throw signal.read("reason");
   if (value === null) return loaded(new Load(BYTES), new Uint8Array(0), options);
   let stream, stop, onAbort;
   const reader = attempt(() => isStream((stream = blob ? value.stream() : value)) && stream.getReader(), "ToolIndex.load: source");
   if (!reader) throw mustBe("ToolIndex.load: source.stream()", "a ReadableStream", stream);
   const [load, loading] = [new Load(BYTES, reader), new wasm.Loading(options[0])];
-  const aborted = new Promise((_, reject) => (onAbort = () => { try { reject(ofSignal(signal, "reason", SIGNAL)); } catch (error) { reject(error); } }));
+  const aborted = new Promise((_, reject) => (onAbort = () => { try { reject(signal.read("reason")); } catch (error) { reject(error); } }));
   aborted.catch(() => {});
   try {
-    if (signal) try { signal.addEventListener("abort", onAbort, { once: true }); stop = () => signal.removeEventListener("abort", onAbort); } catch (cause) { throw new TypeError(`${SIGNAL} failed as an AbortSignal`, { cause }); }
+    if (signal) try { signal.value.addEventListener("abort", onAbort, { once: true }); stop = () => signal.value.removeEventListener("abort", onAbort); } catch (cause) { throw signal.failed(cause); }
     for (;;) {
       const searcher = enter(loading.poll, loading, [load]);
       if (load.error) throw load.error;

@@ -3,7 +3,7 @@
 // in the core's form and runs each seam, asking a `Frame` to call the caller's code.
 import * as wasm from "./tool_palette.js";
 import { FUNCTIONS, SEAMS } from "./wire.js";
-import { bounded, checked, describe, dispose, enter, fields, guarded, isFunction, isObject, mustBe, own, put, putNames, reserve, strings, tooLarge, unreadable, using } from "./host.js";
+import { bounded, checked, describe, enter, fields, guarded, isFunction, isObject, mustBe, own, putNames, reserve, strings, unreadable, using } from "./host.js";
 import { deliver } from "./deliver.js";
 
 // `f()`, or the TypeError saying that `where` (or what `where()` says) could not be read.
@@ -39,12 +39,8 @@ export class ToolCallPolicy {
       return putNames([toolName], where), rule.matchesTool();
     });
   }
-
-  dispose() {
-    dispose(this, ToolCallPolicy);
-  }
 }
-guarded(ToolCallPolicy, ["matchesTool"], ["dispose"]);
+guarded(ToolCallPolicy, ["matchesTool"]);
 
 // A spec's fields, read once each in order, then checked (one that throws is named with the policy).
 const SPEC = ["name", "match", "whenTool", "redirectTo", "model", "argsTransform", "guard"];
@@ -76,7 +72,7 @@ function named(name) {
 // A policy in the core's form (src/js/policies.rs `Rule`).
 function rule(p, where) {
   const tools = p.whenTool === null ? [] : typeof p.whenTool === "string" ? [p.whenTool] : p.whenTool;
-  if (!put([p.name, p.redirectTo ?? "", ...tools])) throw tooLarge(where);
+  putNames([p.name, p.redirectTo ?? "", ...tools], where);
   return new wasm.Rule(p.whenTool === null ? undefined : tools.length, p.model !== null, p.guard !== null);
 }
 
@@ -86,7 +82,7 @@ export class ToolPolicies {
   }
 
   selectModel(ctx) {
-    return using(this, ToolPolicies, "selectModel", (set, more) => {
+    return using(this, ToolPolicies, "selectModel", ({ set }, more) => {
       const frame = new Frame(this.policies, ctx, more);
       const i = set.selectModel(frame);
       if (frame.misstep !== null) throw frame.thrown;
@@ -96,13 +92,14 @@ export class ToolPolicies {
   }
 
   dispatch(call, ctx, palette) {
-    return using(this, ToolPolicies, "dispatch", (set, more) => {
+    return using(this, ToolPolicies, "dispatch", ({ set }, more) => {
       const where = "ToolPolicies.dispatch: call";
       if (!isObject(call)) throw mustBe(where, "an object { name, args, id? }", call);
       const name = read(() => call.name, `${where}.name`);
       if (typeof name !== "string") throw mustBe(`${where}.name`, "a string", name);
       const names = paletteOf(palette, "ToolPolicies.dispatch: palette");
-      if (!put(names ? [name, ...names] : [name])) throw tooLarge(names && !put(names) ? "ToolPolicies.dispatch: palette" : `${where}.name`);
+      putNames([name], `${where}.name`);
+      if (names) putNames([name, ...names], "ToolPolicies.dispatch: palette");
       const frame = new Frame(this.policies, ctx, more, call, name);
       const i = set.dispatch(frame, names?.length);
       if (frame.misstep !== null) throw frame.thrown;
@@ -115,32 +112,35 @@ export class ToolPolicies {
     });
   }
 
-  dispose() {
-    dispose(this, ToolPolicies);
-  }
 }
-guarded(ToolPolicies, ["selectModel"], ["dispatch"], ["dispose"]);
+guarded(ToolPolicies, ["selectModel"], ["dispatch"]);
 
 // A new set: its policies (a spec becomes a ToolCallPolicy), then its options, checked.
 function compose(policies, options) {
   const where = "ToolPolicies: policies";
   const items = read(() => (isObject(policies) && isFunction(policies[Symbol.iterator]) ? bounded(policies) : undefined), where);
   if (items === undefined) throw mustBe(where, "an iterable of ToolCallPolicy", policies);
+  const made = [];
   const list = items.map((item, i) => {
     try {
-      return built.has(item) ? item : new ToolCallPolicy(item);
+      if (built.has(item)) return item;
+      const policy = new ToolCallPolicy(item);
+      made.push(policy);
+      return policy;
     } catch (cause) {
       throw new (cause instanceof RangeError ? RangeError : TypeError)(`${where}[${i}]: ${cause.message}`, { cause });
     }
   });
   const at = "ToolPolicies: options";
   const [resolver, hook, onWarning, registered] = fields(options, ["modelResolver", "onToolCallDispatch", "onWarning", "registered"], at);
-  const more = { resolver: checked(resolver, "function", `${at}.modelResolver`), hook: checked(hook, "function", `${at}.onToolCallDispatch`) };
+  const more = { made, resolver: checked(resolver, "function", `${at}.modelResolver`), hook: checked(hook, "function", `${at}.onToolCallDispatch`) };
   more.onWarning = checked(onWarning, "function", `${at}.onWarning`);
   const names = registered === undefined ? undefined : strings(registered, `${at}.registered`);
   const known = names && (putNames(names, `${at}.registered`), new wasm.Names(names.length));
   try {
-    own(this, new wasm.Policies(list.map((p) => rule(p, where)), known, more.resolver !== undefined, more.hook !== undefined), more);
+    const set = new wasm.Policies(list.map((p) => rule(p, where)), known, more.resolver !== undefined, more.hook !== undefined);
+    // (The policies it made of specs go with it; the caller's own stay theirs.)
+    own(this, { set, free: () => (set.free(), made.forEach((p) => p.dispose())) }, more);
   } catch (i) {
     if (typeof i !== "number") throw i;
     throw new TypeError(`${where}[${i}] reuses the name "${list[i].name}"; policy names must be unique`);
@@ -227,7 +227,7 @@ class Frame {
       const name = read(() => next.name, `${where}.name`);
       if (typeof name !== "string") throw mustBe(`${where}.name`, "a string", name);
       if (next !== this.current) next = read(() => ({ ...this.current, ...next }), where);
-      if (!put([name])) throw tooLarge(`${where}.name`);
+      putNames([name], `${where}.name`);
       [this.current, this.target] = [next, name];
       return true;
     } catch (error) {

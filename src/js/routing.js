@@ -4,7 +4,7 @@
 // and the turn itself, and hands the answer over in one call (`Decided`).
 import * as wasm from "./tool_palette.js";
 import { ACTIVE, FATES, MISSING, NO_SPAN, REASONS, RULES, UNAVAILABLE } from "./wire.js";
-import { bounded, checked, dispose, enter, fields, guard, guarded, isFunction, isObject, mustBe, own, pick, put, putNames, reserve, signal as checkSignal, ofSignal, strings, text, tooLarge, unreadable, using } from "./host.js";
+import { bounded, checked, enter, fields, guard, guarded, isFunction, isObject, mustBe, own, put, putNames, reserve, signal, strings, unreadable, using } from "./host.js";
 import { deliver } from "./deliver.js";
 
 const { Activity, Event, Next, Retrieved } = wasm;
@@ -12,6 +12,8 @@ const { Activity, Event, Next, Retrieved } = wasm;
 // ---------------------------------------------------------------- outcomes
 
 const frozen = (list) => Object.freeze(Array.from(list));
+// `values[i]` for each index, as a new frozen array.
+export const pick = (values, indices) => Object.freeze(Array.from(indices, (i) => values[i]));
 const make = (Class, fields) => Object.freeze(Object.assign(Object.create(Class.prototype), fields));
 
 // The public constructors take any iterable of strings (tests, mocks, other builds); the
@@ -190,8 +192,8 @@ const now = () => (globalThis.performance ?? Date).now();
 // for an abort, a signal that failed, or a report that threw.
 async function turn(ask, registry) {
   ask.started = ask.reports.length ? now() : 0;
-  const aborted = () => Boolean(ask.signal && ofSignal(ask.signal, "aborted", ask.where));
-  const reason = () => ofSignal(ask.signal, "reason", ask.where);
+  const aborted = () => Boolean(ask.signal?.read("aborted"));
+  const reason = () => ask.signal?.read("reason");
   const next = wasm.begin(aborted(), ask.entries !== undefined);
   if (next === Next.Reject) throw reason();
   if (next === Next.NoLayer) return decide(ask, registry, () => [Retrieved.NoLayer]);
@@ -211,7 +213,7 @@ async function turn(ask, registry) {
   }
   if (step === Next.Wait) {
     let event;
-    [event, value] = await wait(answer, wasm.timer(ask.timeoutMs), ask.signal, ask.where);
+    [event, value] = await wait(answer, wasm.timer(ask.timeoutMs), ask.signal);
     step = enter(wasm.settled, undefined, [event]);
   }
   if (step === Next.Reject) throw reason();
@@ -223,7 +225,7 @@ async function turn(ask, registry) {
 // the other two are stopped. Nothing of it waits in the module, so a store that never
 // settles keeps nothing once the caller drops the turn's promise. A signal that refuses a
 // listener, or to let go of it, fails the turn (and nothing of it runs later).
-function wait(answer, ms, signal, where) {
+function wait(answer, ms, signal) {
   return new Promise((resolve, reject) => {
     let timer, onAbort;
     let done = false;
@@ -232,10 +234,10 @@ function wait(answer, ms, signal, where) {
       done = true;
       if (timer !== undefined) clearTimeout(timer);
       try {
-        if (onAbort) signal.removeEventListener("abort", onAbort);
+        if (onAbort) signal.value.removeEventListener("abort", onAbort);
         resolve([event, value]);
       } catch (cause) {
-        reject(new TypeError(`${where} failed as an AbortSignal`, { cause }));
+        reject(signal.failed(cause));
       }
     };
     // Adopting the answer runs its code (a promise's own `then`, its `constructor` getter):
@@ -250,12 +252,12 @@ function wait(answer, ms, signal, where) {
     if (done || signal === undefined) return;
     try {
       onAbort = () => settle(Event.Aborted);
-      signal.addEventListener("abort", onAbort, { once: true });
+      signal.value.addEventListener("abort", onAbort, { once: true });
     } catch (cause) {
       done = true;
       if (timer !== undefined) clearTimeout(timer);
       ignore(answer);
-      reject(new TypeError(`${where} failed as an AbortSignal`, { cause }));
+      reject(signal.failed(cause));
     }
   });
 }
@@ -279,17 +281,21 @@ function layerOf([entries, timeoutMs, candidateOf, isActive, onDecision], where)
   };
 }
 
-// The index of a registered list (`names`, checked), as [Names, names]: a resolvePalette
-// whose list holds the same strings in the same order as the last one's reuses its index
-// (agents pass the same names turn after turn).
-let last = [undefined, []];
-function registryOf(names) {
-  const [indexed, list] = last;
-  if (indexed !== undefined && list.length === names.length && list.every((name, i) => name === names[i])) return last;
-  putNames(names, "resolvePalette: options.registered");
-  last = [new wasm.Names(names.length), names];
-  indexed?.free();
+// The index of a registered list (`names`, checked), shared while the same strings come
+// again in the same order (agents pass the same names turn after turn; hosts build a
+// router per request with them): { index, names, users }. One no router uses any more is
+// freed once another list replaces it (`release`).
+let last;
+function indexed(names, where) {
+  if (last?.names.length === names.length && last.names.every((name, i) => name === names[i])) return last;
+  putNames(names, where);
+  const previous = last;
+  last = { index: new wasm.Names(names.length), names, users: 0 };
+  release(previous, 0);
   return last;
+}
+function release(entry, users) {
+  if (entry && (entry.users += users) === 0 && entry !== last) entry.index.free();
 }
 
 /** Narrows `registered` to the tools this turn's skills name (SPEC 2). */
@@ -299,8 +305,11 @@ export const resolvePalette = guard(function resolvePalette(options) {
   const ask = layerOf(values, where);
   const registered = strings(values[5], `${where}.registered`);
   reserve(registered, `${where}.registered`);
-  Object.assign(ask, { signal: checkSignal(values[6], `${where}.signal`), where: `${where}.signal` });
-  return turn(ask, () => registryOf(registered));
+  ask.signal = signal(values[6], `${where}.signal`);
+  return turn(ask, () => {
+    const { index, names } = indexed(registered, `${where}.registered`);
+    return [index, names];
+  });
 }, true);
 
 // ---------------------------------------------------------------- ToolRouter
@@ -314,21 +323,18 @@ export class ToolRouter {
   /** One turn: `entries(context)`, within the router's budget. */
   resolve(options) {
     const where = "ToolRouter.resolve: options";
-    const [signal, context, onDecision] = fields(options, ["signal", "context", "onDecision"], where);
-    const ask = { signal: checkSignal(signal, `${where}.signal`), context, where: `${where}.signal` };
+    const [given, context, onDecision] = fields(options, ["signal", "context", "onDecision"], where);
+    const ask = { signal: signal(given, `${where}.signal`), context };
     const mine = checked(onDecision, "function", `${where}.onDecision`);
-    return using(this, ToolRouter, "resolve", (names, layer) => {
+    return using(this, ToolRouter, "resolve", (held, layer) => {
       Object.assign(ask, layer, { reports: mine ? [...layer.reports, mine] : layer.reports });
       if (this.unavailable) return Promise.resolve(report(ask.reports, this.unavailable, RULES[UNAVAILABLE]));
-      return turn(ask, () => [names, this.registered]);
+      return turn(ask, () => [held.index, this.registered]);
     });
   }
 
-  dispose() {
-    dispose(this, ToolRouter);
-  }
 }
-guarded(ToolRouter, ["resolve", true], ["dispose"]);
+guarded(ToolRouter, ["resolve", true]);
 
 // A new router's options, read once each and checked; its registered names indexed once.
 function router(options) {
@@ -337,21 +343,18 @@ function router(options) {
   const layer = layerOf(values, where);
   const registered = frozen(values[5] == null ? [] : strings(values[5], `${where}.registered`));
   const onWarning = checked(values[6], "function", `${where}.onWarning`);
-  putNames(registered, `${where}.registered`);
-  const names = new wasm.Names(registered.length);
-  const hasLayer = layer.entries !== undefined;
-  const missing = Object.freeze(Array.from(wasm.missing(hasLayer, names), (m) => MISSING[m]));
+  const entry = indexed(registered, `${where}.registered`);
+  const missing = Object.freeze(Array.from(wasm.missing(layer.entries !== undefined, entry.index), (m) => MISSING[m]));
   const unavailable = missing.length > 0 ? make(RoutingUnavailable, { kind: "unavailable", missing }) : null;
   if (unavailable) {
-    const warning = new ToolRoutingUnavailableWarning(text(wasm.warning(hasLayer, names)), missing);
-    names.free();
-    deliver(warning, onWarning);
-  }
-  own(this, unavailable ? undefined : names, layer);
-  Object.defineProperties(this, { registered: { value: registered, enumerable: true }, unavailable: { value: unavailable, enumerable: true } });
+    const advice = missing.includes("no-registered-tools") ? "" : ". To narrow it, compose a serving router: register a procedural layer (`entries`)";
+    deliver(new ToolRoutingUnavailableWarning(`tool routing is unavailable (missing: ${missing.join(", ")}); the full palette is kept on every turn${advice}`, missing), onWarning);
+  } else entry.users++;
+  own(this, unavailable ? undefined : { index: entry.index, free: () => release(entry, -1) }, layer);
+  this.registered = registered;
+  this.unavailable = unavailable;
   Object.freeze(this);
 }
-
 
 // ---------------------------------------------------------------- at the model call
 
@@ -393,7 +396,7 @@ export const bindPalette = guard(function bindPalette(tools, outcome) {
       return "";
     });
   }
-  if (!put([...routed, ...(names ?? items)], codes)) throw tooLarge(where);
+  putNames([...routed, ...(names ?? items)], where, codes);
   const kept = wasm.keep(routed.length, items.length);
   if (array) return pick(items, kept);
   const out = Object.create(Object.getPrototypeOf(tools) === null ? null : Object.prototype);

@@ -278,15 +278,6 @@ pub fn missing(has_layer: bool, registered: &Names) -> Vec<u8> {
         .collect()
 }
 
-/// The one warning of a router without its prerequisites (SPEC 3), as code units.
-#[wasm_bindgen]
-pub fn warning(has_layer: bool, registered: &Names) -> Vec<u16> {
-    let missing = routing::missing(has_layer, registered.0.distinct());
-    routing::unavailable_message(&missing)
-        .encode_utf16()
-        .collect()
-}
-
 /// `bindPalette`: the positions of the tools it keeps, in order. The batch holds the
 /// routed names (`palette` of them), then a string per tool (its name, or `""`) whose code
 /// says whether the tool has a string name.

@@ -3,8 +3,8 @@
 // answers with indices into the caller's own registered strings.
 import * as wasm from "./tool_palette.js";
 import { CACHES } from "./wire.js";
-import { dispose, enter, fields, guarded, mustBe, own, pick, putNames, strings, use, using } from "./host.js";
-import { routedNames } from "./routing.js";
+import { enter, fields, guarded, mustBe, own, putNames, strings, use, using } from "./host.js";
+import { pick, routedNames } from "./routing.js";
 
 // `<where>[i] ("name") is not a registered tool`, when the module answered `i` (a number).
 const unregistered = (where, names) => (i) => (typeof i === "number" ? new TypeError(`${where}[${i}] ("${names[i]}") is not a registered tool`) : i);
@@ -53,11 +53,8 @@ export class PaletteRun {
     return use(this, PaletteRun, "size").more.size;
   }
 
-  dispose() {
-    dispose(this, PaletteRun);
-  }
 }
-guarded(PaletteRun, ["step"], ["reveal"], ["dispose"]);
+guarded(PaletteRun, ["step"], ["reveal"]);
 
 function start(options) {
   const where = "PaletteRun: options";

@@ -440,16 +440,3 @@ export declare class ToolRedirectDroppedWarning extends Error {
     readonly target: string;
     readonly original: string;
 }
-
-/**
- * Settles when the WebAssembly module is instantiated. Already settled when the module was
- * loaded on import: in Node.js, Deno, Bun, Workers and edge runtimes, and through the default browser
- * entry (top-level await). Through tool-palette/init in browsers (and require() under the
- * browser condition, and the CDN file), it settles later, and rejects when the module
- * cannot load (a network error, a Content-Security-Policy without 'wasm-unsafe-eval');
- * a call made before it settles throws an Error that says so (the calls that return
- * promises, `resolvePalette` and `router.resolve`, reject with it).
- */
-export declare const ready: Promise<void>;
-/** Returns {@link ready}; calling it again starts nothing new. */
-export declare function init(): Promise<void>;

@@ -183,18 +183,6 @@ fn missing_prerequisites_come_in_spec_order() {
 }
 
 #[test]
-fn the_warning_advises_a_serving_router_only_when_tools_exist() {
-    let with_tools = unavailable_message(&missing(false, 2));
-    assert!(with_tools.contains("full palette is kept"));
-    assert!(with_tools.contains("compose a serving router"));
-    for m in [missing(true, 0), missing(false, 0)] {
-        let msg = unavailable_message(&m);
-        assert!(msg.contains("full palette is kept"));
-        assert!(!msg.contains("serving router"), "{msg}");
-    }
-}
-
-#[test]
 fn every_row_gets_its_fate_and_the_hidden_names_follow_registration() {
     let r = reg(&["search", "calendar", "mail", "calendar", "web"]);
     let texts: Vec<Vec<u16>> = ["mail", " ghost ", "  ", "mail", "ghost", "calendar"]
