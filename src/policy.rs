@@ -40,7 +40,7 @@ pub struct Policy {
 }
 
 /// Policies composed in declaration order, with what the adopter added around them.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct PolicySet {
     policies: Vec<Policy>,
     has_resolver: bool,

@@ -32,11 +32,13 @@ export class ToolCallPolicy {
     enter(policy, this, [spec]);
   }
 
+  // (The policy in the core's form is made when first asked: a set's policies need none.)
   matchesTool(toolName) {
-    return using(this, ToolCallPolicy, "matchesTool", (rule) => {
+    return using(this, ToolCallPolicy, "matchesTool", (held) => {
       const where = `ToolCallPolicy "${this.name}".matchesTool: toolName`;
       if (typeof toolName !== "string") throw mustBe(where, "a string", toolName);
-      return putNames([toolName], where), rule.matchesTool();
+      held.set ??= composed([this], undefined, false, false);
+      return putNames([toolName], where), held.set.matchesTool(0);
     });
   }
 }
@@ -58,7 +60,8 @@ function policy(spec) {
   const fields = { name, match, whenTool: tools, redirectTo: target, model: model ?? null };
   fields.argsTransform = checked(argsTransform, "nullableFunction", `${who}: argsTransform`) ?? null;
   fields.guard = checked(guard, "nullableFunction", `${who}: guard`) ?? null;
-  own(this, rule(fields, who));
+  const held = { set: undefined, free: () => held.set?.free() };
+  own(this, held);
   built.add(Object.freeze(Object.assign(this, fields)));
 }
 
@@ -69,11 +72,17 @@ function named(name) {
   return `ToolCallPolicy "${name}"`;
 }
 
-// A policy in the core's form (src/js/policies.rs `Rule`).
-function rule(p, where) {
-  const tools = p.whenTool === null ? [] : typeof p.whenTool === "string" ? [p.whenTool] : p.whenTool;
-  putNames([p.name, p.redirectTo ?? "", ...tools], where);
-  return new wasm.Rule(p.whenTool === null ? undefined : tools.length, p.model !== null, p.guard !== null);
+// Policies in the core's form (src/js/policies.rs `Policies`), or the index of a name
+// used twice; `gate`: the registered names (a Names).
+function composed(list, gate, resolver, hook) {
+  const set = new wasm.Policies(gate, resolver, hook);
+  for (const p of list) {
+    const tools = p.whenTool === null ? [] : typeof p.whenTool === "string" ? [p.whenTool] : p.whenTool;
+    putNames([p.name, p.redirectTo ?? "", ...tools], `ToolCallPolicy "${p.name}"`);
+    set.add(p.whenTool === null ? undefined : tools.length, p.model !== null, p.guard !== null);
+  }
+  const twice = set.compose();
+  return twice === undefined ? set : (set.free(), twice);
 }
 
 export class ToolPolicies {
@@ -137,14 +146,10 @@ function compose(policies, options) {
   more.onWarning = checked(onWarning, "function", `${at}.onWarning`);
   const names = registered === undefined ? undefined : strings(registered, `${at}.registered`);
   const known = names && (putNames(names, `${at}.registered`), new wasm.Names(names.length));
-  try {
-    const set = new wasm.Policies(list.map((p) => rule(p, where)), known, more.resolver !== undefined, more.hook !== undefined);
-    // (The policies it made of specs go with it; the caller's own stay theirs.)
-    own(this, { set, free: () => (set.free(), made.forEach((p) => p.dispose())) }, more);
-  } catch (i) {
-    if (typeof i !== "number") throw i;
-    throw new TypeError(`${where}[${i}] reuses the name "${list[i].name}"; policy names must be unique`);
-  }
+  const set = composed(list, known, more.resolver !== undefined, more.hook !== undefined);
+  if (typeof set === "number") throw new TypeError(`${where}[${set}] reuses the name "${list[set].name}"; policy names must be unique`);
+  // (The policies it made of specs go with it; the caller's own stay theirs.)
+  own(this, { set, free: () => (set.free(), made.forEach((p) => p.dispose())) }, more);
   this.policies = Object.freeze(list);
   Object.freeze(this);
 }

@@ -32,52 +32,61 @@ extern "C" {
     fn failed(this: &Frame, policy: u32, function: u32, seam: u32);
 }
 
+/// A `ToolPolicies`' policies (or one `ToolCallPolicy`'s, for `matchesTool`) in the core's
+/// form, added one by one, then composed (`PolicySet`), with the registered names its gate
+/// admits.
 #[wasm_bindgen]
-pub struct Rule(Policy);
+pub struct Policies(Vec<Policy>, PolicySet, Option<NameSet>, bool, bool);
 
 #[wasm_bindgen]
-impl Rule {
-    /// From the batch: name, redirect target (`""`: none), `whenTool` names (none: any).
+impl Policies {
+    /// `gate`: the registered names, when given; `model`, `hook`: whether the set has a
+    /// model resolver, an `onToolCallDispatch`.
     #[wasm_bindgen(constructor)]
-    pub fn new(tools: Option<u32>, has_model: bool, has_guard: bool) -> Rule {
+    pub fn new(gate: Option<Names>, model: bool, hook: bool) -> Policies {
+        Policies(
+            Vec::new(),
+            PolicySet::default(),
+            gate.map(|names| names.0),
+            model,
+            hook,
+        )
+    }
+
+    /// A policy from the batch: its name, redirect target (`""`: none), `whenTool` names
+    /// (`tools` of them; none: any tool).
+    pub fn add(&mut self, tools: Option<u32>, has_model: bool, has_guard: bool) {
         let names = batch::names(2 + tools.unwrap_or(0));
         let mut listed = NameList::default();
         names.iter().skip(2).for_each(|name| listed.push(name));
         let target = names.get(1);
-        Rule(Policy {
+        self.0.push(Policy {
             name: names.get(0).to_vec(),
             when_tool: tools.map_or(WhenTool::Any, |_| WhenTool::Set(NameSet::new(listed))),
             redirect_to: (!target.is_empty()).then(|| target.to_vec()),
             has_model,
             has_guard,
-        })
+        });
     }
 
-    /// Whether its `whenTool` covers the name in the batch.
+    /// The policies added, composed: the index of a name used again, if one is.
+    pub fn compose(&mut self) -> Option<u32> {
+        let list = core::mem::take(&mut self.0);
+        let set = PolicySet::new(list, self.3, self.4);
+        set.map(|set| self.1 = set).err().map(|i| i as u32)
+    }
+
+    /// Whether policy `i`'s `whenTool` covers the name in the batch.
     #[wasm_bindgen(js_name = matchesTool)]
-    pub fn matches_tool(&self) -> bool {
-        self.0.when_tool.matches(batch::names(1).get(0))
-    }
-}
-
-/// A `ToolPolicies`' policies, and the registered names its gate admits.
-#[wasm_bindgen]
-pub struct Policies(PolicySet, Option<NameSet>);
-
-#[wasm_bindgen]
-impl Policies {
-    /// `gate`: the registered names, when given. Fails with the index of a name used again.
-    #[wasm_bindgen(constructor)]
-    pub fn new(list: Vec<Rule>, gate: Option<Names>, model: bool, hook: bool) -> Result<Self, u32> {
-        let set = PolicySet::new(list.into_iter().map(|rule| rule.0).collect(), model, hook);
-        let known = gate.map(|names| names.0);
-        Ok(Policies(set.map_err(|i| i as u32)?, known))
+    pub fn matches_tool(&self, i: u32) -> bool {
+        let policy = self.1.policies().get(i as usize);
+        policy.is_some_and(|p| p.when_tool.matches(batch::names(1).get(0)))
     }
 
     /// PRE-model seam: the policy that supplies the model, if one does.
     #[wasm_bindgen(js_name = selectModel)]
     pub fn select_model(&self, frame: &Frame) -> Option<u32> {
-        match self.0.select_model(&mut Asking(frame, &|_| true)) {
+        match self.1.select_model(&mut Asking(frame, &|_| true)) {
             Ok(Selection::Policy(i)) => Some(i as u32),
             Ok(_) => None,
             Err(failure) => failed(frame, failure),
@@ -89,14 +98,14 @@ impl Policies {
     pub fn dispatch(&self, frame: &Frame, palette: Option<u32>) -> Option<u32> {
         let names = batch::names(1 + palette.unwrap_or(0));
         let handed = palette.map_or(Handed::Nothing, |_| Handed::Routed);
-        let admits = admits(handed, self.1.is_some());
+        let admits = admits(handed, self.2.is_some());
         let allows = |tool: &Name| match admits {
             Admits::Every => true,
-            Admits::Registered => self.1.as_ref().is_some_and(|known| known.contains(tool)),
+            Admits::Registered => self.2.as_ref().is_some_and(|known| known.contains(tool)),
             // A palette handed over for one dispatch: one scan costs less than an index.
             Admits::Routed | Admits::Handed => names.iter().skip(1).any(|name| name == tool),
         };
-        match self.0.dispatch(names.get(0), &mut Asking(frame, &allows)) {
+        match self.1.dispatch(names.get(0), &mut Asking(frame, &allows)) {
             Ok(dispatched) => {
                 if dispatched.dropped.is_some() {
                     frame.dropped(admits == Admits::Registered);
