@@ -7,7 +7,7 @@ import { ACTIVE, FATES, MISSING, NO_SPAN, REASONS, RULES, UNAVAILABLE } from "./
 import { bounded, checked, enter, fields, guard, guarded, isFunction, isObject, mustBe, own, put, putNames, reserve, signal, strings, unreadable, using } from "./host.js";
 import { deliver } from "./deliver.js";
 
-const { Activity, Event, Next, Retrieved } = wasm;
+const { Activity, Event, Next, Retrieved, Returned } = wasm;
 
 // ---------------------------------------------------------------- outcomes
 
@@ -198,15 +198,14 @@ async function turn(ask, registry) {
   if (next === Next.Reject) throw reason();
   if (next === Next.NoLayer) return decide(ask, registry, () => [Retrieved.NoLayer]);
   ask.called = true;
-  let answer, thenable;
-  let threw = false;
+  let answer, what;
   try {
     answer = ask.context === undefined ? ask.entries() : ask.entries(ask.context);
-    thenable = (isObject(answer) || isFunction(answer)) && isFunction(answer.then);
+    what = (isObject(answer) || isFunction(answer)) && isFunction(answer.then) ? Returned.Thenable : Returned.Value;
   } catch (error) {
-    [answer, threw] = [error, true];
+    [answer, what] = [error, Returned.Threw];
   }
-  let [step, value] = [wasm.returned(threw, thenable, !threw && aborted()), answer];
+  let [step, value] = [wasm.returned(what, what !== Returned.Threw && aborted()), answer];
   if (step === Next.Reject) {
     ignore(answer);
     throw reason();

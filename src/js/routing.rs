@@ -4,7 +4,7 @@
 
 use super::batch;
 use crate::names::{Name, NameList, NameSet};
-use crate::routing::turn::{self, Activity as Read, Event as Happened, Returned, Settled, Thrown};
+use crate::routing::turn::{self, Activity as Read, Thrown};
 use crate::routing::{self, Retrieval};
 use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
@@ -60,86 +60,62 @@ pub(crate) fn active_table() -> [bool; 6] {
     ACTIVITIES.map(turn::is_active)
 }
 
-/// Where a turn goes next (`routing::turn::Next` and `Settled`).
-#[wasm_bindgen]
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Next {
-    /// The promise rejects with the signal's reason.
-    Reject,
-    /// Refusal 1.
-    NoLayer,
-    /// Call `entries`.
-    Call,
-    /// Read the answer's rows and decide.
-    Read,
-    /// Refusal 2a with what was thrown.
-    Failed,
-    /// Wait for the first of the answer, the budget (`timer`) and the abort.
-    Wait,
-    /// Refusal 2b.
-    TimedOut,
+/// A wasm-bindgen enum with the variants of a fieldless core enum, and the conversions
+/// (matches the compiler checks both ways).
+macro_rules! mirror {
+    ($(#[$m:meta])* $name:ident = $core:ident { $($v:ident),* }) => {
+        $(#[$m])*
+        #[wasm_bindgen]
+        #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+        pub enum $name { $($v),* }
+        impl From<turn::$core> for $name {
+            fn from(c: turn::$core) -> Self {
+                match c { $(turn::$core::$v => $name::$v),* }
+            }
+        }
+        impl From<$name> for turn::$core {
+            fn from(c: $name) -> Self {
+                match c { $($name::$v => turn::$core::$v),* }
+            }
+        }
+    };
 }
+
+mirror!(
+    /// Where a turn goes next (`routing::turn::Next`).
+    Next = Next { Reject, NoLayer, Call, Read, Failed, Wait, TimedOut }
+);
+mirror!(
+    /// What `entries` did (`routing::turn::Returned`).
+    Returned = Returned { Threw, Value, Thenable }
+);
+mirror!(
+    /// The first event of a wait (`routing::turn::Event`).
+    Event = Event { Answered, Rejected, Elapsed, Aborted }
+);
 
 /// The first step: an aborted signal rejects, then a missing layer is refusal 1.
 #[wasm_bindgen]
 pub fn begin(aborted: bool, has_layer: bool) -> Next {
-    next(turn::begin(aborted, has_layer))
+    turn::begin(aborted, has_layer).into()
 }
 
-/// After `entries` returned (`threw`: it, or reading its answer's `then`, threw; else
-/// whether the answer is a thenable, and whether the signal is aborted now).
+/// After `entries` returned (and whether the signal is aborted now).
 #[wasm_bindgen]
-pub fn returned(threw: bool, thenable: bool, aborted: bool) -> Next {
-    let what = match (threw, thenable) {
-        (true, _) => Returned::Threw,
-        (false, true) => Returned::Thenable,
-        (false, false) => Returned::Value,
-    };
-    next(turn::returned(what, aborted, None))
+pub fn returned(what: Returned, aborted: bool) -> Next {
+    turn::returned(what.into(), aborted).into()
+}
+
+/// What a wait's first event means.
+#[wasm_bindgen]
+pub fn settled(event: Event) -> Next {
+    turn::settled(event.into()).into()
 }
 
 /// The timer a wait sets for the budget `timeoutMs`, if any.
 #[wasm_bindgen]
 pub fn timer(timeout_ms: Option<f64>) -> Option<f64> {
     turn::timer(timeout_ms)
-}
-
-fn next(next: turn::Next) -> Next {
-    match next {
-        turn::Next::Reject => Next::Reject,
-        turn::Next::NoLayer => Next::NoLayer,
-        turn::Next::Call => Next::Call,
-        turn::Next::Read => Next::Read,
-        turn::Next::Failed => Next::Failed,
-        turn::Next::Wait(_) => Next::Wait,
-    }
-}
-
-/// The first event of a wait (`routing::turn::Event`).
-#[wasm_bindgen]
-#[derive(Clone, Copy)]
-pub enum Event {
-    Answered,
-    Rejected,
-    Elapsed,
-    Aborted,
-}
-
-/// What a wait's first event means.
-#[wasm_bindgen]
-pub fn settled(event: Event) -> Next {
-    let event = match event {
-        Event::Answered => Happened::Answered,
-        Event::Rejected => Happened::Rejected,
-        Event::Elapsed => Happened::Elapsed,
-        Event::Aborted => Happened::Aborted,
-    };
-    match turn::settled(event) {
-        Settled::Read => Next::Read,
-        Settled::Failed => Next::Failed,
-        Settled::TimedOut => Next::TimedOut,
-        Settled::Reject => Next::Reject,
-    }
 }
 
 /// What the store's answer came to, as the facade read it.

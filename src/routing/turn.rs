@@ -80,10 +80,12 @@ pub enum Next {
     Call,
     /// Read the answer `entries` returned (it is no thenable) and decide.
     Read,
-    /// Refusal 2a: `entries` threw.
+    /// Refusal 2a: `entries` threw or rejected.
     Failed,
-    /// Wait for the first of the store's answer, the budget's timer (`Some(ms)`), an abort.
-    Wait(Option<f64>),
+    /// Wait for the first of the store's answer, the budget's timer ([`timer`]), an abort.
+    Wait,
+    /// Refusal 2b: the budget elapsed first.
+    TimedOut,
 }
 
 /// Before anything: an aborted signal rejects, then a missing layer is refusal 1, and the
@@ -111,12 +113,12 @@ pub enum Returned {
 
 /// After `entries` returned. A throw is the store failing even when `entries` also aborted
 /// the turn; otherwise an abort during the call rejects (and the answer is never awaited).
-pub fn returned(what: Returned, aborted: bool, timeout_ms: Option<f64>) -> Next {
+pub fn returned(what: Returned, aborted: bool) -> Next {
     match what {
         Returned::Threw => Next::Failed,
         _ if aborted => Next::Reject,
         Returned::Value => Next::Read,
-        Returned::Thenable => Next::Wait(timer(timeout_ms)),
+        Returned::Thenable => Next::Wait,
     }
 }
 
@@ -130,21 +132,13 @@ pub enum Event {
 }
 
 /// What a wait's first event means: the rows to read, refusal 2a or 2b, or a rejection.
-pub fn settled(event: Event) -> Settled {
+pub fn settled(event: Event) -> Next {
     match event {
-        Event::Answered => Settled::Read,
-        Event::Rejected => Settled::Failed,
-        Event::Elapsed => Settled::TimedOut,
-        Event::Aborted => Settled::Reject,
+        Event::Answered => Next::Read,
+        Event::Rejected => Next::Failed,
+        Event::Elapsed => Next::TimedOut,
+        Event::Aborted => Next::Reject,
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Settled {
-    Read,
-    Failed,
-    TimedOut,
-    Reject,
 }
 
 #[cfg(test)]
@@ -181,16 +175,10 @@ mod tests {
     fn aborts_timers_and_throws_take_their_turn() {
         assert_eq!(begin(true, false), Next::Reject);
         assert_eq!(begin(false, false), Next::NoLayer);
-        assert_eq!(returned(Returned::Threw, true, None), Next::Failed);
-        assert_eq!(returned(Returned::Value, true, None), Next::Reject);
-        assert_eq!(
-            returned(Returned::Thenable, false, Some(3e9)),
-            Next::Wait(None)
-        );
-        assert_eq!(
-            returned(Returned::Thenable, false, Some(250.0)),
-            Next::Wait(Some(250.0))
-        );
-        assert_eq!(settled(Event::Aborted), Settled::Reject);
+        assert_eq!(returned(Returned::Threw, true), Next::Failed);
+        assert_eq!(returned(Returned::Value, true), Next::Reject);
+        assert_eq!(returned(Returned::Thenable, false), Next::Wait);
+        assert_eq!((timer(Some(3e9)), timer(Some(250.0))), (None, Some(250.0)));
+        assert_eq!(settled(Event::Aborted), Next::Reject);
     }
 }
