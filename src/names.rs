@@ -224,6 +224,11 @@ impl NameList {
         self.ends.len()
     }
 
+    /// The names' code units back to back, and where each ends.
+    pub fn parts(&self) -> (&[u16], &[u32]) {
+        (&self.units, &self.ends)
+    }
+
     #[inline]
     pub fn get(&self, i: usize) -> &Name {
         let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };

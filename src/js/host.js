@@ -264,12 +264,17 @@ export function signal(value, where) {
 // The module's instance behind each public instance, and the class that made it: a method
 // called on anything else is a TypeError before the module is entered. `dispose()` frees
 // it now (later calls throw), or once the calls in flight on it are done.
-const inner = new WeakMap();
+// (Held by the instance itself, not by a WeakMap: garbage collection then takes both at
+// once, young ones too, and the module's memory comes back sooner.)
+const HELD = Symbol("tool-palette");
 export function own(self, wasm, more) {
-  inner.set(self, { wasm, more, Class: self.constructor, busy: 0, disposed: false });
+  Object.defineProperty(self, HELD, { value: { wasm, more, Class: self.constructor, busy: 0, disposed: false } });
 }
 export function use(self, Class, method) {
-  const held = inner.get(self);
+  let held;
+  try {
+    held = Object.getOwnPropertyDescriptor(self, HELD)?.value; // (a Proxy's trap may throw)
+  } catch {}
   if (held?.Class !== Class) throw new TypeError(`tool-palette: ${Class.name}.prototype.${method} called on an object that is not a ${Class.name}`);
   return held;
 }

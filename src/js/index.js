@@ -21,15 +21,10 @@ export class ToolIndex {
 
   explain(query, options) {
     return ask(this, "explain", query, options, (searcher, limit, hybrid, names) => {
-      const [hits, units] = searcher.explain(limit, hybrid) ?? [];
-      if (!hits) throw new Error("ToolIndex.explain: this index keeps no field counts to explain with; build it with options.explain: true (new ToolIndex(tools, { explain: true })), and its snapshots keep them too");
-      const terms = units.map((term) => String.fromCharCode(...term));
-      for (const hit of hits) {
-        hit.name = names[hit.name]; // (serde-wasm-bindgen's records name tools and terms by place)
-        for (const field of hit.lexical?.fields ?? []) for (const part of field.terms) part.term = terms[part.term];
-      }
+      const to = new Explaining(names);
+      if (!searcher.explain(to, limit, hybrid)) throw new Error("ToolIndex.explain: this index keeps no field counts to explain with; build it with options.explain: true (new ToolIndex(tools, { explain: true })), and its snapshots keep them too");
       const freeze = (v) => (isObject(v) && Object.values(v).forEach(freeze), Object.freeze(v));
-      return freeze(hits);
+      return freeze(to.hits);
     });
   }
 
@@ -343,6 +338,19 @@ async function streamed([value, blob], read) {
   }
 }
 const BYTES = "ToolIndex.load: source's bytes";
+
+// An explanation as the module hands it over (src/js/index.rs `Searcher::explain`), part by
+// part, the tools and terms by place: each hit, its fields after it, their terms after them.
+const FIELDS = ["name", "description", "parameterName", "parameterDescription", "parameterEnum"];
+class Explaining {
+  constructor(names) { Object.assign(this, { names, hits: [] }); }
+  terms(units, ends, all = text(units)) { this.words = Array.from(ends, (end, i) => all.slice(i ? ends[i - 1] : 0, end)); }
+  hit(tool, score, rank, lexical, lexicalRank, similarity, vectorRank, fusedLexical, fusedVector) {
+    this.hits.push({ name: this.names[tool], score, rank, lexical: lexical === undefined ? null : { score: lexical, rank: lexicalRank, fields: [] }, vector: similarity === undefined ? null : { similarity, rank: vectorRank }, fused: fusedLexical === undefined ? null : { lexical: fusedLexical, vector: fusedVector } });
+  }
+  field(field, score) { this.hits.at(-1).lexical.fields.push({ field: FIELDS[field], score, terms: [] }); }
+  term(term, score, count) { this.hits.at(-1).lexical.fields.at(-1).terms.push({ term: this.words[term], score, count }); }
+}
 
 // A load's JavaScript half (src/js/index.rs `Load`): the names, or why the bytes are refused;
 // `next`: the next chunk's length, undefined at the end, or the TypeError of a failed read.

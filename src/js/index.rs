@@ -113,17 +113,39 @@ impl Searcher {
         out
     }
 
-    /// The hits of `search` explained, and the terms they name by place (serde-wasm-bindgen: a
-    /// structured value off the turn's path); undefined for an index that keeps no counts.
-    pub fn explain(&self, limit: Option<u32>, hybrid: bool) -> JsValue {
+    /// The hits of `search` explained, handed to `to` part by part (false: the index keeps
+    /// no counts to explain with).
+    pub fn explain(&self, to: &Explaining, limit: Option<u32>, hybrid: bool) -> bool {
         let (query, limit) = (batch::names(1), limit.unwrap_or(self.2) as usize);
         let Some(e) = self.0.explain(query.get(0), self.fused(hybrid), limit) else {
-            return JsValue::UNDEFINED;
+            return false;
         };
-        let terms: Vec<&[u16]> = e.terms.iter().map(|&t| self.0.term(t)).collect();
-        let serializer = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
-        let why = serde::Serialize::serialize(&(&e.hits, terms), &serializer);
-        why.unwrap_or(JsValue::UNDEFINED)
+        let mut terms = NameList::default();
+        e.terms.iter().for_each(|&t| terms.push(self.0.term(t)));
+        let (units, ends) = terms.parts();
+        to.terms(units, ends);
+        for h in &e.hits {
+            let (l, v, f) = (h.lexical.as_ref(), h.vector.as_ref(), h.fused.as_ref());
+            to.hit(
+                h.tool,
+                h.score,
+                h.rank,
+                l.map(|l| l.score),
+                l.map(|l| l.rank),
+                v.map(|v| v.similarity),
+                v.map(|v| v.rank),
+                f.map(|f| f.lexical),
+                f.map(|f| f.vector),
+            );
+            for field in l.map_or(&[][..], |l| &l.fields) {
+                to.field(field.field as u8, field.score);
+                field
+                    .terms
+                    .iter()
+                    .for_each(|t| to.term(t.term, t.score, t.count));
+            }
+        }
+        true
     }
 
     /// The snapshot of the index, with the `count` names in the batch.
@@ -141,6 +163,30 @@ impl Searcher {
 
 #[wasm_bindgen]
 extern "C" {
+    /// An explanation as the facade builds it (index.js): the query's terms, then per hit
+    /// its parts, each lexical hit's fields after it, each field's terms after it.
+    pub type Explaining;
+    #[wasm_bindgen(method)]
+    fn terms(this: &Explaining, units: &[u16], ends: &[u32]);
+    #[wasm_bindgen(method)]
+    #[allow(clippy::too_many_arguments)]
+    fn hit(
+        this: &Explaining,
+        tool: u32,
+        score: f64,
+        rank: u32,
+        lexical: Option<f64>,
+        lexical_rank: Option<u32>,
+        similarity: Option<f64>,
+        vector_rank: Option<u32>,
+        fused_lexical: Option<f64>,
+        fused_vector: Option<f64>,
+    );
+    #[wasm_bindgen(method)]
+    fn field(this: &Explaining, field: u8, score: f64);
+    #[wasm_bindgen(method)]
+    fn term(this: &Explaining, term: u32, score: f64, count: u32);
+
     /// A load's JavaScript half (index.js `Load`).
     #[derive(Clone)]
     pub type Load;

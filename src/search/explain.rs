@@ -16,13 +16,11 @@ use super::{
     norms, sort_best_first, tf_of, Counts, Field, Fusion, Index, FIELDS, NONE, TF_BITS, WIDE,
 };
 use alloc::vec::Vec;
-use serde::Serialize;
 
 /// A hit and how its score came to be.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Explained {
-    /// The tool's index, serialized as `name`: the binding puts the caller's own name there.
-    #[serde(rename = "name")]
+    /// The tool's index (the binding puts the caller's own name there).
     pub tool: u32,
     /// As `search` scores it.
     pub score: f64,
@@ -36,7 +34,7 @@ pub struct Explained {
     pub fused: Option<Fused>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Lexical {
     pub score: f64,
     /// Its place in the lexical ranking, from 1.
@@ -45,7 +43,7 @@ pub struct Lexical {
     pub fields: Vec<FieldParts>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct FieldParts {
     pub field: Field,
     /// The sum of its terms' scores.
@@ -54,7 +52,7 @@ pub struct FieldParts {
     pub terms: Vec<TermPart>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct TermPart {
     /// The term: its place in `Explanation::terms`.
     pub term: u32,
@@ -64,7 +62,7 @@ pub struct TermPart {
     pub count: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Similarity {
     pub similarity: f64,
     /// Its place among every tool by cosine, from 1.
@@ -73,7 +71,7 @@ pub struct Similarity {
 
 /// A hybrid hit's score: `lexical + vector`, each 0 for a tool beyond the depth of that
 /// ranking the fusion reads (`Fusion::depth`, `Fusion::embedding_depth`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Fused {
     pub lexical: f64,
     pub vector: f64,

@@ -21,21 +21,16 @@ use terms::Terms;
 pub use vectors::{VectorError, Vectors};
 
 /// Where a text comes from in a tool's definition (serialized as an explanation names it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Field {
     /// The tool's name (`ToolDoc::name` is indexed as this field; more name texts may be added).
-    #[serde(rename = "name")]
     Name = 0,
-    #[serde(rename = "description")]
     Description = 1,
     /// A property name of the parameter schema (nested ones too).
-    #[serde(rename = "parameterName")]
     ParamName = 2,
     /// A property's description.
-    #[serde(rename = "parameterDescription")]
     ParamDescription = 3,
     /// A property's string `enum` values.
-    #[serde(rename = "parameterEnum")]
     ParamEnum = 4,
 }
 
