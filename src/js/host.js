@@ -152,7 +152,16 @@ export function describe(v) {
 
 // `<where> must be <what>, got <what it is>` (a number shown too).
 export const mustBe = (where, what, v) => new TypeError(`${where} must be ${what}, got ${describe(v)}${typeof v === "number" ? ` (${v})` : ""}`);
-export const unreadable = (where, cause) => new TypeError(`${where} could not be read`, { cause });
+
+// `f()`, reading the caller's values: what it throws (a getter, a proxy's trap) becomes the
+// TypeError saying that `where` (or what `where()` says) could not be read.
+export function attempt(f, where) {
+  try {
+    return f();
+  } catch (cause) {
+    throw new TypeError(`${typeof where === "function" ? where() : where} could not be read`, { cause });
+  }
+}
 
 // Reads `keys` of the options object `o` (given as `where`), once each, in order: an
 // array of their values (all undefined when `o` is); a TypeError when `o` is no object
@@ -160,13 +169,7 @@ export const unreadable = (where, cause) => new TypeError(`${where} could not be
 export function fields(o, keys, where, required = false) {
   if (o === undefined && !required) return keys.map(() => undefined);
   if (!isObject(o)) throw mustBe(where, "an object", o);
-  return keys.map((key) => {
-    try {
-      return o[key];
-    } catch (cause) {
-      throw unreadable(`${where}.${key}`, cause);
-    }
-  });
+  return keys.map((key) => attempt(() => o[key], () => `${where}.${key}`));
 }
 
 // What an option may be, by the key it is read by: a value left out (undefined, or null
@@ -196,12 +199,7 @@ export function checked(v, rule, where) {
 const MOST = 1 << 20;
 const arrayValues = Array.prototype[Symbol.iterator];
 export function strings(value, where, items = "a string") {
-  let iterator;
-  try {
-    iterator = isObject(value) ? value[Symbol.iterator] : undefined;
-  } catch (cause) {
-    throw unreadable(where, cause);
-  }
+  const iterator = attempt(() => (isObject(value) ? value[Symbol.iterator] : undefined), where);
   if (!isFunction(iterator)) throw mustBe(where, `an iterable of ${items === "a string" ? "strings" : items}`, value);
   let list;
   try {

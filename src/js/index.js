@@ -1,7 +1,7 @@
 // ToolIndex (SPEC 6, 8): the facade reads the tools (JSON schemas, zod), vectors and calls'
 // values once each and waits; the module (src/js/index.rs) checks, ranks, saves and loads.
 import * as wasm from "./tool_palette.js";
-import { bounded, checked, enter, fields, guarded, isFunction, isObject, mustBe, own, putNames, signal as checkSignal, strings, text, unreadable, use, using } from "./host.js";
+import { attempt, bounded, checked, enter, fields, guarded, isFunction, isObject, mustBe, own, putNames, signal as checkSignal, strings, text, use, using } from "./host.js";
 
 const OPTIONS = ["limit", "vectors", "embed", "onEmbedError", "explain", "signal"];
 const NO_ROWS = Object.freeze([]);
@@ -106,7 +106,6 @@ function embedded(read, failed, answer) {
   });
 }
 
-const attempt = (f, where) => { try { return f(); } catch (cause) { throw unreadable(where, cause); } };
 const rowsOf = (names, found) => Object.freeze(Array.from(found, (i) => Object.freeze({ tool: names[i] })));
 
 // A typed array of any realm as a plain view of its bytes, read by its internal slots.
@@ -154,28 +153,24 @@ function readVectors(indexer, value, count) {
 function readTools(tools) {
   const out = { record: false, names: [], namespaces: [], texts: [], parts: [], size: new Float64Array(8) };
   const items = attempt(() => (isFunction(tools[Symbol.iterator]) ? bounded(tools) : ((out.record = true), Object.keys(tools))), "ToolIndex: tools");
-  items.forEach((item, i) => {
-    try {
-      let tool = out.record ? tools[item] : item;
-      // A list held by an object (an MCP tools/list result) is no tool named by its key.
-      if (out.record && Array.isArray(tool)) throw new TypeError("it is an array, not a tool: pass the list of tools itself (an MCP tools/list result's `tools`), or a record of tools keyed by name");
-      const held = out.record || !isObject(tool) || "name" in tool ? undefined : tool.function;
-      if (isObject(held)) tool = held; // Chat Completions' { type: "function", function }
-      const [parts, ok] = [[[], [], [], []], isObject(tool)];
-      out.names.push(out.record ? item : ok ? tool.name : undefined);
-      const description = ok ? tool.description : undefined;
-      if (typeof description === "string" && description !== "") parts[0].push(description);
-      out.namespaces.push(ok ? tool.namespace : undefined);
-      const schema = ok ? jsonSchemaOf(tool.parameters ?? tool.inputSchema ?? tool.input_schema ?? tool.schema) : undefined;
-      readSchema(schema, parts, new Set(), 0, schema);
-      parts.forEach((texts, f) => {
-        for (const text of texts) out.texts.push(text), out.size[2 * f]++, (out.size[2 * f + 1] += text.length);
-        out.parts.push(out.texts.length);
-      });
-    } catch (cause) {
-      throw unreadable(`ToolIndex: tools[${out.record ? JSON.stringify(item) : i}]`, cause);
-    }
-  });
+  items.forEach((item, i) => attempt(() => {
+    let tool = out.record ? tools[item] : item;
+    // A list held by an object (an MCP tools/list result) is no tool named by its key.
+    if (out.record && Array.isArray(tool)) throw new TypeError("it is an array, not a tool: pass the list of tools itself (an MCP tools/list result's `tools`), or a record of tools keyed by name");
+    const held = out.record || !isObject(tool) || "name" in tool ? undefined : tool.function;
+    if (isObject(held)) tool = held; // Chat Completions' { type: "function", function }
+    const [parts, ok] = [[[], [], [], []], isObject(tool)];
+    out.names.push(out.record ? item : ok ? tool.name : undefined);
+    const description = ok ? tool.description : undefined;
+    if (typeof description === "string" && description !== "") parts[0].push(description);
+    out.namespaces.push(ok ? tool.namespace : undefined);
+    const schema = ok ? jsonSchemaOf(tool.parameters ?? tool.inputSchema ?? tool.input_schema ?? tool.schema) : undefined;
+    readSchema(schema, parts, new Set(), 0, schema);
+    parts.forEach((texts, f) => {
+      for (const text of texts) out.texts.push(text), out.size[2 * f]++, (out.size[2 * f + 1] += text.length);
+      out.parts.push(out.texts.length);
+    });
+  }, () => `ToolIndex: tools[${out.record ? JSON.stringify(item) : i}]`));
   return out;
 }
 
@@ -272,7 +267,7 @@ function namespacesOf({ namespaces, names, record }, where) {
 function load(bytes, options) {
   const where = "ToolIndex.load: options";
   let source, read;
-  try { source = sourceOf(bytes); } catch (cause) { source = unreadable("ToolIndex.load: source", cause); }
+  try { source = attempt(() => sourceOf(bytes), "ToolIndex.load: source"); } catch (error) { source = error; }
   try {
     const values = fields(options, OPTIONS, where);
     const signal = checkSignal(values[5], `${where}.signal`);
@@ -361,7 +356,7 @@ class Load {
   next() { return (this.pending = this.read()); }
   async read() {
     let read, view;
-    try { read = await this.reader.read(); if (read.done) return undefined; read = read.value; } catch (cause) { throw unreadable("ToolIndex.load: source", cause); }
+    try { read = await this.reader.read(); if (read.done) return undefined; read = read.value; } catch (cause) { throw new TypeError("ToolIndex.load: source could not be read", { cause }); }
     try { view = realView(read); } catch {}
     if (!(view instanceof Uint8Array)) throw mustBe(`ToolIndex.load: source's chunk ${this.chunks}`, "a Uint8Array", read);
     this.chunks++;

@@ -3,17 +3,8 @@
 // in the core's form and runs each seam, asking a `Frame` to call the caller's code.
 import * as wasm from "./tool_palette.js";
 import { FUNCTIONS, SEAMS } from "./wire.js";
-import { bounded, checked, describe, enter, fields, guarded, isFunction, isObject, mustBe, own, putNames, reserve, strings, unreadable, using } from "./host.js";
+import { attempt as read, bounded, checked, describe, enter, fields, guarded, isFunction, isObject, mustBe, own, putNames, reserve, strings, using } from "./host.js";
 import { deliver } from "./deliver.js";
-
-// `f()`, or the TypeError saying that `where` (or what `where()` says) could not be read.
-function read(f, where) {
-  try {
-    return f();
-  } catch (cause) {
-    throw unreadable(typeof where === "function" ? where() : where, cause);
-  }
-}
 
 export class ToolRedirectDroppedWarning extends Error {
   constructor(message, details) {

@@ -4,7 +4,7 @@
 // and the turn itself, and hands the answer over in one call (`Decided`).
 import * as wasm from "./tool_palette.js";
 import { ACTIVE, FATES, MISSING, NO_SPAN, REASONS, RULES, UNAVAILABLE } from "./wire.js";
-import { bounded, checked, enter, fields, guard, guarded, isFunction, isObject, mustBe, own, put, putNames, reserve, signal, strings, unreadable, using } from "./host.js";
+import { attempt, bounded, checked, enter, fields, guard, guarded, isFunction, isObject, mustBe, own, put, putNames, reserve, signal, strings, using } from "./host.js";
 import { deliver } from "./deliver.js";
 
 const { Activity, Event, Next, Retrieved, Returned } = wasm;
@@ -60,17 +60,10 @@ export class ToolRoutingUnavailableWarning extends Error {
 export function routedNames(outcome, where) {
   const what = "a Routed, RoutingRefusal or RoutingUnavailable";
   if (!isObject(outcome)) throw mustBe(where, what, outcome);
-  const read = (key, at) => {
-    try {
-      return outcome[key];
-    } catch (cause) {
-      throw unreadable(at, cause);
-    }
-  };
-  const kind = read("kind", where);
+  const kind = attempt(() => outcome.kind, where);
   if (kind === "refused" || kind === "unavailable") return undefined;
   if (kind !== "routed") throw mustBe(where, what, outcome);
-  const names = strings(read("names", `${where}.names`), `${where}.names`);
+  const names = strings(attempt(() => outcome.names, `${where}.names`), `${where}.names`);
   if (names.length === 0) throw new TypeError(`${where}.names must not be empty (a routed palette is never empty)`);
   return names;
 }
@@ -372,37 +365,19 @@ export const bindPalette = guard(function bindPalette(tools, outcome) {
   const what = "an array of { name } or a record keyed by name";
   if (!isObject(tools)) throw mustBe(where, what, tools);
   const routed = routedNames(outcome, "bindPalette: outcome");
-  let array, items, names;
-  try {
-    array = Array.isArray(tools);
-    // A Map or a Set is no record: filtering its (absent) own keys would drop every tool.
-    if (!array && Symbol.iterator in tools) throw mustBe(where, what, tools);
-    if (routed === undefined) return tools;
-    items = array ? bounded(tools) : Object.keys(tools);
-  } catch (error) {
-    throw error instanceof TypeError && error.message.startsWith(where) ? error : unreadable(where, error);
-  }
-  const codes = new Uint8Array(items.length).fill(1);
-  if (array) {
-    names = items.map((tool, i) => {
-      try {
-        const name = isObject(tool) ? tool.name : undefined;
-        if (typeof name === "string") return name;
-      } catch (cause) {
-        throw unreadable(`${where}[${i}].name`, cause);
-      }
-      codes[i] = 0;
-      return "";
-    });
-  }
-  putNames([...routed, ...(names ?? items)], where, codes);
+  const array = attempt(() => Array.isArray(tools), where);
+  // A Map or a Set is no record: filtering its (absent) own keys would drop every tool.
+  if (!array && attempt(() => Symbol.iterator in tools, where)) throw mustBe(where, what, tools);
+  if (routed === undefined) return tools;
+  const items = attempt(() => (array ? bounded(tools) : Object.keys(tools)), where);
+  const named = (tool, i) => attempt(() => (isObject(tool) ? tool.name : undefined), `${where}[${i}].name`);
+  const names = array ? items.map(named) : items;
+  const codes = Uint8Array.from(names, (name) => (typeof name === "string" ? 1 : 0));
+  putNames([...routed, ...names.map((name) => (typeof name === "string" ? name : ""))], where, codes);
   const kept = wasm.keep(routed.length, items.length);
   if (array) return pick(items, kept);
   const out = Object.create(Object.getPrototypeOf(tools) === null ? null : Object.prototype);
-  try {
-    for (const i of kept) Object.defineProperty(out, items[i], { value: tools[items[i]], enumerable: true, writable: true, configurable: true });
-  } catch (cause) {
-    throw unreadable(where, cause);
-  }
+  const value = (key) => ({ value: tools[key], enumerable: true, writable: true, configurable: true });
+  attempt(() => kept.forEach((i) => Object.defineProperty(out, items[i], value(items[i]))), where);
   return out;
 });
