@@ -1,6 +1,7 @@
 // ToolIndex (SPEC 6, 8): the facade reads the tools (JSON schemas, zod), vectors and calls'
 // values once each and waits; the module (src/js/index.rs) checks, ranks, saves and loads.
 import * as wasm from "./tool_palette.js";
+import { FIELDS } from "./wire.js";
 import { attempt, bounded, checked, enter, fields, guarded, isFunction, isObject, mustBe, own, putNames, signal as checkSignal, strings, text, use, using } from "./host.js";
 
 const OPTIONS = ["limit", "vectors", "embed", "onEmbedError", "explain", "signal"];
@@ -335,16 +336,17 @@ async function streamed([value, blob], read) {
 const BYTES = "ToolIndex.load: source's bytes";
 
 // An explanation as the module hands it over (src/js/index.rs `Searcher::explain`), part by
-// part, the tools and terms by place: each hit, its fields after it, their terms after them.
-const FIELDS = ["name", "description", "parameterName", "parameterDescription", "parameterEnum"];
+// part, the tools and terms by place: each hit, then its parts, a lexical hit's fields after
+// it, a field's terms after it.
 class Explaining {
   constructor(names) { Object.assign(this, { names, hits: [] }); }
   terms(units, ends, all = text(units)) { this.words = Array.from(ends, (end, i) => all.slice(i ? ends[i - 1] : 0, end)); }
-  hit(tool, score, rank, lexical, lexicalRank, similarity, vectorRank, fusedLexical, fusedVector) {
-    this.hits.push({ name: this.names[tool], score, rank, lexical: lexical === undefined ? null : { score: lexical, rank: lexicalRank, fields: [] }, vector: similarity === undefined ? null : { similarity, rank: vectorRank }, fused: fusedLexical === undefined ? null : { lexical: fusedLexical, vector: fusedVector } });
-  }
-  field(field, score) { this.hits.at(-1).lexical.fields.push({ field: FIELDS[field], score, terms: [] }); }
-  term(term, score, count) { this.hits.at(-1).lexical.fields.at(-1).terms.push({ term: this.words[term], score, count }); }
+  hit(tool, score, rank) { this.hits.push((this.at = { name: this.names[tool], score, rank, lexical: null, vector: null, fused: null })); }
+  lexical(score, rank) { this.at.lexical = { score, rank, fields: [] }; }
+  vector(similarity, rank) { this.at.vector = { similarity, rank }; }
+  fused(lexical, vector) { this.at.fused = { lexical, vector }; }
+  field(field, score) { this.at.lexical.fields.push({ field: FIELDS[field], score, terms: [] }); }
+  term(term, score, count) { this.at.lexical.fields.at(-1).terms.push({ term: this.words[term], score, count }); }
 }
 
 // A load's JavaScript half (src/js/index.rs `Load`): the names, or why the bytes are refused;

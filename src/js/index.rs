@@ -125,24 +125,22 @@ impl Searcher {
         let (units, ends) = terms.parts();
         to.terms(units, ends);
         for h in &e.hits {
-            let (l, v, f) = (h.lexical.as_ref(), h.vector.as_ref(), h.fused.as_ref());
-            to.hit(
-                h.tool,
-                h.score,
-                h.rank,
-                l.map(|l| l.score),
-                l.map(|l| l.rank),
-                v.map(|v| v.similarity),
-                v.map(|v| v.rank),
-                f.map(|f| f.lexical),
-                f.map(|f| f.vector),
-            );
-            for field in l.map_or(&[][..], |l| &l.fields) {
-                to.field(field.field as u8, field.score);
-                field
-                    .terms
-                    .iter()
-                    .for_each(|t| to.term(t.term, t.score, t.count));
+            to.hit(h.tool, h.score, h.rank);
+            if let Some(v) = &h.vector {
+                to.vector(v.similarity, v.rank);
+            }
+            if let Some(f) = &h.fused {
+                to.fused(f.lexical, f.vector);
+            }
+            if let Some(l) = &h.lexical {
+                to.lexical(l.score, l.rank);
+                for field in &l.fields {
+                    to.field(field.field as u8, field.score);
+                    field
+                        .terms
+                        .iter()
+                        .for_each(|t| to.term(t.term, t.score, t.count));
+                }
             }
         }
         true
@@ -169,19 +167,14 @@ extern "C" {
     #[wasm_bindgen(method)]
     fn terms(this: &Explaining, units: &[u16], ends: &[u32]);
     #[wasm_bindgen(method)]
-    #[allow(clippy::too_many_arguments)]
-    fn hit(
-        this: &Explaining,
-        tool: u32,
-        score: f64,
-        rank: u32,
-        lexical: Option<f64>,
-        lexical_rank: Option<u32>,
-        similarity: Option<f64>,
-        vector_rank: Option<u32>,
-        fused_lexical: Option<f64>,
-        fused_vector: Option<f64>,
-    );
+    fn hit(this: &Explaining, tool: u32, score: f64, rank: u32);
+    #[wasm_bindgen(method)]
+    fn lexical(this: &Explaining, score: f64, rank: u32);
+    #[wasm_bindgen(method)]
+    fn vector(this: &Explaining, similarity: f64, rank: u32);
+    #[wasm_bindgen(method)]
+    fn fused(this: &Explaining, lexical: f64, vector: f64);
+    /// A field (its place in wire.js `FIELDS`) of the last lexical hit.
     #[wasm_bindgen(method)]
     fn field(this: &Explaining, field: u8, score: f64);
     #[wasm_bindgen(method)]

@@ -9,3 +9,4 @@ export const UNAVAILABLE = 7;
 export const CACHES = Object.freeze(["per-turn", "append", "fixed", "deferred"]);
 export const FUNCTIONS = Object.freeze(["match", "guard", "argsTransform"]);
 export const SEAMS = Object.freeze(["PRE-model seam (selectModel)", "POST-model seam (dispatch)"]);
+export const FIELDS = Object.freeze(["name", "description", "parameterName", "parameterDescription", "parameterEnum"]);

@@ -25,6 +25,24 @@ mod tests {
         assert!(
             functions.iter().enumerate().all(|(i, &f)| f as usize == i) && Seam::Post as u8 == 1
         );
+        // An explanation's fields as the public type names them (`ToolField`), by the place
+        // the module names them (index.rs `Explaining::field`).
+        use crate::search::Field;
+        let fields = [
+            Field::Name,
+            Field::Description,
+            Field::ParamName,
+            Field::ParamDescription,
+            Field::ParamEnum,
+        ];
+        assert!(fields.iter().enumerate().all(|(i, &f)| f as usize == i));
+        let fields = fields.map(|f| match f {
+            Field::Name => "name",
+            Field::Description => "description",
+            Field::ParamName => "parameterName",
+            Field::ParamDescription => "parameterDescription",
+            Field::ParamEnum => "parameterEnum",
+        });
         let lines = [
             "// Generated from src/js/wire.rs by `UPDATE_WIRE=1 cargo test wire`; do not edit."
                 .into(),
@@ -53,6 +71,7 @@ mod tests {
                 "export const SEAMS = {};",
                 list([Seam::Pre, Seam::Post].map(Seam::as_str))
             ),
+            format!("export const FIELDS = {};", list(fields)),
         ];
         lines.join("\n") + "\n"
     }
