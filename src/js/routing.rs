@@ -3,47 +3,39 @@
 //! The JavaScript half is routing.js.
 
 use super::batch;
-use crate::names::{Name, NameList, NameSet};
-use crate::routing::turn::{self, Activity as Read, Thrown};
+use crate::names::NameSet;
+use crate::routing::turn::{self, Activity as Read};
 use crate::routing::{self, Retrieval};
 use alloc::vec::Vec;
 use wasm_bindgen::prelude::*;
 
-/// A list of names indexed once: a router's or a turn's registered palette, a policy's
-/// `whenTool`, a palette handed to a seam.
+/// The `count` names in the batch, indexed once: a registered palette (a router's, the
+/// turns'), a `ToolPolicies`' gate.
 #[wasm_bindgen]
 pub struct Names(pub(crate) NameSet);
 
 #[wasm_bindgen]
 impl Names {
-    /// The `count` names JavaScript wrote into the batch.
     #[wasm_bindgen(constructor)]
     pub fn new(count: u32) -> Names {
         Names(NameSet::new(batch::names(count)))
     }
-
-    /// Whether the name JavaScript wrote into the batch is one of them.
-    pub fn has(&self) -> bool {
-        self.0.contains(batch::names(1).get(0))
-    }
 }
 
-/// What the facade read of a row first: its activity (`routing::turn::Activity`), as the
-/// byte it writes into the batch.
+/// A row's activity as the facade read it (a record `Off`: its `active` is exactly
+/// `false`; `Yes`, `No`: what the caller's `isActive` answered), a byte of the batch.
 #[wasm_bindgen]
 #[derive(Clone, Copy)]
 pub enum Activity {
     Text,
     Record,
-    /// A record whose `active` is exactly `false`.
     Off,
     Other,
-    /// The caller's `isActive` answered truthy, or falsy.
     Yes,
     No,
 }
 
-/// The core's activity of each byte [`Activity`] writes.
+/// The core's activity (`routing::turn::Activity`) of each byte.
 const ACTIVITIES: [Read; 6] = [
     Read::Text,
     Read::Record { off: false },
@@ -53,15 +45,13 @@ const ACTIVITIES: [Read; 6] = [
     Read::Said(false),
 ];
 
-/// Which activities are active, by [`Activity`] (wire.js `ACTIVE`): the facade reads a
-/// candidate of those rows only.
+/// Which activities are active (wire.js `ACTIVE`): the facade reads candidates of those only.
 #[cfg(test)]
 pub(crate) fn active_table() -> [bool; 6] {
     ACTIVITIES.map(turn::is_active)
 }
 
-/// A wasm-bindgen enum with the variants of a fieldless core enum, and the conversions
-/// (matches the compiler checks both ways).
+/// A wasm-bindgen enum with the variants of a fieldless core enum, converted both ways.
 macro_rules! mirror {
     ($(#[$m:meta])* $name:ident = $core:ident { $($v:ident),* }) => {
         $(#[$m])*
@@ -118,19 +108,17 @@ pub fn timer(timeout_ms: Option<f64>) -> Option<f64> {
     turn::timer(timeout_ms)
 }
 
-/// What the store's answer came to, as the facade read it.
+/// What the store's answer came to, as the facade read it. `Failed`: the batch holds the
+/// thrown value's `name`, its constructor's `name` (each `""` unless a string), `typeof`
+/// it; `Rows`: a code per row (an [`Activity`]) and per active row its candidate (`""` for
+/// none); `Nothing`: `null` or `undefined`.
 #[wasm_bindgen]
 #[derive(Clone, Copy)]
 pub enum Retrieved {
     NoLayer,
-    /// Refusal 2a: the batch holds the thrown value's `name`, its constructor's `name`
-    /// (each `""` unless a string) and `typeof` it.
     Failed,
     TimedOut,
-    /// The rows: the batch holds a code per row (an [`Activity`]) and a string per active
-    /// row, its candidate (`""` for none).
     Rows,
-    /// `null` or `undefined`.
     Nothing,
 }
 
@@ -177,19 +165,11 @@ pub fn decide(
         Retrieved::NoLayer => Retrieval::NoLayer,
         Retrieved::TimedOut => Retrieval::TimedOut(&[]),
         Retrieved::Nothing => Retrieval::Rows(None),
-        Retrieved::Failed => {
-            let fact = |i: usize| (i < strings.len()).then(|| strings.get(i));
-            let thrown = Thrown {
-                name: fact(0),
-                constructor: fact(1),
-                type_of: fact(2).unwrap_or(&[]),
-            };
-            let name: &Name = turn::error_name(&thrown);
-            detail = (0..strings.len())
-                .position(|i| core::ptr::eq(strings.get(i), name))
-                .unwrap_or(2);
-            Retrieval::Failed(name)
+        Retrieved::Failed if strings.len() == 3 => {
+            detail = turn::error_name([0, 1, 2].map(|i| strings.get(i)));
+            Retrieval::Failed(strings.get(detail))
         }
+        Retrieved::Failed => Retrieval::Failed(&[]),
         Retrieved::Rows => {
             let mut next = 0;
             for &code in &codes {
@@ -212,26 +192,19 @@ pub fn decide(
         routing::Outcome::Refused { unresolved, .. } => (&[][..], unresolved),
     };
     let triples = |spans: &mut dyn Iterator<Item = Option<routing::Span>>| -> Vec<u32> {
-        spans
-            .flat_map(|s| s.map_or([NO_SPAN; 3], |s| [s.candidate, s.start, s.end]))
-            .collect()
+        let triple =
+            |s: Option<routing::Span>| s.map_or([NO_SPAN; 3], |s| [s.candidate, s.start, s.end]);
+        spans.flat_map(triple).collect()
     };
     let unresolved = triples(&mut unresolved.iter().map(|s| Some(*s)));
-    let (fates, spans, hidden) = if report {
-        let fates: Vec<u8> = decided.rows.iter().map(|r| r.fate as u8).collect();
-        let spans = triples(&mut decided.rows.iter().map(|r| r.candidate));
-        let routed = matches!(decided.outcome, routing::Outcome::Routed { .. });
-        (
-            fates,
-            spans,
-            if routed {
-                routing::hidden(&registry.0, names)
-            } else {
-                Vec::new()
-            },
-        )
+    let rows = if report { &decided.rows[..] } else { &[] };
+    let fates: Vec<u8> = rows.iter().map(|r| r.fate as u8).collect();
+    let spans = triples(&mut rows.iter().map(|r| r.candidate));
+    let routed = report && matches!(decided.outcome, routing::Outcome::Routed { .. });
+    let hidden = if routed {
+        routing::hidden(&registry.0, names)
     } else {
-        Default::default()
+        Vec::new()
     };
     let rule = decided.outcome.rule_at() as u32;
     to.decided(
@@ -260,19 +233,12 @@ pub fn missing(has_layer: bool, registered: &Names) -> Vec<u8> {
 #[wasm_bindgen]
 pub fn keep(palette: u32, tools: u32) -> Vec<u32> {
     let (names, named) = batch::take(palette + tools, tools);
-    let mut routed = NameList::default();
-    names
+    let (routed, names) = names.split(palette as usize);
+    let names = names
         .iter()
-        .take(palette as usize)
-        .for_each(|name| routed.push(name));
-    let routed = NameSet::new(routed);
-    let names = (palette as usize..names.len()).map(|i| names.get(i));
-    routing::keep(
-        &routed,
-        names
-            .zip(named)
-            .map(|(name, has)| (has != 0).then_some(name)),
-    )
+        .zip(named)
+        .map(|(name, has)| (has != 0).then_some(name));
+    routing::keep(&NameSet::new(routed), names)
 }
 
 #[cfg(test)]

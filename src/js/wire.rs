@@ -5,75 +5,59 @@
 
 #[cfg(test)]
 mod tests {
-    use alloc::format;
-    use alloc::string::String;
-    use alloc::vec::Vec;
+    use crate::policy::seams::{Function, Seam};
+    use crate::routing::{Missing, FATES, REASONS, RULES, UNAVAILABLE};
+    use crate::search::Field;
+    use alloc::{format, string::String, vec::Vec};
 
-    fn list<T: core::fmt::Debug>(items: impl IntoIterator<Item = T>) -> String {
-        let items: Vec<String> = items.into_iter().map(|t| format!("{t:?}")).collect();
-        format!("Object.freeze([{}])", items.join(", "))
+    /// Each item as JavaScript reads it (Rust's debug form of a string, a bool, an array).
+    fn q<T: core::fmt::Debug>(items: impl IntoIterator<Item = T>) -> Vec<String> {
+        items.into_iter().map(|t| format!("{t:?}")).collect()
     }
 
     /// `src/js/wire.js`, as the definitions make it.
     fn javascript() -> String {
-        use crate::policy::seams::{Function, Seam};
-        use crate::routing::{Missing, FATES, REASONS, RULES, UNAVAILABLE};
-        let reasons = REASONS.iter().map(|(a, b)| format!("[{a:?}, {b:?}]"));
         let missing = [Missing::ProceduralLayer, Missing::NoRegisteredTools].map(Missing::as_str);
         let functions = [Function::Match, Function::Guard, Function::ArgsTransform];
-        // By the places the module names them (policies.rs `Frame::failed`).
+        use Field::*;
+        let fields = [Name, Description, ParamName, ParamDescription, ParamEnum];
+        // By the places the module names them (policies.rs `Frame::failed`, index.rs
+        // `Explaining::field`); a field as the public type names it (`ToolField`).
         assert!(
             functions.iter().enumerate().all(|(i, &f)| f as usize == i) && Seam::Post as u8 == 1
         );
-        // An explanation's fields as the public type names them (`ToolField`), by the place
-        // the module names them (index.rs `Explaining::field`).
-        use crate::search::Field;
-        let fields = [
-            Field::Name,
-            Field::Description,
-            Field::ParamName,
-            Field::ParamDescription,
-            Field::ParamEnum,
-        ];
         assert!(fields.iter().enumerate().all(|(i, &f)| f as usize == i));
-        let fields = fields.map(|f| match f {
-            Field::Name => "name",
-            Field::Description => "description",
-            Field::ParamName => "parameterName",
-            Field::ParamDescription => "parameterDescription",
-            Field::ParamEnum => "parameterEnum",
-        });
-        let lines = [
-            "// Generated from src/js/wire.rs by `UPDATE_WIRE=1 cargo test wire`; do not edit."
-                .into(),
-            format!("export const RULES = {};", list(RULES)),
-            format!("export const FATES = {};", list(FATES)),
-            format!(
-                "export const REASONS = Object.freeze([{}]);",
-                reasons.collect::<Vec<_>>().join(", ")
-            ),
-            format!("export const MISSING = {};", list(missing)),
-            format!(
-                "export const ACTIVE = {};",
-                list(super::super::routing::active_table())
-            ),
-            format!("export const NO_SPAN = {};", super::super::routing::NO_SPAN),
-            format!("export const UNAVAILABLE = {UNAVAILABLE};"),
-            format!(
-                "export const CACHES = {};",
-                list(crate::run::Cache::ALL.map(|(name, _)| name))
-            ),
-            format!(
-                "export const FUNCTIONS = {};",
-                list(functions.map(Function::as_str))
-            ),
-            format!(
-                "export const SEAMS = {};",
-                list([Seam::Pre, Seam::Post].map(Seam::as_str))
-            ),
-            format!("export const FIELDS = {};", list(fields)),
+        let field = |f| match f {
+            Name => "name",
+            Description => "description",
+            ParamName => "parameterName",
+            ParamDescription => "parameterDescription",
+            ParamEnum => "parameterEnum",
+        };
+        let tables: [(&str, Vec<String>); 9] = [
+            ("RULES", q(RULES)),
+            ("FATES", q(FATES)),
+            ("REASONS", q(REASONS.map(|(a, b)| [a, b]))),
+            ("MISSING", q(missing)),
+            ("ACTIVE", q(super::super::routing::active_table())),
+            ("CACHES", q(crate::run::Cache::ALL.map(|(name, _)| name))),
+            ("FUNCTIONS", q(functions.map(Function::as_str))),
+            ("SEAMS", q([Seam::Pre, Seam::Post].map(Seam::as_str))),
+            ("FIELDS", q(fields.map(field))),
         ];
-        lines.join("\n") + "\n"
+        let mut js = String::from(
+            "// Generated from src/js/wire.rs by `UPDATE_WIRE=1 cargo test wire`; do not edit.\n",
+        );
+        for (name, items) in tables {
+            js += &format!(
+                "export const {name} = Object.freeze([{}]);\n",
+                items.join(", ")
+            );
+        }
+        let no_span = super::super::routing::NO_SPAN;
+        js + &format!(
+            "export const NO_SPAN = {no_span};\nexport const UNAVAILABLE = {UNAVAILABLE};\n"
+        )
     }
 
     #[test]

@@ -51,22 +51,11 @@ pub fn row(activity: Activity, candidate: Option<&Name>) -> Row<'_> {
     }
 }
 
-/// What a store threw, as facts: its `name` when that is a string, its constructor's
-/// `name` when that is a string, and `typeof` it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Thrown<'a> {
-    pub name: Option<&'a Name>,
-    pub constructor: Option<&'a Name>,
-    pub type_of: &'a Name,
-}
-
-/// NAME in refusal 2a: the thrown value's `name` when that is a non-empty string, else its
-/// constructor's name (non-empty), else `typeof` it.
-pub fn error_name<'a>(thrown: &Thrown<'a>) -> &'a Name {
-    let named = |n: Option<&'a Name>| n.filter(|n| !n.is_empty());
-    named(thrown.name)
-        .or(named(thrown.constructor))
-        .unwrap_or(thrown.type_of)
+/// NAME in refusal 2a, from the facts of what a store threw: its `name`, its constructor's
+/// `name` (each empty unless a string) and `typeof` it. The first non-empty of the two
+/// names, else `typeof`: its place among the facts.
+pub fn error_name(facts: [&Name; 3]) -> usize {
+    facts[..2].iter().position(|n| !n.is_empty()).unwrap_or(2)
 }
 
 /// Where a turn goes next.
@@ -160,15 +149,9 @@ mod tests {
     #[test]
     fn error_names_fall_back_in_order() {
         let (n, c, t) = (units("StoreDown"), units("Error"), units("object"));
-        let empty = units("");
-        let thrown = |name, constructor| Thrown {
-            name,
-            constructor,
-            type_of: &t,
-        };
-        assert_eq!(error_name(&thrown(Some(&n), Some(&c))), &n[..]);
-        assert_eq!(error_name(&thrown(Some(&empty), Some(&c))), &c[..]);
-        assert_eq!(error_name(&thrown(None, Some(&empty))), &t[..]);
+        assert_eq!(error_name([&n, &c, &t]), 0);
+        assert_eq!(error_name([&[], &c, &t]), 1);
+        assert_eq!(error_name([&[], &[], &t]), 2);
     }
 
     #[test]
