@@ -1,19 +1,16 @@
-// The binding's JavaScript half that every area shares (routing.js, policies.js, run.js,
-// index.js): the door every call into the module passes, the batch names cross in, and
-// the readers of the caller's values, which word every error. Nothing here decides what
-// the SPEC rules on: the module does (src/js/*.rs).
+// What every area's facade (routing.js, policies.js, run.js, index.js) shares: the door
+// every call into the module passes, the batch names cross in, and the readers of the
+// caller's values, which word every error. The module decides (src/js/*.rs).
 import { state } from "./state.js";
 import { room } from "./tool_palette.js";
 
 // ---------------------------------------------------------------- the door
 
 // Every public call runs through `enter`. What the caller's code does comes back to the
-// module as a value (the frames' methods catch it), so nothing unwinds through a wasm
-// frame; should something still (a stack overflow, memory running out: a trap), the
-// module's stack pointer is put back before anything else runs, and the call fails with
-// an Error that says so. Calls that nest (a reader calling back into the package) nest
-// at most MAX_DEPTH deep: a runaway recursion is cut as a whole, synchronously, before
-// the stack can run out inside the module.
+// module as a value (the frames' methods catch it); should anything still unwind through
+// a wasm frame (a stack overflow, a trap), the module's stack pointer is put back and the
+// call fails with an Error that says so. Calls nest (a reader calling back into the
+// package) at most MAX_DEPTH deep: a runaway recursion is cut as a whole, synchronously.
 const MAX_DEPTH = 64;
 let depth = 0;
 let cutting = false;
@@ -75,9 +72,8 @@ export function guarded(Class, ...methods) {
   if (typeof Symbol.dispose === "symbol") define(Symbol.dispose, Class.prototype.dispose);
 }
 
-// Through tool-palette/init (or a require() in a browser) the API can be called before
-// the module is instantiated: that call fails with an Error that says what to await, or
-// why the module could not load.
+// A call made before the module is instantiated (tool-palette/init, a require() in a
+// browser): an Error that says what to await, or why the module could not load.
 function notReady() {
   if (state.error === undefined) return new Error("tool-palette: the WebAssembly module is not loaded yet: `await ready` (or `await init()`) before calling tool-palette");
   const reason = state.error instanceof Error ? state.error.message : String(state.error);
@@ -86,11 +82,10 @@ function notReady() {
 
 // ---------------------------------------------------------------- the batch
 
-// Writes `strings` (and `codes`, a byte each for what the call codes: a turn's rows) into
-// the module's room (src/js/batch.rs), code units as they are (lone surrogates too), each
-// string's end after it; `false`, writing nothing, when that is more than one call may
-// hold. Under Node.js (its entry sets `state.writer`) a string over 32 units is copied by
-// one native UTF-16LE write. The views are made once per memory buffer.
+// Writes `strings` (code units as they are, lone surrogates too, each string's end) and
+// `codes` (a byte each: a turn's rows) into the module's room (src/js/batch.rs); `false`,
+// writing nothing, when that is more than one call may hold. Under Node.js a string over
+// 32 units is one native UTF-16LE write (`state.writer`). Views made once per buffer.
 let capacity = [0, 0, 0]; // strings, code units, codes the room holds
 let at; // its address
 let views; // [buffer, bytes, 16-bit words, 32-bit words, the Node writer]
@@ -112,8 +107,7 @@ export function put(strings, codes = NO_CODES) {
 }
 const NO_CODES = new Uint8Array(0);
 
-// Whether the room holds `strings` and `codes` (grown if need be): no more than one call
-// may hold (the module answers).
+// Whether the room holds `strings` and `codes`, grown if need be (the module answers).
 function fits(strings, codes = NO_CODES) {
   let units = 0;
   for (let i = 0; i < strings.length; i++) units += strings[i].length;
@@ -195,22 +189,20 @@ export function checked(v, rule, where) {
 }
 
 // An iterable of strings (`where` names it) as a fresh array, read no further than one
-// item past the most a call may hold (a longer one is then refused by its length).
+// item past the most a call may hold (`bounded`: a longer one is refused by its length).
 const MOST = 1 << 20;
 const arrayValues = Array.prototype[Symbol.iterator];
-export function strings(value, where, items = "a string") {
+export function strings(value, where) {
   const iterator = attempt(() => (isObject(value) ? value[Symbol.iterator] : undefined), where);
-  if (!isFunction(iterator)) throw mustBe(where, `an iterable of ${items === "a string" ? "strings" : items}`, value);
+  if (!isFunction(iterator)) throw mustBe(where, "an iterable of strings", value);
   let list;
   try {
     list = Array.isArray(value) && iterator === arrayValues ? Array.from(value) : bounded(value);
   } catch (cause) {
     throw new TypeError(`${where} could not be iterated`, { cause });
   }
-  if (items === "a string") {
-    const bad = list.findIndex((s) => typeof s !== "string");
-    if (bad >= 0) throw mustBe(`${where}[${bad}]`, "a string", list[bad]);
-  }
+  const bad = list.findIndex((s) => typeof s !== "string");
+  if (bad >= 0) throw mustBe(`${where}[${bad}]`, "a string", list[bad]);
   return list;
 }
 export function bounded(value) {
@@ -259,11 +251,9 @@ export function signal(value, where) {
 
 // ---------------------------------------------------------------- instances
 
-// The module's instance behind each public instance, and the class that made it: a method
-// called on anything else is a TypeError before the module is entered. `dispose()` frees
-// it now (later calls throw), or once the calls in flight on it are done.
-// (Held by the instance itself, not by a WeakMap: garbage collection then takes both at
-// once, young ones too, and the module's memory comes back sooner.)
+// The module's instance behind each public instance (held by the instance itself, not by a
+// WeakMap: garbage collection then takes both at once, and the module's memory comes back
+// sooner), and the class that made it: a method called on anything else is a TypeError.
 const HELD = Symbol("tool-palette");
 export function own(self, wasm, more) {
   Object.defineProperty(self, HELD, { value: { wasm, more, Class: self.constructor, busy: 0, disposed: false } });

@@ -136,36 +136,27 @@ function readRows(answer, isActive, candidateOf) {
 }
 const isRecord = (row) => isObject(row) && !Array.isArray(row);
 function candidate(row, candidateOf) {
-  if (candidateOf) {
-    const said = candidateOf(row);
-    return typeof said === "string" ? said : "";
+  if (candidateOf) row = candidateOf(row);
+  else if (isRecord(row)) {
+    const record = row;
+    for (const key of ["tool", "toolName", "content"]) if (typeof (row = record[key]) === "string") break;
   }
-  if (typeof row === "string") return row;
-  if (!isRecord(row)) return "";
-  for (const key of ["tool", "toolName", "content"]) {
-    const field = row[key];
-    if (typeof field === "string") return field;
-  }
-  return "";
+  return typeof row === "string" ? row : "";
 }
 
 // What a store threw, as the facts NAME is picked from (src/routing/turn.rs
 // `error_name`): its `name` and its constructor's (each "" unless a string), `typeof` it.
 function failed(thrown) {
-  let name = "";
-  let constructor = "";
-  if (isObject(thrown) || isFunction(thrown)) {
+  const text = (read) => {
     try {
-      if (typeof thrown.name === "string") name = thrown.name;
-    } catch {}
-    try {
-      const made = thrown.constructor;
-      if ((isObject(made) || isFunction(made)) && typeof made.name === "string") constructor = made.name;
-    } catch {}
-  }
-  const facts = [name, constructor, typeof thrown];
-  if (!put(facts)) return failed(new RangeError());
-  return [Retrieved.Failed, facts];
+      const value = isObject(thrown) || isFunction(thrown) ? read() : undefined;
+      return typeof value === "string" ? value : "";
+    } catch {
+      return "";
+    }
+  };
+  const facts = [text(() => thrown.name), text(() => thrown.constructor.name), typeof thrown];
+  return put(facts) ? [Retrieved.Failed, facts] : failed(new RangeError());
 }
 
 // Decides the turn: the registry (`registry()` gives it, indexed, at this point only),
@@ -254,12 +245,8 @@ function wait(answer, ms, signal) {
   });
 }
 
-// A promise no one waits for any more: its rejection is handled and ignored.
-function ignore(value) {
-  try {
-    Promise.resolve(value).then(undefined, () => {});
-  } catch {}
-}
+// A promise no one waits for any more: adopted, so that its rejection is handled.
+const ignore = (value) => void wait(value);
 
 // The layer's options, read once each and checked (`where`: "resolvePalette: options").
 const LAYER = ["entries", "timeoutMs", "candidateOf", "isActive", "onDecision", "registered"];
