@@ -1,16 +1,13 @@
-// How browsers get the module, shared by the browser entries: the wasm is fetched from
-// beside the entry, where native ES modules find it and where bundlers that follow
-// `new URL(…, import.meta.url)` (Vite, webpack, Parcel) emit it as an asset and rewrite the
-// URL.
+// How browsers get the module: fetched from beside the entry, where native ES modules find
+// it and bundlers that follow `new URL(…, import.meta.url)` emit it as an asset.
 import initWasm from "./tool_palette.js";
 
 // "\0asm": tells a real wasm from an HTML fallback page served with status 200.
 const isWasm = (bytes) => bytes[0] === 0x00 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d;
 
-// The wasm's URL, or undefined where no .wasm can be there. `onlyIfThere`: bundlers that emit
-// no asset (esbuild, Rollup without a plugin) leave the URL as written, pointing beside their
-// bundle, where nothing is; so the URL is used only when a bundler rewrote it, or when this
-// module is still the package's own init.js (native ES modules, a CDN), with the wasm beside it.
+// The wasm's URL, or undefined where no .wasm can be. `onlyIfThere`: bundlers that emit no
+// asset leave the URL pointing beside their bundle, where nothing is: it is used only when
+// a bundler rewrote it, or from the package's own init.js (native ES modules, a CDN).
 function wasmUrl(onlyIfThere) {
   try {
     const url = new URL("./tool_palette_bg.wasm", import.meta.url);
@@ -24,8 +21,8 @@ function wasmUrl(onlyIfThere) {
   }
 }
 
-// A response served as `application/wasm` is compiled while it downloads; any other answer
-// is read whole and used if it is a wasm module (not an HTML fallback page served with 200).
+// An `application/wasm` response compiles while it downloads; any other is read whole and
+// used if it is a wasm module (not an HTML fallback page served with 200).
 async function fetched(url) {
   const response = await fetch(url);
   if (response.ok && /^application\/wasm\b/i.test(response.headers.get("content-type"))) return response;
@@ -34,16 +31,14 @@ async function fetched(url) {
   throw new Error(`tool-palette: no WebAssembly module at ${url} (HTTP ${response.status})`);
 }
 
-// The entry for bundlers that emit the .wasm as an asset, where the bundler did not: the
-// URL is as the package wrote it (Rollup's node-resolve with `browser: true` sets the
-// `production` condition without emitting assets).
+// The asset entry where the bundler emitted no asset (Rollup's node-resolve with
+// `browser: true` sets `production` without emitting assets).
 const unemitted = (cause) =>
   new Error("tool-palette: the bundler did not emit tool_palette_bg.wasm beside the bundle (the `production`/`development` condition selected the entry that fetches it as an asset); add an asset plugin (Rollup: importMetaAssets() from @web/rollup-plugin-import-meta-assets)", { cause });
 
-// `inline`: where the bytes come from when no .wasm is beside the bundle (a function that
-// imports wasm-inline.js, the base64 copy, which a code-splitting bundler puts in a chunk
-// that is never downloaded when the fetch works). Without it (the entries for bundlers that
-// emit the .wasm as an asset), the bundle carries one copy of the module: the asset.
+// `inline`: where the bytes come from when no .wasm is beside the bundle (an import of the
+// base64 copy, which a code-splitting bundler fetches only then); without it (the asset
+// entries), the bundle carries one copy of the module: the asset.
 export async function load(inline) {
   // workerd fetches nothing and compiles no wasm from bytes outside a request: a bundle
   // that reached this file instead of workerd.js would hang; say what to do instead.

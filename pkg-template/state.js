@@ -1,8 +1,6 @@
-// Whether the WebAssembly module is instantiated, and its exports (`wasm`: the door reads
-// its stack pointer). The entry that loads it calls `started` (or `track`s the loading);
-// host.js reads it before every call, so that a call made too early, through
-// tool-palette/init before `ready` settled, is an Error that says what to do.
-// (`writer`: set by the Node.js entry only, a faster way for host.js `put` to copy strings.)
+// Whether the WebAssembly module is instantiated and its exports (the door reads its stack
+// pointer), set by the entry that loads it (`started`, `track`); `writer`: the Node.js
+// entry's faster way for host.js `put` to copy strings.
 export const state = { ready: false, error: undefined, wasm: undefined };
 
 export function started(exports) {

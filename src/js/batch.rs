@@ -1,9 +1,7 @@
-//! Names into wasm memory, in one batch per call and one encoding: a name never passes
-//! through a Rust `String` (which would replace an unpaired surrogate with U+FFFD and make
-//! two tools equal) nor UTF-8. JavaScript (host.js `put`) writes each string's UTF-16 code
-//! units and where it ends, and a byte per string when the call has codes, straight into
-//! the room this file keeps; the export it calls next copies them out before any caller
-//! code can run. Answers go back as indices into the caller's own strings.
+//! Names into wasm memory, one batch per call, as UTF-16 code units (a Rust `String` would
+//! replace an unpaired surrogate with U+FFFD and make two tools equal): host.js `put`
+//! writes them straight into the room kept here, and the export it calls next copies them
+//! out before any caller code runs. Answers go back as indices into the caller's strings.
 
 use crate::names::{fits, NameList};
 use alloc::vec::Vec;
@@ -19,16 +17,14 @@ struct Room {
 }
 
 thread_local! {
-    /// Taken and put back, never borrowed across a call: should the module trap in
-    /// between, the room is merely empty (JavaScript asks for it again after a trap).
+    /// Taken and put back, never borrowed across a call: a trap leaves it merely empty.
     static ROOM: Cell<Room> = const { Cell::new(Room { ends: Vec::new(), units: Vec::new(), codes: Vec::new() }) };
     /// Where each of the three is, at an address that stays (JavaScript is given it).
     static AT: Cell<[u32; 3]> = const { Cell::new([0; 3]) };
 }
 
-/// Room for `count` names of `units` code units and `codes` bytes of codes (a turn's rows):
-/// the address of the three places (ends, units, codes), or 0 when that is beyond what
-/// one call may hold (the core's limits, `names::fits`) or the memory has no room for it.
+/// Room for `count` names of `units` code units and `codes` bytes (a turn's rows): the
+/// address of the three places, or 0 beyond what one call may hold (`names::fits`).
 #[wasm_bindgen]
 pub fn room(count: u32, units: u32, codes: u32) -> u32 {
     let (count, units, codes) = (count as usize, units as usize, codes as usize);
@@ -58,8 +54,7 @@ pub fn room(count: u32, units: u32, codes: u32) -> u32 {
     }
 }
 
-/// The first `count` names JavaScript wrote, copied out, and the first `codes` codes (no
-/// names when they do not check out, which JavaScript's writer never leaves).
+/// The first `count` names and `codes` codes JavaScript wrote, copied out.
 pub(crate) fn take(count: u32, codes: u32) -> (NameList, Vec<u8>) {
     let room = ROOM.take();
     let count = (count as usize).min(room.ends.len());

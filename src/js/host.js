@@ -52,11 +52,7 @@ export const guard = (f, async) =>
     if (!state.ready) return Promise.reject(notReady());
     const nested = runaway();
     if (nested !== undefined) throw nested;
-    try {
-      return enter(f, this, args);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    try { return enter(f, this, args); } catch (error) { return Promise.reject(error); }
   };
 
 // The methods of a class through the door, each [name, async], and its `dispose()` (and
@@ -137,11 +133,7 @@ export const isFunction = (v) => typeof v === "function";
 export function describe(v) {
   if (v === null) return "null";
   if (typeof v !== "object") return typeof v;
-  try {
-    return Array.isArray(v) ? "an array" : "an object";
-  } catch {
-    return "an object"; // a revoked proxy
-  }
+  try { return Array.isArray(v) ? "an array" : "an object"; } catch { return "an object"; } // a revoked proxy
 }
 
 // `<where> must be <what>, got <what it is>` (a number shown too).
@@ -150,11 +142,7 @@ export const mustBe = (where, what, v) => new TypeError(`${where} must be ${what
 // `f()`, reading the caller's values: what it throws (a getter, a proxy's trap) becomes the
 // TypeError saying that `where` (or what `where()` says) could not be read.
 export function attempt(f, where) {
-  try {
-    return f();
-  } catch (cause) {
-    throw new TypeError(`${typeof where === "function" ? where() : where} could not be read`, { cause });
-  }
+  try { return f(); } catch (cause) { throw new TypeError(`${typeof where === "function" ? where() : where} could not be read`, { cause }); }
 }
 
 // Reads `keys` of the options object `o` (given as `where`), once each, in order: an
@@ -240,11 +228,7 @@ export function signal(value, where) {
     value,
     failed,
     read(key) {
-      try {
-        return value[key];
-      } catch (cause) {
-        throw failed(cause);
-      }
+      try { return value[key]; } catch (cause) { throw failed(cause); }
     },
   };
 }

@@ -1,7 +1,7 @@
 // ToolIndex (SPEC 6, 8): the facade reads the tools (JSON schemas, zod), vectors and calls'
 // values once each and waits; the module (src/js/index.rs) checks, ranks, saves and loads.
 import * as wasm from "./tool_palette.js";
-import { FIELDS } from "./wire.js";
+import { FIELDS, NONE } from "./wire.js";
 import { attempt, bounded, checked, enter, fields, guarded, isFunction, isObject, mustBe, own, putNames, signal as checkSignal, strings, text, use, using } from "./host.js";
 
 const OPTIONS = ["limit", "vectors", "embed", "onEmbedError", "explain", "signal"];
@@ -254,7 +254,7 @@ function unitsOf({ texts, size }, where) {
 
 // Per tool, the first tool of its namespace (search::NONE: none), or nothing when none has one.
 function namespacesOf({ namespaces, names, record }, where) {
-  const [first, seen] = [new Uint32Array(namespaces.length).fill(0xffffffff), new Map()];
+  const [first, seen] = [new Uint32Array(namespaces.length).fill(NONE), new Map()];
   namespaces.forEach((namespace, i) => {
     if (namespace == null) return;
     if (typeof namespace !== "string") throw mustBe(`${where}[${record ? `"${names[i]}"` : i}].namespace`, "a string", namespace);

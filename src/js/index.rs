@@ -12,8 +12,8 @@ use core::{future::Future, pin::Pin};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-/// An index under construction: the tools' names (from the batch), their vectors, then the
-/// limit its searches default to and whether it explains.
+/// An index under construction: the tools' names, their vectors, the limit its searches
+/// default to and whether it explains.
 #[wasm_bindgen]
 pub struct Indexer(NameList, Option<Vectors>, Option<u32>, bool);
 
@@ -40,8 +40,8 @@ impl Indexer {
         verdict
     }
 
-    /// The index of the tools' texts (`Index::of_texts`: `units` ending at `ends`), with per
-    /// tool the first tool of its namespace (`search::NONE`: none), or none at all.
+    /// The index of the tools' texts (`units` ending at `ends`) and per tool the first tool
+    /// of its namespace (`search::NONE`: none), or none at all.
     pub fn build(self, units: Vec<u16>, ends: Vec<u32>, parts: &[u32], ns: Vec<u32>) -> Searcher {
         let texts = NameList::from_parts(units, ends).unwrap_or_default();
         let mut index = Index::of_texts(&self.0, &texts, parts, self.3);
@@ -58,8 +58,7 @@ impl Indexer {
     }
 }
 
-/// An index: its ranking, how it fuses a query vector in, the limit its searches default
-/// to, and the query vector of the last [`Searcher::vector`] that fit.
+/// An index, how it fuses a query vector in, the default limit, the last query vector.
 #[wasm_bindgen]
 pub struct Searcher(Index, Fusion, u32, Vec<f64>);
 
@@ -113,8 +112,7 @@ impl Searcher {
         out
     }
 
-    /// The hits of `search` explained, handed to `to` part by part (false: the index keeps
-    /// no counts to explain with).
+    /// The hits of `search` explained to `to` (false: the index keeps no counts for it).
     pub fn explain(&self, to: &Explaining, limit: Option<u32>, hybrid: bool) -> bool {
         let (query, limit) = (batch::names(1), limit.unwrap_or(self.2) as usize);
         let Some(e) = self.0.explain(query.get(0), self.fused(hybrid), limit) else {
@@ -161,8 +159,7 @@ impl Searcher {
 
 #[wasm_bindgen]
 extern "C" {
-    /// An explanation as the facade builds it (index.js): the query's terms, then per hit
-    /// its parts, each lexical hit's fields after it, each field's terms after it.
+    /// An explanation as the facade builds it (index.js): the terms, then hits and parts.
     pub type Explaining;
     #[wasm_bindgen(method)]
     fn terms(this: &Explaining, units: &[u16], ends: &[u32]);
@@ -203,10 +200,8 @@ fn refuse(to: &Load, e: SnapshotError) -> Option<Searcher> {
 }
 
 /// A load from a stream: the chunks taken in (`snapshot::Incoming`), the read awaited (a
-/// wasm-bindgen-futures `JsFuture`), and the limit. index.js polls it through the door, at
-/// once and after each read; between polls it holds no JavaScript value of the load's but
-/// that future (a root of the module's would keep the load alive through its own promises),
-/// so a load whose stream stalls is freed once dropped.
+/// wasm-bindgen-futures `JsFuture`), the limit. index.js polls it through the door after
+/// each read; it holds no JavaScript value but that future, so a stalled load is freed.
 #[wasm_bindgen]
 pub struct Loading(Incoming, Option<JsFuture>, Option<u32>);
 
@@ -224,8 +219,8 @@ impl Loading {
         Loading(Incoming::default(), None, limit)
     }
 
-    /// The load as far as `to`'s reads go: the index at the end, else none (a read awaited,
-    /// or `to` told why not).
+    /// The load as far as `to`'s reads go: the index at the end, or none (a read awaited, or
+    /// `to` told why not).
     pub fn poll(&mut self, to: Load) -> Option<Searcher> {
         let waker = Waker::from(Arc::new(Noop));
         loop {

@@ -1,10 +1,8 @@
-//! The wasm-bindgen binding, one file per area (routing, policies, run, index) beside its
-//! JavaScript half (`*.js`, the facade). JavaScript reads the caller's values once each,
-//! waits, and words every error; an export here takes what it read as plain data (names
-//! through the batch, numbers, wasm-bindgen enums), asks the core, and answers a typed
-//! decision. The module calls JavaScript only through methods of an object the facade
-//! handed in: to ask the caller's code where the SPEC makes it part of a rule (a seam's
-//! predicates and transforms) and to hand over an answer in one call.
+//! The wasm-bindgen binding, one file per area beside its JavaScript half (the facade,
+//! `*.js`), which reads the caller's values, waits and words every error. An export takes
+//! plain data (names through the batch, numbers, enums), asks the core and answers a typed
+//! decision; it calls JavaScript only through methods of an object the facade handed in:
+//! the caller's code where the SPEC makes it part of a rule, and the answer, in one call.
 
 mod batch;
 #[cfg(feature = "tool-index")]
@@ -16,9 +14,8 @@ mod wire;
 
 use wasm_bindgen::prelude::*;
 
-/// Gives wasm-bindgen's reference table room for 4,096 values at once: within it, taking
-/// and releasing a slot calls nothing while the table's bookkeeping is borrowed, so a
-/// stack overflow cannot strike there and leave it borrowed for good.
+/// Room for 4,096 values in wasm-bindgen's reference table: within it, taking a slot calls
+/// nothing while the table is borrowed, so a stack overflow cannot leave it borrowed.
 #[wasm_bindgen(start)]
 fn start() {
     let room: alloc::vec::Vec<JsValue> = (0..4096u32).map(JsValue::from).collect();

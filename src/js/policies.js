@@ -8,9 +8,7 @@ import { deliver } from "./deliver.js";
 
 export class ToolRedirectDroppedWarning extends Error {
   constructor(message, details) {
-    const where = "ToolRedirectDroppedWarning: details";
-    if (!isObject(details)) throw new TypeError(`${where} must be an object { policy, target, original }`);
-    const [policy, target, original] = read(() => [details.policy, details.target, details.original], where);
+    const [policy, target, original] = fields(details, ["policy", "target", "original"], "ToolRedirectDroppedWarning: details", true);
     super(message);
     Object.assign(this, { name: "ToolRedirectDroppedWarning", policy, target, original });
   }
@@ -207,11 +205,7 @@ class Frame {
     return true;
   }
   resolve() {
-    try {
-      return (this.model = Reflect.apply(this.more.resolver, undefined, [this.ctx]) ?? null) !== null;
-    } catch (error) {
-      return this.fail(RAW, error);
-    }
+    try { return (this.model = Reflect.apply(this.more.resolver, undefined, [this.ctx]) ?? null) !== null; } catch (error) { return this.fail(RAW, error); }
   }
   // A call onToolCallDispatch returns keeps the fields it leaves out (`id` above all).
   callback() {

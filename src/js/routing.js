@@ -1,7 +1,6 @@
-// Routing (SPEC 2, 3, 5): resolvePalette, ToolRouter, the outcomes and their reports,
-// activeTools and bindPalette. The facade reads the caller's values once each, calls the
-// store and waits for it; the module (src/js/routing.rs) decides each step of the turn
-// and the turn itself, and hands the answer over in one call (`Decided`).
+// Routing (SPEC 2, 3, 5): resolvePalette, ToolRouter, outcomes and reports, activeTools,
+// bindPalette. The facade reads, calls the store and waits; the module (routing.rs)
+// decides each step of the turn and the turn, and hands the answer over in one call.
 import * as wasm from "./tool_palette.js";
 import { ACTIVE, FATES, MISSING, NO_SPAN, REASONS, RULES, UNAVAILABLE } from "./wire.js";
 import { attempt, bounded, checked, enter, fields, guard, guarded, isFunction, isObject, mustBe, own, put, putNames, reserve, signal, strings, using } from "./host.js";
@@ -54,9 +53,8 @@ export class ToolRoutingUnavailableWarning extends Error {
   }
 }
 
-// An outcome of the caller's, read once (`where` names it): its routed names (a fresh
-// array of strings, never empty), or undefined for a refusal or RoutingUnavailable (every
-// tool). Judged by `kind`, so that another build's outcomes count too.
+// An outcome's routed names (a fresh array), or undefined for a refusal or
+// RoutingUnavailable (every tool); judged by `kind`, so another build's outcomes count.
 export function routedNames(outcome, where) {
   const what = "a Routed, RoutingRefusal or RoutingUnavailable";
   if (!isObject(outcome)) throw mustBe(where, what, outcome);
@@ -106,23 +104,18 @@ function report(reports, outcome, rule, rows = NONE, hidden = NONE, retrievalMs 
   return outcome;
 }
 
-// A store's answer as a turn reads it: its rows into the batch (a byte each, its
-// `Activity`; for each row the core's `ACTIVE` calls active, its candidate: a string row's
-// string, an object's first string of `tool`, `toolName`, `content`, or what `candidateOf`
-// answered if a string; else ""), each row read once, nothing past the first string.
-// Returns [Retrieved, the strings], or what reading threw as [Retrieved.Failed, facts].
+// A store's answer read into the batch, each row once: its `Activity`, and for the rows
+// the core's `ACTIVE` calls active their candidate (a string row's string, a record's first
+// string of `tool`, `toolName`, `content` and no field past it, or candidateOf's string;
+// else ""). [Retrieved, the strings, rows], or what reading threw as `failed` gives it.
 function readRows(answer, isActive, candidateOf) {
   if (answer === null || answer === undefined) return [Retrieved.Nothing, []];
-  let rows;
-  try {
-    if (!isFunction(answer[Symbol.iterator])) return failed(new TypeError("the procedural layer returned a non-iterable"));
-    rows = Array.isArray(answer) ? answer : bounded(answer);
-  } catch (error) {
-    return failed(error);
-  }
-  const codes = new Uint8Array(rows.length);
+  let codes;
   const found = [];
   try {
+    if (!isFunction(answer[Symbol.iterator])) return failed(new TypeError("the procedural layer returned a non-iterable"));
+    const rows = Array.isArray(answer) ? answer : bounded(answer);
+    codes = new Uint8Array(rows.length);
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
       codes[i] = isActive ? (isActive(row) ? Activity.Yes : Activity.No) : typeof row === "string" ? Activity.Text : isRecord(row) ? (row.active === false ? Activity.Off : Activity.Record) : Activity.Other;
@@ -171,9 +164,8 @@ function decide(ask, registry, read) {
 }
 const now = () => (globalThis.performance ?? Date).now();
 
-// One turn, as the caller asked it (`ask`: the layer's options, the signal and where it
-// is named, the context, who gets the report). It settles with the outcome; it rejects
-// for an abort, a signal that failed, or a report that threw.
+// One turn as the caller asked it (the layer's options, the signal, the context, who gets
+// the report): the outcome, or a rejection for an abort, a failed signal, a report's throw.
 async function turn(ask, registry) {
   ask.started = ask.reports.length ? now() : 0;
   const aborted = () => Boolean(ask.signal?.read("aborted"));
@@ -204,10 +196,9 @@ async function turn(ask, registry) {
   return enter(decide, undefined, [ask, registry, read]);
 }
 
-// The first of the store's answer, the budget's timer and the abort, as [Event, value];
-// the other two are stopped. Nothing of it waits in the module, so a store that never
-// settles keeps nothing once the caller drops the turn's promise. A signal that refuses a
-// listener, or to let go of it, fails the turn (and nothing of it runs later).
+// The first of the store's answer, the budget's timer and the abort, as [Event, value], the
+// others stopped; nothing waits in the module, so a store that never settles keeps nothing
+// once the promise is dropped. A signal refusing its listener, or to let go, fails the turn.
 function wait(answer, ms, signal) {
   return new Promise((resolve, reject) => {
     let timer, onAbort;
@@ -260,10 +251,9 @@ function layerOf([entries, timeoutMs, candidateOf, isActive, onDecision], where)
   };
 }
 
-// The index of a registered list (`names`, checked), shared while the same strings come
-// again in the same order (agents pass the same names turn after turn; hosts build a
-// router per request with them): { index, names, users }. One no router uses any more is
-// freed once another list replaces it (`release`).
+// The index of a registered list, shared while the same strings come again in order
+// (agents pass the same names every turn; hosts build a router per request): { index,
+// names, users }, freed once no router uses it and another list replaced it.
 let last;
 function indexed(names, where) {
   if (last?.names.length === names.length && last.names.every((name, i) => name === names[i])) return last;

@@ -10,11 +10,7 @@ import { pick, routedNames } from "./routing.js";
 const unregistered = (where, names) => (i) => (typeof i === "number" ? new TypeError(`${where}[${i}] ("${names[i]}") is not a registered tool`) : i);
 // `f()`, its error (`i`, a number the module threw) worded by `word`.
 function worded(f, word) {
-  try {
-    return f();
-  } catch (i) {
-    throw word(i);
-  }
+  try { return f(); } catch (i) { throw word(i); }
 }
 
 export class PaletteRun {

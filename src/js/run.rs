@@ -26,9 +26,8 @@ pub struct Run(Core);
 
 #[wasm_bindgen]
 impl Run {
-    /// A run by the strategy at `cache` in `Cache::ALL` (wire.js `CACHES`) over the
-    /// `registered` names in the batch, then the `pinned` ones; `Err(i)` when `pinned[i]`
-    /// is not registered.
+    /// A run by `Cache::ALL[cache]` over the `registered`, then `pinned` names in the
+    /// batch; `Err(i)` when `pinned[i]` is not registered.
     #[wasm_bindgen(constructor)]
     pub fn new(cache: usize, registered: u32, pinned: u32) -> Result<Run, u32> {
         let all = batch::names(registered + pinned);
@@ -55,9 +54,8 @@ impl Run {
         Ok(())
     }
 
-    /// `Deferred`: the `count` names in the batch join what the run revealed; the indices
-    /// of those newly revealed. `Err(i)` when names[i] is not registered, `Err(undefined)`
-    /// for a run of another strategy.
+    /// `Deferred`: the `count` names in the batch join what the run revealed (the indices
+    /// new to it); `Err(i)`: names[i] is not registered; `Err(undefined)`: not deferred.
     pub fn reveal(&mut self, count: u32) -> Result<Vec<u32>, Option<u32>> {
         self.0.reveal(&batch::names(count)).map_err(|e| match e {
             RevealError::Unregistered(i) => Some(i as u32),

@@ -10,3 +10,4 @@ export const SEAMS = Object.freeze(["PRE-model seam (selectModel)", "POST-model 
 export const FIELDS = Object.freeze(["name", "description", "parameterName", "parameterDescription", "parameterEnum"]);
 export const NO_SPAN = 4294967295;
 export const UNAVAILABLE = 7;
+export const NONE = 4294967295;

@@ -54,9 +54,9 @@ mod tests {
                 items.join(", ")
             );
         }
-        let no_span = super::super::routing::NO_SPAN;
+        let (no_span, none) = (super::super::routing::NO_SPAN, crate::search::NONE);
         js + &format!(
-            "export const NO_SPAN = {no_span};\nexport const UNAVAILABLE = {UNAVAILABLE};\n"
+            "export const NO_SPAN = {no_span};\nexport const UNAVAILABLE = {UNAVAILABLE};\nexport const NONE = {none};\n"
         )
     }
 
