@@ -1,8 +1,6 @@
-// TextDecoder for environments that lack it (Jest's jsdom environment): scripts/build.mjs
-// injects this in place of the global into the CommonJS builds (esbuild `inject`), where
-// the wasm-bindgen glue creates one at load. Where the global exists it is used as it is.
-// The module sends the glue only its own texts (its internal errors, `explain`'s keys),
-// always well-formed UTF-8, which this decodes; no name ever crosses as UTF-8.
+// TextDecoder where the global is missing (Jest's jsdom), injected into the CommonJS builds
+// (scripts/build.mjs), where the glue makes one at load: it decodes only the module's own
+// texts (wasm-bindgen's internal errors), well-formed UTF-8; no name crosses as UTF-8.
 export class Utf8Decoder {
   decode(bytes = new Uint8Array(0)) {
     let out = "";

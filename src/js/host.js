@@ -55,9 +55,8 @@ export const guard = (f, async) =>
     try { return enter(f, this, args); } catch (error) { return Promise.reject(error); }
   };
 
-// The methods of a class through the door, each [name, async], and its `dispose()` (and
-// [Symbol.dispose]): what the instance holds is freed now, or once the calls in flight on
-// it are done; later calls throw.
+// A class's methods through the door, each [name, async], and its `dispose()`: what the
+// instance holds is freed now, or once the calls in flight on it are done.
 export function guarded(Class, ...methods) {
   const define = (key, value) => Object.defineProperty(Class.prototype, key, { value, writable: true, configurable: true });
   for (const [name, async] of methods) define(name, guard(Class.prototype[name], async));
@@ -115,8 +114,6 @@ function fits(strings, codes = NO_CODES) {
   return at !== 0;
 }
 
-// ---------------------------------------------------------------- answers
-
 // Code units (an answer of the module's) as a string.
 export function text(units) {
   let s = "";
@@ -145,17 +142,15 @@ export function attempt(f, where) {
   try { return f(); } catch (cause) { throw new TypeError(`${typeof where === "function" ? where() : where} could not be read`, { cause }); }
 }
 
-// Reads `keys` of the options object `o` (given as `where`), once each, in order: an
-// array of their values (all undefined when `o` is); a TypeError when `o` is no object
-// or a read throws.
+// `keys` of the options object `o` (named `where`), read once each, in order (undefined
+// when `o` is); a TypeError when `o` is no object or a read throws.
 export function fields(o, keys, where, required = false) {
   if (o === undefined && !required) return keys.map(() => undefined);
   if (!isObject(o)) throw mustBe(where, "an object", o);
   return keys.map((key) => attempt(() => o[key], () => `${where}.${key}`));
 }
 
-// What an option may be, by the key it is read by: a value left out (undefined, or null
-// where that means none) is undefined, any other that is no such thing a TypeError.
+// What an option may be: left out (undefined, or null where that means none), or a TypeError.
 const OPTIONAL = (v) => v === undefined;
 const NULLABLE = (v) => v == null;
 const RULES = {

@@ -206,8 +206,8 @@ function zodJsonSchema(schema, memo, depth) {
   return json;
 }
 
-// A schema's texts into `parts`, and those of schemas it holds (local $refs: pydantic's $defs),
-// each once per tool (`seen`), 16 deep; the root's description is the tool's.
+// A schema's texts into `parts`, and those of schemas it holds (local $refs: pydantic's
+// $defs), each once per tool (`seen`), 16 deep; the root's description is the tool's.
 function readSchema(schema, parts, seen, depth, root) {
   if (!isObject(schema) || depth > 16) return;
   const { properties, items, prefixItems, additionalProperties, anyOf, oneOf, allOf, $ref } = schema;
@@ -335,9 +335,8 @@ async function streamed([value, blob], read) {
 }
 const BYTES = "ToolIndex.load: source's bytes";
 
-// An explanation as the module hands it over (src/js/index.rs `Searcher::explain`), part by
-// part, the tools and terms by place: each hit, then its parts, a lexical hit's fields after
-// it, a field's terms after it.
+// An explanation as the module hands it over (index.rs `Searcher::explain`) part by part,
+// tools and terms by place: a hit, its parts, a lexical hit's fields, a field's terms.
 class Explaining {
   constructor(names) { Object.assign(this, { names, hits: [] }); }
   terms(units, ends, all = text(units)) { this.words = Array.from(ends, (end, i) => all.slice(i ? ends[i - 1] : 0, end)); }

@@ -1,6 +1,5 @@
-// Policies (SPEC 4): ToolCallPolicy, ToolPolicies, ToolRedirectDroppedWarning. The facade
-// reads and checks the caller's values; the module (src/js/policies.rs) holds the policies
-// in the core's form and runs each seam, asking a `Frame` to call the caller's code.
+// Policies (SPEC 4): ToolCallPolicy, ToolPolicies, ToolRedirectDroppedWarning. The module
+// (policies.rs) holds them in the core's form and runs each seam, asking a `Frame`.
 import * as wasm from "./tool_palette.js";
 import { FUNCTIONS, SEAMS } from "./wire.js";
 import { attempt as read, bounded, checked, describe, enter, fields, guarded, isFunction, isObject, mustBe, own, putNames, reserve, strings, using } from "./host.js";

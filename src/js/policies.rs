@@ -1,5 +1,4 @@
-//! Policies (SPEC 4): the policies in the core's form, and the two seams the core runs over
-//! the facade's `Frame` (policies.js), which calls the caller's code as the core asks.
+//! Policies (SPEC 4) in the core's form, and the seams it runs over policies.js's `Frame`.
 
 use super::batch;
 use super::routing::Names;
@@ -12,8 +11,8 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen]
 extern "C" {
-    /// One seam call's JavaScript half. Each method that calls the caller's code answers
-    /// nothing when that failed (the frame keeps why; the seam fails).
+    /// One seam call's JavaScript half: a method that calls the caller's code answers
+    /// nothing when that failed (the frame keeps why).
     pub type Frame;
     #[wasm_bindgen(method)]
     fn asked(this: &Frame, policy: u32, guard: bool) -> Option<bool>;
@@ -32,16 +31,14 @@ extern "C" {
     fn failed(this: &Frame, policy: u32, function: u32, seam: u32);
 }
 
-/// A `ToolPolicies`' policies (or one `ToolCallPolicy`'s, for `matchesTool`) in the core's
-/// form, added one by one, then composed (`PolicySet`), with the registered names its gate
-/// admits.
+/// A `ToolPolicies`' policies (or a `ToolCallPolicy`'s, for `matchesTool`), added one by
+/// one, then composed (`PolicySet`), and the registered names its gate admits.
 #[wasm_bindgen]
 pub struct Policies(Vec<Policy>, PolicySet, Option<NameSet>, bool, bool);
 
 #[wasm_bindgen]
 impl Policies {
-    /// `gate`: the registered names, when given; `model`, `hook`: whether the set has a
-    /// model resolver, an `onToolCallDispatch`.
+    /// `model`, `hook`: whether the set has a model resolver, an `onToolCallDispatch`.
     #[wasm_bindgen(constructor)]
     pub fn new(gate: Option<Names>, model: bool, hook: bool) -> Policies {
         Policies(
@@ -93,8 +90,8 @@ impl Policies {
         }
     }
 
-    /// POST-model seam over the call's name and the names of a palette that narrows (in
-    /// the batch): the policy that redirected, if one did.
+    /// POST-model seam over the call's name and a narrowing palette's names (in the batch):
+    /// the policy that redirected, if one did.
     pub fn dispatch(&self, frame: &Frame, palette: Option<u32>) -> Option<u32> {
         let names = batch::names(1 + palette.unwrap_or(0));
         let handed = palette.map_or(Handed::Nothing, |_| Handed::Routed);

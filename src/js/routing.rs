@@ -1,6 +1,5 @@
-//! Routing (SPEC 2, 3, 5): the steps of a turn, its decision over the rows the facade read,
-//! a registry indexed once, a router's missing prerequisites and `bindPalette`'s filter.
-//! The JavaScript half is routing.js.
+//! Routing (SPEC 2, 3, 5): a turn's steps and its decision over the rows routing.js read, a
+//! registry indexed once, a router's missing prerequisites and `bindPalette`'s filter.
 
 use super::batch;
 use crate::names::NameSet;

@@ -1,6 +1,5 @@
-// PaletteRun (SPEC 8): one conversation's palette across steps. The facade reads the
-// names into the batch; the module (src/js/run.rs, over src/run.rs) decides each step and
-// answers with indices into the caller's own registered strings.
+// PaletteRun (SPEC 8): one conversation's palette across steps, each decided by the module
+// (run.rs) and answered as indices into the caller's own registered strings.
 import * as wasm from "./tool_palette.js";
 import { CACHES } from "./wire.js";
 import { enter, fields, guarded, mustBe, own, putNames, strings, use, using } from "./host.js";
