@@ -58,14 +58,14 @@ test("the CommonJS builds use the fallback where the globals are missing (a cont
     const policy = new lib.ToolCallPolicy({ name: "é-policy \u{1F600}", match: () => true, whenTool: ["web_search"] });
     assert.equal(policy.name, "é-policy \u{1F600}", `${file}: the caller's strings stay theirs`);
     assert.equal(policy.matchesTool("web_search"), true);
-    // Names cross as UTF-16 and come back as the caller's own strings; a reason is built
-    // from the module's answer; a refused load's error crosses from the module.
+    // Names cross as UTF-16 and come back as the caller's own strings; a reason and an
+    // explanation are built from the module's answers.
     const registered = ["café", "naïve_\u{1F600}", "plain"];
     const routed = await lib.resolvePalette({ entries: () => ["naïve_\u{1F600}", "café"], registered });
     assert.deepStrictEqual([...routed.names], ["naïve_\u{1F600}", "café"], `${file}: non-ASCII names routed`);
     const refused = await lib.resolvePalette({ entries: null, registered });
     assert.equal(refused.reason, "no procedural layer registered; allowing all tools", `${file}: a reason`);
     const index = new lib.ToolIndex([{ name: "get_weather", description: "weather in a city" }], { explain: true });
-    assert.deepEqual(index.explain("weather")[0].lexical.fields.map((f) => f.field), ["name", "description"], `${file}: explain's keys decoded`);
+    assert.deepEqual(Array.from(index.explain("weather")[0].lexical.fields, (f) => f.field), ["name", "description"], `${file}: explain works`);
   }
 });
