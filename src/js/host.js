@@ -145,9 +145,16 @@ export function attempt(f, where) {
 // `keys` of the options object `o` (named `where`), read once each, in order (undefined
 // when `o` is); a TypeError when `o` is no object or a read throws.
 export function fields(o, keys, where, required = false) {
-  if (o === undefined && !required) return keys.map(() => undefined);
+  const values = new Array(keys.length);
+  if (o === undefined && !required) return values;
   if (!isObject(o)) throw mustBe(where, "an object", o);
-  return keys.map((key) => attempt(() => o[key], () => `${where}.${key}`));
+  let i = 0;
+  try {
+    for (; i < keys.length; i++) values[i] = o[keys[i]];
+  } catch (cause) {
+    throw new TypeError(`${where}.${keys[i]} could not be read`, { cause });
+  }
+  return values;
 }
 
 // What an option may be: left out (undefined, or null where that means none), or a TypeError.

@@ -12,7 +12,11 @@ const { Activity, Event, Next, Retrieved, Returned } = wasm;
 
 const frozen = (list) => Object.freeze(Array.from(list));
 // `values[i]` for each index, as a new frozen array.
-export const pick = (values, indices) => Object.freeze(Array.from(indices, (i) => values[i]));
+export function pick(values, indices) {
+  const out = new Array(indices.length);
+  for (let i = 0; i < indices.length; i++) out[i] = values[indices[i]];
+  return Object.freeze(out);
+}
 const make = (Class, fields) => Object.freeze(Object.assign(Object.create(Class.prototype), fields));
 
 // The public constructors take any iterable of strings (tests, mocks, other builds); the
@@ -73,25 +77,32 @@ const NONE = Object.freeze([]);
 // The answer of one turn, as the module hands it over (src/js/routing.rs `decide`): the
 // outcome built from the caller's own strings by index, and the report when asked.
 class Decided {
-  constructor(registered, strings, timeoutMs, wanted) {
-    Object.assign(this, { registered, strings, timeoutMs, wanted, outcome: undefined, report: [] });
+  constructor(registered, strings, timeoutMs) {
+    this.registered = registered;
+    this.strings = strings;
+    this.timeoutMs = timeoutMs;
+    this.outcome = this.rule = undefined;
+    this.report = [];
   }
-  decided(rule, detail, names, unresolved, fates, spans, hidden) {
-    const { registered, strings } = this;
-    const cut = (spans, k) => strings[spans[k]].slice(spans[k + 1], spans[k + 2]);
+  cut(spans, k) {
+    return this.strings[spans[k]].slice(spans[k + 1], spans[k + 2]);
+  }
+  decided(rule, detail, names, unresolved) {
     const missed = new Array(unresolved.length / 3);
-    for (let i = 0; i < missed.length; i++) missed[i] = cut(unresolved, 3 * i);
+    for (let i = 0; i < missed.length; i++) missed[i] = this.cut(unresolved, 3 * i);
     Object.freeze(missed);
-    if (rule === 0) this.outcome = make(Routed, { kind: "routed", names: pick(registered, names), unresolved: missed });
+    this.rule = RULES[rule];
+    if (rule === 0) this.outcome = make(Routed, { kind: "routed", names: pick(this.registered, names), unresolved: missed });
     else {
       const [before, after] = REASONS[rule - 1];
-      const what = RULES[rule] === "2a" ? strings[detail] : RULES[rule] === "2b" ? String(this.timeoutMs) : "";
+      const what = this.rule === "2a" ? this.strings[detail] : this.rule === "2b" ? String(this.timeoutMs) : "";
       this.outcome = make(RoutingRefusal, { kind: "refused", reason: before + what + after, unresolved: missed });
     }
-    if (!this.wanted) return;
+  }
+  reported(fates, spans, hidden) {
     const rows = new Array(fates.length);
-    for (let i = 0; i < rows.length; i++) rows[i] = Object.freeze({ index: i, fate: FATES[fates[i]], candidate: spans[3 * i] === NO_SPAN ? null : cut(spans, 3 * i) });
-    this.report = [RULES[rule], Object.freeze(rows), pick(registered, hidden)];
+    for (let i = 0; i < rows.length; i++) rows[i] = Object.freeze({ index: i, fate: FATES[fates[i]], candidate: spans[3 * i] === NO_SPAN ? null : this.cut(spans, 3 * i) });
+    this.report = [this.rule, Object.freeze(rows), pick(this.registered, hidden)];
   }
 }
 
@@ -158,8 +169,8 @@ function decide(ask, registry, read) {
   const retrievalMs = ask.reports.length && ask.called ? now() - ask.started : 0;
   const [names, list] = registry();
   const [retrieved, found = [], rows = 0] = read();
-  const answer = new Decided(list, found, ask.timeoutMs, ask.reports.length > 0);
-  wasm.decide(answer, names, retrieved, found.length, rows, answer.wanted);
+  const answer = new Decided(list, found, ask.timeoutMs);
+  wasm.decide(answer, names, retrieved, found.length, rows, ask.reports.length > 0);
   return report(ask.reports, answer.outcome, ...answer.report, retrievalMs);
 }
 const now = () => (globalThis.performance ?? Date).now();
@@ -241,6 +252,7 @@ const ignore = (value) => void wait(value);
 
 // The layer's options, read once each and checked (`where`: "resolvePalette: options").
 const LAYER = ["entries", "timeoutMs", "candidateOf", "isActive", "onDecision", "registered"];
+const [ROUTING, ROUTER] = [[...LAYER, "signal"], [...LAYER, "onWarning"]];
 function layerOf([entries, timeoutMs, candidateOf, isActive, onDecision], where) {
   return {
     entries: checked(entries, "layer", `${where}.entries`),
@@ -270,7 +282,7 @@ function release(entry, users) {
 /** Narrows `registered` to the tools this turn's skills name (SPEC 2). */
 export const resolvePalette = guard(function resolvePalette(options) {
   const where = "resolvePalette: options";
-  const values = fields(options, [...LAYER, "signal"], where, true);
+  const values = fields(options, ROUTING, where, true);
   const ask = layerOf(values, where);
   const registered = strings(values[5], `${where}.registered`);
   reserve(registered, `${where}.registered`);
@@ -308,7 +320,7 @@ guarded(ToolRouter, ["resolve", true]);
 // A new router's options, read once each and checked; its registered names indexed once.
 function router(options) {
   const where = "ToolRouter: options";
-  const values = fields(options, [...LAYER, "onWarning"], where);
+  const values = fields(options, ROUTER, where);
   const layer = layerOf(values, where);
   const registered = frozen(values[5] == null ? [] : strings(values[5], `${where}.registered`));
   const onWarning = checked(values[6], "function", `${where}.onWarning`);

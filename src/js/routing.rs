@@ -127,20 +127,13 @@ extern "C" {
     pub type Decided;
     /// The turn decided: `rule`, its place in `routing::RULES`; `detail`, which of the
     /// batch's strings NAME is (2a); the routed names as indices into the registered
-    /// list; the unresolved as (string, start, end) triples over the batch's strings;
-    /// with a report, each row's fate (`routing::FATES`) and candidate triple (`NO_SPAN`
-    /// for none), and the hidden names' indices.
+    /// list; the unresolved as (string, start, end) triples over the batch's strings.
     #[wasm_bindgen(method)]
-    fn decided(
-        this: &Decided,
-        rule: u32,
-        detail: u32,
-        names: &[u32],
-        unresolved: &[u32],
-        fates: &[u8],
-        spans: &[u32],
-        hidden: &[u32],
-    );
+    fn decided(this: &Decided, rule: u32, detail: u32, names: &[u32], unresolved: &[u32]);
+    /// Its report: each row's fate (`routing::FATES`) and candidate triple (`NO_SPAN` for
+    /// none), and the hidden names' indices.
+    #[wasm_bindgen(method)]
+    fn reported(this: &Decided, fates: &[u8], spans: &[u32], hidden: &[u32]);
 }
 
 /// A row without a candidate, in a report's triples (wire.js `NO_SPAN`).
@@ -196,25 +189,23 @@ pub fn decide(
         spans.flat_map(triple).collect()
     };
     let unresolved = triples(&mut unresolved.iter().map(|s| Some(*s)));
-    let rows = if report { &decided.rows[..] } else { &[] };
-    let fates: Vec<u8> = rows.iter().map(|r| r.fate as u8).collect();
-    let spans = triples(&mut rows.iter().map(|r| r.candidate));
-    let routed = report && matches!(decided.outcome, routing::Outcome::Routed { .. });
-    let hidden = if routed {
-        routing::hidden(&registry.0, names)
-    } else {
-        Vec::new()
-    };
-    let rule = decided.outcome.rule_at() as u32;
     to.decided(
-        rule,
+        decided.outcome.rule_at() as u32,
         detail as u32,
         names,
         &unresolved,
-        &fates,
-        &spans,
-        &hidden,
     );
+    if report {
+        let fates: Vec<u8> = decided.rows.iter().map(|r| r.fate as u8).collect();
+        let spans = triples(&mut decided.rows.iter().map(|r| r.candidate));
+        let routed = matches!(decided.outcome, routing::Outcome::Routed { .. });
+        let hidden = if routed {
+            routing::hidden(&registry.0, names)
+        } else {
+            Vec::new()
+        };
+        to.reported(&fates, &spans, &hidden);
+    }
 }
 
 /// A router's missing prerequisites (SPEC 3), by their place in wire.js `MISSING`.
