@@ -143,7 +143,7 @@ function candidate(row, candidateOf) {
   if (candidateOf) row = candidateOf(row);
   else if (isRecord(row)) {
     const record = row;
-    for (const key of ["tool", "toolName", "content"]) if (typeof (row = record[key]) === "string") break;
+    if (typeof (row = record.tool) !== "string" && typeof (row = record.toolName) !== "string") row = record.content;
   }
   return typeof row === "string" ? row : "";
 }
@@ -268,12 +268,16 @@ function layerOf([entries, timeoutMs, candidateOf, isActive, onDecision], where)
 // names, users }, freed once no router uses it and another list replaced it.
 let last;
 function indexed(names, where) {
-  if (last?.names.length === names.length && last.names.every((name, i) => name === names[i])) return last;
+  if (last?.names.length === names.length && same(last.names, names)) return last;
   putNames(names, where);
   const previous = last;
   last = { index: new wasm.Names(names.length), names, users: 0 };
   release(previous, 0);
   return last;
+}
+function same(a, b) {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 function release(entry, users) {
   if (entry && (entry.users += users) === 0 && entry !== last) entry.index.free();
@@ -285,10 +289,12 @@ export const resolvePalette = guard(function resolvePalette(options) {
   const values = fields(options, ROUTING, where, true);
   const ask = layerOf(values, where);
   const registered = strings(values[5], `${where}.registered`);
-  reserve(registered, `${where}.registered`);
+  // (The last list indexed was checked already: then the same entry serves, if still last.)
+  const known = last?.names.length === registered.length && same(last.names, registered) ? last : undefined;
+  if (known === undefined) reserve(registered, `${where}.registered`);
   ask.signal = signal(values[6], `${where}.signal`);
   return turn(ask, () => {
-    const { index, names } = indexed(registered, `${where}.registered`);
+    const { index, names } = known !== undefined && known === last ? known : indexed(registered, `${where}.registered`);
     return [index, names];
   });
 }, true);
