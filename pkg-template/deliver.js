@@ -1,6 +1,5 @@
-// Every warning of the package's (the adapters' too): to `onWarning`, else Node's
-// `process.emitWarning` (looked up at call time; one that throws, as the Next.js Edge
-// Runtime's does, falls back), else `console.warn`.
+// Every warning of the package's: to `onWarning`, else Node's `process.emitWarning` (looked
+// up at call time; one that throws, as the Next.js Edge Runtime's does), else `console.warn`.
 export function deliver(warning, onWarning) {
   if (onWarning) return void onWarning(warning);
   const proc = globalThis.process;

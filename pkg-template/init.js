@@ -1,8 +1,6 @@
-// tool-palette/init in browsers and bundlers: the API plus `ready` (started at import; it
-// rejects when the module cannot load) and `init()`. It never awaits, so it loads where
-// top-level await cannot (iife and CommonJS bundles, Parcel's dev server, Vite workers).
-// For native ES modules and bundlers that emit no .wasm: the base64 copy is used where no
-// .wasm is beside the bundle (init-asset.js serves the bundlers that emit it).
+// tool-palette/init in browsers and bundlers: the API, `ready` (started at import) and
+// `init()`; it never awaits (iife and CommonJS bundles, Vite workers). The base64 copy is
+// used where no .wasm is beside the bundle (init-asset.js serves bundlers that emit it).
 import { track } from "./state.js";
 import { load } from "./load.js";
 

@@ -6,11 +6,9 @@ import { room } from "./tool_palette.js";
 
 // ---------------------------------------------------------------- the door
 
-// Every public call runs through `enter`. What the caller's code does comes back to the
-// module as a value (the frames' methods catch it); should anything still unwind through
-// a wasm frame (a stack overflow, a trap), the module's stack pointer is put back and the
-// call fails with an Error that says so. Calls nest (a reader calling back into the
-// package) at most MAX_DEPTH deep: a runaway recursion is cut as a whole, synchronously.
+// Every public call runs through `enter`: should anything unwind through a wasm frame (a
+// stack overflow, a trap), the module's stack pointer is put back and the call fails with
+// an Error that says so; calls nest at most MAX_DEPTH deep (a runaway recursion is cut).
 const MAX_DEPTH = 64;
 let depth = 0;
 let cutting = false;
@@ -77,10 +75,9 @@ function notReady() {
 
 // ---------------------------------------------------------------- the batch
 
-// Writes `strings` (code units as they are, lone surrogates too, each string's end) and
-// `codes` (a byte each: a turn's rows) into the module's room (src/js/batch.rs); `false`,
-// writing nothing, when that is more than one call may hold. Under Node.js a string over
-// 32 units is one native UTF-16LE write (`state.writer`). Views made once per buffer.
+// Writes `strings` (their code units as they are, and ends) and `codes` (a turn's rows)
+// into the module's room (batch.rs); `false` beyond what one call may hold. Under Node.js a
+// string over 32 units is one native UTF-16LE write (`state.writer`).
 let capacity = [0, 0, 0]; // strings, code units, codes the room holds
 let at; // its address
 let views; // [buffer, bytes, 16-bit words, 32-bit words, the Node writer]
@@ -211,10 +208,8 @@ export function reserve(names, where) {
 }
 const tooLarge = (where) => new RangeError(`${where} is too large: a call takes at most 1,048,576 names and 8,388,608 code units of names`);
 
-// A signal checked as the platform would use it: an AbortSignal, or an object that
-// behaves like one completely (`aborted`, `addEventListener`, `removeEventListener`);
-// `read("aborted")` and `read("reason")` read it later, a throw there a TypeError that
-// says the signal failed.
+// A signal checked as the platform would use it (`aborted`, `addEventListener`,
+// `removeEventListener`); `read(key)` later: what it throws is a TypeError that it failed.
 export function signal(value, where) {
   if (value === undefined) return undefined;
   if (!isObject(value)) throw mustBe(where, "an AbortSignal", value);

@@ -199,9 +199,9 @@ fn refuse(to: &Load, e: SnapshotError) -> Option<Searcher> {
     None
 }
 
-/// A load from a stream: the chunks taken in (`snapshot::Incoming`), the read awaited (a
-/// wasm-bindgen-futures `JsFuture`), the limit. index.js polls it through the door after
-/// each read; it holds no JavaScript value but that future, so a stalled load is freed.
+/// A load from a stream: the chunks taken in, the read awaited (a `JsFuture`), the limit;
+/// polled through the door, it holds no JavaScript value but that future (a stalled load
+/// is freed once dropped).
 #[wasm_bindgen]
 pub struct Loading(Incoming, Option<JsFuture>, Option<u32>);
 

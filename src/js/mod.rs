@@ -1,8 +1,6 @@
 //! The wasm-bindgen binding, one file per area beside its JavaScript half (the facade,
-//! `*.js`), which reads the caller's values, waits and words every error. An export takes
-//! plain data (names through the batch, numbers, enums), asks the core and answers a typed
-//! decision; it calls JavaScript only through methods of an object the facade handed in:
-//! the caller's code where the SPEC makes it part of a rule, and the answer, in one call.
+//! `*.js`: it reads, waits and words every error). An export takes plain data, asks the
+//! core and answers a typed decision, calling JavaScript only through an object it is given.
 
 mod batch;
 #[cfg(feature = "tool-index")]

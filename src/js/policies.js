@@ -151,10 +151,9 @@ function paletteOf(palette, where) {
   return kind === "routed" ? strings(read(() => palette.names, `${where}.names`), `${where}.names`) : strings(palette, where);
 }
 
-// What the module asks of one seam call (src/js/policies.rs `Frame`): each method calls
-// the caller's code and catches all it throws, answering nothing for a failure and keeping
-// why (`misstep`; RAW: an error thrown as it is) and what (`thrown`); and the call as it
-// stands, its target, the resolver's model and why the gate dropped a redirect.
+// What the module asks of one seam call (policies.rs `Frame`): each method calls the
+// caller's code, catches all it throws and answers nothing for a failure, keeping why
+// (`misstep`; RAW: thrown as it is) and what; and the call, its target, the model, a drop.
 class Frame {
   constructor(policies, ctx, more, call, name) {
     this.policies = policies;

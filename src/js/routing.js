@@ -19,8 +19,7 @@ export function pick(values, indices) {
 }
 const make = (Class, fields) => Object.freeze(Object.assign(Object.create(Class.prototype), fields));
 
-// The public constructors take any iterable of strings (tests, mocks, other builds); the
-// turns build their instances from what the module answered.
+// (The turns build instances from what the module answered; the constructors are public.)
 export class Routed {
   constructor(names, unresolved = []) {
     this.kind = "routed";
@@ -106,8 +105,7 @@ class Decided {
   }
 }
 
-// The caller's reports, each given the frozen decision of `outcome` (an exception
-// propagates: the call rejects with it).
+// The caller's reports, each given the frozen decision (what one throws rejects the call).
 function report(reports, outcome, rule, rows = NONE, hidden = NONE, retrievalMs = 0) {
   if (reports.length === 0) return outcome;
   const decision = Object.freeze({ outcome, rule, rows, hidden, retrievalMs });
@@ -115,10 +113,9 @@ function report(reports, outcome, rule, rows = NONE, hidden = NONE, retrievalMs 
   return outcome;
 }
 
-// A store's answer read into the batch, each row once: its `Activity`, and for the rows
-// the core's `ACTIVE` calls active their candidate (a string row's string, a record's first
-// string of `tool`, `toolName`, `content` and no field past it, or candidateOf's string;
-// else ""). [Retrieved, the strings, rows], or what reading threw as `failed` gives it.
+// A store's answer read into the batch, each row once: its `Activity`, and for the rows the
+// core's `ACTIVE` calls active their candidate (a string row, a record's first string of
+// `tool`, `toolName`, `content`, candidateOf's string; else ""). What reading throws fails.
 function readRows(answer, isActive, candidateOf) {
   if (answer === null || answer === undefined) return [Retrieved.Nothing, []];
   let codes;
@@ -163,8 +160,7 @@ function failed(thrown) {
   return put(facts) ? [Retrieved.Failed, facts] : failed(new RangeError());
 }
 
-// Decides the turn: the registry (`registry()` gives it, indexed, at this point only),
-// then what the store's answer came to (`read()`, into the batch), then the reports.
+// Decides the turn over the registry (indexed now only) and what `read()` put in the batch.
 function decide(ask, registry, read) {
   const retrievalMs = ask.reports.length && ask.called ? now() - ask.started : 0;
   const [names, list] = registry();
@@ -175,8 +171,7 @@ function decide(ask, registry, read) {
 }
 const now = () => (globalThis.performance ?? Date).now();
 
-// One turn as the caller asked it (the layer's options, the signal, the context, who gets
-// the report): the outcome, or a rejection for an abort, a failed signal, a report's throw.
+// One turn as asked: the outcome, or a rejection for an abort, a failed signal, a report.
 async function turn(ask, registry) {
   ask.started = ask.reports.length ? now() : 0;
   const aborted = () => Boolean(ask.signal?.read("aborted"));

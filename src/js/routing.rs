@@ -107,10 +107,9 @@ pub fn timer(timeout_ms: Option<f64>) -> Option<f64> {
     turn::timer(timeout_ms)
 }
 
-/// What the store's answer came to, as the facade read it. `Failed`: the batch holds the
-/// thrown value's `name`, its constructor's `name` (each `""` unless a string), `typeof`
-/// it; `Rows`: a code per row (an [`Activity`]) and per active row its candidate (`""` for
-/// none); `Nothing`: `null` or `undefined`.
+/// What the store's answer came to. `Failed`: the batch holds what was thrown's `name`, its
+/// constructor's `name` (`""` unless strings), `typeof` it; `Rows`: a code per row (an
+/// [`Activity`]) and per active row its candidate (`""`: none); `Nothing`: null, undefined.
 #[wasm_bindgen]
 #[derive(Clone, Copy)]
 pub enum Retrieved {
@@ -217,9 +216,8 @@ pub fn missing(has_layer: bool, registered: &Names) -> Vec<u8> {
         .collect()
 }
 
-/// `bindPalette`: the positions of the tools it keeps, in order. The batch holds the
-/// routed names (`palette` of them), then a string per tool (its name, or `""`) whose code
-/// says whether the tool has a string name.
+/// `bindPalette`: the positions of the tools kept. The batch holds the routed names, then
+/// per tool its name (`""`) and a code: whether it has one.
 #[wasm_bindgen]
 pub fn keep(palette: u32, tools: u32) -> Vec<u32> {
     let (names, named) = batch::take(palette + tools, tools);

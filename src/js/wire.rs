@@ -1,7 +1,5 @@
-//! The texts and tables JavaScript reads by the places the module answers with, generated
-//! from the core's definitions into `src/js/wire.js` (the test below fails when the two
-//! drift; `UPDATE_WIRE=1 cargo test wire` rewrites it). The codes both halves pass are
-//! wasm-bindgen enums, which the glue exports itself.
+//! The texts and tables the facade reads by the places the module answers with, generated
+//! into `src/js/wire.js` (`UPDATE_WIRE=1 cargo test wire`; the test fails on drift).
 
 #[cfg(test)]
 mod tests {
