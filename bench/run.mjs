@@ -3,7 +3,7 @@
 // Writes bench/results.json and regenerates the README's results table from it.
 import { Bench } from "tinybench";
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { cpus } from "node:os";
 import * as pkg from "../dist/node.mjs";
@@ -357,18 +357,26 @@ async function weightOfToolIndex() {
   writeFileSync(`${dir}bindgen/tool_palette_bg.wasm`, trapAtPanic(readFileSync(`${dir}bindgen/tool_palette_bg.wasm`)));
   spawnSync(new URL("node_modules/.bin/wasm-opt", root).pathname, [`${dir}bindgen/tool_palette_bg.wasm`, ...WASM_OPT_ARGS, "-o", `${dir}o.wasm`], opts);
   const short = shortenImports(readFileSync(`${dir}o.wasm`), readFileSync(`${dir}bindgen/tool_palette.js`, "utf8"));
-  // The package's JavaScript beside that glue, its API without ToolIndex.
-  for (const f of readdirSync(dist).filter((f) => /^(?!tool_palette)\w[\w-]*\.js$/.test(f))) writeFileSync(`${dir}${f}`, readFileSync(`${dist}${f}`));
-  writeFileSync(`${dir}tool_palette.js`, short.glue);
-  writeFileSync(`${dir}api.js`, readFileSync(`${dist}api.js`, "utf8").replace(/^export .* from "\.\/index\.js";$/m, ""));
-  writeFileSync(`${dir}init.js`, readFileSync(new URL("pkg-template/init.js", root), "utf8"));
+  // The package's JavaScript (the browser loader too) beside each glue, bundled the same way:
+  // shipped, and without ToolIndex (its API without index.js).
+  const stage = (at, glue, api) => {
+    mkdirSync(at, { recursive: true });
+    for (const f of readdirSync(dist).filter((f) => /^(?!tool_palette)\w[\w-]*\.js$/.test(f))) writeFileSync(`${at}${f}`, readFileSync(`${dist}${f}`));
+    for (const f of ["init.js", "load.js"]) writeFileSync(`${at}${f}`, readFileSync(new URL(`pkg-template/${f}`, root)));
+    writeFileSync(`${at}tool_palette.js`, glue);
+    writeFileSync(`${at}api.js`, api);
+    return at;
+  };
+  const api = readFileSync(`${dist}api.js`, "utf8");
+  const shippedAt = stage(`${dir}shipped/`, readFileSync(`${dist}tool_palette.js`), api);
+  const routingAt = stage(`${dir}routing/`, short.glue, api.replace(/^export .* from "\.\/index\.js";$/m, ""));
   const bundle = async (from) => {
     const out = await build({ entryPoints: [`${from}init.js`], bundle: true, minify: true, format: "esm", platform: "neutral", write: false, logLevel: "silent", external: ["./wasm-inline.js"] });
     return out.outputFiles[0].contents;
   };
   const gz = (...parts) => gzipSync(Buffer.concat(parts), { level: 9 }).length;
-  const shipped = { wasm: readFileSync(`${dist}tool_palette_bg.wasm`), js: await bundle(dist) };
-  const routing = { wasm: short.wasm, js: await bundle(dir) };
+  const shipped = { wasm: readFileSync(`${dist}tool_palette_bg.wasm`), js: await bundle(shippedAt) };
+  const routing = { wasm: short.wasm, js: await bundle(routingAt) };
   const total = gz(shipped.wasm, shipped.js) - gz(routing.wasm, routing.js);
   return { total, wasm: gz(shipped.wasm) - gz(routing.wasm), js: gz(shipped.js) - gz(routing.js), routing: gz(routing.wasm, routing.js) };
 }

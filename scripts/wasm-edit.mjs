@@ -121,9 +121,8 @@ const splice = (wasm, section, id, content) =>
 
 // What panics reach once the handler traps, and nothing else: the handler itself, the
 // vtable methods of the payloads only it builds, and the Display/Debug impls that only
-// panic messages format (a failed RefCell borrow, a thread-local accessed after its
-// destruction). They stay in the function table through their vtables; as traps, the
-// formatting machinery behind them (core::fmt) is left unreachable and wasm-opt drops it.
+// panic messages format (a thread-local accessed after its destruction). They stay in the
+// function table through their vtables; as traps, the formatting machinery behind them (core::fmt) is left unreachable and wasm-opt drops it.
 // Names as the name section spells them: legacy (`::h<hash>`) and v0 (`core[<hash>]`) alike.
 export const PANIC_ONLY = [
   /(?:^|::)rust_begin_unwind(?:::h[0-9a-f]{16})?$/,
@@ -134,8 +133,6 @@ export const PANIC_ONLY = [
   /::(?:begin_)?panic_handler::StaticStrPayload as core(?:\[\w+\])?::panic::PanicPayload>::get(?:::h[0-9a-f]{16})?$/,
   /::(?:begin_)?panic_handler::StaticStrPayload as core(?:\[\w+\])?::panic::PanicPayload>::as_str(?:::h[0-9a-f]{16})?$/,
   /::(?:begin_)?panic_handler::StaticStrPayload as core(?:\[\w+\])?::fmt::Display>::fmt(?:::h[0-9a-f]{16})?$/,
-  /<core(?:\[\w+\])?::cell::BorrowError as core(?:\[\w+\])?::fmt::Display>::fmt(?:::h[0-9a-f]{16})?$/,
-  /<core(?:\[\w+\])?::cell::BorrowMutError as core(?:\[\w+\])?::fmt::Display>::fmt(?:::h[0-9a-f]{16})?$/,
   /<std(?:\[\w+\])?::thread::local::AccessError as core(?:\[\w+\])?::fmt::Debug>::fmt(?:::h[0-9a-f]{16})?$/,
 ];
 
