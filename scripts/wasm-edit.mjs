@@ -122,7 +122,8 @@ const splice = (wasm, section, id, content) =>
 // What panics reach once the handler traps, and nothing else: the handler itself, the
 // vtable methods of the payloads only it builds, and the Display/Debug impls that only
 // panic messages format (a thread-local accessed after its destruction). They stay in the
-// function table through their vtables; as traps, the formatting machinery behind them (core::fmt) is left unreachable and wasm-opt drops it.
+// function table through their vtables; as traps, the formatting machinery behind them
+// (core::fmt) is left unreachable and wasm-opt drops it.
 // Names as the name section spells them: legacy (`::h<hash>`) and v0 (`core[<hash>]`) alike.
 export const PANIC_ONLY = [
   /(?:^|::)rust_begin_unwind(?:::h[0-9a-f]{16})?$/,
