@@ -263,7 +263,7 @@ function layerOf([entries, timeoutMs, candidateOf, isActive, onDecision], where)
 // names, users }, freed once no router uses it and another list replaced it.
 let last;
 function indexed(names, where) {
-  if (last?.names.length === names.length && same(last.names, names)) return last;
+  if (last !== undefined && same(last.names, names)) return last;
   putNames(names, where);
   const previous = last;
   last = { index: new wasm.Names(names.length), names, users: 0 };
@@ -271,9 +271,11 @@ function indexed(names, where) {
   return last;
 }
 function same(a, b) {
+  if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
+const ARRAY = Array.prototype[Symbol.iterator];
 function release(entry, users) {
   if (entry && (entry.users += users) === 0 && entry !== last) entry.index.free();
 }
@@ -283,9 +285,14 @@ export const resolvePalette = guard(function resolvePalette(options) {
   const where = "resolvePalette: options";
   const values = fields(options, ROUTING, where, true);
   const ask = layerOf(values, where);
-  const registered = strings(values[5], `${where}.registered`);
-  // (The last list indexed was checked already: then the same entry serves, if still last.)
-  const known = last?.names.length === registered.length && same(last.names, registered) ? last : undefined;
+  // The last list indexed, when these are its very strings (checked already; a plain array
+  // read once, not copied: agents pass the same names every turn), else a checked copy.
+  let known;
+  try {
+    const given = values[5];
+    if (last !== undefined && Array.isArray(given) && given[Symbol.iterator] === ARRAY && same(last.names, given)) known = last;
+  } catch {} // (a hostile list: its reading below says so)
+  const registered = known?.names ?? strings(values[5], `${where}.registered`);
   if (known === undefined) reserve(registered, `${where}.registered`);
   ask.signal = signal(values[6], `${where}.signal`);
   return turn(ask, () => {
