@@ -80,14 +80,16 @@ function notReady() {
 // string over 32 units is one native UTF-16LE write (`state.writer`).
 let capacity = [0, 0, 0]; // strings, code units, codes the room holds
 let at; // its address
-let views; // [buffer, bytes, 16-bit words, 32-bit words, the Node writer]
+let views; // [bytes, 16-bit words, 32-bit words, the Node writer] (outgrown: detached, empty)
 export function put(strings, codes = NO_CODES) {
   if (!fits(strings, codes)) return false;
-  const { buffer } = state.wasm.memory;
-  if (views?.[0] !== buffer) views = [buffer, new Uint8Array(buffer), new Uint16Array(buffer), new Uint32Array(buffer), state.writer?.(buffer)];
-  const [, bytes, words, ends, writer] = views;
-  const [e, u, c] = [ends[at >>> 2] >>> 2, ends[(at >>> 2) + 1] >>> 1, ends[(at >>> 2) + 2]];
-  bytes.set(codes, c);
+  if (views === undefined || views[0].length === 0) {
+    const { buffer } = state.wasm.memory;
+    views = [new Uint8Array(buffer), new Uint16Array(buffer), new Uint32Array(buffer), state.writer?.(buffer)];
+  }
+  const [bytes, words, ends, writer] = views;
+  const [e, u] = [ends[at >>> 2] >>> 2, ends[(at >>> 2) + 1] >>> 1];
+  if (codes.length > 0) bytes.set(codes, ends[(at >>> 2) + 2]);
   let k = 0;
   for (let i = 0; i < strings.length; i++) {
     const s = strings[i];
@@ -103,10 +105,9 @@ const NO_CODES = new Uint8Array(0);
 function fits(strings, codes = NO_CODES) {
   let units = 0;
   for (let i = 0; i < strings.length; i++) units += strings[i].length;
-  const wanted = [strings.length, units, codes.length];
-  if (wanted[0] <= capacity[0] && wanted[1] <= capacity[1] && wanted[2] <= capacity[2]) return true;
-  const grown = wanted.map((n, i) => Math.max(n, capacity[i]));
-  at = room(...grown);
+  if (strings.length <= capacity[0] && units <= capacity[1] && codes.length <= capacity[2]) return true;
+  const grown = [Math.max(strings.length, capacity[0]), Math.max(units, capacity[1]), Math.max(codes.length, capacity[2])];
+  at = room(grown[0], grown[1], grown[2]);
   capacity = at === 0 ? [0, 0, 0] : grown;
   return at !== 0;
 }

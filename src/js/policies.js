@@ -95,8 +95,8 @@ export class ToolPolicies {
       const name = read(() => call.name, `${where}.name`);
       if (typeof name !== "string") throw mustBe(`${where}.name`, "a string", name);
       const names = paletteOf(palette, "ToolPolicies.dispatch: palette");
-      putNames([name], `${where}.name`);
-      if (names) putNames([name, ...names], "ToolPolicies.dispatch: palette");
+      reserve([name], `${where}.name`);
+      putNames(names ? [name, ...names] : [name], "ToolPolicies.dispatch: palette");
       const frame = new Frame(this.policies, ctx, more, call, name);
       const i = set.dispatch(frame, names?.length);
       if (frame.misstep !== null) throw frame.thrown;
