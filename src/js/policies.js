@@ -16,9 +16,7 @@ export class ToolRedirectDroppedWarning extends Error {
 const built = new WeakSet(); // the policies made here, which a ToolPolicies keeps as they are
 
 export class ToolCallPolicy {
-  constructor(spec) {
-    enter(policy, this, [spec]);
-  }
+  constructor(spec) { enter(policy, this, [spec]); }
 
   // (The policy in the core's form is made when first asked: a set's policies need none.)
   matchesTool(toolName) {
@@ -74,9 +72,7 @@ function composed(list, gate, resolver, hook) {
 }
 
 export class ToolPolicies {
-  constructor(policies, options) {
-    enter(compose, this, [policies, options]);
-  }
+  constructor(policies, options) { enter(compose, this, [policies, options]); }
 
   selectModel(ctx) {
     return using(this, ToolPolicies, "selectModel", ({ set }, more) => {

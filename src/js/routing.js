@@ -305,9 +305,7 @@ export const resolvePalette = guard(function resolvePalette(options) {
 
 /** The routing capability an agent host constructs once and asks every turn (SPEC 3). */
 export class ToolRouter {
-  constructor(options) {
-    enter(router, this, [options]);
-  }
+  constructor(options) { enter(router, this, [options]); }
 
   /** One turn: `entries(context)`, within the router's budget. */
   resolve(options) {

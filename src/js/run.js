@@ -13,9 +13,7 @@ function worded(f, word) {
 }
 
 export class PaletteRun {
-  constructor(options) {
-    enter(start, this, [options]);
-  }
+  constructor(options) { enter(start, this, [options]); }
 
   /** The next step, for this turn's outcome (a refusal or RoutingUnavailable: every tool). */
   step(outcome) {
@@ -44,9 +42,7 @@ export class PaletteRun {
   }
 
   /** Steps taken. */
-  get size() {
-    return use(this, PaletteRun, "size").more.size;
-  }
+  get size() { return use(this, PaletteRun, "size").more.size; }
 
 }
 guarded(PaletteRun, ["step"], ["reveal"]);
