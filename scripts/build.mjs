@@ -75,8 +75,16 @@ for (const file of ["package.json", "README.md", "LICENSE", "deliver.js", "state
 // share (host.js) and the tables both halves read (wire.js, generated from wire.rs).
 const { readdirSync } = await import("node:fs");
 for (const file of readdirSync(join(root, "src", "js")).filter((f) => f.endsWith(".js"))) cpSync(join(root, "src", "js", file), join(dist, file));
-// The types: src/js/tool-palette.d.ts, the one declaration of the public API.
+// The types: src/js/tool-palette.d.ts, the one declaration of the public API; the build
+// fails when it declares other values than api.js exports (the tests hold the classes'
+// members to it, and compile typed usage against it).
 const own = readFileSync(join(root, "src", "js", "tool-palette.d.ts"), "utf8").trim();
+{
+  const api = readFileSync(join(root, "src", "js", "api.js"), "utf8");
+  const exported = [...api.matchAll(/export \{([^}]*)\}/g)].flatMap((m) => m[1].split(",").map((name) => name.trim())).sort();
+  const declared = [...own.matchAll(/^export (?:declare )?(?:function|class|const) (\w+)/gm)].map((m) => m[1]).sort();
+  if (exported.join() !== declared.join()) throw new Error(`build: src/js/tool-palette.d.ts declares ${declared.join(", ")}; api.js exports ${exported.join(", ")}`);
+}
 // Every entry (tool-palette and tool-palette/init alike) exports `ready` and `init`.
 const loading = `/**
  * Settles when the WebAssembly module is instantiated. Already settled when the module was
