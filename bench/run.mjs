@@ -1,7 +1,6 @@
 // npm run bench: the built package against the plain-JS baseline (bench/baseline.mjs),
-// interleaved in one process, medians and ratios; weights; cold start; memory.
+// paired samples in one process, medians and ratios; weights; cold start; memory.
 // Writes bench/results.json and regenerates the README's results table from it.
-import { Bench } from "tinybench";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -98,42 +97,50 @@ const scaling = [10, 100, 1000, 10_000, 100_000].map((rows) => [`scaling: 1,000 
 
 // ------------------------------------------------------------------ timing
 
-// A call of a few microseconds is below what one reading of the clock resolves here
-// (tinybench times each iteration; per-call timings came in steps of about 1 µs, and a
-// sub-microsecond scenario's median read 0.75 µs in one run, 1.14 in the next): the small
-// scenarios run BATCH calls per timed iteration (awaited one by one when they answer a
-// promise), and a call's time is the iteration's over BATCH, for both sides alike.
+// Pairs of samples, package and baseline back to back (which goes first alternates), so
+// that both sides of a pair run on the same machine state: this machine's speed swings by up
+// to 2x within seconds, and a ratio of medians taken 200 ms apart swung with it (selectModel
+// read 0.79x in one run, 2.56x in the next). A sample is one call, or BATCH calls for the
+// small scenarios (a call of a few microseconds is below what one reading of the clock
+// resolves here); calls answering a promise are awaited one by one, on both sides alike.
+// Per scenario: ROUNDS rounds of TIME_MS, each after a warm-up; the ratio is the median of
+// the pairs' ratios, the times the medians of each side's samples.
 const BATCH = 100;
 const SMALL = /20 tools × 8|10,000 × 50|20 policies/;
-function batched(f) {
+const clock = () => performance.now();
+function sampler(f, calls) {
   const first = f();
-  if (typeof first?.then !== "function") return () => { for (let i = 0; i < BATCH; i++) f(); };
-  return async () => { for (let i = 0; i < BATCH; i++) await f(); };
+  if (typeof first?.then !== "function") {
+    return async () => {
+      const t = clock();
+      for (let i = 0; i < calls; i++) f();
+      return (clock() - t) / calls;
+    };
+  }
+  return async () => {
+    const t = clock();
+    for (let i = 0; i < calls; i++) await f();
+    return (clock() - t) / calls;
+  };
 }
 
 async function race(list) {
-  const medians = new Map(list.map(([name]) => [name, { pkg: [], baseline: [] }]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, make] of list) {
-      const bench = new Bench({ time: TIME_MS, warmup: true, warmupTime: 20 });
-      const calls = SMALL.test(name) ? BATCH : 1;
-      // Alternate which one goes first, round by round.
-      const order = round % 2 ? [["baseline", baseline], ["pkg", pkg]] : [["pkg", pkg], ["baseline", baseline]];
-      for (const [who, lib] of order) bench.add(who, calls === 1 ? make(lib) : batched(make(lib)));
-      await bench.run();
-      for (const task of bench.tasks) {
-        if (task.result.state !== "completed") throw new Error(`${name} (${task.name}): ${task.result.error ?? task.result.state}`);
-        medians.get(name)[task.name].push(task.result.latency.p50 / calls);
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const out = [];
+  for (const [name, make, extra] of list) {
+    const calls = SMALL.test(name) ? BATCH : 1;
+    const [p, b] = [sampler(make(pkg), calls), sampler(make(baseline), calls)];
+    const samples = { pkg: [], baseline: [], ratio: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const end = clock() + 20; clock() < end; ) await p(), await b(); // warm-up
+      for (let pair = 0, end = clock() + TIME_MS; pair < 3 || clock() < end; pair++) {
+        const [x, y] = pair % 2 ? [await b(), await p()].reverse() : [await p(), await b()];
+        samples.pkg.push(x), samples.baseline.push(y), samples.ratio.push(x / y);
       }
     }
+    out.push({ name, packageUs: median(samples.pkg) * 1000, baselineUs: median(samples.baseline) * 1000, ratio: median(samples.ratio), ...(extra ? { rows: extra } : {}) });
   }
-  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-  return list.map(([name, , extra]) => {
-    const m = medians.get(name);
-    const p = median(m.pkg) * 1000;
-    const b = median(m.baseline) * 1000;
-    return { name, packageUs: p, baselineUs: b, ratio: p / b, ...(extra ? { rows: extra } : {}) };
-  });
+  return out;
 }
 
 // ------------------------------------------------------------------ cold start
@@ -399,7 +406,7 @@ async function weightOfToolIndex() {
 
 const fmt = (us) => (us >= 1000 ? `${(us / 1000).toFixed(2)} ms` : `${us.toFixed(2)} µs`);
 const machine = `${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} cores), Node ${process.version}`;
-console.log(`tool-palette bench on ${machine}: ${ROUNDS} interleaved rounds of ${TIME_MS} ms per task\n`);
+console.log(`tool-palette bench on ${machine}: ${ROUNDS} rounds of ${TIME_MS} ms of paired samples per task\n`);
 
 // `--tool-search`: only the tool-search section, printed, nothing written.
 if (process.argv.includes("--tool-search")) {
@@ -414,6 +421,8 @@ if (process.argv.includes("--multi-turn")) {
 
 const turns = await race(scenarios);
 for (const r of turns) console.log(`${r.name.padEnd(40)} package ${fmt(r.packageUs).padStart(10)}  baseline ${fmt(r.baselineUs).padStart(10)}  ratio ${r.ratio.toFixed(2)}×`);
+// `--turns`: only the turns above, printed, nothing written.
+if (process.argv.includes("--turns")) process.exit(0);
 console.log("");
 const series = await race(scaling);
 for (const r of series) {
@@ -505,7 +514,7 @@ const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeM
 if (!quick) {
   writeFileSync(new URL("bench/results.json", root), JSON.stringify(results, null, 2) + "\n");
   const table = [
-    `Measured ${results.date.slice(0, 10)} on ${machine} (\`npm run bench\`; medians of ${ROUNDS} interleaved rounds; ratio = package / plain-JS baseline).`,
+    `Measured ${results.date.slice(0, 10)} on ${machine} (\`npm run bench\`; ${ROUNDS} rounds of paired samples, package and baseline back to back; ratio = the median of the pairs' package / plain-JS baseline).`,
     "",
     "| figure | package | baseline | ratio |",
     "|---|---:|---:|---:|",
