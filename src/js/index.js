@@ -2,7 +2,7 @@
 // values once each and waits; the module (src/js/index.rs) checks, ranks, saves and loads.
 import * as wasm from "./tool_palette.js";
 import { FIELDS, NONE } from "./wire.js";
-import { attempt, bounded, checked, enter, fields, guarded, isFunction, isObject, mustBe, own, putNames, signal as checkSignal, strings, text, use, using } from "./host.js";
+import { attempt, bounded, checked, enter, fields, guarded, isFunction, isObject, mustBe, own, putNames, signal as checkSignal, strings, texts, use, using } from "./host.js";
 
 const OPTIONS = ["limit", "vectors", "embed", "onEmbedError", "explain", "signal"];
 const NO_ROWS = Object.freeze([]);
@@ -339,7 +339,7 @@ const BYTES = "ToolIndex.load: source's bytes";
 // tools and terms by place: a hit, its parts, a lexical hit's fields, a field's terms.
 class Explaining {
   constructor(names) { Object.assign(this, { names, hits: [] }); }
-  terms(units, ends, all = text(units)) { this.words = Array.from(ends, (end, i) => all.slice(i ? ends[i - 1] : 0, end)); }
+  terms(units, ends) { this.words = texts(units, ends); }
   hit(tool, score, rank) { this.hits.push((this.at = { name: this.names[tool], score, rank, lexical: null, vector: null, fused: null })); }
   lexical(score, rank) { this.at.lexical = { score, rank, fields: [] }; }
   vector(similarity, rank) { this.at.vector = { similarity, rank }; }
@@ -352,8 +352,8 @@ class Explaining {
 // `next`: the next chunk's length, undefined at the end, or the TypeError of a failed read.
 class Load {
   constructor(where, reader) { Object.assign(this, { where, reader, chunks: 0 }); }
-  named(units, ends, all = text(units)) { this.names = Array.from(ends, (end, i) => all.slice(i ? ends[i - 1] : 0, end)); }
-  refused(range, units) { this.error = new (range ? RangeError : TypeError)(this.where + text(units)); }
+  named(units, ends) { this.names = texts(units, ends); }
+  refused(range, units) { this.error = new (range ? RangeError : TypeError)(this.where + texts(units)[0]); }
   next() { return (this.pending = this.read()); }
   async read() {
     let read, view;
