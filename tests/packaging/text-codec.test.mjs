@@ -67,5 +67,10 @@ test("the CommonJS builds use the fallback where the globals are missing (a cont
     assert.equal(refused.reason, "no procedural layer registered; allowing all tools", `${file}: a reason`);
     const index = new lib.ToolIndex([{ name: "get_weather", description: "weather in a city" }], { explain: true });
     assert.deepEqual(Array.from(index.explain("weather")[0].lexical.fields, (f) => f.field), ["name", "description"], `${file}: explain works`);
+    // A snapshot's names over 8,192 code units: decoded in one go by the realm's decoder,
+    // never by the UTF-8 stand-in (which would read "é" and what follows as one character).
+    const many = Array.from({ length: 700 }, (_, i) => `tool_${i}_é_${"x".repeat(10)}`);
+    const back = lib.ToolIndex.load(new lib.ToolIndex(many.map((name) => ({ name, description: "shared" }))).save());
+    assert.deepStrictEqual(Array.from(back.search("shared", { limit: many.length }), (hit) => hit.name), many, `${file}: a snapshot's names come back exact`);
   }
 });

@@ -523,9 +523,10 @@ export function toolIndex(tp) {
       assert.equal(ToolIndex.load(new ToolIndex([]).save()).size, 0);
     });
 
-    test("many names (over 8,192 code units, decoded in one go where they are well-formed) come back exact, a lone surrogate among them too", () => {
+    test("many names (over 8,192 code units, decoded in one go where they are well-formed) come back exact, a lone surrogate and a leading U+FEFF among them too", () => {
       const many = Array.from({ length: 700 }, (_, i) => `tool_${i}_${"x".repeat(12)}`);
-      for (const list of [many, [...many.slice(0, 350), "tool_\uDBFF_lone", ...many.slice(350)]]) {
+      // (A leading U+FEFF is a name's own unit, not a byte-order mark to drop.)
+      for (const list of [many, [...many.slice(0, 350), "tool_\uDBFF_lone", ...many.slice(350)], ["\uFEFFtool_bom", ...many]]) {
         const back = ToolIndex.load(new ToolIndex(list.map((name) => ({ name, description: "shared" }))).save());
         assert.deepEqual(names(back.search("shared", { limit: list.length })), list);
       }
