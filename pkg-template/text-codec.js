@@ -1,7 +1,8 @@
 // TextDecoder where the global is missing (Jest's jsdom), injected into the CommonJS builds
 // (scripts/build.mjs), where the glue makes one at load: it decodes only the module's own
-// texts (wasm-bindgen's internal errors), well-formed UTF-8; no name crosses as UTF-8.
+// texts (wasm-bindgen's internal errors), well-formed UTF-8, and refuses other encodings.
 export class Utf8Decoder {
+  constructor(label = "utf-8") { if (!/^utf-?8$/i.test(label)) throw new RangeError(`this TextDecoder decodes UTF-8 only, not ${label}`); }
   decode(bytes = new Uint8Array(0)) {
     let out = "";
     for (let i = 0; i < bytes.length; ) {

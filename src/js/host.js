@@ -94,9 +94,8 @@ export function put(strings, codes = NO_CODES) {
   let k = 0;
   for (let i = 0; i < strings.length; i++) {
     const s = strings[i];
-    if (whole); // written above
-    else if (writer && s.length > 32) writer(s, 2 * (u + k));
-    else for (let j = 0; j < s.length; j++) words[u + k + j] = s.charCodeAt(j);
+    if (!whole && writer && s.length > 32) writer(s, 2 * (u + k));
+    else if (!whole) for (let j = 0; j < s.length; j++) words[u + k + j] = s.charCodeAt(j);
     ends[e + i] = k += s.length;
   }
   return true;
@@ -114,12 +113,12 @@ function fits(strings, codes = NO_CODES) {
   return at !== 0;
 }
 
-// Code units (the module's answer) as strings ending at `ends`: decoded by the realm's own
-// decoder when long and well-formed (else unit by unit, exact), then cut (50,000 names: 4 ms).
+// Code units (the module's answer) as strings ending at `ends`: decoded natively when long
+// and well-formed (else unit by unit, exact), then cut (50,000 names: 4 ms).
 let utf16;
 export function texts(units, ends = [units.length]) {
   let all = "";
-  try { all = units.length > 8192 ? (utf16 ??= new globalThis.TextDecoder("utf-16le", { fatal: true, ignoreBOM: true })).decode(units) : ""; } catch {}
+  try { all = units.length > 8192 ? (utf16 ??= new TextDecoder("utf-16le", { fatal: true, ignoreBOM: true })).decode(units) : ""; } catch {}
   for (let i = all.length; i < units.length; i += 8192) all += String.fromCharCode.apply(null, units.subarray(i, i + 8192));
   const out = new Array(ends.length);
   for (let i = 0, start = 0; i < ends.length; i++) out[i] = all.slice(start, (start = ends[i]));
