@@ -136,13 +136,10 @@ impl Index {
         if hits.is_empty() {
             return Some(out);
         }
-        match self.scratch.try_borrow_mut() {
-            Ok(mut s) => {
-                self.query_terms(&mut s, query);
-                out.terms.clone_from(&s.terms);
-            }
-            Err(_) => return Some(out),
-        }
+        let mut s = self.scratch.take();
+        self.query_terms(&mut s, query);
+        out.terms.clone_from(&s.terms);
+        self.scratch.put(s);
         let n = self.len();
         let mut lexical = Vec::new();
         self.search(query, n, &mut lexical);

@@ -15,7 +15,7 @@ pub mod vectors;
 
 use crate::names::NameList;
 use alloc::{vec, vec::Vec};
-use core::cell::RefCell;
+use core::cell::Cell;
 pub use explain::{Explained, Explanation, FieldParts, Fused, Lexical, Similarity, TermPart};
 use terms::Terms;
 pub use vectors::{VectorError, Vectors};
@@ -217,7 +217,7 @@ pub struct Index {
     vectors: Option<Vectors>,
     /// The tools' namespaces (`Index::entries`).
     namespaces: Namespaces,
-    scratch: RefCell<Scratch>,
+    scratch: Slot,
 }
 
 #[derive(Default)]
@@ -238,6 +238,46 @@ struct Scratch {
     lexical: Vec<Hit>,
     cosines: Vec<f32>,
     query: vectors::QueryScratch,
+}
+
+impl Scratch {
+    /// Sized for the worst query up front: no query ever allocates per tool.
+    fn sized((tools, terms, cosines): (usize, usize, usize)) -> Scratch {
+        Scratch {
+            acc: vec![0.0; tools],
+            touched: Vec::with_capacity(tools),
+            heap: Vec::with_capacity(tools),
+            seen: vec![0; terms],
+            cosines: Vec::with_capacity(cosines),
+            ..Scratch::default()
+        }
+    }
+}
+
+/// The index's query scratch, taken out for a query and put back when it ends, never
+/// borrowed: a query that never ends (the module trapped, or the JavaScript stack ran out
+/// inside it) leaves none behind, rather than one borrowed for good or dirty, and the next
+/// query makes a fresh one.
+struct Slot {
+    scratch: Cell<Option<Box<Scratch>>>,
+    /// Tools, terms and the cosines' capacity: what a fresh scratch is sized for.
+    sizes: (usize, usize, usize),
+}
+
+impl Slot {
+    fn new(sizes: (usize, usize, usize)) -> Slot {
+        let scratch = Cell::new(Some(Box::new(Scratch::sized(sizes))));
+        Slot { scratch, sizes }
+    }
+
+    fn take(&self) -> Box<Scratch> {
+        let s = self.scratch.take();
+        s.unwrap_or_else(|| Box::new(Scratch::sized(self.sizes)))
+    }
+
+    fn put(&self, s: Box<Scratch>) {
+        self.scratch.set(Some(s));
+    }
 }
 
 /// Adds `score` to `tool`'s, noting the tool the first time it scores.
@@ -420,14 +460,7 @@ impl Builder {
         Index {
             tools: n as u32,
             params: self.p,
-            // Sized for the worst query up front: no query ever allocates per tool.
-            scratch: RefCell::new(Scratch {
-                acc: vec![0.0; n],
-                touched: Vec::with_capacity(n),
-                heap: Vec::with_capacity(n),
-                seen: vec![0; self.terms.len()],
-                ..Scratch::default()
-            }),
+            scratch: Slot::new((n, self.terms.len(), 0)),
             terms: self.terms,
             offsets,
             post_tool,
@@ -506,8 +539,8 @@ impl Index {
 
     /// About how many bytes the index holds on the heap (capacities, scratch included).
     pub fn heap_bytes(&self) -> usize {
-        let s = self.scratch.borrow();
-        self.vectors.as_ref().map_or(0, Vectors::heap_bytes)
+        let s = self.scratch.take();
+        let bytes = self.vectors.as_ref().map_or(0, Vectors::heap_bytes)
             + 4 * s.cosines.capacity()
             + self.terms.heap_bytes()
             + 4 * (self.offsets.capacity() + self.post_tool.capacity())
@@ -517,7 +550,9 @@ impl Index {
                 + s.acc.capacity()
                 + s.touched.capacity()
                 + s.seen.capacity())
-            + 8 * s.heap.capacity()
+            + 8 * s.heap.capacity();
+        self.scratch.put(s);
+        bytes
     }
 
     /// Puts into `out` (cleared first) at most `limit` hits with score > 0, best first;
@@ -525,19 +560,15 @@ impl Index {
     /// matches, gives none. Allocates nothing per tool: the scratch lives in the index.
     pub fn search(&self, query: &[u16], limit: usize, out: &mut Vec<Hit>) {
         out.clear();
-        // Only a re-entrant call could find the scratch borrowed; there is none.
-        let Ok(mut guard) = self.scratch.try_borrow_mut() else {
-            return;
-        };
-        let s = &mut *guard;
+        let mut s = self.scratch.take();
         s.touched.clear();
-        self.query_terms(s, query);
+        self.query_terms(&mut s, query);
         let Scratch {
             terms,
             acc,
             touched,
             ..
-        } = s;
+        } = &mut *s;
         for &t in terms.iter() {
             let (a, b) = self.postings(t);
             for (&tool, &score) in self.post_tool[a..b].iter().zip(&self.post_score[a..b]) {
@@ -561,6 +592,7 @@ impl Index {
             h.swap(0, end);
             sift_down(&mut h[..end], 0);
         }
+        self.scratch.put(s);
     }
 }
 
@@ -659,7 +691,10 @@ impl Index {
         if vectors.len() != self.len() {
             return Err(vectors.len());
         }
-        self.scratch.get_mut().cosines = Vec::with_capacity(vectors.len());
+        self.scratch.sizes.2 = vectors.len();
+        if let Some(s) = self.scratch.scratch.get_mut() {
+            s.cosines = Vec::with_capacity(vectors.len());
+        }
         self.vectors = Some(vectors);
         Ok(())
     }
@@ -707,23 +742,16 @@ impl Index {
             return;
         }
         let (depth, embedding_depth) = fusion.depths(limit);
-        let mut lexical = match self.scratch.try_borrow_mut() {
-            Ok(mut guard) => {
-                let s = &mut *guard;
-                if !vectors.cosines(vector, &mut s.query, &mut s.cosines) {
-                    drop(guard);
-                    // A zero vector has no direction: the embedding says nothing.
-                    return self.search(query, limit, out);
-                }
-                core::mem::take(&mut s.lexical)
-            }
-            Err(_) => return,
-        };
+        let mut s = self.scratch.take();
+        if !vectors.cosines(vector, &mut s.query, &mut s.cosines) {
+            self.scratch.put(s);
+            // A zero vector has no direction: the embedding says nothing.
+            return self.search(query, limit, out);
+        }
+        let mut lexical = core::mem::take(&mut s.lexical);
+        self.scratch.put(s);
         self.search(query, depth, &mut lexical);
-        let Ok(mut guard) = self.scratch.try_borrow_mut() else {
-            return;
-        };
-        let s = &mut *guard;
+        let mut s = self.scratch.take();
         // The candidates, in `heap` as (fused score, tool): the lexical hits first, then
         // the embedding's first `embedding_depth` (the best of every tool's cosine, by a heap).
         s.heap.clear();
@@ -767,6 +795,7 @@ impl Index {
             score: f64::from(score),
         }));
         s.lexical = lexical;
+        self.scratch.put(s);
     }
 }
 

@@ -14,9 +14,8 @@
 
 use super::terms::Terms;
 use super::vectors::Vectors;
-use super::{averages, Counts, Fusion, Index, Namespaces, Params, Scratch, FIELDS, WIDE};
+use super::{averages, Counts, Fusion, Index, Namespaces, Params, Slot, FIELDS, WIDE};
 use alloc::{vec, vec::Vec};
-use core::cell::RefCell;
 
 pub const MAGIC: &[u8; 8] = b"TPINDEX\0";
 pub const VERSION: u32 = 4;
@@ -669,14 +668,7 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
     let index = Index {
         tools,
         params,
-        scratch: RefCell::new(Scratch {
-            acc: vec![0.0; n],
-            touched: Vec::with_capacity(n),
-            heap: Vec::with_capacity(n),
-            seen: vec![0; terms.len()],
-            cosines: Vec::with_capacity(if vectors.is_some() { n } else { 0 }),
-            ..Scratch::default()
-        }),
+        scratch: Slot::new((n, terms.len(), if vectors.is_some() { n } else { 0 })),
         terms,
         offsets,
         post_tool,

@@ -327,9 +327,24 @@ fn names_are_exact_utf16() {
 }
 
 #[test]
+fn a_query_that_never_ended_leaves_no_scratch_behind() {
+    let ix = index(&weather_tools());
+    let before = ranked(&ix, "weather", 5);
+    // As a trap, or the JavaScript stack running out, mid-query leaves it: taken, dirty,
+    // never put back.
+    let mut lost = ix.scratch.take();
+    lost.acc.fill(1.0);
+    core::mem::forget(lost);
+    assert_eq!(ranked(&ix, "weather", 5), before);
+    assert_eq!(ranked(&ix, "weather", 5), before);
+}
+
+#[test]
 fn stamps_wrap() {
     let ix = index(&weather_tools());
-    ix.scratch.borrow_mut().stamp = u32::MAX - 1;
+    let mut s = ix.scratch.take();
+    s.stamp = u32::MAX - 1;
+    ix.scratch.put(s);
     for _ in 0..4 {
         assert_eq!(ranked(&ix, "weather weather", 5), [0, 2]);
     }
@@ -578,14 +593,16 @@ fn queries_allocate_nothing_per_tool() {
         .collect();
     let ix = index(&tools);
     let caps = |ix: &Index| {
-        let s = ix.scratch.borrow();
-        (
+        let s = ix.scratch.take();
+        let caps = (
             s.acc.as_ptr(),
             s.touched.as_ptr(),
             s.heap.as_ptr(),
             s.touched.capacity(),
             s.heap.capacity(),
-        )
+        );
+        ix.scratch.put(s);
+        caps
     };
     let before = caps(&ix);
     let mut out = Vec::with_capacity(300);

@@ -200,6 +200,27 @@ export function door(tp, label) {
       assert.equal(policies.dispatch({ name: "a", args: {} }, {}).call.name, "b");
     });
 
+    test("a stack overflow at every depth of a ToolIndex query: the index answers as before afterwards", () => {
+      // A query cut short inside the module (the JavaScript stack ran out there) once left
+      // the index's scratch borrowed: every later search answered [] and save() trapped.
+      const index = new tp.ToolIndex([{ name: "a", description: "alpha" }, { name: "b", description: "beta alpha" }], { explain: true });
+      const answers = () => [JSON.stringify(index.search("alpha")), JSON.stringify(index.explain("alpha")), index.save().length];
+      const before = answers();
+      const sweep = () => {
+        try {
+          sweep();
+        } catch {}
+        try {
+          index.search("alpha");
+          index.entries("alpha");
+          index.explain("alpha");
+          index.save();
+        } catch {}
+      };
+      for (let k = 0; k < 3; k++) sweep();
+      assert.deepEqual(answers(), before);
+    });
+
     test("recursion through a policy's predicate and an onDecision: the next calls run normally", async () => {
       let set;
       const match = () => {
