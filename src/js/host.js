@@ -250,7 +250,7 @@ export function use(self, Class, method) {
   let held;
   try {
     held = Object.getOwnPropertyDescriptor(self, HELD)?.value; // (a Proxy's trap may throw)
-  } catch {}
+  } catch (error) { if (error instanceof RangeError) throw error; } // (the stack ran out: not a wrong object)
   if (held?.Class !== Class) throw new TypeError(`tool-palette: ${Class.name}.prototype.${method} called on an object that is not a ${Class.name}`);
   return held;
 }
