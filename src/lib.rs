@@ -18,8 +18,9 @@ pub mod search;
 
 mod js;
 
-// A two-level segregated-fit allocator: constant time, small code, coalesces freed
-// memory (wasm memory stays flat over many turns: see the benchmark).
+// The module's heap (heap/): a two-level segregated-fit allocator (constant time, freed
+// memory coalesced, so wasm memory stays flat over many turns) whose operations a stack
+// overflow cannot catch half-way, with the groups that roll back a call cut short.
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
-static ALLOCATOR: rlsf::GlobalTlsf = rlsf::GlobalTlsf::new();
+static ALLOCATOR: tool_palette_heap::Allocator = tool_palette_heap::Allocator;
