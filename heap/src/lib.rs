@@ -25,7 +25,7 @@
 
 extern crate alloc;
 
-pub mod tlsf;
+mod tlsf;
 
 #[cfg(any(target_arch = "wasm32", feature = "global"))]
 mod global;

@@ -147,6 +147,7 @@ impl Heap {
     }
 
     /// Where the heap may begin (set once, before the first allocation).
+    #[cfg(target_arch = "wasm32")]
     #[inline(always)]
     pub fn begin_at(&mut self, start: u32) {
         self.start = start;
@@ -647,12 +648,6 @@ impl Heap {
         );
         self.release(b);
         m + HEADER
-    }
-
-    /// The usable size of the payload at `p`.
-    #[inline(always)]
-    pub unsafe fn usable(&self, p: u32) -> u32 {
-        self.size(p - HEADER) - HEADER
     }
 
     // ------------------------------------------------------------ checks (tests)
