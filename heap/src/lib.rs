@@ -25,6 +25,7 @@
 
 extern crate alloc;
 
+#[cfg(any(target_arch = "wasm32", feature = "global"))]
 mod tlsf;
 
 #[cfg(any(target_arch = "wasm32", feature = "global"))]
