@@ -32,28 +32,10 @@ impl Cache {
     ];
     /// The default of `new PaletteRun({ cache })`.
     pub const DEFAULT: Cache = Cache::Append;
-    /// What `cache` must be, for a message.
-    pub const EXPECTED: &'static str = "\"per-turn\", \"append\", \"fixed\" or \"deferred\"";
-
-    /// Its SPEC name.
-    pub fn name(self) -> &'static str {
-        Cache::ALL
-            .iter()
-            .find(|&&(_, cache)| cache == self)
-            .map_or("", |&(name, _)| name)
-    }
-
-    /// The strategy a string (as UTF-16 code units) names, if any.
-    pub fn named(name: &[u16]) -> Option<Cache> {
-        Cache::ALL
-            .iter()
-            .find(|(n, _)| n.encode_utf16().eq(name.iter().copied()))
-            .map(|&(_, cache)| cache)
-    }
 }
 
 /// One step of a run: each list holds registered tools by index, each tool once.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Step {
     /// 1, 2, … in the run.
     pub step: u32,
@@ -76,29 +58,20 @@ pub enum RevealError {
     Unregistered(usize),
 }
 
-/// One conversation's state: the registered names, and what the run listed and revealed.
+/// What never changes in a run: the registered names and which are pinned.
 #[derive(Debug, Clone)]
-pub struct Run {
-    cache: Cache,
+pub struct Roster {
     names: NameSet,
     /// The registered names' first occurrences, in registration order (each name once).
     firsts: Vec<u32>,
     pinned: Vec<bool>,
-    /// `Append`: listed at some step; `Deferred`: revealed at some step.
-    shown: Vec<bool>,
-    /// `Deferred`: the tools revealed so far, in the order they were revealed.
-    revealed: Vec<u32>,
-    /// The previous step's `listed` and `deferred`.
-    listed: Vec<u32>,
-    deferred: Vec<u32>,
-    steps: u32,
 }
 
-impl Run {
-    /// A run over the registered names (a name given twice counts once, at its first
-    /// place), with `pinned` part of every step's palette; or `Err(i)` when `pinned[i]`
-    /// is not registered.
-    pub fn new(cache: Cache, registered: NameList, pinned: &NameList) -> Result<Run, usize> {
+impl Roster {
+    /// The registered names (a name given twice counts once, at its first place), with
+    /// `pinned` part of every step's palette; or `Err(i)` when `pinned[i]` is not
+    /// registered.
+    pub fn new(registered: NameList, pinned: &NameList) -> Result<Roster, usize> {
         let names = NameSet::new(registered);
         let count = names.list().len();
         let firsts = (0..count as u32)
@@ -108,43 +81,67 @@ impl Run {
         for i in positions(&names, pinned)? {
             is_pinned[i as usize] = true;
         }
-        Ok(Run {
-            cache,
+        Ok(Roster {
             names,
             firsts,
             pinned: is_pinned,
-            shown: vec![false; count],
-            revealed: Vec::new(),
-            listed: Vec::new(),
-            deferred: Vec::new(),
-            steps: 0,
         })
+    }
+}
+
+/// One conversation's progress over its [`Roster`]: what the run listed and revealed, and
+/// its last step. Small enough to be copied whole at each step (the binding does: a step
+/// is built aside and put in place at once).
+#[derive(Debug, Clone)]
+pub struct Run {
+    cache: Cache,
+    /// `Append`: listed at some step; `Deferred`: revealed at some step.
+    shown: Vec<bool>,
+    /// `Deferred`: the tools revealed so far, in the order they were revealed.
+    revealed: Vec<u32>,
+    /// The last step (its `listed` and `deferred` are what the next one keeps or not).
+    last: Step,
+}
+
+impl Run {
+    pub fn new(cache: Cache, roster: &Roster) -> Run {
+        Run {
+            cache,
+            shown: vec![false; roster.pinned.len()],
+            revealed: Vec::new(),
+            last: Step::default(),
+        }
     }
 
     /// Steps taken.
     pub fn steps(&self) -> u32 {
-        self.steps
+        self.last.step
+    }
+
+    /// The last step (an empty one, numbered 0, before the first).
+    pub fn last(&self) -> &Step {
+        &self.last
     }
 
     /// The next step, for the outcome's palette: a `Routed` outcome's names, or `None`
     /// for a refusal or `RoutingUnavailable` (every tool). `Err(i)` when `names[i]` is not
     /// registered; then the run is as it was.
-    pub fn step(&mut self, palette: Option<&NameList>) -> Result<Step, usize> {
-        let mut member = self.pinned.clone();
+    pub fn step(&mut self, roster: &Roster, palette: Option<&NameList>) -> Result<&Step, usize> {
+        let mut member = roster.pinned.clone();
         match palette {
-            None => self.firsts.iter().for_each(|&i| member[i as usize] = true),
+            None => roster.firsts.iter().for_each(|&i| member[i as usize] = true),
             Some(names) => {
-                for i in positions(&self.names, names)? {
+                for i in positions(&roster.names, names)? {
                     member[i as usize] = true;
                 }
             }
         }
-        let all = self.firsts.iter().copied();
+        let all = roster.firsts.iter().copied();
         let names: Vec<u32> = all.clone().filter(|&i| member[i as usize]).collect();
         let (offered, listed, deferred, revealed) = match self.cache {
             Cache::PerTurn => (names.clone(), names, Vec::new(), Vec::new()),
             Cache::Append => {
-                let mut listed = self.listed.clone();
+                let mut listed = self.last.listed.clone();
                 for i in names {
                     if !core::mem::replace(&mut self.shown[i as usize], true) {
                         listed.push(i);
@@ -154,7 +151,7 @@ impl Run {
             }
             Cache::Fixed => (names, all.collect(), Vec::new(), Vec::new()),
             Cache::Deferred => {
-                let pinned = &self.pinned;
+                let pinned = &roster.pinned;
                 let (listed, deferred): (Vec<u32>, Vec<u32>) =
                     all.clone().partition(|&i| pinned[i as usize]);
                 let mut revealed = Vec::new();
@@ -173,18 +170,17 @@ impl Run {
                 (offered, listed, deferred, revealed)
             }
         };
-        self.steps += 1;
-        let kept = self.steps > 1 && listed == self.listed && deferred == self.deferred;
-        self.listed.clone_from(&listed);
-        self.deferred.clone_from(&deferred);
-        Ok(Step {
-            step: self.steps,
+        let step = self.last.step + 1;
+        let kept = step > 1 && listed == self.last.listed && deferred == self.last.deferred;
+        self.last = Step {
+            step,
             offered,
             listed,
             deferred,
             revealed,
             kept,
-        })
+        };
+        Ok(&self.last)
     }
 
     /// `Deferred`: tools the model loaded itself (a tool search the host answered), by
@@ -192,14 +188,14 @@ impl Run {
     /// next step on, never revealed again. Pinned and already revealed names add nothing.
     /// The tools newly revealed; `Err` (the run as it was) for another strategy or a name
     /// that is not registered.
-    pub fn reveal(&mut self, names: &NameList) -> Result<Vec<u32>, RevealError> {
+    pub fn reveal(&mut self, roster: &Roster, names: &NameList) -> Result<Vec<u32>, RevealError> {
         if self.cache != Cache::Deferred {
             return Err(RevealError::NotDeferred(self.cache));
         }
-        let at = positions(&self.names, names).map_err(RevealError::Unregistered)?;
+        let at = positions(&roster.names, names).map_err(RevealError::Unregistered)?;
         let mut new = Vec::new();
         for i in at {
-            if !self.pinned[i as usize] && !core::mem::replace(&mut self.shown[i as usize], true) {
+            if !roster.pinned[i as usize] && !core::mem::replace(&mut self.shown[i as usize], true) {
                 new.push(i);
             }
         }

@@ -6,6 +6,7 @@ use core::alloc::{GlobalAlloc, Layout};
 use core::any::Any;
 use core::cell::UnsafeCell;
 use core::ptr::NonNull;
+use alloc::boxed::Box;
 
 /// Calls nested at most this deep have a group each (deeper ones share their parent's).
 const CALLS: usize = 256;
@@ -33,7 +34,12 @@ struct State {
 }
 
 /// An instance's state: its memory is the group `live`; `next` is the group a new state
-/// is built in (copy-on-write), or the leftovers of a build that never finished.
+/// is built in (copy-on-write), or the leftovers of a build that never finished. Or, for
+/// an `owned` state (one that holds JavaScript values, whose library code may keep memory
+/// of its own beyond the state: wasm-bindgen-futures'), its memory is the module's (the
+/// statics) and goes by its `Drop`, as in any Rust program: such a state is built and
+/// used only where no call is cut short (index.js polls a stream load from a settled
+/// promise's turn).
 #[repr(C)]
 struct Record {
     live: Node,
@@ -42,10 +48,12 @@ struct Record {
     busy: u32,
     /// Released: freed once no call borrows it.
     dying: bool,
-    /// Its state holds JavaScript values: dropped (not only its memory freed) when it goes.
-    drops: bool,
+    /// Its memory is the statics' and goes by its `Drop` (see above).
+    owned: bool,
     /// The next dying record.
     after: u32,
+    /// While lent by [`within`]: the group that was current.
+    saved: u32,
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -168,6 +176,7 @@ impl State {
     }
 
     /// The record in `slot`, made (empty) if there is none; none if the table cannot grow.
+    #[inline(never)]
     unsafe fn slot_or_new(&mut self, slot: u32) -> Option<&'static mut Record> {
         if slot >= self.slot_count {
             let count = (slot + 1).max(self.slot_count * 2).max(64);
@@ -211,8 +220,9 @@ impl State {
                 state: None,
                 busy: 0,
                 dying: false,
-                drops: false,
+                owned: false,
                 after: 0,
+                saved: 0,
             },
         );
         self.heap.clear_node(self.heap.node(&rec.live));
@@ -245,6 +255,7 @@ impl State {
 
     /// Gives back every borrow beyond the first `height` (of calls that never returned):
     /// a state half-built is thrown away.
+    #[inline(never)]
     unsafe fn give_back_to(&mut self, height: u32) {
         while self.borrowed > height {
             let entry = self.borrows[self.borrowed as usize - 1];
@@ -259,6 +270,7 @@ impl State {
     }
 
     /// Frees the dying records no call borrows any more, one block per round.
+    #[inline(never)]
     unsafe fn reap(&mut self) {
         let mut link: *mut u32 = &mut self.dying;
         while *link != 0 {
@@ -267,7 +279,7 @@ impl State {
                 link = &mut rec.after;
                 continue;
             }
-            if rec.drops {
+            if rec.owned {
                 if let Some(state) = rec.state.take() {
                     drop(alloc::boxed::Box::from_raw(state.as_ptr()));
                 }
@@ -395,85 +407,18 @@ pub fn depth() -> u32 {
 
 // ---------------------------------------------------------------- records
 
-/// Puts in `slot` the state `make` builds (its memory a group of its own), replacing what
-/// the slot held; `drops`: the state holds JavaScript values, so it is dropped when it
-/// goes. False (the slot as it was) when `make` answers none, the memory ran out, or the
-/// slot's state is in use.
-pub fn build<T: Any>(slot: u32, drops: bool, make: impl FnOnce() -> Option<T>) -> bool {
+/// Puts in `slot` the state `make` builds (its memory a group of its own: exactly what
+/// `make` allocates or [`adopt`]s, so a state must never keep a buffer allocated before,
+/// unless adopted), replacing what the slot held; `owned`: a state whose memory is the
+/// module's and goes by its `Drop` (see [`Record`]). False (the slot as it was) when
+/// `make` answers none, the memory ran out, or the slot's state is in use.
+pub fn build<T: Any>(slot: u32, owned: bool, make: impl FnOnce() -> Option<T>) -> bool {
     unsafe {
-        let s = state();
-        let Some(rec) = s.slot_or_new(slot) else {
+        let Some((rec, saved)) = begin(slot, Some(owned)) else {
             return false;
         };
-        if rec.busy != 0 || !s.lend(rec, true) {
-            return false;
-        }
-        let next = s.heap.node(&rec.next);
-        s.heap.purge(next, u32::MAX);
-        let saved = s.heap.current;
-        s.heap.current = next;
-        let made = make().map(|v| alloc::boxed::Box::new(v) as alloc::boxed::Box<dyn Any>);
-        s.heap.current = saved;
-        let done = made.is_some();
-        if let Some(value) = made {
-            commit(s, rec, value, drops);
-        }
-        s.heap.purge(next, u32::MAX);
-        s.give_back(rec);
-        done
-    }
-}
-
-/// The new state in place, the old one's memory now in `next` (stores only, no call).
-#[inline(always)]
-unsafe fn commit(s: &mut State, rec: &mut Record, value: alloc::boxed::Box<dyn Any>, drops: bool) {
-    let old = rec.state.take();
-    let old_drops = rec.drops;
-    rec.state = Some(NonNull::new_unchecked(alloc::boxed::Box::into_raw(value)));
-    rec.drops = drops;
-    s.heap.swap(s.heap.node(&rec.live), s.heap.node(&rec.next));
-    if old_drops {
-        if let Some(old) = old {
-            drop(alloc::boxed::Box::from_raw(old.as_ptr()));
-        }
-    }
-}
-
-/// `f` on the state in `slot`, borrowed (other calls may borrow it meanwhile; none may
-/// replace or free it until `f` returns); none when the slot holds no `T`.
-pub fn with<T: Any, R>(slot: u32, f: impl FnOnce(&T) -> R) -> Option<R> {
-    unsafe {
-        let s = state();
-        let rec = s.slot(slot)?;
-        let value = rec.state?.as_ref().downcast_ref::<T>()?;
-        if !s.lend(rec, false) {
-            return None;
-        }
-        let r = f(value);
-        s.give_back(rec);
-        Some(r)
-    }
-}
-
-/// `f` on the state in `slot`, borrowed alone: what `f` allocates joins the state's memory
-/// (a buffer it grows, a cache it fills). None when the slot holds no `T` or is in use.
-pub fn with_mut<T: Any, R>(slot: u32, f: impl FnOnce(&mut T) -> R) -> Option<R> {
-    unsafe {
-        let s = state();
-        let rec = s.slot(slot)?;
-        if rec.busy != 0 {
-            return None;
-        }
-        let value = rec.state?.as_mut().downcast_mut::<T>()?;
-        if !s.lend(rec, false) {
-            return None;
-        }
-        let saved = s.heap.current;
-        s.heap.current = s.heap.node(&rec.live);
-        let r = f(value);
-        s.heap.current = saved;
-        s.give_back(rec);
-        Some(r)
+        let made = make().map(|v| Box::new(v) as Box<dyn Any>);
+        finish(rec, saved, made)
     }
 }
 
@@ -482,30 +427,141 @@ pub fn with_mut<T: Any, R>(slot: u32, f: impl FnOnce(&mut T) -> R) -> Option<R> 
 /// none, the slot holds no `T` or is in use.
 pub fn replace<T: Any, R>(slot: u32, f: impl FnOnce(&T) -> Option<(T, R)>) -> Option<R> {
     unsafe {
-        let s = state();
-        let rec = s.slot(slot)?;
-        if rec.busy != 0 {
+        let (rec, saved) = begin(slot, None)?;
+        let made = rec.state.and_then(|s| s.as_ref().downcast_ref::<T>()).and_then(f);
+        let (value, r) = match made {
+            Some((v, r)) => (Some(Box::new(v) as Box<dyn Any>), Some(r)),
+            None => (None, None),
+        };
+        finish(rec, saved, value);
+        r
+    }
+}
+
+/// The record in `slot` lent for a new state built in its `next` group (the current one
+/// meanwhile; an owned state's in the statics), and the group that was current; none when
+/// it is in use. `owned`: a new record's kind (made if there is none); none: the record's
+/// state replaced by one of its kind.
+#[inline(never)]
+unsafe fn begin(slot: u32, owned: Option<bool>) -> Option<(&'static mut Record, u32)> {
+    let s = state();
+    let rec = if owned.is_some() { s.slot_or_new(slot)? } else { s.slot(slot)? };
+    if rec.busy != 0 || !s.lend(rec, true) {
+        return None;
+    }
+    if let Some(owned) = owned {
+        if rec.state.is_some() && rec.owned != owned {
+            s.give_back(rec);
             return None;
         }
-        let old = rec.state?.as_ref().downcast_ref::<T>()?;
-        if !s.lend(rec, true) {
-            return None;
+        rec.owned = owned;
+    }
+    let next = s.heap.node(&rec.next);
+    s.heap.purge(next, u32::MAX);
+    let saved = s.heap.current;
+    s.heap.current = if rec.owned { s.group(0) } else { next };
+    Some((rec, saved))
+}
+
+/// The build begun on `rec` ends: its state put in place, if made; what it replaced
+/// freed. Whether it was made.
+#[inline(never)]
+unsafe fn finish(rec: &mut Record, saved: u32, made: Option<Box<dyn Any>>) -> bool {
+    let s = state();
+    s.heap.current = saved;
+    let done = made.is_some();
+    if let Some(value) = made {
+        let old = rec.state.replace(NonNull::new_unchecked(Box::into_raw(value)));
+        if rec.owned {
+            if let Some(old) = old {
+                drop(Box::from_raw(old.as_ptr()));
+            }
+        } else {
+            s.heap.swap(s.heap.node(&rec.live), s.heap.node(&rec.next));
         }
-        let next = s.heap.node(&rec.next);
-        s.heap.purge(next, u32::MAX);
-        let saved = s.heap.current;
-        s.heap.current = next;
-        let made =
-            f(old).map(|(v, r)| (alloc::boxed::Box::new(v) as alloc::boxed::Box<dyn Any>, r));
+    }
+    s.heap.purge(s.heap.node(&rec.next), u32::MAX);
+    s.give_back(rec);
+    done
+}
+
+/// `f` on the state in `slot`, borrowed (other calls may borrow it meanwhile; none may
+/// replace or free it until `f` returns); none when the slot holds no `T`.
+pub fn with<T: Any, R>(slot: u32, f: impl FnOnce(&T) -> R) -> Option<R> {
+    unsafe {
+        let rec = lend(slot, false, false)?;
+        let r = rec.state.and_then(|s| s.as_ref().downcast_ref::<T>()).map(f);
+        give_back(rec, 0);
+        r
+    }
+}
+
+/// `f` on the state in `slot`, borrowed alone; none when the slot holds no `T` or is in
+/// use. What `f` allocates is the call's (freed with it if it is cut short), but a buffer
+/// of the state that grows stays the state's (a block keeps its group when it grows): `f`
+/// may fill what the state holds, never give it something new (see [`within`]).
+pub fn with_mut<T: Any, R>(slot: u32, f: impl FnOnce(&mut T) -> R) -> Option<R> {
+    lend_mut(slot, false, f)
+}
+
+/// [`with_mut`], where what `f` allocates joins the state's memory (kept until the state
+/// goes, even if `f` is cut short): for states that take in new buffers.
+pub fn within<T: Any, R>(slot: u32, f: impl FnOnce(&mut T) -> R) -> Option<R> {
+    lend_mut(slot, true, f)
+}
+
+fn lend_mut<T: Any, R>(slot: u32, keep: bool, f: impl FnOnce(&mut T) -> R) -> Option<R> {
+    unsafe {
+        let rec = lend(slot, true, keep)?;
+        let saved = if keep { rec.saved } else { 0 };
+        let r = rec.state.and_then(|mut s| s.as_mut().downcast_mut::<T>()).map(f);
+        give_back(rec, saved);
+        r
+    }
+}
+
+/// The record in `slot`, lent (`alone`: only if no call has it); `keep`: what is
+/// allocated meanwhile joins its memory (the group that was current kept in `saved`).
+#[inline(never)]
+unsafe fn lend(slot: u32, alone: bool, keep: bool) -> Option<&'static mut Record> {
+    let s = state();
+    let rec = s.slot(slot)?;
+    if (alone && rec.busy != 0) || !s.lend(rec, false) {
+        return None;
+    }
+    if keep {
+        rec.saved = s.heap.current;
+        s.heap.current = if rec.owned {
+            s.group(0)
+        } else {
+            s.heap.node(&rec.live)
+        };
+    }
+    Some(rec)
+}
+
+/// Gives `rec` back (`saved`: the group to make current again, if `lend` kept).
+#[inline(never)]
+unsafe fn give_back(rec: &mut Record, saved: u32) {
+    let s = state();
+    if saved != 0 {
         s.heap.current = saved;
-        let answer = made.map(|(value, r)| {
-            let drops = rec.drops;
-            commit(s, rec, value, drops);
-            r
-        });
-        s.heap.purge(next, u32::MAX);
-        s.give_back(rec);
-        answer
+    }
+    s.give_back(rec);
+}
+
+/// The buffer of `v` (if it has one) joins the current group: what a state takes from a
+/// buffer allocated before its build (an argument the glue allocated, bytes a stream
+/// gathered) becomes the state's own. A state owns exactly what was allocated (or adopted)
+/// while its build or replacement ran.
+pub fn adopt<T>(v: &alloc::vec::Vec<T>) {
+    if v.capacity() == 0 || core::mem::size_of::<T>() == 0 {
+        return;
+    }
+    unsafe {
+        let s = state();
+        let at = s.heap.offset(v.as_ptr() as *mut u8);
+        s.heap.adopt(at);
     }
 }
 

@@ -58,7 +58,7 @@ pub fn depth() -> u32 {
     0
 }
 
-pub fn build<T: Any>(slot: u32, _drops: bool, make: impl FnOnce() -> Option<T>) -> bool {
+pub fn build<T: Any>(slot: u32, _owned: bool, make: impl FnOnce() -> Option<T>) -> bool {
     match make() {
         Some(v) => {
             put(slot, Some(Box::new(v)));
@@ -83,6 +83,10 @@ pub fn with_mut<T: Any, R>(slot: u32, f: impl FnOnce(&mut T) -> R) -> Option<R> 
     r
 }
 
+pub fn within<T: Any, R>(slot: u32, f: impl FnOnce(&mut T) -> R) -> Option<R> {
+    with_mut(slot, f)
+}
+
 pub fn replace<T: Any, R>(slot: u32, f: impl FnOnce(&T) -> Option<(T, R)>) -> Option<R> {
     let value = take(slot)?;
     let made = value.downcast_ref::<T>().and_then(f);
@@ -97,6 +101,8 @@ pub fn replace<T: Any, R>(slot: u32, f: impl FnOnce(&T) -> Option<(T, R)>) -> Op
         }
     }
 }
+
+pub fn adopt<T>(_v: &Vec<T>) {}
 
 pub fn release(slot: u32) {
     drop(take(slot));

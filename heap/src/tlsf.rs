@@ -401,9 +401,20 @@ impl Heap {
         }
     }
 
+    /// The used block of the payload at `p` joins the current group (leaving its own).
+    #[inline(always)]
+    pub unsafe fn adopt(&self, p: u32) {
+        let b = p - HEADER;
+        self.unlink(b);
+        if self.current != 0 {
+            self.link_after(self.get(self.current + A), b);
+        }
+    }
+
     /// Frees every block of `node`'s group, one per round; `false` if `rounds` ran out
     /// first. Between any two rounds the heap and the group are whole, so a purge cut
     /// short is finished by the next.
+    #[inline(never)]
     pub unsafe fn purge(&mut self, node: u32, mut rounds: u32) -> bool {
         loop {
             let b = self.get(node + Z);

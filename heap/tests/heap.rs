@@ -298,11 +298,23 @@ fn records() {
     assert_eq!(used(), before);
     assert_eq!(heap::with(3, |s: &State| s.step), Some(1));
 
-    // with_mut: what it allocates joins the state (kept after the call closes).
+    // within: what it allocates joins the state (kept after the call closes).
     let mark = heap::open(true);
-    heap::with_mut(3, |s: &mut State| s.names.push(vec![1; 1000]));
+    heap::within(3, |s: &mut State| s.names.push(vec![1; 1000]));
     heap::close(mark, true); // even rolled back: the state's memory is not the call's
     assert_eq!(heap::with(3, |s: &State| s.names[501].len()), Some(1000));
+    heap::check();
+    // with_mut: a buffer of the state that grows stays the state's; what it allocates
+    // anew is the call's (a rolled back call takes it along).
+    let before = used();
+    let mark = heap::open(true);
+    heap::with_mut(3, |s: &mut State| {
+        s.names[0].extend_from_slice(&[5; 3000]);
+        std::mem::forget(vec![0u8; 100_000]);
+    });
+    heap::close(mark, true);
+    assert_eq!(heap::with(3, |s: &State| s.names[0].len()), Some(3001));
+    assert!(used() < before + 10_000, "the call's own allocation is freed");
     heap::check();
 
     // Released while borrowed: freed when the borrower is done.
@@ -330,6 +342,21 @@ fn records() {
     drop(r); // (the panic's payload was allocated in the call)
     heap::close(mark, true);
     assert_eq!(used(), base, "freed once the borrow is given back");
+
+    // A buffer allocated in the call, adopted by a state's build, is the state's.
+    let mark = heap::open(true);
+    let given: Vec<u32> = (0..10_000).collect();
+    assert!(heap::build(5, false, || {
+        heap::adopt(&given);
+        Some(given)
+    }));
+    heap::close(mark, true);
+    assert_eq!(heap::with(5, |v: &Vec<u32>| v.iter().map(|&x| x as u64).sum::<u64>()), Some(49_995_000));
+    heap::check();
+    let mark = heap::open(true);
+    heap::release(5);
+    heap::close(mark, false);
+    assert_eq!(used(), base);
 
     // Slots far apart; a state of another type is not lent as this one.
     let mark = heap::open(true);

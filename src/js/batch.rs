@@ -6,9 +6,12 @@
 use crate::names::{fits, NameList};
 use alloc::vec::Vec;
 use core::cell::Cell;
+use tool_palette_heap as heap;
 use wasm_bindgen::prelude::*;
 
-/// Where JavaScript writes: the names' ends, their code units, a code per string.
+/// Where JavaScript writes: the names' ends, their code units, a code per string. The
+/// room is the heap record in slot 0 (host.js never gives that slot to an instance): it
+/// grows in place, its memory its own, whatever call grows it.
 #[derive(Default)]
 struct Room {
     ends: Vec<u32>,
@@ -16,9 +19,9 @@ struct Room {
     codes: Vec<u8>,
 }
 
+const ROOM: u32 = 0;
+
 thread_local! {
-    /// Taken and put back, never borrowed across a call: a trap leaves it merely empty.
-    static ROOM: Cell<Room> = const { Cell::new(Room { ends: Vec::new(), units: Vec::new(), codes: Vec::new() }) };
     /// Where each of the three is, at an address that stays (JavaScript is given it).
     static AT: Cell<[u32; 3]> = const { Cell::new([0; 3]) };
 }
@@ -38,16 +41,21 @@ pub fn room(count: u32, units: u32, codes: u32) -> u32 {
             true
         }
     }
-    let mut room = ROOM.take();
-    let grown =
-        grow(&mut room.ends, count) && grow(&mut room.units, units) && grow(&mut room.codes, codes);
-    AT.set([
-        room.ends.as_ptr() as u32,
-        room.units.as_ptr() as u32,
-        room.codes.as_ptr() as u32,
-    ]);
-    ROOM.set(room);
-    if grown {
+    if !heap::holds(ROOM) && !heap::build(ROOM, false, || Some(Room::default())) {
+        return 0;
+    }
+    let grown = heap::within(ROOM, |room: &mut Room| {
+        let grown = grow(&mut room.ends, count)
+            && grow(&mut room.units, units)
+            && grow(&mut room.codes, codes);
+        AT.set([
+            room.ends.as_ptr() as u32,
+            room.units.as_ptr() as u32,
+            room.codes.as_ptr() as u32,
+        ]);
+        grown
+    });
+    if grown == Some(true) {
         AT.with(|at| at.as_ptr() as u32)
     } else {
         0
@@ -56,16 +64,17 @@ pub fn room(count: u32, units: u32, codes: u32) -> u32 {
 
 /// The first `count` names and `codes` codes JavaScript wrote, copied out.
 pub(crate) fn take(count: u32, codes: u32) -> (NameList, Vec<u8>) {
-    let room = ROOM.take();
-    let count = (count as usize).min(room.ends.len());
-    let units = room.ends[..count].last().map_or(0, |&end| end as usize);
-    let names = (units <= room.units.len())
-        .then(|| NameList::from_parts(room.units[..units].to_vec(), room.ends[..count].to_vec()))
-        .flatten()
-        .unwrap_or_default();
-    let codes = room.codes[..(codes as usize).min(room.codes.len())].to_vec();
-    ROOM.set(room);
-    (names, codes)
+    heap::with(ROOM, |room: &Room| {
+        let count = (count as usize).min(room.ends.len());
+        let units = room.ends[..count].last().map_or(0, |&end| end as usize);
+        let names = (units <= room.units.len())
+            .then(|| NameList::from_parts(room.units[..units].to_vec(), room.ends[..count].to_vec()))
+            .flatten()
+            .unwrap_or_default();
+        let codes = room.codes[..(codes as usize).min(room.codes.len())].to_vec();
+        (names, codes)
+    })
+    .unwrap_or_default()
 }
 
 /// [`take`]'s names.

@@ -2,42 +2,63 @@
 // every call into the module passes, the batch names cross in, and the readers of the
 // caller's values, which word every error. The module decides (src/js/*.rs).
 import { state } from "./state.js";
-import { room } from "./tool_palette.js";
+import { calls } from "./calls.js";
+import { close, open, release, room } from "./tool_palette.js";
 
 // ---------------------------------------------------------------- the door
 
-// Every public call runs through `enter`: should anything unwind through a wasm frame (a
-// stack overflow, a trap), the module's stack pointer is put back and the call fails with
-// an Error that says so; calls nest at most MAX_DEPTH deep (a runaway recursion is cut).
+// Every public call runs through `enter`. It opens a call of the module's heap around it
+// (src/js/mod.rs `open`, `close`): should anything unwind through a wasm frame (the
+// JavaScript stack running out at any depth inside the call, a trap), whatever the call
+// allocated is freed, what it borrowed given back, the module's stack pointer put back,
+// the receivers of the calls it interrupted restored (calls.js), and a trap becomes an
+// Error that says so. Public calls nest at most MAX_DEPTH deep (a runaway recursion is cut).
 const MAX_DEPTH = 64;
-let depth = 0;
+let depth = 0; // public calls in progress, nested
+let entered = 0; // calls through the door in progress (the rest of a call after an await too)
 let cutting = false;
+// The instances borrowed by the calls in progress, innermost last (`using`).
+const lent = [];
 
 // Throws for a call that a runaway recursion cuts.
 function cut() {
   if (depth === 0 || (!cutting && depth < MAX_DEPTH)) return;
   cutting = true;
-  throw new Error(`tool-palette: calls into the package nested ${MAX_DEPTH} deep (a reader or callback that calls back into the package without end); this call and the ones nested under the outermost call fail`);
+  throw new Error(`tool-palette: calls into the package nested ${MAX_DEPTH} deep (a reader or callback that calls back into the package without end); this call and the ones nested under the outermost one fail`);
 }
 
-// `f.apply(self, args)` through the door.
-export function enter(f, self, args) {
+// `f.apply(self, args)` through the door: a public call (`counts`), or the rest of one
+// after an await (which nests no deeper).
+export function enter(f, self, args, counts = true) {
   if (!state.ready) throw notReady();
   cut();
-  const pointer = state.wasm?.__stack_pointer;
-  const saved = pointer?.value;
-  depth++;
+  const { wasm } = state;
+  const pointer = wasm.__stack_pointer;
+  const saved = pointer.value;
+  const [to, borrowed] = [calls.to, lent.length];
+  const mark = open(entered === 0);
+  entered++;
+  if (counts) depth++;
   try {
-    return f.apply(self, args);
+    const result = f.apply(self, args);
+    close(mark, false);
+    return result;
   } catch (error) {
     // A call that returned leaves the pointer where it was; an unwind through wasm does not.
-    if (pointer !== undefined && pointer.value !== saved) pointer.value = saved;
+    if (pointer.value !== saved) pointer.value = saved;
+    // What the call allocated and borrowed (a call cut short by the stack running out may
+    // fail to do this: the next outermost call does it, `open(true)`).
+    try { close(mark, true); } catch {}
     // The room may be lost with a call that did not return: it is asked for again.
     capacity = [0, 0, 0];
     if (!(error instanceof WebAssembly.RuntimeError)) throw error;
     throw new Error(`tool-palette: the WebAssembly module trapped (${error.message}); this call failed, the next one runs normally`, { cause: error });
   } finally {
-    if (--depth === 0) cutting = false;
+    if (counts && --depth === 0) cutting = false;
+    entered--;
+    calls.to = to;
+    while (lent.length > borrowed) done(lent.pop());
+    if (entered === 0 && limbo.size > 0) limbo.forEach(drop);
   }
 }
 
@@ -58,7 +79,7 @@ export function guarded(Class, ...methods) {
   for (const [name, async] of methods) define(name, guard(Class.prototype[name], async));
   define("dispose", guard(function dispose() {
     const held = use(this, Class, "dispose");
-    if (!held.disposed && (held.disposed = true) && held.busy === 0) held.wasm?.free();
+    if (!held.disposed && (held.disposed = true) && held.busy === 0) free(held);
   }));
   if (typeof Symbol.dispose === "symbol") define(Symbol.dispose, Class.prototype.dispose);
 }
@@ -239,12 +260,53 @@ export function signal(value, where) {
 
 // ---------------------------------------------------------------- instances
 
-// The module's instance behind each public instance (held by the instance itself, not by a
+// The module numbers an instance's state by a slot that JavaScript hands out (slot 0 is
+// the batch's room), so that no answer of the module's can lose one. A slot taken is in
+// `limbo` until an owner keeps it (`own`, `keep`): when the outermost call ends, what is
+// still there (a call cut short between taking a slot and keeping it) is freed.
+const spare = [];
+const spared = new Set();
+let slots = 1;
+const limbo = new Set();
+export function slot() {
+  const s = spare.length > 0 ? spare.pop() : slots++;
+  spared.delete(s);
+  limbo.add(s);
+  return s;
+}
+export const keep = (s) => void limbo.delete(s);
+// Frees the state in `s` and gives the slot back (once: a slot given back twice would be
+// handed out twice).
+export function drop(s) {
+  if (spared.has(s)) return;
+  limbo.delete(s);
+  release(s);
+  spared.add(s);
+  spare.push(s);
+}
+
+// The module's states behind each public instance (held by the instance itself, not by a
 // WeakMap: garbage collection then takes both at once, and the module's memory comes back
 // sooner), and the class that made it: a method called on anything else is a TypeError.
+// `slots`: the instance's own; `free`: frees them (and anything else it holds), once.
 const HELD = Symbol("tool-palette");
-export function own(self, wasm, more) {
-  Object.defineProperty(self, HELD, { value: { wasm, more, Class: self.constructor, busy: 0, disposed: false } });
+const collected = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((f) => f()) : undefined;
+// `f()` once `token` is garbage-collected (unless `forget(token)` first).
+export const whenCollected = (token, f) => collected?.register(token, f, token);
+export const forget = (token) => collected?.unregister(token);
+export function own(self, slots, more, free = () => slots.forEach(drop)) {
+  slots.forEach(keep);
+  const held = { slots, more, Class: self.constructor, busy: 0, disposed: false, free: once(free) };
+  Object.defineProperty(self, HELD, { value: held });
+  collected?.register(self, held.free, held);
+}
+const once = (f) => {
+  let done = false;
+  return () => { if (!done) { done = true; f(); } };
+};
+function free(held) {
+  collected?.unregister(held);
+  held.free();
 }
 export function use(self, Class, method) {
   let held;
@@ -254,21 +316,20 @@ export function use(self, Class, method) {
   if (held?.Class !== Class) throw new TypeError(`tool-palette: ${Class.name}.prototype.${method} called on an object that is not a ${Class.name}`);
   return held;
 }
-// Runs `f(wasm, more)` on what `self` holds (an Error once disposed), keeping it from
-// being freed until `f` (or the promise it returns) is done.
+// Runs `f(slots, more)` on what `self` holds (an Error once disposed), keeping it from
+// being freed until `f` (or the promise it returns) is done; the door gives it back should
+// `f` never return.
 export function using(self, Class, method, f) {
   const held = use(self, Class, method);
   if (held.disposed) throw new Error(`${Class.name}: ${method}() after dispose()`);
   held.busy++;
-  const done = () => --held.busy === 0 && held.disposed && held.wasm?.free();
-  let result;
-  try {
-    result = f(held.wasm, held.more);
-  } catch (error) {
-    done();
-    throw error;
-  }
-  if (result instanceof Promise) result.then(done, done);
-  else done();
+  lent.push(held);
+  const result = f(held.slots, held.more);
+  lent.pop();
+  if (result instanceof Promise) result.then(() => done(held), () => done(held));
+  else done(held);
   return result;
+}
+function done(held) {
+  if (--held.busy === 0 && held.disposed) free(held);
 }

@@ -2,18 +2,22 @@
 // values once each and waits; the module (src/js/index.rs) checks, ranks, saves and loads.
 import * as wasm from "./tool_palette.js";
 import { FIELDS, NONE } from "./wire.js";
-import { attempt, bounded, checked, enter, fields, guarded, isFunction, isObject, mustBe, own, putNames, signal as checkSignal, strings, texts, use, using } from "./host.js";
+import { attempt, bounded, checked, drop, enter, fields, forget, guarded, isFunction, isObject, keep, mustBe, own, putNames, signal as checkSignal, slot, strings, texts, use, using, whenCollected } from "./host.js";
+import { calls } from "./calls.js";
 
 const OPTIONS = ["limit", "vectors", "embed", "onEmbedError", "explain", "signal"];
 const NO_ROWS = Object.freeze([]);
+// The module's answer for memory that ran out (index.rs `indexer`).
+const NO_ROOM = 0xffffffff;
+const noRoom = (where) => new RangeError(`${where} could not be indexed: the WebAssembly module's memory ran out`);
 
 /** Tool search over the tools' names, descriptions and parameter schemas, in the Rust core. */
 export class ToolIndex {
   constructor(tools, options) { enter(build, this, [tools, options]); }
 
   search(query, options) {
-    return ask(this, "search", query, options, (searcher, limit, hybrid, names) => {
-      const found = searcher.search(limit, hybrid);
+    return ask(this, "search", query, options, (ix, limit, vector, names) => {
+      const found = wasm.search(ix, limit, vector);
       const hits = new Array(found.length / 2);
       for (let i = 0; i < hits.length; i++) hits[i] = Object.freeze({ name: names[found[2 * i]], score: found[2 * i + 1] });
       return Object.freeze(hits);
@@ -21,9 +25,9 @@ export class ToolIndex {
   }
 
   explain(query, options) {
-    return ask(this, "explain", query, options, (searcher, limit, hybrid, names) => {
-      const to = new Explaining(names);
-      if (!searcher.explain(to, limit, hybrid)) throw new Error("ToolIndex.explain: this index keeps no field counts to explain with; build it with options.explain: true (new ToolIndex(tools, { explain: true })), and its snapshots keep them too");
+    return ask(this, "explain", query, options, (ix, limit, vector, names) => {
+      const to = (calls.to = new Explaining(names));
+      if (!wasm.explain(ix, limit, vector)) throw new Error("ToolIndex.explain: this index keeps no field counts to explain with; build it with options.explain: true (new ToolIndex(tools, { explain: true })), and its snapshots keep them too");
       const freeze = (v) => (isObject(v) && Object.values(v).forEach(freeze), Object.freeze(v));
       return freeze(to.hits);
     });
@@ -34,19 +38,19 @@ export class ToolIndex {
   // With `embed` a Promise: embed's answer is awaited here (not in the module), then ranked.
   entriesFor(context) {
     use(this, ToolIndex, "entriesFor");
-    return using(this, ToolIndex, "entries", (searcher, { names, embed }) => {
+    return using(this, ToolIndex, "entries", ([ix], { names, embed }) => {
       let read;
       try { if ((read = contextOf(context))) putNames(read, "ToolIndex.entries: context"); } catch (error) { if (embed) return Promise.reject(error); throw error; }
-      if (!embed) return read ? rowsOf(names, searcher.entries(read.length, false)) : NO_ROWS;
-      if (!read || !searcher.worded()) return Promise.resolve(NO_ROWS);
-      const rank = (failed) => (answer) => enter(embedded, this, [read, failed, answer]);
+      if (!embed) return read ? rowsOf(names, wasm.entries(ix, read.length, undefined)) : NO_ROWS;
+      if (!read || !wasm.worded()) return Promise.resolve(NO_ROWS);
+      const rank = (failed) => (answer) => enter(embedded, this, [read, failed, answer], false);
       try { return Promise.resolve(embed(read[0])).then(rank(false), rank(true)); } catch (error) { return Promise.resolve().then(() => rank(true)(error)); } // (or its then/constructor)
     });
   }
 
   get size() { return use(this, ToolIndex, "size").more.names.length; }
   get dimensions() { return use(this, ToolIndex, "dimensions").more.dims; }
-  save() { return using(this, ToolIndex, "save", (searcher, { names }) => (putNames(names, "ToolIndex.save: the index's names"), searcher.save(names.length))); }
+  save() { return using(this, ToolIndex, "save", ([ix], { names }) => (putNames(names, "ToolIndex.save: the index's names"), wasm.save(ix, names.length))); }
   static load(bytes, options) { return enter(load, undefined, [bytes, options]); }
 }
 guarded(ToolIndex, ["search"], ["explain"], ["entriesFor"], ["save"]);
@@ -60,31 +64,31 @@ function build(tools, options) {
   const bad = names.findIndex((name) => typeof name !== "string");
   if (bad >= 0) throw mustBe(`${where}[${bad}].name`, "a string", names[bad]);
   putNames(names, where);
-  const indexer = new wasm.Indexer(names.length, limit, explain === true);
-  let texts;
+  const ix = slot();
   try {
-    const dup = indexer.duplicate();
+    const dup = wasm.indexer(ix, names.length, limit, explain === true);
+    if (dup === NO_ROOM) throw noRoom(where);
     if (dup !== undefined) throw new TypeError(`${where}[${dup}] reuses the name "${names[dup]}"; tool names must be unique`);
-    if (!readVectors(indexer, values[1], names.length) && embed) throw new TypeError("ToolIndex: options.embed needs options.vectors (the tools' vectors, to rank its answers against)");
-    texts = [...unitsOf(read, where), Uint32Array.from(read.parts), namespacesOf(read, where)];
-  } catch (error) { throw (indexer.free(), error); }
-  made(this, indexer.build(...texts), names, embed, onEmbedError);
+    if (!readVectors(ix, values[1], names.length) && embed) throw new TypeError("ToolIndex: options.embed needs options.vectors (the tools' vectors, to rank its answers against)");
+    if (!wasm.finish(ix, ...unitsOf(read, where), Uint32Array.from(read.parts), namespacesOf(read, where))) throw noRoom(where);
+  } catch (error) { throw (drop(ix), error); }
+  made(this, ix, names, embed, onEmbedError);
 }
 
-const made = (self, searcher, names, embed, onEmbedError) => (own(self, searcher, { names, embed, onEmbedError, dims: searcher.dimensions() ?? null }), Object.freeze(self));
+const made = (self, ix, names, embed, onEmbedError) => (own(self, [ix], { names, embed, onEmbedError, dims: wasm.dimensions(ix) ?? null }), Object.freeze(self));
 
 const optionsOf = ([limit, , embed, onEmbedError, explain], where) => [checked(limit, "limit", `${where}.limit`), checked(embed, "function", `${where}.embed`), checked(onEmbedError, "function", `${where}.onEmbedError`), checked(explain, "flag", `${where}.explain`)];
 
-// search or explain: the call read and checked, the query's vector and the query put in.
+// search or explain: the call read and checked, the query's vector checked, the query put in.
 function ask(self, method, query, options, f) {
   const where = `ToolIndex.${method}: `;
   if (typeof query !== "string") throw mustBe(`${where}query`, "a string", query);
   const [limit, vector] = fields(options, ["limit", "vector"], `${where}options`);
   checked(limit, "limit", `${where}options.limit`);
-  return using(self, ToolIndex, method, (searcher, { names, dims }) => {
-    const hybrid = dims !== null && vector !== undefined && setVector(searcher, vector, `${where}options.vector`, dims);
+  return using(self, ToolIndex, method, ([ix], { names, dims }) => {
+    const hybrid = dims !== null && vector !== undefined ? checkVector((v) => wasm.fitting(ix, v), vector, `${where}options.vector`, dims) : undefined;
     putNames([query], `${where}query`);
-    return f(searcher, limit, hybrid, names);
+    return f(ix, limit, hybrid, names);
   });
 }
 
@@ -98,12 +102,12 @@ function contextOf(context) {
 
 // The rows once embed answered (or `failed`): lexical when it failed (onEmbedError gets why).
 function embedded(read, failed, answer) {
-  return using(this, ToolIndex, "entries", (searcher, { names, dims, onEmbedError }) => {
-    let hybrid = false;
-    try { hybrid = !failed && setVector(searcher, answer, "ToolIndex: the vector embed(message) answered", dims); } catch (error) { [failed, answer] = [true, error]; }
+  return using(this, ToolIndex, "entries", ([ix], { names, dims, onEmbedError }) => {
+    let vector;
+    try { vector = failed ? undefined : checkVector((v) => wasm.fitting(ix, v), answer, "ToolIndex: the vector embed(message) answered", dims); } catch (error) { [failed, answer] = [true, error]; }
     try { if (failed) onEmbedError?.(answer); } catch {}
     putNames(read, "ToolIndex.entries: context");
-    return rowsOf(names, searcher.entries(read.length, hybrid));
+    return rowsOf(names, wasm.entries(ix, read.length, vector));
   });
 }
 
@@ -113,14 +117,15 @@ const rowsOf = (names, found) => Object.freeze(Array.from(found, (i) => Object.f
 const [typedName, typedBuffer, typedOffset, typedLength] = [Symbol.toStringTag, "buffer", "byteOffset", "length"].map((key) => Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), key).get);
 const realView = (value) => typedName.call(value) && new globalThis[typedName.call(value)](typedBuffer.call(value), typedOffset.call(value), typedLength.call(value));
 
-// A vector into the module (`to.vector`), which checks it: true, or the TypeError why not.
-function setVector(to, value, where, dims) {
+// A vector read as numbers and checked by the module (`check(v)`, its verdict): the
+// vector, or the TypeError why not.
+function checkVector(check, value, where, dims) {
   const v = attempt(() => vectorOf(value), where);
   if (!(v instanceof Float32Array || v instanceof Float64Array)) throw mustBe(where, "an array of numbers", value);
-  const verdict = to.vector(v);
+  const verdict = check(v);
   if (verdict > 1) throw new TypeError(`${where}[${verdict - 2}] must be a finite number`);
   if (verdict) throw new TypeError(dims == null ? `${where} must hold at least one number, got an empty vector` : `${where} has ${v.length} numbers; the index's vectors have ${dims}`);
-  return true;
+  return v;
 }
 
 // A vector as a Float32Array or Float64Array (what is no number NaN), or the value itself.
@@ -135,8 +140,9 @@ function vectorOf(value) {
   return out;
 }
 
-// options.vectors (per tool, or a flat n × d Float32Array) into the indexer: whether any.
-function readVectors(indexer, value, count) {
+// options.vectors (per tool, or a flat n × d Float32Array) into the index being built in
+// slot `ix`: whether any.
+function readVectors(ix, value, count) {
   const where = "ToolIndex: options.vectors";
   if (value === undefined) return false;
   if (!isObject(value)) throw mustBe(where, "an iterable of vectors or a flat Float32Array", value);
@@ -146,7 +152,7 @@ function readVectors(indexer, value, count) {
   if (d !== false && count && !(Number.isInteger(d) && d > 0)) throw new TypeError(`${where}: a flat Float32Array of ${flat.length} numbers is not one vector of one length for each of the ${count} tools`);
   if (d !== false) rows = Array.from({ length: count }, (_, i) => flat.subarray(i * d, i * d + d));
   if (rows.length !== count) throw new TypeError(`${where} holds ${rows.length} vectors for ${count} tools: one per tool, in the order the tools are read`);
-  rows.forEach((row, i) => setVector(indexer, row, `${where}[${i}]`, i ? rows[0].length : undefined));
+  rows.forEach((row, i) => checkVector((v) => wasm.vector(ix, v), row, `${where}[${i}]`, i ? rows[0].length : undefined));
   return count > 0;
 }
 
@@ -242,7 +248,7 @@ function referenced(ref, root) {
 
 // The texts' code units and ends; a RangeError past what an index reads of one part.
 function unitsOf({ texts, size }, where) {
-  for (let f = 0; f < 4; f++) if (!wasm.Indexer.fits(size[2 * f], size[2 * f + 1])) throw new RangeError(`${where} is too large: a ToolIndex reads at most 1,048,576 texts and 33,554,432 code units of each kind (descriptions, parameter names, …), as memory allows`);
+  for (let f = 0; f < 4; f++) if (!wasm.fits(size[2 * f], size[2 * f + 1])) throw new RangeError(`${where} is too large: a ToolIndex reads at most 1,048,576 texts and 33,554,432 code units of each kind (descriptions, parameter names, …), as memory allows`);
   const [units, ends] = [new Uint16Array(size[1] + size[3] + size[5] + size[7]), new Uint32Array(texts.length)];
   let k = 0;
   texts.forEach((text, i) => {
@@ -285,11 +291,18 @@ function load(bytes, options) {
   throw mustBe("ToolIndex.load: bytes", "a Uint8Array (from index.save())", bytes);
 }
 
-// The index of a snapshot's bytes (`to` gets the names or why not), or that a stream made.
-function loaded(to, bytes, [limit, embed, onEmbedError], searcher = wasm.Searcher.load(to, bytes, limit)) {
-  if (!searcher) throw to.error;
-  if (embed && searcher.dimensions() === undefined) throw (searcher.free(), new TypeError("ToolIndex.load: options.embed needs a snapshot with vectors (this one has none)"));
-  return made(Object.create(ToolIndex.prototype), searcher, to.names, embed, onEmbedError);
+// The index of a snapshot's bytes (`to` gets the names or why not), or the one a stream
+// loaded into slot `ix`.
+// loaded into slot `ix` (which stays the stream's to free should this throw).
+function loaded(to, bytes, [limit, embed, onEmbedError], ix) {
+  const ours = ix === undefined;
+  if (ours) {
+    ix = slot();
+    calls.to = to;
+    if (!wasm.load(ix, bytes, limit)) throw (drop(ix), to.error ?? noRoom("ToolIndex.load: bytes"));
+  }
+  if (embed && wasm.dimensions(ix) === undefined) throw ((ours && drop(ix)), new TypeError("ToolIndex.load: options.embed needs a snapshot with vectors (this one has none)"));
+  return made(Object.create(ToolIndex.prototype), ix, to.names, embed, onEmbedError);
 }
 
 // A source judged by shape: [a stream], [a Response's body] (USED, or null), [a Blob, true].
@@ -304,25 +317,38 @@ function sourceOf(source) {
   return isFunction(source.stream) ? [source, true] : undefined;
 }
 
-// The index streamed in (src/js/index.rs `Loading`); whatever fails cancels the reader.
+// The index streamed in (src/js/index.rs `loading`, `poll`); whatever fails cancels the
+// reader. The module is asked only after an await (on a settled promise's turn, never on
+// the caller's stack, which could run out inside the module): the load holds JavaScript
+// values. Its slots go with it, or with garbage collection if its promise is dropped.
 async function streamed([value, blob], read) {
+  await undefined;
   const options = read();
   const signal = options[3];
   if (value === USED) throw new TypeError("ToolIndex.load: source's body was read already (bodyUsed): a body is read once; load from a new Response, or from response.clone() made before reading it");
   if (signal?.read("aborted")) throw signal.read("reason");
-  if (value === null) return loaded(new Load(BYTES), new Uint8Array(0), options);
+  if (value === null) return enter(loaded, undefined, [new Load(BYTES), new Uint8Array(0), options], false);
   let stream, stop, onAbort;
   const reader = attempt(() => isStream((stream = blob ? value.stream() : value)) && stream.getReader(), "ToolIndex.load: source");
   if (!reader) throw mustBe("ToolIndex.load: source.stream()", "a ReadableStream", stream);
-  const [load, loading] = [new Load(BYTES, reader), new wasm.Loading(options[0])];
+  const load = new Load(BYTES, reader);
+  const [loading, ix] = enter(begun, undefined, [options[0]], false);
+  const ours = { ix };
+  const release = () => { try { drop(loading); } catch {} try { if (ours.ix !== undefined) drop(ix); } catch {} };
+  const token = {}; // (held by this frame only: a stalled load dropped is collected)
+  whenCollected(token, release);
   const aborted = new Promise((_, reject) => (onAbort = () => { try { reject(signal.read("reason")); } catch (error) { reject(error); } }));
   aborted.catch(() => {});
   try {
     if (signal) try { signal.value.addEventListener("abort", onAbort, { once: true }); stop = () => signal.value.removeEventListener("abort", onAbort); } catch (cause) { throw signal.failed(cause); }
     for (;;) {
-      const searcher = enter(loading.poll, loading, [load]);
+      const done = enter(polled, undefined, [loading, ix, load], false);
       if (load.error) throw load.error;
-      if (searcher) return enter(loaded, undefined, [load, undefined, options, searcher]);
+      if (done) {
+        const index = enter(loaded, undefined, [load, undefined, options, ix], false);
+        ours.ix = undefined; // (the index's now)
+        return index;
+      }
       await Promise.race([load.pending, aborted]);
     }
   } catch (error) {
@@ -330,8 +356,20 @@ async function streamed([value, blob], read) {
     throw error;
   } finally {
     try { stop?.(); } catch {}
-    try { loading.free(); } catch {} // (its buffer now, not at garbage collection)
+    forget(token);
+    release();
   }
+}
+// A load's two slots, kept by it: the load's, and the index's it loads into.
+function begun(limit) {
+  const [loading, ix] = [slot(), slot()];
+  [loading, ix].forEach(keep);
+  if (!wasm.loading(loading, limit)) throw (drop(loading), drop(ix), noRoom("ToolIndex.load: source"));
+  return [loading, ix];
+}
+function polled(loading, ix, load) {
+  calls.to = load;
+  return wasm.poll(loading, ix, load);
 }
 const BYTES = "ToolIndex.load: source's bytes";
 
@@ -342,13 +380,13 @@ class Explaining {
   terms(units, ends) { this.words = texts(units, ends); }
   hit(tool, score, rank) { this.hits.push((this.at = { name: this.names[tool], score, rank, lexical: null, vector: null, fused: null })); }
   lexical(score, rank) { this.at.lexical = { score, rank, fields: [] }; }
-  vector(similarity, rank) { this.at.vector = { similarity, rank }; }
+  similar(similarity, rank) { this.at.vector = { similarity, rank }; }
   fused(lexical, vector) { this.at.fused = { lexical, vector }; }
   field(field, score) { this.at.lexical.fields.push({ field: FIELDS[field], score, terms: [] }); }
   term(term, score, count) { this.at.lexical.fields.at(-1).terms.push({ term: this.words[term], score, count }); }
 }
 
-// A load's JavaScript half (src/js/index.rs `Load`): the names, or why the bytes are refused;
+// A load's JavaScript half (src/js/index.rs `Load`, `named`, `refused`): the names, or why the bytes are refused;
 // `next`: the next chunk's length, undefined at the end, or the TypeError of a failed read.
 class Load {
   constructor(where, reader) { Object.assign(this, { where, reader, chunks: 0 }); }

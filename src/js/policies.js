@@ -2,7 +2,8 @@
 // (policies.rs) holds them in the core's form and runs each seam, asking a `Frame`.
 import * as wasm from "./tool_palette.js";
 import { FUNCTIONS, SEAMS } from "./wire.js";
-import { attempt as read, bounded, checked, describe, enter, fields, guarded, isFunction, isObject, mustBe, own, putNames, reserve, strings, using } from "./host.js";
+import { attempt as read, bounded, checked, describe, drop, enter, fields, guarded, isFunction, isObject, keep, mustBe, own, putNames, reserve, slot, strings, using } from "./host.js";
+import { calls } from "./calls.js";
 import { deliver } from "./deliver.js";
 
 export class ToolRedirectDroppedWarning extends Error {
@@ -20,11 +21,11 @@ export class ToolCallPolicy {
 
   // (The policy in the core's form is made when first asked: a set's policies need none.)
   matchesTool(toolName) {
-    return using(this, ToolCallPolicy, "matchesTool", (held) => {
+    return using(this, ToolCallPolicy, "matchesTool", (slots) => {
       const where = `ToolCallPolicy "${this.name}".matchesTool: toolName`;
       if (typeof toolName !== "string") throw mustBe(where, "a string", toolName);
-      held.set ??= composed([this], undefined, false, false);
-      return putNames([toolName], where), held.set.matchesTool(0);
+      if (slots.length === 0) keep(slots[slots.push(composed([this], undefined, false, false)) - 1]);
+      return putNames([toolName], where), wasm.matchesTool(slots[0], 0);
     });
   }
 }
@@ -46,8 +47,8 @@ function policy(spec) {
   const fields = { name, match, whenTool: tools, redirectTo: target, model: model ?? null };
   fields.argsTransform = checked(argsTransform, "nullableFunction", `${who}: argsTransform`) ?? null;
   fields.guard = checked(guard, "nullableFunction", `${who}: guard`) ?? null;
-  const held = { set: undefined, free: () => held.set?.free() };
-  own(this, held);
+  // (Its slot, when `matchesTool` first needs one.)
+  own(this, []);
   built.add(Object.freeze(Object.assign(this, fields)));
 }
 
@@ -58,26 +59,33 @@ function named(name) {
   return `ToolCallPolicy "${name}"`;
 }
 
-// Policies in the core's form (src/js/policies.rs `Policies`), or the index of a name
-// used twice; `gate`: the registered names (a Names).
+// Policies in the core's form (src/js/policies.rs `policies`): their slot, or the index of
+// a name used twice; `gate`: the slot of the registered names.
 function composed(list, gate, resolver, hook) {
-  const set = new wasm.Policies(gate, resolver, hook);
-  for (const p of list) {
+  const names = [];
+  const shape = new Uint32Array(3 * list.length);
+  list.forEach((p, i) => {
     const tools = p.whenTool === null ? [] : typeof p.whenTool === "string" ? [p.whenTool] : p.whenTool;
-    putNames([p.name, p.redirectTo ?? "", ...tools], `ToolCallPolicy "${p.name}"`);
-    set.add(p.whenTool === null ? undefined : tools.length, p.model !== null, p.guard !== null);
-  }
-  const twice = set.compose();
-  return twice === undefined ? set : (set.free(), twice);
+    names.push(p.name, p.redirectTo ?? "", ...tools);
+    shape.set([p.whenTool === null ? ANY : tools.length, p.model !== null ? 1 : 0, p.guard !== null ? 1 : 0], 3 * i);
+  });
+  putNames(names, "ToolPolicies: policies");
+  const at = slot();
+  const twice = wasm.policies(at, gate, resolver, hook, shape);
+  if (twice === undefined) return at;
+  drop(at);
+  if (twice === ANY) throw new RangeError("ToolPolicies: policies could not be composed: the WebAssembly module's memory ran out");
+  return { twice };
 }
+const ANY = 0xffffffff;
 
 export class ToolPolicies {
   constructor(policies, options) { enter(compose, this, [policies, options]); }
 
   selectModel(ctx) {
-    return using(this, ToolPolicies, "selectModel", ({ set }, more) => {
-      const frame = new Frame(this.policies, ctx, more);
-      const i = set.selectModel(frame);
+    return using(this, ToolPolicies, "selectModel", ([set], more) => {
+      const frame = (calls.to = new Frame(this.policies, ctx, more));
+      const i = wasm.selectModel(set);
       if (frame.misstep !== null) throw frame.thrown;
       const p = i === undefined ? undefined : this.policies[i];
       return Object.freeze(p ? { model: p.model, source: "policy", policy: p.name } : { model: frame.model, source: frame.model === null ? "default" : "resolver", policy: null });
@@ -85,16 +93,16 @@ export class ToolPolicies {
   }
 
   dispatch(call, ctx, palette) {
-    return using(this, ToolPolicies, "dispatch", ({ set }, more) => {
+    return using(this, ToolPolicies, "dispatch", ([set], more) => {
       const where = "ToolPolicies.dispatch: call";
       if (!isObject(call)) throw mustBe(where, "an object { name, args, id? }", call);
       const name = read(() => call.name, `${where}.name`);
       if (typeof name !== "string") throw mustBe(`${where}.name`, "a string", name);
-      const names = paletteOf(palette, "ToolPolicies.dispatch: palette");
+      const [handed, names = []] = paletteOf(palette, "ToolPolicies.dispatch: palette");
       reserve([name], `${where}.name`);
-      putNames(names ? [name, ...names] : [name], "ToolPolicies.dispatch: palette");
-      const frame = new Frame(this.policies, ctx, more, call, name);
-      const i = set.dispatch(frame, names?.length);
+      putNames(names.length > 0 ? [name, ...names] : [name], "ToolPolicies.dispatch: palette");
+      const frame = (calls.to = new Frame(this.policies, ctx, more, call, name));
+      const i = wasm.dispatch(set, handed, names.length);
       if (frame.misstep !== null) throw frame.thrown;
       const by = i === undefined ? null : this.policies[i].name;
       if (frame.drop === null) return Object.freeze({ call: frame.current, original: call, redirectedBy: by, dropped: null });
@@ -129,23 +137,36 @@ function compose(policies, options) {
   const more = { made, resolver: checked(resolver, "function", `${at}.modelResolver`), hook: checked(hook, "function", `${at}.onToolCallDispatch`) };
   more.onWarning = checked(onWarning, "function", `${at}.onWarning`);
   const names = registered === undefined ? undefined : strings(registered, `${at}.registered`);
-  const known = names && (putNames(names, `${at}.registered`), new wasm.Names(names.length));
-  const set = composed(list, known, more.resolver !== undefined, more.hook !== undefined);
-  if (typeof set === "number") throw new TypeError(`${where}[${set}] reuses the name "${list[set].name}"; policy names must be unique`);
+  let known;
+  if (names) {
+    putNames(names, `${at}.registered`);
+    known = slot();
+    if (!wasm.names(known, names.length)) throw (drop(known), new RangeError(`${at}.registered could not be indexed: the WebAssembly module's memory ran out`));
+  }
+  let set;
+  try { set = composed(list, known, more.resolver !== undefined, more.hook !== undefined); } catch (error) { throw (known !== undefined && drop(known), error); }
+  if (typeof set !== "number") {
+    if (known !== undefined) drop(known);
+    throw new TypeError(`${where}[${set.twice}] reuses the name "${list[set.twice].name}"; policy names must be unique`);
+  }
   // (The policies it made of specs go with it; the caller's own stay theirs.)
-  own(this, { set, free: () => (set.free(), made.forEach((p) => p.dispose())) }, more);
+  const slots = known === undefined ? [set] : [set, known];
+  own(this, slots, more, () => (slots.forEach(drop), made.forEach((p) => p.dispose())));
   this.policies = Object.freeze(list);
   Object.freeze(this);
 }
 
-// A dispatch's palette, read once: the names it narrows to, or undefined for none, a
-// refusal or RoutingUnavailable (judged by `kind`, so that another build's count too).
+// A dispatch's palette, read once: what it is (policies.rs `Palette`: who the gate admits is
+// the core's to decide) and the names it holds (judged by `kind`, so that another build's
+// outcomes count too).
 function paletteOf(palette, where) {
-  if (palette == null) return undefined;
+  if (palette == null) return [Palette.Nothing];
   const kind = read(() => (isObject(palette) ? palette.kind : undefined), where);
-  if (kind === "refused" || kind === "unavailable") return undefined;
-  return kind === "routed" ? strings(read(() => palette.names, `${where}.names`), `${where}.names`) : strings(palette, where);
+  if (kind === "refused" || kind === "unavailable") return [Palette.NotRouted];
+  if (kind === "routed") return [Palette.Routed, strings(read(() => palette.names, `${where}.names`), `${where}.names`)];
+  return [Palette.Names, strings(palette, where)];
 }
+const { Palette } = wasm;
 
 // What the module asks of one seam call (policies.rs `Frame`): each method calls the
 // caller's code, catches all it throws and answers nothing for a failure, keeping why

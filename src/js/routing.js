@@ -3,7 +3,8 @@
 // decides each step of the turn and the turn, and hands the answer over in one call.
 import * as wasm from "./tool_palette.js";
 import { ACTIVE, FATES, MISSING, NO_SPAN, REASONS, RULES, UNAVAILABLE } from "./wire.js";
-import { attempt, bounded, checked, enter, fields, guard, guarded, isFunction, isObject, mustBe, own, put, putNames, reserve, signal, strings, using } from "./host.js";
+import { attempt, bounded, checked, drop, enter, fields, guard, guarded, isFunction, isObject, keep, mustBe, own, put, putNames, reserve, signal, slot, strings, using } from "./host.js";
+import { calls } from "./calls.js";
 import { deliver } from "./deliver.js";
 
 const { Activity, Event, Next, Retrieved, Returned } = wasm;
@@ -160,13 +161,12 @@ function failed(thrown) {
   return put(facts) ? [Retrieved.Failed, facts] : failed(new RangeError());
 }
 
-// Decides the turn over the registry (indexed now only) and what `read()` put in the batch.
-function decide(ask, registry, read) {
+// Decides the turn over the registry [slot, names] and what `read()` put in the batch.
+function decide(ask, [registry, names], read) {
   const retrievalMs = ask.reports.length && ask.called ? now() - ask.started : 0;
-  const [names, list] = registry();
   const [retrieved, found = [], rows = 0] = read();
-  const answer = new Decided(list, found, ask.timeoutMs);
-  wasm.decide(answer, names, retrieved, found.length, rows, ask.reports.length > 0);
+  const answer = (calls.to = new Decided(names, found, ask.timeoutMs));
+  if (!wasm.decide(registry, retrieved, found.length, rows, ask.reports.length > 0)) throw new Error("tool-palette: a turn's registered names are gone (a fault of the package's)");
   return report(ask.reports, answer.outcome, ...answer.report, retrievalMs);
 }
 const now = () => (globalThis.performance ?? Date).now();
@@ -195,11 +195,11 @@ async function turn(ask, registry) {
   if (step === Next.Wait) {
     let event;
     [event, value] = await wait(answer, wasm.timer(ask.timeoutMs), ask.signal);
-    step = enter(wasm.settled, undefined, [event]);
+    step = enter(wasm.settled, undefined, [event], false);
   }
   if (step === Next.Reject) throw reason();
   const read = step === Next.Read ? () => readRows(value, ask.isActive, ask.candidateOf) : step === Next.Failed ? () => failed(value) : () => [Retrieved.TimedOut];
-  return enter(decide, undefined, [ask, registry, read]);
+  return enter(decide, undefined, [ask, registry, read], false);
 }
 
 // The first of the store's answer, the budget's timer and the abort, as [Event, value], the
@@ -259,14 +259,18 @@ function layerOf([entries, timeoutMs, candidateOf, isActive, onDecision], where)
 }
 
 // The index of a registered list, shared while the same strings come again in order
-// (agents pass the same names every turn; hosts build a router per request): { index,
-// names, users }, freed once no router uses it and another list replaced it.
+// (agents pass the same names every turn; hosts build a router per request): { index (its
+// slot), names, users }, freed once no router or turn in flight uses it and another list
+// replaced it.
 let last;
 function indexed(names, where) {
   if (last !== undefined && same(last.names, names)) return last;
   putNames(names, where);
+  const index = slot();
+  if (!wasm.names(index, names.length)) throw (drop(index), new RangeError(`${where} could not be indexed: the WebAssembly module's memory ran out`));
   const previous = last;
-  last = { index: new wasm.Names(names.length), names, users: 0 };
+  keep(index);
+  last = { index, names, users: 0 };
   release(previous, 0);
   return last;
 }
@@ -277,7 +281,7 @@ function same(a, b) {
 }
 const ARRAY = Array.prototype[Symbol.iterator];
 function release(entry, users) {
-  if (entry && (entry.users += users) === 0 && entry !== last) entry.index.free();
+  if (entry && (entry.users += users) === 0 && entry !== last) drop(entry.index);
 }
 
 /** Narrows `registered` to the tools this turn's skills name (SPEC 2). */
@@ -295,10 +299,14 @@ export const resolvePalette = guard(function resolvePalette(options) {
   const registered = known?.names ?? strings(values[5], `${where}.registered`);
   if (known === undefined) reserve(registered, `${where}.registered`);
   ask.signal = signal(values[6], `${where}.signal`);
-  return turn(ask, () => {
-    const { index, names } = known !== undefined && known === last ? known : indexed(registered, `${where}.registered`);
-    return [index, names];
-  });
+  // The turn keeps its registry until it settles: a reader or store that starts a turn
+  // over another list replaces the shared one, but does not free this one.
+  const entry = known !== undefined && known === last ? known : indexed(registered, `${where}.registered`);
+  entry.users++;
+  const settled = () => release(entry, -1);
+  const answer = turn(ask, [entry.index, entry.names]);
+  answer.then(settled, settled);
+  return answer;
 }, true);
 
 // ---------------------------------------------------------------- ToolRouter
@@ -313,10 +321,10 @@ export class ToolRouter {
     const [given, context, onDecision] = fields(options, ["signal", "context", "onDecision"], where);
     const ask = { signal: signal(given, `${where}.signal`), context };
     const mine = checked(onDecision, "function", `${where}.onDecision`);
-    return using(this, ToolRouter, "resolve", (held, layer) => {
+    return using(this, ToolRouter, "resolve", ([index], layer) => {
       Object.assign(ask, layer, { reports: mine ? [...layer.reports, mine] : layer.reports });
       if (this.unavailable) return Promise.resolve(report(ask.reports, this.unavailable, RULES[UNAVAILABLE]));
-      return turn(ask, () => [held.index, this.registered]);
+      return turn(ask, [index, this.registered]);
     });
   }
 
@@ -337,7 +345,7 @@ function router(options) {
     const advice = missing.includes("no-registered-tools") ? "" : ". To narrow it, compose a serving router: register a procedural layer (`entries`)";
     deliver(new ToolRoutingUnavailableWarning(`tool routing is unavailable (missing: ${missing.join(", ")}); the full palette is kept on every turn${advice}`, missing), onWarning);
   } else entry.users++;
-  own(this, unavailable ? undefined : { index: entry.index, free: () => release(entry, -1) }, layer);
+  own(this, unavailable ? [] : [entry.index], layer, unavailable ? () => {} : () => release(entry, -1));
   this.registered = registered;
   this.unavailable = unavailable;
   Object.freeze(this);

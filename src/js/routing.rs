@@ -6,19 +6,14 @@ use crate::names::NameSet;
 use crate::routing::turn::{self, Activity as Read};
 use crate::routing::{self, Retrieval};
 use alloc::vec::Vec;
+use tool_palette_heap as heap;
 use wasm_bindgen::prelude::*;
 
-/// The `count` names in the batch, indexed once: a registered palette (a router's, the
-/// turns'), a `ToolPolicies`' gate.
+/// Indexes the `count` names in the batch once, into `slot`: a registered palette (a
+/// router's, the turns'), a `ToolPolicies`' gate. False when the memory ran out.
 #[wasm_bindgen]
-pub struct Names(pub(crate) NameSet);
-
-#[wasm_bindgen]
-impl Names {
-    #[wasm_bindgen(constructor)]
-    pub fn new(count: u32) -> Names {
-        Names(NameSet::new(batch::names(count)))
-    }
+pub fn names(slot: u32, count: u32) -> bool {
+    heap::build(slot, false, || Some(NameSet::new(batch::names(count))))
 }
 
 /// A row's activity as the facade read it (a record `Off`: its `active` is exactly
@@ -120,36 +115,40 @@ pub enum Retrieved {
     Nothing,
 }
 
-#[wasm_bindgen]
+#[wasm_bindgen(raw_module = "./calls.js")]
 extern "C" {
-    /// A turn's answer as the facade receives it (routing.js `Decided`).
-    pub type Decided;
-    /// The turn decided: `rule`, its place in `routing::RULES`; `detail`, which of the
-    /// batch's strings NAME is (2a); the routed names as indices into the registered
-    /// list; the unresolved as (string, start, end) triples over the batch's strings.
-    #[wasm_bindgen(method)]
-    fn decided(this: &Decided, rule: u32, detail: u32, names: &[u32], unresolved: &[u32]);
+    /// The turn decided (to routing.js `Decided`): `rule`, its place in `routing::RULES`;
+    /// `detail`, which of the batch's strings NAME is (2a); the routed names as indices
+    /// into the registered list; the unresolved as (string, start, end) triples over the
+    /// batch's strings.
+    fn decided(rule: u32, detail: u32, names: &[u32], unresolved: &[u32]);
     /// Its report: each row's fate (`routing::FATES`) and candidate triple (`NO_SPAN` for
     /// none), and the hidden names' indices.
-    #[wasm_bindgen(method)]
-    fn reported(this: &Decided, fates: &[u8], spans: &[u32], hidden: &[u32]);
+    fn reported(fates: &[u8], spans: &[u32], hidden: &[u32]);
 }
 
 /// A row without a candidate, in a report's triples (wire.js `NO_SPAN`).
 pub(crate) const NO_SPAN: u32 = u32::MAX;
 
-/// Decides a turn over `registry`: `count` strings (and `rows` codes) in the batch, as
-/// `retrieved` says; hands the answer to `to`, with the report when `report`.
+/// Decides a turn over the registry in slot `registry`: `count` strings (and `rows` codes)
+/// in the batch, as `retrieved` says; hands the answer over, with the report when
+/// `report`. False when the slot holds no registry.
 #[wasm_bindgen]
-pub fn decide(
-    to: &Decided,
-    registry: &Names,
+pub fn decide(registry: u32, retrieved: Retrieved, count: u32, rows: u32, report: bool) -> bool {
+    let (strings, codes) = batch::take(count, rows);
+    heap::with(registry, |registry: &NameSet| {
+        decide_over(registry, retrieved, strings, codes, report)
+    })
+    .is_some()
+}
+
+fn decide_over(
+    registry: &NameSet,
     retrieved: Retrieved,
-    count: u32,
-    rows: u32,
+    strings: crate::names::NameList,
+    codes: Vec<u8>,
     report: bool,
 ) {
-    let (strings, codes) = batch::take(count, rows);
     let mut detail = 0;
     let mut read = Vec::with_capacity(codes.len());
     let retrieval = match retrieved {
@@ -177,7 +176,7 @@ pub fn decide(
             Retrieval::Rows(Some(&read))
         }
     };
-    let decided = routing::resolve(&registry.0, retrieval);
+    let decided = routing::resolve(registry, retrieval);
     let (names, unresolved) = match &decided.outcome {
         routing::Outcome::Routed { names, unresolved } => (&names[..], unresolved),
         routing::Outcome::Refused { unresolved, .. } => (&[][..], unresolved),
@@ -188,7 +187,7 @@ pub fn decide(
         spans.flat_map(triple).collect()
     };
     let unresolved = triples(&mut unresolved.iter().map(|s| Some(*s)));
-    to.decided(
+    self::decided(
         decided.outcome.rule_at() as u32,
         detail as u32,
         names,
@@ -199,18 +198,20 @@ pub fn decide(
         let spans = triples(&mut decided.rows.iter().map(|r| r.candidate));
         let routed = matches!(decided.outcome, routing::Outcome::Routed { .. });
         let hidden = if routed {
-            routing::hidden(&registry.0, names)
+            routing::hidden(registry, names)
         } else {
             Vec::new()
         };
-        to.reported(&fates, &spans, &hidden);
+        self::reported(&fates, &spans, &hidden);
     }
 }
 
-/// A router's missing prerequisites (SPEC 3), by their place in wire.js `MISSING`.
+/// A router's missing prerequisites (SPEC 3) over the registry in slot `registered`, by
+/// their place in wire.js `MISSING`.
 #[wasm_bindgen]
-pub fn missing(has_layer: bool, registered: &Names) -> Vec<u8> {
-    routing::missing(has_layer, registered.0.distinct())
+pub fn missing(has_layer: bool, registered: u32) -> Vec<u8> {
+    let distinct = heap::with(registered, NameSet::distinct).unwrap_or(0);
+    routing::missing(has_layer, distinct)
         .iter()
         .map(|&m| m as u8)
         .collect()

@@ -2,28 +2,30 @@
 // (run.rs) and answered as indices into the caller's own registered strings.
 import * as wasm from "./tool_palette.js";
 import { CACHES } from "./wire.js";
-import { enter, fields, guarded, mustBe, own, putNames, strings, use, using } from "./host.js";
+import { drop, enter, fields, guarded, mustBe, own, putNames, slot, strings, use, using } from "./host.js";
+import { calls } from "./calls.js";
 import { pick, routedNames } from "./routing.js";
 
-// `<where>[i] ("name") is not a registered tool`, when the module answered `i` (a number).
-const unregistered = (where, names) => (i) => (typeof i === "number" ? new TypeError(`${where}[${i}] ("${names[i]}") is not a registered tool`) : i);
-// `f()`, its error (`i`, a number the module threw) worded by `word`.
-function worded(f, word) {
-  try { return f(); } catch (i) { throw word(i); }
-}
+// `<where>[i] ("name") is not a registered tool`, for the module's answer `i`.
+const unregistered = (where, names, i) => new TypeError(`${where}[${i}] ("${names[i]}") is not a registered tool`);
+// The module's answers that are no index (run.rs `MISSING`, `NOT_DEFERRED`).
+const [MISSING, NOT_DEFERRED] = [0xffffffff, 0xfffffffe];
+const gone = () => new Error("tool-palette: a run's state is gone (a fault of the package's, or its memory ran out)");
 
 export class PaletteRun {
   constructor(options) { enter(start, this, [options]); }
 
   /** The next step, for this turn's outcome (a refusal or RoutingUnavailable: every tool). */
   step(outcome) {
-    return using(this, PaletteRun, "step", (run, held) => {
+    return using(this, PaletteRun, "step", ([run, roster], held) => {
       const where = "PaletteRun.step: outcome";
       const names = routedNames(outcome, where);
       if (names) putNames(names, `${where}.names`);
       let answer;
-      const to = { stepped: (step, ...lists) => (answer = [step, ...lists.map((list, i) => (i < 4 ? pick(held.names, list) : list))]) };
-      worded(() => run.step(to, names !== undefined, names?.length ?? 0), unregistered(`${where}.names`, names));
+      calls.to = { stepped: (step, ...lists) => (answer = [step, ...lists.map((list, i) => (i < 4 ? pick(held.names, list) : list))]) };
+      const i = wasm.step(run, roster, names !== undefined, names?.length ?? 0);
+      if (i === MISSING) throw gone();
+      if (i !== undefined) throw unregistered(`${where}.names`, names, i);
       const [step, offered, listed, deferred, revealed, kept] = answer;
       held.size = step;
       return Object.freeze({ step, offered, listed, deferred, revealed, kept });
@@ -32,12 +34,17 @@ export class PaletteRun {
 
   /** `"deferred"`: tools the model loaded itself join what the run revealed. */
   reveal(names) {
-    return using(this, PaletteRun, "reveal", (run, held) => {
+    return using(this, PaletteRun, "reveal", ([run, roster], held) => {
       const where = "PaletteRun.reveal: names";
       const list = strings(names, where);
       putNames(list, where);
-      const word = (i) => (i === undefined ? new Error(`PaletteRun.reveal: only a "deferred" run reveals tools (this run is "${held.cache}")`) : unregistered(where, list)(i));
-      return pick(held.names, worded(() => run.reveal(list.length), word));
+      let added;
+      calls.to = { revealed: (indices) => (added = pick(held.names, indices)) };
+      const i = wasm.reveal(run, roster, list.length);
+      if (i === NOT_DEFERRED) throw new Error(`PaletteRun.reveal: only a "deferred" run reveals tools (this run is "${held.cache}")`);
+      if (i === MISSING) throw gone();
+      if (i !== undefined) throw unregistered(where, list, i);
+      return added;
     });
   }
 
@@ -57,7 +64,12 @@ function start(options) {
   if (!CACHES.includes(cache)) throw new TypeError(`${where}.cache must be ${expected}, got "${cache}"`);
   const pins = pinned == null ? [] : strings(pinned, `${where}.pinned`);
   putNames([...names, ...pins], `${where}.registered`);
-  const run = worded(() => new wasm.Run(CACHES.indexOf(cache), names.length, pins.length), unregistered(`${where}.pinned`, pins));
-  own(this, run, { names, cache, size: 0 });
+  const slots = [slot(), slot()];
+  const i = wasm.run(slots[0], slots[1], CACHES.indexOf(cache), names.length, pins.length);
+  if (i !== undefined) {
+    slots.forEach(drop);
+    throw i === MISSING ? gone() : unregistered(`${where}.pinned`, pins, i);
+  }
+  own(this, slots, { names, cache, size: 0 });
   Object.freeze(this);
 }

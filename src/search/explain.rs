@@ -136,10 +136,9 @@ impl Index {
         if hits.is_empty() {
             return Some(out);
         }
-        let mut s = self.scratch.take();
+        let mut s = self.scratch();
         self.query_terms(&mut s, query);
-        out.terms.clone_from(&s.terms);
-        self.scratch.put(s);
+        out.terms = s.terms;
         let n = self.len();
         let mut lexical = Vec::new();
         self.search(query, n, &mut lexical);

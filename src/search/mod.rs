@@ -2,7 +2,7 @@
 //!
 //! Pure computation: no I/O, no bindings. Texts are UTF-16 code units, as JavaScript
 //! strings are (unpaired surrogates included). The index is built once; a query
-//! accumulates scores over the postings of its terms only, in scratch kept by the index.
+//! accumulates scores over the postings of its terms only, in scratch of its own.
 //! See `bench/tool-search/DESIGN.md` for the design and what each part measured.
 
 mod explain;
@@ -15,7 +15,6 @@ pub mod vectors;
 
 use crate::names::NameList;
 use alloc::{vec, vec::Vec};
-use core::cell::Cell;
 pub use explain::{Explained, Explanation, FieldParts, Fused, Lexical, Similarity, TermPart};
 use terms::Terms;
 pub use vectors::{VectorError, Vectors};
@@ -35,6 +34,11 @@ pub enum Field {
 }
 
 pub const FIELDS: usize = 5;
+
+/// Whether `query` holds a word (a letter or a digit): a blank query ranks nothing.
+pub fn has_word(query: &[u16]) -> bool {
+    tokenize::has_word(query)
+}
 
 impl Field {
     /// The fields, by `Field as usize`.
@@ -217,9 +221,11 @@ pub struct Index {
     vectors: Option<Vectors>,
     /// The tools' namespaces (`Index::entries`).
     namespaces: Namespaces,
-    scratch: Slot,
 }
 
+/// A query's working memory, made for it and dropped after it: an index holds nothing a
+/// query changes, so a query cut short anywhere (the JavaScript stack running out inside
+/// it) leaves the index as it was, and its scratch goes with the call's memory.
 #[derive(Default)]
 struct Scratch {
     tokens: tokenize::Tokenizer,
@@ -229,55 +235,11 @@ struct Scratch {
     /// The tools with a score in the current query, then a heap of (score, tool).
     touched: Vec<u32>,
     heap: Vec<(f32, u32)>,
-    /// Per term: the last query that used it (`stamp`), to count each term once.
-    seen: Vec<u32>,
-    stamp: u32,
     /// The current query's terms, each once (`Index::query_terms`).
     terms: Vec<u32>,
-    /// Hybrid queries: the lexical hits, the cosines, the candidates.
-    lexical: Vec<Hit>,
+    /// Hybrid queries: the cosines, the candidates.
     cosines: Vec<f32>,
     query: vectors::QueryScratch,
-}
-
-impl Scratch {
-    /// Sized for the worst query up front: no query ever allocates per tool.
-    fn sized((tools, terms, cosines): (usize, usize, usize)) -> Scratch {
-        Scratch {
-            acc: vec![0.0; tools],
-            touched: Vec::with_capacity(tools),
-            heap: Vec::with_capacity(tools),
-            seen: vec![0; terms],
-            cosines: Vec::with_capacity(cosines),
-            ..Scratch::default()
-        }
-    }
-}
-
-/// The index's query scratch, taken out for a query and put back when it ends, never
-/// borrowed: a query that never ends (the module trapped, or the JavaScript stack ran out
-/// inside it) leaves none behind, rather than one borrowed for good or dirty, and the next
-/// query makes a fresh one.
-struct Slot {
-    scratch: Cell<Option<Box<Scratch>>>,
-    /// Tools, terms and the cosines' capacity: what a fresh scratch is sized for.
-    sizes: (usize, usize, usize),
-}
-
-impl Slot {
-    fn new(sizes: (usize, usize, usize)) -> Slot {
-        let scratch = Cell::new(Some(Box::new(Scratch::sized(sizes))));
-        Slot { scratch, sizes }
-    }
-
-    fn take(&self) -> Box<Scratch> {
-        let s = self.scratch.take();
-        s.unwrap_or_else(|| Box::new(Scratch::sized(self.sizes)))
-    }
-
-    fn put(&self, s: Box<Scratch>) {
-        self.scratch.set(Some(s));
-    }
 }
 
 /// Adds `score` to `tool`'s, noting the tool the first time it scores.
@@ -460,7 +422,6 @@ impl Builder {
         Index {
             tools: n as u32,
             params: self.p,
-            scratch: Slot::new((n, self.terms.len(), 0)),
             terms: self.terms,
             offsets,
             post_tool,
@@ -537,38 +498,44 @@ impl Index {
         self.tools == 0
     }
 
-    /// About how many bytes the index holds on the heap (capacities, scratch included).
+    /// About how many bytes the index holds on the heap (its arrays' capacities).
     pub fn heap_bytes(&self) -> usize {
-        let s = self.scratch.take();
-        let bytes = self.vectors.as_ref().map_or(0, Vectors::heap_bytes)
-            + 4 * s.cosines.capacity()
+        self.vectors.as_ref().map_or(0, Vectors::heap_bytes)
             + self.terms.heap_bytes()
             + 4 * (self.offsets.capacity() + self.post_tool.capacity())
             + self.counts.as_ref().map_or(0, Counts::heap_bytes)
-            + 4 * (self.post_score.capacity()
-                + s.terms.capacity()
-                + s.acc.capacity()
-                + s.touched.capacity()
-                + s.seen.capacity())
-            + 8 * s.heap.capacity();
-        self.scratch.put(s);
-        bytes
+            + 4 * self.post_score.capacity()
+    }
+
+    /// A query's scratch: a score per tool (zeroed), room for every tool's hit.
+    fn scratch(&self) -> Scratch {
+        let n = self.len();
+        Scratch {
+            acc: vec![0.0; n],
+            touched: Vec::with_capacity(n),
+            heap: Vec::with_capacity(n),
+            ..Scratch::default()
+        }
     }
 
     /// Puts into `out` (cleared first) at most `limit` hits with score > 0, best first;
     /// equal scores keep registration (index) order. A blank query, or one no tool
-    /// matches, gives none. Allocates nothing per tool: the scratch lives in the index.
+    /// matches, gives none.
     pub fn search(&self, query: &[u16], limit: usize, out: &mut Vec<Hit>) {
+        self.search_in(&mut self.scratch(), query, limit, out);
+    }
+
+    /// `search` in the scratch `s` (left with every score back at 0).
+    fn search_in(&self, s: &mut Scratch, query: &[u16], limit: usize, out: &mut Vec<Hit>) {
         out.clear();
-        let mut s = self.scratch.take();
         s.touched.clear();
-        self.query_terms(&mut s, query);
+        self.query_terms(s, query);
         let Scratch {
             terms,
             acc,
             touched,
             ..
-        } = &mut *s;
+        } = s;
         for &t in terms.iter() {
             let (a, b) = self.postings(t);
             for (&tool, &score) in self.post_tool[a..b].iter().zip(&self.post_score[a..b]) {
@@ -592,7 +559,6 @@ impl Index {
             h.swap(0, end);
             sift_down(&mut h[..end], 0);
         }
-        self.scratch.put(s);
     }
 }
 
@@ -600,11 +566,6 @@ impl Index {
     /// The query's terms (its tokens normalised, those the index has), each once, in the
     /// order they come, into `s.terms`: what `search` sums the postings of.
     fn query_terms(&self, s: &mut Scratch, query: &[u16]) {
-        s.stamp = s.stamp.wrapping_add(1);
-        if s.stamp == 0 {
-            s.seen.fill(0);
-            s.stamp = 1;
-        }
         s.terms.clear();
         s.tokens.start();
         while let Some(tok) = s.tokens.next(query, self.params.camel) {
@@ -614,10 +575,10 @@ impl Index {
                 Some(n) => self.terms.find(&s.stem[..n]).unwrap_or(NONE),
                 None => NONE,
             } as usize;
-            if t == NONE as usize || s.seen[t] == s.stamp {
+            // (A query has few terms: a scan finds one seen already.)
+            if t == NONE as usize || s.terms.contains(&(t as u32)) {
                 continue;
             }
-            s.seen[t] = s.stamp;
             s.terms.push(t as u32);
         }
     }
@@ -691,10 +652,6 @@ impl Index {
         if vectors.len() != self.len() {
             return Err(vectors.len());
         }
-        self.scratch.sizes.2 = vectors.len();
-        if let Some(s) = self.scratch.scratch.get_mut() {
-            s.cosines = Vec::with_capacity(vectors.len());
-        }
         self.vectors = Some(vectors);
         Ok(())
     }
@@ -742,16 +699,13 @@ impl Index {
             return;
         }
         let (depth, embedding_depth) = fusion.depths(limit);
-        let mut s = self.scratch.take();
+        let mut s = self.scratch();
         if !vectors.cosines(vector, &mut s.query, &mut s.cosines) {
-            self.scratch.put(s);
             // A zero vector has no direction: the embedding says nothing.
-            return self.search(query, limit, out);
+            return self.search_in(&mut s, query, limit, out);
         }
-        let mut lexical = core::mem::take(&mut s.lexical);
-        self.scratch.put(s);
-        self.search(query, depth, &mut lexical);
-        let mut s = self.scratch.take();
+        let mut lexical = Vec::new();
+        self.search_in(&mut s, query, depth, &mut lexical);
         // The candidates, in `heap` as (fused score, tool): the lexical hits first, then
         // the embedding's first `embedding_depth` (the best of every tool's cosine, by a heap).
         s.heap.clear();
@@ -794,8 +748,6 @@ impl Index {
             tool,
             score: f64::from(score),
         }));
-        s.lexical = lexical;
-        self.scratch.put(s);
     }
 }
 

@@ -14,7 +14,7 @@
 
 use super::terms::Terms;
 use super::vectors::Vectors;
-use super::{averages, Counts, Fusion, Index, Namespaces, Params, Slot, FIELDS, WIDE};
+use super::{averages, Counts, Fusion, Index, Namespaces, Params, FIELDS, WIDE};
 use alloc::{vec, vec::Vec};
 
 pub const MAGIC: &[u8; 8] = b"TPINDEX\0";
@@ -664,11 +664,9 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         bytes.shrink_to_fit();
         Some(Vectors::from_raw(dims, bytes, rows.start, scale).ok_or(Corrupt("the vectors"))?)
     };
-    let n = tools as usize;
     let index = Index {
         tools,
         params,
-        scratch: Slot::new((n, terms.len(), if vectors.is_some() { n } else { 0 })),
         terms,
         offsets,
         post_tool,

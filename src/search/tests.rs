@@ -327,30 +327,6 @@ fn names_are_exact_utf16() {
 }
 
 #[test]
-fn a_query_that_never_ended_leaves_no_scratch_behind() {
-    let ix = index(&weather_tools());
-    let before = ranked(&ix, "weather", 5);
-    // As a trap, or the JavaScript stack running out, mid-query leaves it: taken, dirty,
-    // never put back.
-    let mut lost = ix.scratch.take();
-    lost.acc.fill(1.0);
-    core::mem::forget(lost);
-    assert_eq!(ranked(&ix, "weather", 5), before);
-    assert_eq!(ranked(&ix, "weather", 5), before);
-}
-
-#[test]
-fn stamps_wrap() {
-    let ix = index(&weather_tools());
-    let mut s = ix.scratch.take();
-    s.stamp = u32::MAX - 1;
-    ix.scratch.put(s);
-    for _ in 0..4 {
-        assert_eq!(ranked(&ix, "weather weather", 5), [0, 2]);
-    }
-}
-
-#[test]
 fn zero_weight_fields_and_odd_params_stay_sane() {
     let tools = weather_tools();
     let texts: Vec<Vec<(Field, &[u16])>> = tools
@@ -579,38 +555,6 @@ fn no_panic_on_any_input() {
                 .all(|h| (h.tool as usize) < tools.len() && h.score > 0.0));
         }
     }
-}
-
-#[test]
-fn queries_allocate_nothing_per_tool() {
-    let tools: Vec<Tool> = (0..300)
-        .map(|i| {
-            tool(
-                if i % 2 == 0 { "lookup" } else { "fetch" },
-                "Looks a word up.",
-            )
-        })
-        .collect();
-    let ix = index(&tools);
-    let caps = |ix: &Index| {
-        let s = ix.scratch.take();
-        let caps = (
-            s.acc.as_ptr(),
-            s.touched.as_ptr(),
-            s.heap.as_ptr(),
-            s.touched.capacity(),
-            s.heap.capacity(),
-        );
-        ix.scratch.put(s);
-        caps
-    };
-    let before = caps(&ix);
-    let mut out = Vec::with_capacity(300);
-    for q in ["lookup", "word looks fetch lookup", "", "fetch"] {
-        ix.search(&u(q), 300, &mut out);
-    }
-    assert_eq!(out.len(), 150);
-    assert_eq!(caps(&ix), before);
 }
 
 // ---- hybrid ranking ---------------------------------------------------------------------

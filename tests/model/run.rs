@@ -3,7 +3,7 @@
 
 use super::Units;
 use tool_palette::names::NameList;
-use tool_palette::run::{Cache, Run};
+use tool_palette::run::{Cache, Roster, Run};
 
 /// One step as the SPEC states it, in names.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -146,14 +146,17 @@ fn list(names: &[Units]) -> NameList {
 
 /// The core's run, answering in the model's terms.
 pub struct CoreRun {
+    roster: Roster,
     run: Run,
     registered: Vec<Units>,
 }
 
 impl CoreRun {
     pub fn new(cache: Cache, registered: &[Units], pinned: &[Units]) -> Result<CoreRun, usize> {
-        let run = Run::new(cache, list(registered), &list(pinned))?;
+        let roster = Roster::new(list(registered), &list(pinned))?;
+        let run = Run::new(cache, &roster);
         Ok(CoreRun {
+            roster,
             run,
             registered: registered.to_vec(),
         })
@@ -165,7 +168,7 @@ impl CoreRun {
 
     pub fn reveal(&mut self, names: &[Units]) -> Result<Vec<Units>, Option<usize>> {
         use tool_palette::run::RevealError;
-        let new = self.run.reveal(&list(names)).map_err(|e| match e {
+        let new = self.run.reveal(&self.roster, &list(names)).map_err(|e| match e {
             RevealError::NotDeferred(_) => None,
             RevealError::Unregistered(i) => Some(i),
         })?;
@@ -177,7 +180,7 @@ impl CoreRun {
 
     pub fn step(&mut self, names: Option<&[Units]>) -> Result<StepSpec, usize> {
         let given = names.map(list);
-        let s = self.run.step(given.as_ref())?;
+        let s = self.run.step(&self.roster, given.as_ref())?;
         let of = |is: &[u32]| {
             is.iter()
                 .map(|&i| self.registered[i as usize].clone())
