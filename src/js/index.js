@@ -334,7 +334,7 @@ async function streamed([value, blob], read) {
   const load = new Load(BYTES, reader);
   const [loading, ix] = enter(begun, undefined, [options[0]], false);
   const ours = { ix };
-  const release = () => { try { drop(loading); } catch {} try { if (ours.ix !== undefined) drop(ix); } catch {} };
+  const release = freeing(loading, ours);
   const token = {}; // (held by this frame only: a stalled load dropped is collected)
   whenCollected(token, release);
   const aborted = new Promise((_, reject) => (onAbort = () => { try { reject(signal.read("reason")); } catch (error) { reject(error); } }));
@@ -360,6 +360,12 @@ async function streamed([value, blob], read) {
     release();
   }
 }
+// What frees a load's slots (made out here: a closure of `streamed` would hold its whole
+// scope, and through it the frame the garbage collector is to take).
+const freeing = (loading, ours) => () => {
+  try { drop(loading); } catch {}
+  try { if (ours.ix !== undefined) drop(ours.ix); } catch {}
+};
 // A load's two slots, kept by it: the load's, and the index's it loads into.
 function begun(limit) {
   const [loading, ix] = [slot(), slot()];
