@@ -400,6 +400,16 @@ pub fn close(mark: u32, aborted: bool) {
     }
 }
 
+/// The heap's blocks in use, and their bytes (headers included): flat over calls that
+/// leave nothing behind, whether they returned or were cut short (the bytes within a block
+/// or so: a block may be a little larger than asked, as where it lands allows).
+pub fn used() -> (u32, u32) {
+    unsafe {
+        let h = &state().heap;
+        (h.blocks, h.used)
+    }
+}
+
 /// Calls in progress (0: none).
 pub fn depth() -> u32 {
     unsafe { state().depth }

@@ -58,6 +58,10 @@ pub fn depth() -> u32 {
     0
 }
 
+pub fn used() -> (u32, u32) {
+    (0, 0)
+}
+
 pub fn build<T: Any>(slot: u32, _owned: bool, make: impl FnOnce() -> Option<T>) -> bool {
     match make() {
         Some(v) => {

@@ -90,6 +90,11 @@ pub struct Heap {
     heads: [[u32; SL]; FL],
     /// The group new blocks join (a node's offset; 0: none).
     pub(crate) current: u32,
+    /// Bytes in used blocks, headers included (a block may be a little larger than asked:
+    /// what the bench watches).
+    pub(crate) used: u32,
+    /// Used blocks (what the tests watch: where a block lands does not change it).
+    pub(crate) blocks: u32,
     /// Natively: the buffer's size, which growing may not pass.
     #[cfg(not(target_arch = "wasm32"))]
     capacity: u32,
@@ -139,6 +144,8 @@ impl Heap {
             sl: [0; FL],
             heads: [[0; SL]; FL],
             current: 0,
+            used: 0,
+            blocks: 0,
             #[cfg(not(target_arch = "wasm32"))]
             capacity: 0,
             #[cfg(not(target_arch = "wasm32"))]
@@ -532,6 +539,8 @@ impl Heap {
             }
         }
         self.carve(b, size);
+        self.used = self.used.wrapping_add(self.size(b));
+        self.blocks = self.blocks.wrapping_add(1);
         if node != 0 {
             self.link_after(node, b);
         } else {
@@ -544,6 +553,8 @@ impl Heap {
     /// Frees the used block `b` (it leaves its group), merged with free neighbours.
     #[inline(always)]
     unsafe fn release(&mut self, b: u32) {
+        self.used = self.used.wrapping_sub(self.size(b));
+        self.blocks = self.blocks.wrapping_sub(1);
         self.unlink(b);
         let mut b = b;
         let mut size = self.size(b);
@@ -615,6 +626,7 @@ impl Heap {
         let have = self.size(b);
         let n = b + have;
         if need <= have || (self.is_free(n) && have + self.size(n) >= need) {
+            self.used = self.used.wrapping_sub(have);
             if need > have {
                 // The free block after it joins it.
                 self.unfile(n);
@@ -644,6 +656,7 @@ impl Heap {
                 self.set(after + SIZE, self.get(after + SIZE) | PREV_FREE);
                 self.file(r);
             }
+            self.used = self.used.wrapping_add(self.size(b));
             return p;
         }
         // Moved: the new block takes the old one's place in its group.

@@ -65,7 +65,9 @@ fn verify(l: &Live) {
 }
 
 fn used() -> u64 {
-    heap::check().0
+    let walked = heap::check().0;
+    assert_eq!(walked, heap::used().1 as u64, "the heap's count of bytes in use");
+    walked
 }
 
 /// Random allocations, frees and reallocations, in calls opened and closed at random

@@ -31,7 +31,7 @@ function cut() {
 // after an await (which nests no deeper).
 export function enter(f, self, args, counts = true) {
   if (!state.ready) throw notReady();
-  cut();
+  if (counts) cut();
   const { wasm } = state;
   const pointer = wasm.__stack_pointer;
   const saved = pointer.value;

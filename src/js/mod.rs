@@ -46,6 +46,19 @@ pub fn close(mark: u32, aborted: bool) {
     tool_palette_heap::close(mark, aborted)
 }
 
+/// The blocks the module's heap has in use (the tests watch them stay flat; the bytes:
+/// `used_bytes`).
+#[wasm_bindgen]
+pub fn used() -> u32 {
+    tool_palette_heap::used().0
+}
+
+/// The bytes the module's heap has in use (the bench).
+#[wasm_bindgen]
+pub fn used_bytes() -> u32 {
+    tool_palette_heap::used().1
+}
+
 /// Frees the instance in `slot` (at once, or once the calls that borrow it are done).
 #[wasm_bindgen]
 pub fn release(slot: u32) {
