@@ -19,6 +19,10 @@ pub enum Row<'a> {
     NoCandidate,
     /// Active, with its candidate text as read (untrimmed).
     Candidate(&'a Name),
+    /// Active, naming a tool exactly: a row the package's own index made (`ToolIndex`'s
+    /// `entries`), whose candidate is a registered name as it is, never trimmed (a name
+    /// that begins or ends with whitespace is found by the index and routed alike).
+    Exact(&'a Name),
 }
 
 /// What asking the procedural layer came to this turn.
@@ -234,9 +238,10 @@ pub fn resolve(registry: &Registry, retrieval: Retrieval<'_>) -> Turn {
                 });
                 continue;
             }
-            Row::Candidate(text) => text,
+            Row::Candidate(text) => (text, trim_bounds(text)),
+            Row::Exact(text) => (text, (0, text.len())),
         };
-        let (start, end) = trim_bounds(text);
+        let (text, (start, end)) = text;
         let span = Span {
             candidate,
             start: start as u32,

@@ -146,6 +146,10 @@ export function texts(units, ends = [units.length]) {
   return out;
 }
 
+// The rows the package's indexes made (`ToolIndex.entries`): their `tool` is a registered
+// name as it is, which the core routes untrimmed (routing.rs `EXACT`).
+export const exactRows = new WeakSet();
+
 // ---------------------------------------------------------------- the caller's values
 
 export const isObject = (v) => typeof v === "object" && v !== null;

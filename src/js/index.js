@@ -2,7 +2,7 @@
 // values once each and waits; the module (src/js/index.rs) checks, ranks, saves and loads.
 import * as wasm from "./tool_palette.js";
 import { FIELDS, NONE } from "./wire.js";
-import { attempt, bounded, checked, drop, enter, fields, forget, guarded, isFunction, isObject, keep, mustBe, own, putNames, signal as checkSignal, slot, strings, texts, use, using, whenCollected } from "./host.js";
+import { attempt, bounded, checked, drop, enter, exactRows, fields, forget, guarded, isFunction, isObject, keep, mustBe, own, putNames, signal as checkSignal, slot, strings, texts, use, using, whenCollected } from "./host.js";
 import { calls } from "./calls.js";
 
 const OPTIONS = ["limit", "vectors", "embed", "onEmbedError", "explain", "signal"];
@@ -111,7 +111,12 @@ function embedded(read, failed, answer) {
   });
 }
 
-const rowsOf = (names, found) => Object.freeze(Array.from(found, (i) => Object.freeze({ tool: names[i] })));
+// The rows of `entries`, each known to the routing as one the index made (host.js `exactRows`).
+const rowsOf = (names, found) => Object.freeze(Array.from(found, (i) => {
+  const row = Object.freeze({ tool: names[i] });
+  exactRows.add(row);
+  return row;
+}));
 
 // A typed array of any realm as a plain view of its bytes, read by its internal slots.
 const [typedName, typedBuffer, typedOffset, typedLength] = [Symbol.toStringTag, "buffer", "byteOffset", "length"].map((key) => Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), key).get);

@@ -2,8 +2,8 @@
 // bindPalette. The facade reads, calls the store and waits; the module (routing.rs)
 // decides each step of the turn and the turn, and hands the answer over in one call.
 import * as wasm from "./tool_palette.js";
-import { ACTIVE, FATES, MISSING, NO_SPAN, REASONS, RULES, UNAVAILABLE } from "./wire.js";
-import { attempt, bounded, checked, drop, enter, fields, guard, guarded, isFunction, isObject, keep, mustBe, own, put, putNames, reserve, signal, slot, strings, using } from "./host.js";
+import { ACTIVE, EXACT, FATES, MISSING, NO_SPAN, REASONS, RULES, UNAVAILABLE } from "./wire.js";
+import { attempt, bounded, checked, drop, enter, exactRows, fields, guard, guarded, isFunction, isObject, keep, mustBe, own, put, putNames, reserve, signal, slot, strings, using } from "./host.js";
 import { calls } from "./calls.js";
 import { deliver } from "./deliver.js";
 
@@ -128,8 +128,10 @@ function readRows(answer, isActive, candidateOf) {
     for (let i = 0; i < rows.length; i++) {
       const row = rows[i];
       codes[i] = isActive ? (isActive(row) ? Activity.Yes : Activity.No) : typeof row === "string" ? Activity.Text : isRecord(row) ? (row.active === false ? Activity.Off : Activity.Record) : Activity.Other;
+      // A row an index made, read by the facade's own reader: its name is exact.
+      if (!candidateOf && exactRows.has(row)) codes[i] |= EXACT;
     }
-    for (let i = 0; i < rows.length; i++) if (ACTIVE[codes[i]]) found.push(candidate(rows[i], candidateOf));
+    for (let i = 0; i < rows.length; i++) if (ACTIVE[codes[i] & ~EXACT]) found.push(candidate(rows[i], candidateOf));
   } catch (error) {
     return failed(error);
   }

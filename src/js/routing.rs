@@ -29,7 +29,11 @@ pub enum Activity {
     No,
 }
 
-/// The core's activity (`routing::turn::Activity`) of each byte.
+/// A row's byte with this bit: the row is one the package's index made, and its candidate
+/// was read by the facade's own reader (wire.js `EXACT`): the core does not trim it.
+pub(crate) const EXACT: u8 = 0x80;
+
+/// The core's activity (`routing::turn::Activity`) of each byte (without `EXACT`).
 const ACTIVITIES: [Read; 6] = [
     Read::Text,
     Read::Record { off: false },
@@ -164,14 +168,14 @@ fn decide_over(
             let mut next = 0;
             for &code in &codes {
                 let activity = ACTIVITIES
-                    .get(code as usize)
+                    .get((code & !EXACT) as usize)
                     .copied()
                     .unwrap_or(Read::Other);
                 let candidate = (turn::is_active(activity) && next < strings.len()).then(|| {
                     next += 1;
                     strings.get(next - 1)
                 });
-                read.push(turn::row(activity, candidate));
+                read.push(turn::row(activity, candidate, code & EXACT != 0));
             }
             Retrieval::Rows(Some(&read))
         }

@@ -11,3 +11,4 @@ export const FIELDS = Object.freeze(["name", "description", "parameterName", "pa
 export const NO_SPAN = 4294967295;
 export const UNAVAILABLE = 7;
 export const NONE = 4294967295;
+export const EXACT = 128;

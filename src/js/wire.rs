@@ -53,8 +53,9 @@ mod tests {
             );
         }
         let (no_span, none) = (super::super::routing::NO_SPAN, crate::search::NONE);
+        let exact = super::super::routing::EXACT;
         js + &format!(
-            "export const NO_SPAN = {no_span};\nexport const UNAVAILABLE = {UNAVAILABLE};\nexport const NONE = {none};\n"
+            "export const NO_SPAN = {no_span};\nexport const UNAVAILABLE = {UNAVAILABLE};\nexport const NONE = {none};\nexport const EXACT = {exact};\n"
         )
     }
 

@@ -111,6 +111,26 @@ fn refusal_reasons_keep_exact_units() {
 }
 
 #[test]
+fn an_exact_row_names_its_tool_untrimmed() {
+    // " padded " is registered as it is: a row the index made routes it; a caller's
+    // row naming it is trimmed to "padded", which is not registered.
+    let padded = units(" padded ");
+    let r = reg(&[" padded ", "plain"]);
+    let turn = resolve(&r, Retrieval::Rows(Some(&[Row::Exact(&padded)])));
+    assert_eq!(turn.outcome, Outcome::Routed { names: vec![0], unresolved: vec![] });
+    assert_eq!(
+        turn.rows[0].candidate,
+        Some(Span { candidate: 0, start: 0, end: 8 })
+    );
+    let turn = resolve(&r, Retrieval::Rows(Some(&[Row::Candidate(&padded)])));
+    assert!(matches!(turn.outcome, Outcome::Refused { .. }));
+    // An empty name is no candidate, exact or not.
+    let empty = units("");
+    let turn = resolve(&r, Retrieval::Rows(Some(&[Row::Exact(&empty)])));
+    assert_eq!(turn.rows[0].fate, Fate::NoCandidate);
+}
+
+#[test]
 fn rows_without_candidates_are_active_but_resolve_nothing() {
     let r = reg(&["a"]);
     let out = decide(

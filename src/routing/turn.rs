@@ -43,9 +43,12 @@ pub fn is_active(activity: Activity) -> bool {
 /// One row as the routing core sees it: its activity, and for an active row the
 /// candidate its reader found (a string row's string, a record's first string field, what
 /// the caller's `candidateOf` answered when a string); inactive rows are never asked.
-pub fn row(activity: Activity, candidate: Option<&Name>) -> Row<'_> {
+/// `exact`: the row is one the package's index made, read by its own reader (its `tool`,
+/// a registered name as it is: not trimmed).
+pub fn row(activity: Activity, candidate: Option<&Name>, exact: bool) -> Row<'_> {
     match (is_active(activity), candidate) {
         (false, _) => Row::Inactive,
+        (true, Some(text)) if exact => Row::Exact(text),
         (true, Some(text)) => Row::Candidate(text),
         (true, None) => Row::NoCandidate,
     }
@@ -138,12 +141,14 @@ mod tests {
     #[test]
     fn rows_follow_the_spec_readers() {
         let a = units("a");
-        assert_eq!(row(Activity::Text, Some(&a)), Row::Candidate(&a));
-        assert_eq!(row(Activity::Record { off: true }, Some(&a)), Row::Inactive);
-        assert_eq!(row(Activity::Record { off: false }, None), Row::NoCandidate);
-        assert_eq!(row(Activity::Other, None), Row::NoCandidate);
-        assert_eq!(row(Activity::Said(false), Some(&a)), Row::Inactive);
-        assert_eq!(row(Activity::Said(true), Some(&a)), Row::Candidate(&a));
+        assert_eq!(row(Activity::Text, Some(&a), false), Row::Candidate(&a));
+        assert_eq!(row(Activity::Record { off: true }, Some(&a), false), Row::Inactive);
+        assert_eq!(row(Activity::Record { off: false }, None, false), Row::NoCandidate);
+        assert_eq!(row(Activity::Other, None, false), Row::NoCandidate);
+        assert_eq!(row(Activity::Said(false), Some(&a), false), Row::Inactive);
+        assert_eq!(row(Activity::Said(true), Some(&a), false), Row::Candidate(&a));
+        assert_eq!(row(Activity::Record { off: false }, Some(&a), true), Row::Exact(&a));
+        assert_eq!(row(Activity::Record { off: true }, Some(&a), true), Row::Inactive);
     }
 
     #[test]
