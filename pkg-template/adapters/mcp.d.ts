@@ -1,5 +1,5 @@
 // Types of tool-palette/mcp: the tools of MCP servers, routed, searched and policed. Structural: no import of the SDK.
-import type { AbortSignalLike, RouterOutcome, RoutingDecision } from "../index.js";
+import type { AbortSignalLike, RouterOutcome, RoutingDecision, ToolIndex } from "../index.js";
 import type { PoliciesLike, RouterCallOptions, ToolPaletteAdapterWarning } from "./shared.js";
 export type { ToolPaletteAdapterWarning } from "./shared.js";
 
@@ -104,6 +104,12 @@ export interface McpTurn {
   /** With `cache: "deferred"`: the tools to send as deferred definitions (the report's `deferred`); else `[]`. */
   readonly deferred: readonly McpTool[];
   readonly report: McpTurnReport;
+  /**
+   * The index over every listed tool (under their palette names) this turn was ranked by: what `tool-palette/providers`'
+   * `answerAnthropicToolSearch` / `answerOpenaiToolSearch` search with (`index: turn.index`). It is the palette's until
+   * the next listing, and freed by `mcp.dispose()`.
+   */
+  readonly index: ToolIndex;
 }
 
 /** One agent run: its turns share what search_tools found. */
