@@ -257,6 +257,33 @@ describe("Anthropic Messages", () => {
     assert.throws(() => p.answerAnthropicToolSearch(use, { step: first, index, tools: TOOLS, run: {} }), { name: "TypeError", message: /^answerAnthropicToolSearch: options\.run must be the run the step came from/ });
   });
 
+  test("with tool-palette/mcp: a turn is the step, turn.index answers the model's search, and the next route() offers (and callTool runs) what it found", async () => {
+    const mcp = await c.load("tool-palette/mcp");
+    const calls = [];
+    // More than 32 tools: a server of at most 32 (a namespace) is offered whole once one of its tools ranks.
+    const listed = [...TOOLS, ...Array.from({ length: 30 }, (_, i) => ({ name: `gauge_${i}`, description: `read gauge number ${i}` }))];
+    const client = {
+      listTools: async () => ({ tools: listed.map((t) => ({ name: t.name, description: t.description, inputSchema: schema(t) })) }),
+      callTool: async (params) => (calls.push(params.name), { content: [{ type: "text", text: `ran ${params.name}` }] }),
+    };
+    const mcpRun = mcp.createMcpPalette({ servers: { files: client }, cache: "deferred", searchTool: false, limit: 1 }).run();
+    const turn = await mcpRun.route("change the current directory");
+    assert.ok(turn.index instanceof tp.ToolIndex, "the turn carries its index");
+    assert.deepEqual([...turn.report.offered], ["cd"]);
+    const tools = [...turn.tools, ...turn.deferred];
+    const { body } = await sent(() => create({ ...p.anthropicMessages(turn.report, tools), messages: [{ role: "user", content: "cd" }, ...p.anthropicReveal(turn.report, tools)] }));
+    assert.deepEqual(body.tools.map((t) => t.name), ["tool_search", ...listed.map((t) => t.name)]);
+    const use = { type: "tool_use", id: "toolu_3", name: "tool_search", input: { query: "print a file" } };
+    const answer = p.answerAnthropicToolSearch(use, { step: turn.report, index: turn.index, tools, run: mcpRun });
+    assert.deepEqual(answer.content, [{ type: "tool_reference", tool_name: "cat" }]);
+    // Not in this turn's palette yet: the next route() (the model's next call) offers it, revealed already.
+    assert.equal((await mcpRun.callTool({ name: "cat", arguments: {} })).isError, true);
+    const next = await mcpRun.route("change the current directory");
+    assert.deepEqual([[...next.report.offered], [...next.report.revealed]], [["cd", "cat"], []]);
+    assert.deepEqual((await mcpRun.callTool({ name: "cat", arguments: {} })).content, [{ type: "text", text: "ran cat" }]);
+    assert.deepEqual(calls, ["cat"]);
+  });
+
   test("the search tool may not take a tool's name", async () => {
     const [step] = await steps("deferred", ["search"]);
     assert.throws(() => p.anthropicMessages(step, TOOLS, { search: { name: "ls" } }), { name: "TypeError", message: /options\.search\.name \("ls"\) is the name of one of the tools/ });

@@ -140,6 +140,7 @@ declare const model: string;
   "// A run in the package README: routed with its history, each step kept for the prompt cache": `
 declare const tools: { name: string; description: string; namespace?: string }[];
 declare const message: string;
+declare const model: string;
 `,
   "// Providers: each step's tools list, for the OpenAI SDK": `
 import type { RouterOutcome } from "tool-palette";
@@ -151,5 +152,6 @@ declare const messages: ChatCompletionMessageParam[];
   "// A run: one conversation, routed with its history, each step kept for the prompt cache": `
 declare const tools: { name: string; description: string; namespace?: string }[];
 declare const message: string;
+declare const model: string;
 `,
 };
