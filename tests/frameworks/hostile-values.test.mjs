@@ -45,7 +45,7 @@ async function readError(f, message, cause = BOOM) {
   else if (cause === "revoked") assert.match(String(error.cause), /revoked/, `${message}: the thrown value is the cause`);
 }
 
-test("the framework adapters' options: a throwing getter, a revoked proxy, a throwing iterator is a TypeError naming the option", async () => {
+test("the framework adapters' options (and the AI SDK's wrapTools and toolSearchFunction): a throwing getter, a revoked proxy, a throwing iterator is a TypeError naming what was read", async () => {
   const router = new core.ToolRouter({ entries: async () => ["a"], registered: ["a"] });
   const makers = [
     ["tool-palette/ai-sdk", "createToolPalette"],
@@ -63,6 +63,14 @@ test("the framework adapters' options: a throwing getter, a revoked proxy, a thr
       await readError(() => adapter[make]({ router, alwaysInclude: iterable }), `${where}: options.alwaysInclude could not be read`);
       await readError(() => adapter[make](revoked()), `${where}: options.router could not be read`, "revoked");
     }
+  }
+  for (const adapter of await both("tool-palette/ai-sdk")) {
+    const palette = adapter.createToolPalette({ router });
+    const tool = { description: "a", execute: async () => "a" };
+    await readError(() => palette.wrapTools(throwing({ a: tool }, "b")), 'tool-palette/ai-sdk: wrapTools(tools)["b"] could not be read');
+    await readError(() => palette.wrapTools({ a: new Proxy(tool, { get: boom }) }), 'tool-palette/ai-sdk: wrapTools(tools)["a"] could not be read');
+    await readError(() => palette.wrapTools(new Proxy({}, { ownKeys: boom })), "tool-palette/ai-sdk: wrapTools(tools) could not be read");
+    await readError(() => adapter.toolSearchFunction(throwing({}, "search")), "tool-palette/ai-sdk: toolSearchFunction(index).search could not be read");
   }
   for (const adapter of await both("tool-palette/langchain")) {
     await readError(() => adapter.toolPaletteMiddleware(throwing({ router }, "name")), "tool-palette/langchain: options.name could not be read");
