@@ -209,7 +209,7 @@ export interface PaletteRunOptions {
     registered: Iterable<string>;
     /** Default `"append"`. */
     cache?: PaletteCache | undefined;
-    /** Registered names listed and offered on every step (e.g. a tool-search tool). */
+    /** Registered names listed and offered on every step (e.g. a search tool of your own; the one `tool-palette/providers` adds is neither registered nor pinned). */
     pinned?: Iterable<string> | undefined;
 }
 
