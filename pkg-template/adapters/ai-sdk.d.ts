@@ -22,8 +22,8 @@ export interface AiSdkContext {
 
 /** What `context` receives: the options of `prepareStep` (or of a tool's `execute`). */
 export interface AiSdkStepInput {
-  messages?: readonly unknown[];
-  stepNumber?: number;
+  messages?: readonly unknown[] | undefined;
+  stepNumber?: number | undefined;
   runtimeContext?: unknown;
 }
 
@@ -56,4 +56,4 @@ export declare function createToolPalette<Ctx = AiSdkContext, Model = any>(
  */
 export declare function toolSearchFunction(
   index?: { search(query: string, options?: { limit?: number }): readonly { readonly name: string }[]; readonly size?: number },
-): (options: { query: string; tools: Array<{ name: string; description?: string }> }) => string[];
+): (options: { query: string; tools: Array<{ name: string; description?: string | undefined }> }) => string[];

@@ -21,7 +21,7 @@
 // receive when `telemetry.includeRuntimeContext` includes `toolPalette`.
 // No import of `ai`: only its documented shapes.
 import { ToolIndex } from "tool-palette";
-import { createCore, attributes, validateArgs, lastText, Recent, isObject, isFunction, fail, put } from "./shared.js";
+import { createCore, attributes, attempt, validateArgs, lastText, Recent, isObject, isFunction, fail, put } from "./shared.js";
 
 const WHERE = "tool-palette/ai-sdk";
 
@@ -97,7 +97,7 @@ export function createToolPalette(options) {
   const open = new WeakMap(); // a generation (its initialMessages array) → its last step
   // What the last record given to wrapTools holds: its names, the tools (by name), those
   // whose execute the adapter dispatches, the SDK's toolSearch tools, and the deferred tools.
-  let known = { names: null, tools: {}, executable: new Set(), searchers: new Set(), deferred: new Set() };
+  let known = { names: null, tools: new Map(), executable: new Set(), searchers: new Set(), deferred: new Set() };
 
   async function prepareStep(input) {
     const run = isObject(input) && Array.isArray(input.initialMessages) ? input.initialMessages : null;
@@ -170,7 +170,7 @@ export function createToolPalette(options) {
       // refuses its input (it answers that call with a tool error and runs nothing).
       // (With a run, the SDK refuses what is not listed; a listed tool not offered, "fixed", is refused by its execute.)
       const sdkRefuses = step.refusesCall(part.toolName) && !step.isSent(part.toolName);
-      const runs = !part.providerExecuted && known.executable.has(part.toolName) && !sdkRefuses && (await accepted(known.tools[part.toolName], part.input));
+      const runs = !part.providerExecuted && known.executable.has(part.toolName) && !sdkRefuses && (await accepted(known.tools.get(part.toolName), part.input));
       step.call({ id: part.toolCallId, name: part.toolName }, runs);
     };
     return new Proxy(model, {
@@ -209,19 +209,29 @@ export function createToolPalette(options) {
   function wrapTools(tools) {
     if (!isObject(tools) || Array.isArray(tools)) throw fail(`${WHERE}: wrapTools(tools)`, "a record of tools keyed by name", tools);
     // Keyed as the core's records are: `__proto__` and the like are ordinary names (own data properties).
-    const wrapped = Object.create(Object.getPrototypeOf(tools) === null ? null : Object.prototype);
-    const names = Object.keys(tools);
-    const searchers = new Set(names.filter((n) => isToolSearch(tools[n])));
+    const at = `${WHERE}: wrapTools(tools)`;
+    const wrapped = Object.create(attempt(() => Object.getPrototypeOf(tools), at) === null ? null : Object.prototype);
+    const names = attempt(() => Object.keys(tools), at);
+    // Each tool and what the adapter reads of it, once (a getter or proxy that throws is a TypeError naming the tool).
+    const read = new Map(
+      names.map((n) => {
+        const where = `${at}[${JSON.stringify(n)}]`;
+        const tool = attempt(() => tools[n], where);
+        const facts = attempt(() => ({ search: isToolSearch(tool), deferred: isObject(tool) && !!tool.deferLoading, runs: isObject(tool) && isFunction(tool.execute) }), where);
+        return [n, { tool, ...facts }];
+      }),
+    );
+    const searchers = new Set(names.filter((n) => read.get(n).search));
     known = {
       names,
-      tools,
+      tools: new Map(names.map((n) => [n, read.get(n).tool])),
       searchers,
-      deferred: new Set(names.filter((n) => isObject(tools[n]) && tools[n].deferLoading && !searchers.has(n))),
+      deferred: new Set(names.filter((n) => read.get(n).deferred && !searchers.has(n))),
       // The SDK binds a toolSearch's execute itself: only the others are dispatched.
-      executable: new Set(names.filter((n) => isObject(tools[n]) && isFunction(tools[n].execute) && !searchers.has(n))),
+      executable: new Set(names.filter((n) => read.get(n).runs && !searchers.has(n))),
     };
     for (const name of names) {
-      const tool = tools[name];
+      const tool = read.get(name).tool;
       const value = known.executable.has(name) ? { ...tool, execute: dispatching(name, tool) } : tool;
       put(wrapped, name, value);
     }
@@ -246,7 +256,7 @@ export function createToolPalette(options) {
         if (dispatch && o.onDispatch) o.onDispatch(dispatch, step.ctx);
         if (!dispatch || !core.enforce || dispatch.call === dispatch.original) return tool.execute(input, execOptions);
         const targetName = dispatch.call.name;
-        const target = Object.prototype.hasOwnProperty.call(tools, targetName) ? tools[targetName] : undefined;
+        const target = read.get(targetName)?.tool; // as read when wrapped
         if (!isObject(target) || !isFunction(target.execute)) {
           throw new Error(
             `${WHERE}: "${name}" was redirected to "${targetName}"${dispatch.redirectedBy ? ` by policy "${dispatch.redirectedBy}"` : ""}, ` +
@@ -274,7 +284,7 @@ export function createToolPalette(options) {
  * those candidates are kept.
  */
 export function toolSearchFunction(index) {
-  if (index !== undefined && !(isObject(index) && isFunction(index.search))) {
+  if (index !== undefined && !(isObject(index) && isFunction(attempt(() => index.search, `${WHERE}: toolSearchFunction(index).search`)))) {
     throw fail(`${WHERE}: toolSearchFunction(index)`, "a ToolIndex or undefined", index);
   }
   let names = null;

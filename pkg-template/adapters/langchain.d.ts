@@ -22,7 +22,7 @@ export interface LangChainContext {
 
 export interface LangChainPaletteOptions<Ctx, Model> extends AdapterOptions<Ctx, Model, any> {
   /** The middleware's name (unique among an agent's middleware). Default "ToolPaletteMiddleware". */
-  name?: string;
+  name?: string | undefined;
 }
 
 /** A middleware object for `createAgent({ middleware: [...] })`. */

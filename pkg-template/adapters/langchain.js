@@ -14,7 +14,7 @@
 // shared.js), and, with `tracing` (default), to the run's LangChain callbacks as a custom
 // event "tool_palette_step" (`handleCustomEvent`; LangSmith records it on the run). No
 // import of langchain: the middleware is a plain object of the documented shape.
-import { createCore, attributes, lastText, Recent, isObject, isFunction, fail, nameOf } from "./shared.js";
+import { createCore, attributes, lastText, Recent, isObject, isFunction, fail, nameOf, read } from "./shared.js";
 
 const WHERE = "tool-palette/langchain";
 // The brand createMiddleware() puts on middleware objects (a registered symbol).
@@ -89,7 +89,7 @@ export function toolPaletteMiddleware(options) {
     trace: (report, step) => pendingEvents.set(step, customEvent(attributes(report)).catch(() => {})),
   });
   const { o } = core;
-  const name = isObject(options) && options.name != null ? options.name : "ToolPaletteMiddleware";
+  const name = (options === undefined ? undefined : read(options, "name", `${WHERE}: options.name`)) ?? "ToolPaletteMiddleware";
   if (typeof name !== "string" || name === "") throw fail(`${WHERE}: options.name`, "a non-empty string", name);
   const byCall = new Recent(); // tool call id → step
   const open = new Set(); // steps waiting for their calls

@@ -1,13 +1,13 @@
 // Types of tool-palette/mcp: the tools of MCP servers, routed, searched and policed. Structural: no import of the SDK.
-import type { AbortSignalLike, RouterOutcome, RoutingDecision } from "../index.js";
+import type { AbortSignalLike, RouterOutcome, RoutingDecision, ToolIndex } from "../index.js";
 import type { PoliciesLike, RouterCallOptions, ToolPaletteAdapterWarning } from "./shared.js";
 export type { ToolPaletteAdapterWarning } from "./shared.js";
 
 /** An MCP tool as tools/list answers it (the fields the palette reads; others are kept). */
 export interface McpTool {
   name: string;
-  description?: string;
-  inputSchema?: { type?: "object"; properties?: Record<string, unknown>; [key: string]: unknown };
+  description?: string | undefined;
+  inputSchema?: { type?: "object" | undefined; properties?: Record<string, unknown> | undefined; [key: string]: unknown } | undefined;
   [key: string]: unknown;
 }
 
@@ -21,15 +21,15 @@ export interface McpCallResult {
 
 /** What the palette needs of a server: the SDK's `Client`, or anything with these two methods. */
 export interface McpClientLike {
-  listTools(params?: { cursor?: string }, options?: { signal?: AbortSignalLike }): Promise<{ tools: McpTool[]; nextCursor?: string }>;
+  listTools(params?: { cursor?: string }, options?: { signal?: AbortSignalLike }): Promise<{ tools: McpTool[]; nextCursor?: string | undefined }>;
   callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: any, options?: { signal?: AbortSignalLike }): Promise<any>;
 }
 
 /** A call in MCP's shape `{ name, arguments }`, or a framework's: `{ name, args }`, `{ toolName, input }`, arguments as JSON text. */
 export type McpCallLike =
-  | { name: string; arguments?: Record<string, unknown> | string; id?: string }
-  | { name: string; args?: unknown; id?: string }
-  | { toolName: string; input?: unknown; toolCallId?: string };
+  | { name: string; arguments?: Record<string, unknown> | string | undefined; id?: string | undefined }
+  | { name: string; args?: unknown; id?: string | undefined }
+  | { toolName: string; input?: unknown; toolCallId?: string | undefined };
 
 /** Size of tool definitions (`{ name, description, inputSchema }` as JSON): characters, and tokens with `countTokens`. */
 export interface DefinitionSize {
@@ -104,18 +104,24 @@ export interface McpTurn {
   /** With `cache: "deferred"`: the tools to send as deferred definitions (the report's `deferred`); else `[]`. */
   readonly deferred: readonly McpTool[];
   readonly report: McpTurnReport;
+  /**
+   * The index over every listed tool (under their palette names) this turn was ranked by: what `tool-palette/providers`'
+   * `answerAnthropicToolSearch` / `answerOpenaiToolSearch` search with (`index: turn.index`). It is the palette's until
+   * the next listing, and freed by `mcp.dispose()`.
+   */
+  readonly index: ToolIndex;
 }
 
 /** One agent run: its turns share what search_tools found. */
 export interface McpRun {
   /** Routes a turn (a step) on its message (a string, or a context with `message`). */
-  route(context: string | { message?: string; [key: string]: unknown }, options?: { signal?: AbortSignalLike }): Promise<McpTurn>;
+  route(context: string | { message?: string | undefined; [key: string]: unknown }, options?: { signal?: AbortSignalLike | undefined }): Promise<McpTurn>;
   /**
    * Dispatches a call through the policies and the gate to its server; never rejects for a server's fault (that is a
    * result with `isError: true`, as is an answer that is no CallToolResult). A hidden tool and an unknown name get the
    * same failed call. When `signal` aborts, rejects at once with `signal.reason`, whether or not the server heeds it.
    */
-  callTool(call: McpCallLike, options?: { signal?: AbortSignalLike }): Promise<McpCallResult>;
+  callTool(call: McpCallLike, options?: { signal?: AbortSignalLike | undefined }): Promise<McpCallResult>;
   /** The router option of the framework adapters: routes each step of the framework's loop with this run. */
   router(ctx: unknown, options?: Partial<RouterCallOptions>): Promise<RouterOutcome>;
   /**
@@ -146,43 +152,43 @@ export interface McpPaletteOptions<Ctx = { message: string }> {
    * the gate admits its `offered` names, and the report carries `listed`, `deferred`, `revealed` and `kept`. Each server is
    * then its tools' namespace, and the index reads the run's earlier messages as `history`. Default: no run state.
    */
-  cache?: "per-turn" | "append" | "fixed" | "deferred" | null;
+  cache?: "per-turn" | "append" | "fixed" | "deferred" | null | undefined;
   /** The connected clients, keyed by server name (the `<server>__<name>` prefix of colliding names). */
   servers: Record<string, McpClientLike>;
   /** The POST seam of every call (redirects, and the palette gate). */
-  policies?: PoliciesLike<Ctx, any> | null;
+  policies?: PoliciesLike<Ctx, any> | null | undefined;
   /** Your own procedural layer instead of the index: `(ctx) => rows`, as a ToolRouter's `entries`. */
-  entries?: ((ctx: Ctx) => unknown) | null;
+  entries?: ((ctx: Ctx) => unknown) | null | undefined;
   /**
    * Hybrid ranking of the listed tools: `embed(text)` embeds each tool's definition as a model is sent it (the JSON of its palette name, description and input schema) when the tools
    * are (re)listed (within `listTimeoutMs`; a text embedded before is not embedded again), and each turn's message
    * (within `timeoutMs` when given). If embedding the tools fails, routing ranks lexically until the next listing (warning
    * `EMBED_FAILED`, the report's `embedding.error`). `search_tools` embeds its query too. `onEmbedError` gets a failed `embed` of a message or a query (that one ranks lexically).
    */
-  index?: { embed?: (text: string) => ArrayLike<number> | PromiseLike<ArrayLike<number>>; onEmbedError?: (error: unknown) => void };
+  index?: { embed?: ((text: string) => ArrayLike<number> | PromiseLike<ArrayLike<number>>) | undefined; onEmbedError?: ((error: unknown) => void) | undefined } | undefined;
   /** Tools routed per turn, and answered by search_tools (default 5). */
-  limit?: number;
+  limit?: number | undefined;
   /** The budget of the procedural layer per turn (resolvePalette's timeoutMs; Infinity for none, as without it). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** The time one server's listing may take, all pages (default 10,000 ms; Infinity, or more than 2^31 - 1, for none). */
-  listTimeoutMs?: number;
+  listTimeoutMs?: number | undefined;
   /** The search tool's name (default "search_tools"), or false for none. */
-  searchTool?: string | false;
+  searchTool?: string | false | undefined;
   /** A call to a listed tool the turn did not offer: "refuse" (default: a failed call) or "allow". Unknown names are always failed calls. */
-  outsidePalette?: "refuse" | "allow";
+  outsidePalette?: "refuse" | "allow" | undefined;
   /**
    * Counts the tokens of a tool definition (e.g. gpt-tokenizer's `(text) => encode(text).length`), synchronously, once per
    * definition and listing; without it, reports give characters. An answer other than a finite number >= 0 (a Promise,
    * a string, NaN) makes `route()` reject with a TypeError naming `options.countTokens`.
    */
-  countTokens?: ((text: string) => number) | null;
+  countTokens?: ((text: string) => number) | null | undefined;
   /** Every turn's report. */
-  onDecision?: ((report: McpTurnReport) => void) | null;
+  onDecision?: ((report: McpTurnReport) => void) | null | undefined;
   /**
    * Warnings instead of process.emitWarning / console.warn, each code once: a server that failed to list
    * (`LIST_FAILED:<server>`), tools that could not be embedded (`EMBED_FAILED`).
    */
-  onWarning?: ((warning: ToolPaletteAdapterWarning) => void) | null;
+  onWarning?: ((warning: ToolPaletteAdapterWarning) => void) | null | undefined;
 }
 
 export interface McpPalette {

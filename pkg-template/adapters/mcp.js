@@ -12,7 +12,7 @@
 // each turn asks the core) and its calls (mcp/calling.js: the policies, the palette gate, the
 // servers); this module reads the options and puts them together.
 import { ToolIndex } from "tool-palette";
-import { checkFunctions, checkOneOf, fail, isObject, isFunction, readCache, warnings } from "./shared.js";
+import { attempt, checkFunctions, checkOneOf, fail, fields, isObject, isFunction, read, readCache, warnings } from "./shared.js";
 import { createListing } from "./mcp/listing.js";
 import { createRouting } from "./mcp/routing.js";
 import { createCalling } from "./mcp/calling.js";
@@ -27,23 +27,27 @@ function checkBudget(value, name) {
 }
 
 // The options, each read once and checked; the servers as a Map of their clients.
+const OPTIONS = ["servers", "policies", "entries", "onDecision", "onWarning", "countTokens", "limit", "listTimeoutMs", "timeoutMs", "outsidePalette", "index", "searchTool", "cache"];
+
 function readMcpOptions(options) {
   if (!isObject(options)) throw fail(`${WHERE}: options`, "an object", options);
-  const { servers, policies = null, entries = null, onDecision = null, onWarning = null, countTokens = null } = options;
-  const { limit = 5, listTimeoutMs = 10_000, timeoutMs, outsidePalette = "refuse", index: indexOptions } = options;
-  const searchName = options.searchTool === undefined ? "search_tools" : options.searchTool;
-  if (!isObject(servers) || Array.isArray(servers)) throw fail(`${WHERE}: options.servers`, "a record of MCP clients keyed by server name", servers);
-  if (servers instanceof Map) throw new TypeError(`${WHERE}: options.servers must be a record of MCP clients keyed by server name, got a Map (pass Object.fromEntries(map))`);
+  const given = fields(options, OPTIONS, `${WHERE}: options`);
+  const { servers, policies = null, entries = null, onDecision = null, onWarning = null, countTokens = null } = given;
+  const { limit = 5, listTimeoutMs = 10_000, timeoutMs, outsidePalette = "refuse", index: indexOptions } = given;
+  const searchName = given.searchTool === undefined ? "search_tools" : given.searchTool;
+  if (!isObject(servers) || attempt(() => Array.isArray(servers), `${WHERE}: options.servers`)) throw fail(`${WHERE}: options.servers`, "a record of MCP clients keyed by server name", servers);
+  if (attempt(() => servers instanceof Map, `${WHERE}: options.servers`)) throw new TypeError(`${WHERE}: options.servers must be a record of MCP clients keyed by server name, got a Map (pass Object.fromEntries(map))`);
   const clients = new Map();
-  for (const [name, client] of Object.entries(servers)) {
+  for (const [name, client] of attempt(() => Object.entries(servers), `${WHERE}: options.servers`)) {
     if (name === "") throw new TypeError(`${WHERE}: options.servers: a server name must be a non-empty string`);
-    if (!isObject(client) || !isFunction(client.listTools) || !isFunction(client.callTool)) {
-      throw fail(`${WHERE}: options.servers["${name}"]`, "an MCP client (with listTools and callTool)", client);
+    const at = `${WHERE}: options.servers[${JSON.stringify(name)}]`;
+    if (!isObject(client) || !isFunction(read(client, "listTools", `${at}.listTools`)) || !isFunction(read(client, "callTool", `${at}.callTool`))) {
+      throw fail(at, "an MCP client (with listTools and callTool)", client);
     }
     clients.set(name, client);
   }
   if (clients.size === 0) throw new TypeError(`${WHERE}: options.servers must name at least one server`);
-  if (policies !== null && !(isObject(policies) && isFunction(policies.dispatch))) throw fail(`${WHERE}: options.policies`, "a ToolPolicies", policies);
+  if (policies !== null && !(isObject(policies) && isFunction(read(policies, "dispatch", `${WHERE}: options.policies.dispatch`)))) throw fail(`${WHERE}: options.policies`, "a ToolPolicies", policies);
   checkFunctions(`${WHERE}: options`, { entries, onDecision, onWarning, countTokens });
   if (searchName !== false && (typeof searchName !== "string" || searchName === "")) throw fail(`${WHERE}: options.searchTool`, "a tool name or false", searchName);
   checkOneOf(WHERE, "outsidePalette", outsidePalette, ["refuse", "allow"]);
@@ -57,8 +61,9 @@ function readMcpOptions(options) {
   checkBudget(listTimeoutMs, "listTimeoutMs");
   if (timeoutMs !== undefined) checkBudget(timeoutMs, "timeoutMs");
   if (indexOptions !== undefined && !isObject(indexOptions)) throw fail(`${WHERE}: options.index`, "ToolIndex options (an object)", indexOptions);
-  const { embed = null, onEmbedError = null, ...otherIndexOptions } = indexOptions ?? {};
-  for (const key of Object.keys(otherIndexOptions)) {
+  const { embed = null, onEmbedError = null } = indexOptions === undefined ? {} : fields(indexOptions, ["embed", "onEmbedError"], `${WHERE}: options.index`);
+  for (const key of attempt(() => Object.keys(indexOptions ?? {}), `${WHERE}: options.index`)) {
+    if (key === "embed" || key === "onEmbedError") continue;
     throw new TypeError(`${WHERE}: options.index.${key} is not an option here (the palette gives the index its tools, their vectors and the limit; it takes embed and onEmbedError)`);
   }
   checkFunctions(`${WHERE}: options.index`, { embed, onEmbedError });

@@ -23,10 +23,10 @@ export interface OpenAIAgentsContext {
  * at a tool seam the model seam did not serve.
  */
 export interface OpenAIAgentsContextInput {
-  request?: { input: unknown };
+  request?: { input: unknown } | undefined;
   runContext: { context: any } | undefined;
   agent: unknown;
-  message?: string;
+  message?: string | undefined;
 }
 
 export interface OpenAIAgentsPaletteOptions<Ctx, Model>

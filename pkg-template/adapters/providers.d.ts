@@ -9,26 +9,26 @@ export type JsonSchema = { [key: string]: unknown };
 /** One tool's definition: its name, description and parameter schema (a JSON schema; `inputSchema` or `input_schema` are read too). A ToolIndex reads it as well. */
 export type ToolDefinition = {
   name: string;
-  description?: string;
-  parameters?: JsonSchema;
-  inputSchema?: JsonSchema;
-  input_schema?: JsonSchema;
+  description?: string | undefined;
+  parameters?: JsonSchema | undefined;
+  inputSchema?: JsonSchema | undefined;
+  input_schema?: JsonSchema | undefined;
   /** Passed on to providers that have it (OpenAI, Anthropic); OpenAI Responses gets `false` without it. */
-  strict?: boolean;
+  strict?: boolean | undefined;
 };
 
 /** The definitions of every tool a step may name: an array, or a record keyed by name (an MCP tools/list mapped by name…). */
 export type ToolDefinitions = readonly ToolDefinition[] | Record<string, Omit<ToolDefinition, "name">>;
 
 /** The step's lists (a `PaletteStep` of `run.step(outcome)`). */
-export type StepLists = Pick<PaletteStep, "offered" | "listed" | "deferred" | "revealed"> & { readonly step?: number };
+export type StepLists = Pick<PaletteStep, "offered" | "listed" | "deferred" | "revealed"> & { readonly step?: number | undefined };
 
 /** The client tool search tool sent with deferred tools. */
 export interface SearchToolOptions {
   /** Anthropic: the search tool's name (default "tool_search"); it must not be one of the tools'. */
-  name?: string;
+  name?: string | undefined;
   /** What the model reads about the search tool. */
-  description?: string;
+  description?: string | undefined;
 }
 
 /** What answers a model's tool search: the step it was asked in, a ToolIndex over the tools, and their definitions. */
@@ -38,9 +38,9 @@ export interface ToolSearchAnswerOptions {
   index: { search(query: string, options?: { limit?: number }): readonly { readonly name: string }[] };
   tools: ToolDefinitions;
   /** Hits per search (default: the index's own). */
-  limit?: number;
+  limit?: number | undefined;
   /** The `PaletteRun` the step came from: what the search loads is revealed to it (`run.reveal`), so its next steps offer those tools and never reveal them again. */
-  run?: { reveal(names: Iterable<string>): readonly string[] } | null;
+  run?: { reveal(names: Iterable<string>): readonly string[] } | null | undefined;
 }
 
 // ---- OpenAI Chat Completions
@@ -108,7 +108,7 @@ export interface OpenAIToolSearchOutput {
  * `{ tools, tool_choice? }` for `client.responses.create({ model, input, ...openaiResponses(step, tools) })`; a step with
  * deferred tools sends them with `defer_loading: true` and a client-executed `tool_search` tool.
  */
-export declare function openaiResponses(step: StepLists, tools: ToolDefinitions, options?: { search?: Omit<SearchToolOptions, "name"> }): OpenAIResponsesTools;
+export declare function openaiResponses(step: StepLists, tools: ToolDefinitions, options?: { search?: Omit<SearchToolOptions, "name"> | undefined }): OpenAIResponsesTools;
 /** The input items to append after the history that load the step's `revealed` tools: `[call, output]`, or `[]`. */
 export declare function openaiResponsesReveal(step: StepLists, tools: ToolDefinitions): [] | [OpenAIToolSearchCall, OpenAIToolSearchOutput];
 /** The `tool_search_output` item answering a `tool_search_call` the model emitted: the deferred tools `index` finds for its query. */
@@ -147,9 +147,9 @@ export type AnthropicRevealMessages =
  * deferred tools sends them with `defer_loading: true` and a client tool search tool. Throws an Error for a step that offers
  * fewer tools than it lists (cache "fixed": the Messages API cannot restrict the callable tools).
  */
-export declare function anthropicMessages(step: StepLists, tools: ToolDefinitions, options?: { search?: SearchToolOptions }): AnthropicTools;
+export declare function anthropicMessages(step: StepLists, tools: ToolDefinitions, options?: { search?: SearchToolOptions | undefined }): AnthropicTools;
 /** The messages to append after the history that load the step's `revealed` tools (a search's `tool_use` and its `tool_result`), or `[]`. */
-export declare function anthropicReveal(step: StepLists, tools: ToolDefinitions, options?: { search?: SearchToolOptions }): AnthropicRevealMessages;
+export declare function anthropicReveal(step: StepLists, tools: ToolDefinitions, options?: { search?: SearchToolOptions | undefined }): AnthropicRevealMessages;
 /** The `tool_result` block answering the model's `tool_use` of the search tool: `tool_reference` blocks of the deferred tools `index` finds. */
 export declare function answerAnthropicToolSearch(toolUse: { type: "tool_use"; id: string; input: unknown }, options: ToolSearchAnswerOptions): AnthropicToolSearchResult;
 
@@ -173,4 +173,4 @@ export type GeminiMode = "VALIDATED" | "ANY";
  * With @google/genai's types, pass its enum (`{ mode: FunctionCallingConfigMode.VALIDATED }`): TypeScript does not take a
  * string for an enum. Throws an Error for a step with deferred tools (the Gemini API has no deferred loading).
  */
-export declare function geminiConfig<Mode extends GeminiMode = "VALIDATED">(step: StepLists, tools: ToolDefinitions, options?: { mode?: Mode }): GeminiTools<Mode>;
+export declare function geminiConfig<Mode extends GeminiMode = "VALIDATED">(step: StepLists, tools: ToolDefinitions, options?: { mode?: Mode | undefined }): GeminiTools<Mode>;

@@ -11,7 +11,7 @@
 //   and `revealed`: names to load after the history, through that search's documented round trip.
 // A provider that cannot carry what the step asks throws an Error saying so, never a request that
 // silently offers something else.
-import { errorText, fail, isObject } from "./shared.js";
+import { attempt, errorText, fail, fields, isObject, items, NO_TOOL_MATCHES, read as readField } from "./shared.js";
 
 const EMPTY = Object.freeze({ type: "object", properties: {} });
 const SEARCH_NAME = "tool_search";
@@ -26,19 +26,22 @@ const searchSchema = () => ({
 
 const isString = (v) => typeof v === "string";
 
-// The step's lists, checked (a PaletteStep, or anything of its shape).
+// The step's lists, checked (a PaletteStep, or anything of its shape), each read once: what a
+// getter or proxy of the caller's throws, here and below, is a TypeError naming what it read.
 function readStep(step, where) {
   if (!isObject(step)) throw fail(`${where}: step`, "a PaletteStep (run.step(outcome))", step);
+  const given = fields(step, ["offered", "listed", "deferred", "revealed", "step"], `${where}: step`);
   const lists = {};
   for (const key of ["offered", "listed", "deferred", "revealed"]) {
-    const list = step[key];
-    if (!Array.isArray(list)) throw fail(`${where}: step.${key}`, "an array of tool names", list);
+    const at = `${where}: step.${key}`;
+    if (!attempt(() => Array.isArray(given[key]), at)) throw fail(at, "an array of tool names", given[key]);
+    const list = items(given[key], at);
     list.forEach((name, i) => {
-      if (!isString(name)) throw fail(`${where}: step.${key}[${i}]`, "a string", name);
+      if (!isString(name)) throw fail(`${at}[${i}]`, "a string", name);
     });
     lists[key] = list;
   }
-  const number = step.step;
+  const number = given.step;
   return { ...lists, step: Number.isSafeInteger(number) && number > 0 ? number : 1 };
 }
 
@@ -51,36 +54,51 @@ const isStandardSchema = (schema) => {
   const proto = Object.getPrototypeOf(schema);
   return (proto !== Object.prototype && proto !== null) || Object.prototype.propertyIsEnumerable.call(schema, "~standard");
 };
-function schemaOf(def, where) {
-  const key = ["parameters", "inputSchema", "input_schema"].find((k) => def[k] != null);
+// The schema is sent as it is, so it must be JSON the SDK can serialise: a cycle (or a BigInt, a
+// throwing toJSON) is a TypeError naming the tool and the schema, never a request that fails to send.
+function schemaOf(given, name, where) {
+  const key = ["parameters", "inputSchema", "input_schema"].find((k) => given[k] != null);
   if (key === undefined) return EMPTY;
-  const schema = def[key];
-  if (!isObject(schema) || Array.isArray(schema) || isStandardSchema(schema) || ("jsonSchema" in schema && "validate" in schema)) {
-    throw fail(`${where}.${key}`, "a JSON schema object (convert a zod schema with z.toJSONSchema())", schema);
+  const schema = given[key];
+  const at = `${where}.${key}`;
+  const wrapped = () => Array.isArray(schema) || isStandardSchema(schema) || ("jsonSchema" in schema && "validate" in schema);
+  if (!isObject(schema) || attempt(wrapped, at)) {
+    throw fail(at, "a JSON schema object (convert a zod schema with z.toJSONSchema())", schema);
+  }
+  try {
+    JSON.stringify(schema);
+  } catch (error) {
+    throw new TypeError(`${at} (the schema of ${JSON.stringify(name)}) cannot be sent as JSON: ${errorText(error)}`, { cause: error });
   }
   return schema;
 }
 
+const DEFINITION = ["description", "strict", "parameters", "inputSchema", "input_schema"];
+
 function readDefinition(def, name, where) {
   if (!isObject(def)) throw fail(where, "a tool definition { name, description?, parameters? }", def);
-  const { description, strict } = def;
+  const given = fields(def, DEFINITION, where);
+  const { description, strict } = given;
   if (description != null && !isString(description)) throw fail(`${where}.description`, "a string", description);
   if (strict != null && typeof strict !== "boolean") throw fail(`${where}.strict`, "a boolean", strict);
-  return { name, description: description ?? undefined, schema: schemaOf(def, where), strict: strict ?? undefined };
+  return { name, description: description ?? undefined, schema: schemaOf(given, name, where), strict: strict ?? undefined };
 }
 
 // The definitions by name: an array of { name, … }, or a record keyed by name.
 function readTools(tools, where) {
   const byName = new Map();
-  if (Array.isArray(tools)) {
-    tools.forEach((def, i) => {
-      const name = isObject(def) ? def.name : undefined;
+  if (isObject(tools) && attempt(() => Array.isArray(tools), `${where}: tools`)) {
+    items(tools, `${where}: tools`).forEach((def, i) => {
+      const name = isObject(def) ? readField(def, "name", `${where}: tools[${i}].name`) : undefined;
       if (!isString(name)) throw fail(`${where}: tools[${i}].name`, "a string", name);
       if (byName.has(name)) throw new TypeError(`${where}: tools[${i}] is a second definition of ${JSON.stringify(name)}`);
       byName.set(name, readDefinition(def, name, `${where}: tools[${i}]`));
     });
   } else if (isObject(tools)) {
-    for (const name of Object.keys(tools)) byName.set(name, readDefinition(tools[name], name, `${where}: tools[${JSON.stringify(name)}]`));
+    for (const name of attempt(() => Object.keys(tools), `${where}: tools`)) {
+      const at = `${where}: tools[${JSON.stringify(name)}]`;
+      byName.set(name, readDefinition(readField(tools, name, at), name, at));
+    }
   } else {
     throw fail(`${where}: tools`, "an array of tool definitions or a record of them keyed by name", tools);
   }
@@ -100,20 +118,24 @@ function read(step, tools, where) {
   return { ...s, defs, restricted: s.offered.length !== s.listed.length || s.offered.some((n) => !listed.has(n)) };
 }
 
-const searchName = (options, where, s) => {
-  const name = options?.search?.name ?? SEARCH_NAME;
+// The options of the request builders (`{ search?: { name?, description? }, mode? }`), each read once.
+function readOptions(options, where) {
+  if (options === null) options = undefined;
+  const { search, mode } = fields(options, ["search", "mode"], `${where}: options`);
+  if (search != null && !isObject(search)) throw fail(`${where}: options.search`, "an object", search);
+  const { name = SEARCH_NAME, description = SEARCH_DESCRIPTION } = fields(search ?? undefined, ["name", "description"], `${where}: options.search`);
+  return { mode, search: { name: name ?? SEARCH_NAME, description: description ?? SEARCH_DESCRIPTION } };
+}
+const searchName = (o, where, s) => {
+  const { name } = o.search;
   if (!isString(name) || name === "") throw fail(`${where}: options.search.name`, "a non-empty string", name);
   if (s.defs.has(name)) throw new TypeError(`${where}: options.search.name (${JSON.stringify(name)}) is the name of one of the tools: give the search tool another`);
   return name;
 };
-const searchDescription = (options, where) => {
-  const text = options?.search?.description ?? SEARCH_DESCRIPTION;
+const searchDescription = (o, where) => {
+  const text = o.search.description;
   if (!isString(text)) throw fail(`${where}: options.search.description`, "a string", text);
   return text;
-};
-const checkOptions = (options, where) => {
-  if (options != null && !isObject(options)) throw fail(`${where}: options`, "an object", options);
-  if (options?.search != null && !isObject(options.search)) throw fail(`${where}: options.search`, "an object", options.search);
 };
 const cannotDefer = (where, api) =>
   new Error(
@@ -159,11 +181,11 @@ const responsesTool = (d, deferred) => ({
 /** `{ tools, tool_choice? }` for `client.responses.create`; with deferred tools, a client-executed `tool_search` too. */
 export function openaiResponses(step, tools, options) {
   const where = "openaiResponses";
-  checkOptions(options, where);
+  const o = readOptions(options, where);
   const s = read(step, tools, where);
   const out = { tools: s.listed.map((n) => responsesTool(s.defs.get(n), false)) };
   if (s.deferred.length > 0) {
-    out.tools.push({ type: "tool_search", execution: "client", description: searchDescription(options, where), parameters: searchSchema() });
+    out.tools.push({ type: "tool_search", execution: "client", description: searchDescription(o, where), parameters: searchSchema() });
     for (const n of s.deferred) out.tools.push(responsesTool(s.defs.get(n), true));
   } else if (s.restricted) {
     out.tool_choice = { type: "allowed_tools", mode: "auto", tools: s.offered.map((name) => ({ type: "function", name })) };
@@ -205,7 +227,9 @@ export function openaiResponsesReveal(step, tools) {
   ];
 }
 
-// The query of a search call's arguments ({ query }, or its JSON text).
+// The query of a search call's arguments ({ query }, or its JSON text). The arguments are the
+// model's: a call without a string query ({ q }, a bare string, { query: 5 }) searches nothing and
+// is answered as a search that found nothing, as tool-palette/mcp's search_tools answers it.
 function queryOf(args, where) {
   let value = args;
   if (isString(value)) {
@@ -215,24 +239,28 @@ function queryOf(args, where) {
       value = undefined;
     }
   }
-  const query = isObject(value) ? value.query : undefined;
-  if (!isString(query)) throw fail(`${where}: the search call's arguments.query`, "a string", query);
-  return query;
+  const query = isObject(value) ? readField(value, "query", `${where}.query`) : undefined;
+  return isString(query) ? query : "";
 }
 
 // The deferred tools `index.search(query)` finds, best first.
-function found(index, query, s, limit, where) {
-  if (!isObject(index) || typeof index.search !== "function") throw fail(`${where}: options.index`, "a ToolIndex", index);
+function found(index, query, s, limit) {
+  if (query.trim() === "") return [];
   const deferred = new Set(s.deferred);
   const hits = index.search(query, limit === undefined ? undefined : { limit });
   return hits.map((h) => h.name).filter((n) => deferred.has(n));
 }
 
+// The options of answer*ToolSearch, each read once and checked.
 function searchArgs(options, where) {
   if (!isObject(options)) throw fail(`${where}: options`, "an object { step, index, tools?, limit?, run? }", options);
-  const { run } = options;
-  if (run != null && !(isObject(run) && typeof run.reveal === "function")) throw fail(`${where}: options.run`, 'the run the step came from (a "deferred" PaletteRun, or an MCP run)', run);
-  return options;
+  const given = fields(options, ["step", "index", "tools", "limit", "run"], `${where}: options`);
+  const { index, run } = given;
+  if (!isObject(index) || typeof readField(index, "search", `${where}: options.index.search`) !== "function") throw fail(`${where}: options.index`, "a ToolIndex", index);
+  if (run != null && !(isObject(run) && typeof readField(run, "reveal", `${where}: options.run.reveal`) === "function")) {
+    throw fail(`${where}: options.run`, 'the run the step came from (a "deferred" PaletteRun, or an MCP run)', run);
+  }
+  return given;
 }
 
 // What the model's search loaded is the run's to know (`run.reveal`): offered from its next
@@ -254,11 +282,13 @@ function loaded(names, run, where) {
 export function answerOpenaiToolSearch(call, options) {
   const where = "answerOpenaiToolSearch";
   const { step, index, tools, limit, run } = searchArgs(options, where);
-  if (!isObject(call) || call.type !== "tool_search_call") throw fail(`${where}: call`, 'a "tool_search_call" output item', call);
+  if (!isObject(call)) throw fail(`${where}: call`, 'a "tool_search_call" output item', call);
+  const item = fields(call, ["type", "call_id", "arguments"], `${where}: call`);
+  if (item.type !== "tool_search_call") throw fail(`${where}: call`, 'a "tool_search_call" output item', call);
   const s = read(step, tools, where);
-  const callId = call.call_id;
-  if (!isString(callId)) throw fail(`${where}: call.call_id`, "a string", callId);
-  return searchOutput(callId, loaded(found(index, queryOf(call.arguments, where), s, limit, where), run, where), s);
+  if (!isString(item.call_id)) throw fail(`${where}: call.call_id`, "a string", item.call_id);
+  // (A call without a query finds nothing: the output loads no tool. The item has no text for the model.)
+  return searchOutput(item.call_id, loaded(found(index, queryOf(item.arguments, `${where}: call.arguments`), s, limit), run, where), s);
 }
 
 // ---------------------------------------------------------------- Anthropic Messages
@@ -277,7 +307,7 @@ const anthropicTool = (d, deferred) => ({
  */
 export function anthropicMessages(step, tools, options) {
   const where = "anthropicMessages";
-  checkOptions(options, where);
+  const o = readOptions(options, where);
   const s = read(step, tools, where);
   if (s.restricted && s.deferred.length === 0) {
     throw new Error(
@@ -286,7 +316,7 @@ export function anthropicMessages(step, tools, options) {
     );
   }
   const out = s.listed.map((n) => anthropicTool(s.defs.get(n), false));
-  if (s.deferred.length > 0) out.push({ name: searchName(options, where, s), description: searchDescription(options, where), input_schema: searchSchema() });
+  if (s.deferred.length > 0) out.push({ name: searchName(o, where, s), description: searchDescription(o, where), input_schema: searchSchema() });
   if (out.length > 0) out[out.length - 1].cache_control = { type: "ephemeral" };
   for (const n of s.deferred) out.push(anthropicTool(s.defs.get(n), true));
   return { tools: out };
@@ -300,12 +330,12 @@ const references = (names) => names.map((tool_name) => ({ type: "tool_reference"
  */
 export function anthropicReveal(step, tools, options) {
   const where = "anthropicReveal";
-  checkOptions(options, where);
+  const o = readOptions(options, where);
   const s = read(step, tools, where);
   if (!revealing(s, where)) return [];
   const id = `toolu_palette_reveal_${s.step}`;
   return [
-    { role: "assistant", content: [{ type: "tool_use", id, name: searchName(options, where, s), input: { query: s.revealed.join(" ") } }] },
+    { role: "assistant", content: [{ type: "tool_use", id, name: searchName(o, where, s), input: { query: s.revealed.join(" ") } }] },
     { role: "user", content: [{ type: "tool_result", tool_use_id: id, content: references(s.revealed) }] },
   ];
 }
@@ -317,13 +347,14 @@ export function anthropicReveal(step, tools, options) {
 export function answerAnthropicToolSearch(toolUse, options) {
   const where = "answerAnthropicToolSearch";
   const { step, index, tools, limit, run } = searchArgs(options, where);
-  if (!isObject(toolUse) || toolUse.type !== "tool_use" || !isString(toolUse.id)) throw fail(`${where}: toolUse`, 'a "tool_use" content block', toolUse);
+  const block = isObject(toolUse) ? fields(toolUse, ["type", "id", "input"], `${where}: toolUse`) : {};
+  if (block.type !== "tool_use" || !isString(block.id)) throw fail(`${where}: toolUse`, 'a "tool_use" content block', toolUse);
   const s = read(step, tools, where);
-  const names = loaded(found(index, queryOf(toolUse.input, where), s, limit, where), run, where);
+  const names = loaded(found(index, queryOf(block.input, `${where}: toolUse.input`), s, limit), run, where);
   return {
     type: "tool_result",
-    tool_use_id: toolUse.id,
-    content: names.length > 0 ? references(names) : [{ type: "text", text: "No tool matched the query." }],
+    tool_use_id: block.id,
+    content: names.length > 0 ? references(names) : [{ type: "text", text: NO_TOOL_MATCHES }],
   };
 }
 
@@ -341,8 +372,7 @@ const GEMINI_MODES = ["VALIDATED", "ANY"];
  */
 export function geminiConfig(step, tools, options) {
   const where = "geminiConfig";
-  checkOptions(options, where);
-  const mode = options?.mode ?? "VALIDATED";
+  const mode = readOptions(options, where).mode ?? "VALIDATED";
   if (!GEMINI_MODES.includes(mode)) throw fail(`${where}: options.mode`, '"VALIDATED" or "ANY" (the modes that read allowedFunctionNames)', mode);
   const s = read(step, tools, where);
   if (s.deferred.length > 0) throw cannotDefer(where, "the Gemini API");

@@ -4,12 +4,12 @@ import type { AbortSignalLike, Dispatch, ModelSelection, RouterOutcome, RoutingD
 /** Anything with a ToolRouter's `resolve()`: a ToolRouter of the ESM or the CommonJS build. */
 export interface RouterLike {
   /** Asked every step with the step's context, which a ToolRouter hands to `entries(context)`. */
-  resolve(options?: { signal?: AbortSignalLike; context?: unknown; onDecision?: (decision: RoutingDecision) => void }): Promise<RouterOutcome>;
+  resolve(options?: { signal?: AbortSignalLike | undefined; context?: unknown; onDecision?: ((decision: RoutingDecision) => void) | undefined }): Promise<RouterOutcome>;
 }
 
 /** What a function router receives besides the context: pass both on to `resolvePalette` to get the step's decision report. */
 export interface RouterCallOptions {
-  signal?: AbortSignalLike;
+  signal?: AbortSignalLike | undefined;
   onDecision: (decision: RoutingDecision) => void;
   /** The adapter's mode: a router that also gates calls (tool-palette/mcp's run) lets every call run in shadow mode. */
   mode: "enforce" | "shadow";
@@ -104,19 +104,19 @@ export interface ToolPaletteAdapterWarning extends Error {
 /** The options every adapter takes; each adapter adds to what `onRoute` receives. */
 export interface AdapterOptions<Ctx, Model, Input, Report = RouteReport<Ctx, Model>> {
   /** No router: no narrowing (every tool, every step). */
-  router?: RouterOption<Ctx> | null;
+  router?: RouterOption<Ctx> | null | undefined;
   /** No policies: the framework's model, and every call dispatched as emitted. */
-  policies?: PoliciesLike<Ctx, Model> | null;
+  policies?: PoliciesLike<Ctx, Model> | null | undefined;
   /** Derives the policies' and the router's context from the framework's step input (default: the adapter's defaultContext). */
-  context?: (input: Input) => Ctx;
+  context?: ((input: Input) => Ctx) | undefined;
   /** Every model step's report, once its calls are dispatched. What it throws propagates from the seam that completed the step. */
-  onDecision?: (report: StepReport) => void;
+  onDecision?: ((report: StepReport) => void) | undefined;
   /** "enforce" (default) narrows, swaps the model and redirects; "shadow" computes and reports all of it and changes nothing. */
-  mode?: "enforce" | "shadow";
+  mode?: "enforce" | "shadow" | undefined;
   /** Tool names offered on every step besides the routed ones (when routing narrows). The outcome itself is unchanged. */
-  alwaysInclude?: Iterable<string>;
+  alwaysInclude?: Iterable<string> | undefined;
   /** A call to a tool the step did not offer: "refuse" (default), each framework's way, or "allow" it to run. */
-  outsidePalette?: "refuse" | "allow";
+  outsidePalette?: "refuse" | "allow" | undefined;
   /**
    * Keep the provider's prompt cache across the run (SPEC 8): the adapter is one `PaletteRun` over the framework's tools
    * (make one adapter per conversation; a new run starts when the tools change). "append" sends the tools listed so far
@@ -125,13 +125,13 @@ export interface AdapterOptions<Ctx, Model, Input, Report = RouteReport<Ctx, Mod
    * frameworks' tools lists cannot defer (build the request with tool-palette/providers). Default (or `null`): no run,
    * each step narrowed on its own. In shadow mode the reports' `listed` and `kept` say what would have been sent.
    */
-  cache?: "per-turn" | "append" | "fixed" | null;
+  cache?: "per-turn" | "append" | "fixed" | null | undefined;
   /** Put each report's facts into the framework's tracing (default true). */
-  tracing?: boolean;
+  tracing?: boolean | undefined;
   /** Receives the adapter's warnings instead of process.emitWarning / console.warn. */
-  onWarning?: (warning: ToolPaletteAdapterWarning) => void;
+  onWarning?: ((warning: ToolPaletteAdapterWarning) => void) | undefined;
   /** Called at the PRE seam with what was routed and selected. */
-  onRoute?: (report: Report) => void;
+  onRoute?: ((report: Report) => void) | undefined;
   /** Called at the POST seam with the dispatch decision. */
-  onDispatch?: (dispatch: Dispatch<ToolCall>, ctx: Ctx) => void;
+  onDispatch?: ((dispatch: Dispatch<ToolCall>, ctx: Ctx) => void) | undefined;
 }

@@ -15,12 +15,53 @@ import { activeTools, bindPalette, PaletteRun } from "tool-palette";
 
 const isObject = (v) => typeof v === "object" && v !== null;
 const isFunction = (v) => typeof v === "function";
-const describe = (v) =>
-  v === null ? "null" : Array.isArray(v) ? "an array" : typeof v === "object" ? "an object" : typeof v;
+const describe = (v) => {
+  if (v === null) return "null";
+  if (typeof v !== "object") return typeof v;
+  try {
+    return Array.isArray(v) ? "an array" : "an object";
+  } catch {
+    return "an object"; // a revoked proxy
+  }
+};
 
 export function fail(where, what, value) {
   return new TypeError(`${where} must be ${what}, got ${describe(value)}`);
 }
+
+/**
+ * `f()`, reading a value of the caller's: what it throws (a getter, a proxy's trap, a revoked
+ * proxy) is the TypeError saying that `where` could not be read, the thrown value its `cause`
+ * (the core's words for the same fault, src/js/host.js).
+ */
+export function attempt(f, where) {
+  try {
+    return f();
+  } catch (cause) {
+    throw new TypeError(`${where} could not be read`, { cause });
+  }
+}
+
+/** `value[key]`, read once; `where` names it. */
+export const read = (value, key, where) => attempt(() => value[key], where);
+
+/**
+ * The `keys` of the caller's object `o` (named `where`), read once each, in order, as a record
+ * (every key `undefined` when `o` is `undefined`); a TypeError when `o` is no object or a read throws.
+ */
+export function fields(o, keys, where) {
+  const out = {};
+  if (o === undefined) {
+    for (const key of keys) out[key] = undefined;
+    return out;
+  }
+  if (!isObject(o)) throw fail(where, "an object", o);
+  for (const key of keys) out[key] = read(o, key, `${where}.${key}`);
+  return out;
+}
+
+/** The items of the caller's iterable `value` (named `where`) as an array; what the iteration throws is a TypeError naming it. */
+export const items = (value, where) => attempt(() => [...value], where);
 
 /** A warning of an adapter (name "ToolPaletteAdapterWarning", with a `code`). */
 export class ToolPaletteAdapterWarning extends Error {
@@ -44,6 +85,9 @@ export function warnings(where, onWarning) {
     deliver(new ToolPaletteAdapterWarning(`${where}: ${message}`, code), onWarning);
   };
 }
+
+/** What a tool search that found nothing answers the model (tool-palette/mcp's search_tools, tool-palette/providers' answers). */
+export const NO_TOOL_MATCHES = "No tool matches this query; try other words.";
 
 /** The message of a thrown value (the value itself as text when it is no Error). */
 export const errorText = (error) => (error instanceof Error ? error.message : String(error));
@@ -91,9 +135,9 @@ export function abortable(promise, signal) {
 
 /** A signal as the core takes one: `undefined`/`null`, or an object with `aborted`, `addEventListener` and `removeEventListener`. */
 export function checkSignal(signal, where) {
-  if (signal != null && !(isObject(signal) && typeof signal.aborted === "boolean" && isFunction(signal.addEventListener) && isFunction(signal.removeEventListener))) {
-    throw fail(where, "an AbortSignal", signal);
-  }
+  if (signal == null) return;
+  const fits = () => typeof signal.aborted === "boolean" && isFunction(signal.addEventListener) && isFunction(signal.removeEventListener);
+  if (!isObject(signal) || !attempt(fits, where)) throw fail(where, "an AbortSignal", signal);
 }
 
 const MODES = ["enforce", "shadow"];
@@ -114,15 +158,19 @@ export function checkOneOf(where, key, value, allowed) {
 }
 
 // The options every adapter takes.
+const ADAPTER_OPTIONS = ["router", "policies", "context", "onRoute", "onDispatch", "onDecision", "onWarning", "mode", "outsidePalette", "alwaysInclude", "tracing", "cache"];
+
+// The options every adapter takes, each read once.
 export function readOptions(options, where, defaultContext) {
-  if (options === undefined) options = {};
-  if (!isObject(options)) throw fail(`${where}: options`, "an object", options);
-  const { router, policies, context, onRoute, onDispatch, onDecision, onWarning } = options;
-  const { mode = "enforce", outsidePalette = "refuse", alwaysInclude, tracing = true, cache } = options;
-  if (router != null && !isFunction(router) && !(isObject(router) && isFunction(router.resolve))) {
+  const given = fields(options, ADAPTER_OPTIONS, `${where}: options`);
+  const { router, policies, context, onRoute, onDispatch, onDecision, onWarning } = given;
+  const { mode = "enforce", outsidePalette = "refuse", alwaysInclude, tracing = true, cache } = given;
+  // Whether the caller's `value` has a method `key` (`label` names it).
+  const has = (value, key, label) => (isObject(value) || isFunction(value)) && isFunction(attempt(() => value[key], label));
+  if (router != null && !isFunction(router) && !has(router, "resolve", `${where}: options.router.resolve`)) {
     throw fail(`${where}: options.router`, "a ToolRouter or a function (ctx, { signal, onDecision }) => outcome", router);
   }
-  if (policies != null && !(isObject(policies) && isFunction(policies.selectModel) && isFunction(policies.dispatch))) {
+  if (policies != null && !(has(policies, "selectModel", `${where}: options.policies.selectModel`) && has(policies, "dispatch", `${where}: options.policies.dispatch`))) {
     throw fail(`${where}: options.policies`, "a ToolPolicies", policies);
   }
   checkFunctions(`${where}: options`, { context, onRoute, onDispatch, onDecision, onWarning });
@@ -131,11 +179,11 @@ export function readOptions(options, where, defaultContext) {
   if (typeof tracing !== "boolean") throw fail(`${where}: options.tracing`, "a boolean", tracing);
   const pins = [];
   if (alwaysInclude != null) {
-    if (typeof alwaysInclude === "string" || !isFunction(alwaysInclude[Symbol.iterator])) {
+    if (typeof alwaysInclude === "string" || !has(alwaysInclude, Symbol.iterator, `${where}: options.alwaysInclude[Symbol.iterator]`)) {
       throw fail(`${where}: options.alwaysInclude`, "an iterable of tool names", alwaysInclude);
     }
-    for (const name of alwaysInclude) {
-      if (typeof name !== "string") throw fail(`${where}: options.alwaysInclude[${pins.length}]`, "a string", name);
+    for (const [i, name] of items(alwaysInclude, `${where}: options.alwaysInclude`).entries()) {
+      if (typeof name !== "string") throw fail(`${where}: options.alwaysInclude[${i}]`, "a string", name);
       if (!pins.includes(name)) pins.push(name);
     }
   }

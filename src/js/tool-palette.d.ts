@@ -3,11 +3,13 @@
 
 /**
  * A tool as `ToolIndex` reads it: its name, description and parameter schema; whatever
- * else the tool carries (`strict`, `annotations`, `execute`…) is left alone.
+ * else the tool carries (`strict`, `annotations`, `execute`…) is left alone (`ToolLike`).
+ * No index signature: the SDKs' own tool interfaces (`Anthropic.Tool`, OpenAI's
+ * `FunctionTool`, the MCP SDK's `Tool`) are ToolDocs as they are.
  */
 export interface ToolDoc {
     name: string;
-    description?: string;
+    description?: string | null | undefined;
     /** A JSON schema (or an AI SDK `jsonSchema()`/`zodSchema()`, or a zod schema). */
     parameters?: unknown;
     inputSchema?: unknown;
@@ -18,37 +20,42 @@ export interface ToolDoc {
      * Its namespace (an MCP server, an API class, an OpenAI namespace): `entries` offers a namespace of at
      * most 32 tools whole once it ranks one of them among the first 2 × limit (SPEC 8).
      */
-    namespace?: string | null;
-    [other: string]: unknown;
+    namespace?: string | null | undefined;
 }
 
+/**
+ * What `new ToolIndex(tools)` takes of each tool: a `ToolDoc` (with whatever else it carries), or the Chat
+ * Completions shape `{ type: "function", function: ToolDoc }`.
+ */
+export type ToolLike = ToolDoc | (ToolDoc & { readonly [other: string]: unknown }) | { type: "function"; function: ToolDoc };
+
 /** A turn's context for `entries`: the message, and the run's earlier user messages, oldest first (SPEC 8). */
-export type ToolContext = string | { message?: string; history?: Iterable<string> | null };
+export type ToolContext = string | { message?: string | undefined; history?: Iterable<string> | null | undefined };
 
 export type ToolRows = readonly { readonly tool: string }[];
 
 export interface ToolIndexOptions {
     /** Hits per search and rows per turn (default 5). */
-    limit?: number;
+    limit?: number | undefined;
     /** One vector per tool (the host's embeddings), in the order the tools are read, or one flat n × d Float32Array. */
-    vectors?: Iterable<ArrayLike<number>> | Float32Array;
+    vectors?: Iterable<ArrayLike<number>> | Float32Array | undefined;
     /** The query's vector, for `entries`: with it `entries` returns a Promise and ranks hybrid. */
-    embed?: (text: string) => ArrayLike<number> | PromiseLike<ArrayLike<number>>;
+    embed?: ((text: string) => ArrayLike<number> | PromiseLike<ArrayLike<number>>) | undefined;
     /** Gets what `embed` threw or rejected with, or the TypeError for a vector of another length; that turn ranks lexically. */
-    onEmbedError?: (error: unknown) => void;
+    onEmbedError?: ((error: unknown) => void) | undefined;
     /** Keep what `explain` takes scores apart with (each tool's term counts by field), in memory and in `save()`'s snapshots: a bigger index (a snapshot of 50,000 tools 14.0 → 17.8 MB), which `explain` needs. Default false. */
-    explain?: boolean;
+    explain?: boolean | undefined;
 }
 
 /** `ToolIndex.load`'s options: the constructor's but `vectors` and `explain` (a snapshot holds its vectors and counts), and a signal for a stream. */
 export interface ToolIndexLoadOptions extends Omit<ToolIndexOptions, "vectors" | "explain"> {
     /** Aborts a load from a stream: the reader is cancelled and the promise rejects with `signal.reason`. */
-    signal?: AbortSignalLike;
+    signal?: AbortSignalLike | undefined;
 }
 
 /** A `ReadableStream` of a snapshot's bytes as `ToolIndex.load` reads it (declared here so that no DOM or Node typings are required). */
 export interface SnapshotStream {
-    getReader(): { read(): PromiseLike<{ done: boolean; value?: Uint8Array }>; cancel(reason?: unknown): unknown };
+    getReader(): { read(): PromiseLike<{ done: boolean; value?: Uint8Array | undefined }>; cancel(reason?: unknown): unknown };
 }
 
 /** What `ToolIndex.load` streams a snapshot from, judged by shape: a `ReadableStream`, a `Response` or R2 object (its `body`), a `Blob` (its `stream()`). */
@@ -62,9 +69,9 @@ export interface ToolHit {
 /** Options of `search` and `explain`. */
 export interface ToolSearchOptions {
     /** At most this many hits (default: the index's `limit`). */
-    limit?: number;
+    limit?: number | undefined;
     /** The query's embedding: with an index built with `vectors`, the ranking is hybrid. */
-    vector?: ArrayLike<number>;
+    vector?: ArrayLike<number> | undefined;
 }
 
 /** Where in a tool's definition a query term was found (each weighted as the ranking weighs it). */
@@ -98,7 +105,7 @@ export interface ToolExplanation {
 /** Tool search over the tools' names, descriptions and parameter schemas, in the Rust core. */
 export declare class ToolIndex {
     /** An iterable of tools, or a record of tools keyed by name (an AI SDK `tools` object). */
-    constructor(tools: Iterable<ToolDoc | { type: "function"; function: ToolDoc }> | Record<string, unknown>, options?: ToolIndexOptions);
+    constructor(tools: Iterable<ToolLike> | Record<string, unknown>, options?: ToolIndexOptions);
     /**
      * At most `limit` (default 5, or the constructor's) tools with a score above 0, best first; ties keep registration order.
      * With `vector` (the query's embedding) and an index built with `vectors`: hybrid ranking.
@@ -154,23 +161,23 @@ export function activeTools(outcome: RouterOutcome): string[] | undefined;
 export type RouterEntries<Context = any> = (context: Context) => ReturnType<EntriesThunk>;
 
 export interface ToolRouterOptions<Context = any> {
-    entries?: RouterEntries<Context> | null;
-    registered?: Iterable<string> | null;
-    timeoutMs?: number;
-    candidateOf?: (row: unknown) => unknown;
-    isActive?: (row: unknown) => unknown;
+    entries?: RouterEntries<Context> | null | undefined;
+    registered?: Iterable<string> | null | undefined;
+    timeoutMs?: number | undefined;
+    candidateOf?: ((row: unknown) => unknown) | undefined;
+    isActive?: ((row: unknown) => unknown) | undefined;
     /** Receives every turn's decision report (`RoutingUnavailable` turns included). */
-    onDecision?: (decision: RoutingDecision) => void;
+    onDecision?: ((decision: RoutingDecision) => void) | undefined;
     /** Receives the one `ToolRoutingUnavailableWarning` instead of `process.emitWarning`/`console.warn`. */
-    onWarning?: (warning: Error) => void;
+    onWarning?: ((warning: Error) => void) | undefined;
 }
 
 export interface ResolveOptions<Context = any> {
-    signal?: AbortSignalLike;
+    signal?: AbortSignalLike | undefined;
     /** The turn's input for the procedural layer: `entries(context)` (without it, `entries()`). */
-    context?: Context;
+    context?: Context | undefined;
     /** Receives this turn's decision report (after the router's own `onDecision`). */
-    onDecision?: (decision: RoutingDecision) => void;
+    onDecision?: ((decision: RoutingDecision) => void) | undefined;
 }
 
 /** The routing capability an agent host constructs once and asks every turn. Frozen. */
@@ -201,9 +208,9 @@ export interface PaletteRunOptions {
     /** Every tool, in the order their definitions are sent (a name given twice counts once). */
     registered: Iterable<string>;
     /** Default `"append"`. */
-    cache?: PaletteCache;
-    /** Registered names listed and offered on every step (e.g. a tool-search tool). */
-    pinned?: Iterable<string>;
+    cache?: PaletteCache | undefined;
+    /** Registered names listed and offered on every step (e.g. a search tool of your own; the one `tool-palette/providers` adds is neither registered nor pinned). */
+    pinned?: Iterable<string> | undefined;
 }
 
 /** One step of a run: what the model may call, and what the request carries. Frozen. */
@@ -327,15 +334,15 @@ export interface ResolvePaletteOptions {
      */
     registered: Iterable<string>;
     /** Store budget for this turn, in milliseconds (refusal 2b when it elapses). */
-    timeoutMs?: number;
+    timeoutMs?: number | undefined;
     /** Cancels the turn: the promise rejects with `signal.reason`. */
-    signal?: AbortSignalLike;
+    signal?: AbortSignalLike | undefined;
     /** Replaces the candidate reader (a string result is the candidate). */
-    candidateOf?: (row: unknown) => unknown;
+    candidateOf?: ((row: unknown) => unknown) | undefined;
     /** Replaces the activity reader (a truthy result is active). */
-    isActive?: (row: unknown) => unknown;
+    isActive?: ((row: unknown) => unknown) | undefined;
     /** Receives the decision report, synchronously, just before the promise settles. */
-    onDecision?: (decision: RoutingDecision) => void;
+    onDecision?: ((decision: RoutingDecision) => void) | undefined;
 }
 
 /**
@@ -348,7 +355,7 @@ export declare function resolvePalette(options: ResolvePaletteOptions): Promise<
 export interface ToolCall {
     name: string;
     args?: unknown;
-    id?: string;
+    id?: string | undefined;
     [field: string]: unknown;
 }
 
@@ -358,15 +365,15 @@ export interface ToolCallPolicySpec<Ctx = unknown, Model = unknown> {
     /** The intent gate, asked at both seams. Must be synchronous. */
     match: (ctx: Ctx) => unknown;
     /** POST filter on the emitted tool; `null`/absent matches any tool. */
-    whenTool?: string | Iterable<string> | null;
+    whenTool?: string | Iterable<string> | null | undefined;
     /** Makes it a redirect policy (POST seam). */
-    redirectTo?: string | null;
+    redirectTo?: string | null | undefined;
     /** PRE seam model override, handed back by identity. */
-    model?: Model | null;
+    model?: Model | null | undefined;
     /** Rewrites the arguments of a redirected call (it receives a copy); must return a plain object. */
-    argsTransform?: ((args: any, ctx: Ctx) => Record<string, unknown>) | null;
+    argsTransform?: ((args: any, ctx: Ctx) => Record<string, unknown>) | null | undefined;
     /** Precondition of the redirect only (never asked for model selection). */
-    guard?: ((ctx: Ctx) => unknown) | null;
+    guard?: ((ctx: Ctx) => unknown) | null | undefined;
 }
 
 /** A declarative per-intent rule. Frozen. */
@@ -388,16 +395,16 @@ export declare class ToolCallPolicy<Ctx = unknown, Model = unknown> {
 
 export interface ToolPoliciesOptions<Ctx = unknown, Model = unknown, Call extends ToolCall = ToolCall> {
     /** Asked only when no policy supplies a model; `null`/`undefined` means the default. */
-    modelResolver?: (ctx: Ctx) => Model | null | undefined;
+    modelResolver?: ((ctx: Ctx) => Model | null | undefined) | undefined;
     /** Runs after the policies, before the gate; may return a rewritten call (its fields over the call's: `id` is kept unless it sets one). */
-    onToolCallDispatch?: (call: Call, ctx: Ctx) => Call | null | undefined | void;
+    onToolCallDispatch?: ((call: Call, ctx: Ctx) => Call | null | undefined | void) | undefined;
     /** Receives `ToolRedirectDroppedWarning`s instead of `process.emitWarning`/`console.warn`. */
-    onWarning?: (warning: Error) => void;
+    onWarning?: ((warning: Error) => void) | undefined;
     /**
      * The registered tool names. When given, a palette that does not narrow (a refusal,
      * `RoutingUnavailable`, none) lets exactly these pass the gate; without it, every tool.
      */
-    registered?: Iterable<string>;
+    registered?: Iterable<string> | undefined;
 }
 
 export interface ModelSelection<Model = unknown> {

@@ -175,7 +175,6 @@ describe("OpenAI Responses", () => {
     assert.deepEqual(p.answerOpenaiToolSearch({ ...call, arguments: JSON.stringify(call.arguments) }, { step, index, tools: TOOLS }), output);
     const { body } = await sent(() => openai().responses.create({ model: "m", input: [{ role: "user", content: "sort it" }, call, output], ...p.openaiResponses(step, TOOLS) }));
     assert.deepEqual(body.input.at(-1), output);
-    assert.throws(() => p.answerOpenaiToolSearch({ ...call, arguments: {} }, { step, index, tools: TOOLS }), { name: "TypeError", message: /arguments\.query must be a string, got undefined/ });
     assert.throws(() => p.answerOpenaiToolSearch(call, { step, index: {}, tools: TOOLS }), { name: "TypeError", message: /options\.index must be a ToolIndex/ });
   });
 });
@@ -238,7 +237,7 @@ describe("Anthropic Messages", () => {
     const use = { type: "tool_use", id: "toolu_7", name: "tool_search", input: { query: "print a file" } };
     const result = p.answerAnthropicToolSearch(use, { step, index, tools: TOOLS, limit: 1 });
     assert.deepEqual(result, { type: "tool_result", tool_use_id: "toolu_7", content: [{ type: "tool_reference", tool_name: "cat" }] });
-    assert.deepEqual(p.answerAnthropicToolSearch({ ...use, input: { query: "zzz" } }, { step, index, tools: TOOLS }).content, [{ type: "text", text: "No tool matched the query." }]);
+    assert.deepEqual(p.answerAnthropicToolSearch({ ...use, input: { query: "zzz" } }, { step, index, tools: TOOLS }).content, [{ type: "text", text: "No tool matches this query; try other words." }]);
     const { body } = await sent(() => create({ messages: [{ role: "user", content: "print it" }, { role: "assistant", content: [use] }, { role: "user", content: [result] }], ...p.anthropicMessages(step, TOOLS) }));
     assert.deepEqual(body.messages.at(-1).content, [result]);
   });
@@ -258,9 +257,162 @@ describe("Anthropic Messages", () => {
     assert.throws(() => p.answerAnthropicToolSearch(use, { step: first, index, tools: TOOLS, run: {} }), { name: "TypeError", message: /^answerAnthropicToolSearch: options\.run must be the run the step came from/ });
   });
 
+  test("with tool-palette/mcp: a turn is the step, turn.index answers the model's search, and the next route() offers (and callTool runs) what it found", async () => {
+    const mcp = await c.load("tool-palette/mcp");
+    const calls = [];
+    // More than 32 tools: a server of at most 32 (a namespace) is offered whole once one of its tools ranks.
+    const listed = [...TOOLS, ...Array.from({ length: 30 }, (_, i) => ({ name: `gauge_${i}`, description: `read gauge number ${i}` }))];
+    const client = {
+      listTools: async () => ({ tools: listed.map((t) => ({ name: t.name, description: t.description, inputSchema: schema(t) })) }),
+      callTool: async (params) => (calls.push(params.name), { content: [{ type: "text", text: `ran ${params.name}` }] }),
+    };
+    const mcpRun = mcp.createMcpPalette({ servers: { files: client }, cache: "deferred", searchTool: false, limit: 1 }).run();
+    const turn = await mcpRun.route("change the current directory");
+    assert.ok(turn.index instanceof tp.ToolIndex, "the turn carries its index");
+    assert.deepEqual([...turn.report.offered], ["cd"]);
+    const tools = [...turn.tools, ...turn.deferred];
+    const { body } = await sent(() => create({ ...p.anthropicMessages(turn.report, tools), messages: [{ role: "user", content: "cd" }, ...p.anthropicReveal(turn.report, tools)] }));
+    assert.deepEqual(body.tools.map((t) => t.name), ["tool_search", ...listed.map((t) => t.name)]);
+    const use = { type: "tool_use", id: "toolu_3", name: "tool_search", input: { query: "print a file" } };
+    const answer = p.answerAnthropicToolSearch(use, { step: turn.report, index: turn.index, tools, run: mcpRun });
+    assert.deepEqual(answer.content, [{ type: "tool_reference", tool_name: "cat" }]);
+    // Not in this turn's palette yet: the next route() (the model's next call) offers it, revealed already.
+    assert.equal((await mcpRun.callTool({ name: "cat", arguments: {} })).isError, true);
+    const next = await mcpRun.route("change the current directory");
+    assert.deepEqual([[...next.report.offered], [...next.report.revealed]], [["cd", "cat"], []]);
+    assert.deepEqual((await mcpRun.callTool({ name: "cat", arguments: {} })).content, [{ type: "text", text: "ran cat" }]);
+    assert.deepEqual(calls, ["cat"]);
+  });
+
   test("the search tool may not take a tool's name", async () => {
     const [step] = await steps("deferred", ["search"]);
     assert.throws(() => p.anthropicMessages(step, TOOLS, { search: { name: "ls" } }), { name: "TypeError", message: /options\.search\.name \("ls"\) is the name of one of the tools/ });
+  });
+});
+
+describe("the model's malformed search call", () => {
+  // What the model sends is not the caller's mistake: it is answered, as tool-palette/mcp's search_tools answers it.
+  const MALFORMED = [{ q: "git" }, "git", { query: 5 }, "{ not json", null, [], { query: "   " }];
+
+  test("is answered as a search that found nothing, in the provider's shape and with search_tools' words (ESM and CommonJS)", async () => {
+    const [step] = await steps("deferred", ["search"]);
+    const index = new tp.ToolIndex(TOOLS);
+    // What tool-palette/mcp's search_tools says to a call without a query.
+    const mcp = await c.load("tool-palette/mcp");
+    const client = { listTools: async () => ({ tools: TOOLS.map(({ name, description }) => ({ name, description, inputSchema: EMPTY })) }), callTool: async () => ({ content: [] }) };
+    const mcpRun = mcp.createMcpPalette({ servers: { s: client } }).run();
+    await mcpRun.route("sort a file");
+    const said = (await mcpRun.callTool({ name: "search_tools", arguments: { q: "git" } })).content[0].text;
+    assert.equal(said, "No tool matches this query; try other words.");
+    for (const providers of [p, c.require("tool-palette/providers")]) {
+      for (const input of MALFORMED) {
+        const use = { type: "tool_use", id: "toolu_1", name: "tool_search", input };
+        assert.deepEqual(providers.answerAnthropicToolSearch(use, { step, index, tools: TOOLS }), { type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: said }] }, JSON.stringify(input));
+        const call = { type: "tool_search_call", call_id: "call_1", execution: "client", status: "completed", arguments: input };
+        assert.deepEqual(providers.answerOpenaiToolSearch(call, { step, index, tools: TOOLS }), { type: "tool_search_output", call_id: "call_1", execution: "client", status: "completed", tools: [] }, JSON.stringify(input));
+      }
+    }
+    // Both answers go back to the provider as they are.
+    const use = { type: "tool_use", id: "toolu_2", name: "tool_search", input: { q: "git" } };
+    const result = p.answerAnthropicToolSearch(use, { step, index, tools: TOOLS });
+    const { body } = await sent(() => anthropic().messages.create({ model: "m", max_tokens: 16, messages: [{ role: "user", content: "git" }, { role: "assistant", content: [use] }, { role: "user", content: [result] }], ...p.anthropicMessages(step, TOOLS) }));
+    assert.deepEqual(body.messages.at(-1).content, [result]);
+    const call = { type: "tool_search_call", call_id: "call_3", execution: "client", status: "completed", arguments: "git" };
+    const output = p.answerOpenaiToolSearch(call, { step, index, tools: TOOLS });
+    const { body: sentBody } = await sent(() => openai().responses.create({ model: "m", input: [{ role: "user", content: "git" }, call, output], ...p.openaiResponses(step, TOOLS) }));
+    assert.deepEqual(sentBody.input.at(-1), output);
+  });
+
+  test("the caller's own mistakes stay TypeErrors: no options, a wrong index, a call that is no call", async () => {
+    const [step] = await steps("deferred", ["search"]);
+    const index = new tp.ToolIndex(TOOLS);
+    const use = { type: "tool_use", id: "toolu_1", name: "tool_search", input: { query: "git" } };
+    const call = { type: "tool_search_call", call_id: "call_1", arguments: { query: "git" } };
+    for (const providers of [p, c.require("tool-palette/providers")]) {
+      assert.throws(() => providers.answerAnthropicToolSearch(use), { name: "TypeError", message: /^answerAnthropicToolSearch: options must be an object/ });
+      assert.throws(() => providers.answerAnthropicToolSearch(use, { step, index: {}, tools: TOOLS }), { name: "TypeError", message: /^answerAnthropicToolSearch: options\.index must be a ToolIndex/ });
+      assert.throws(() => providers.answerAnthropicToolSearch("tool_search", { step, index, tools: TOOLS }), { name: "TypeError", message: /^answerAnthropicToolSearch: toolUse must be a "tool_use" content block, got string$/ });
+      assert.throws(() => providers.answerOpenaiToolSearch({ ...call, type: "function_call" }, { step, index, tools: TOOLS }), { name: "TypeError", message: /^answerOpenaiToolSearch: call must be a "tool_search_call" output item/ });
+      assert.throws(() => providers.answerOpenaiToolSearch({ ...call, call_id: 1 }, { step, index, tools: TOOLS }), { name: "TypeError", message: /^answerOpenaiToolSearch: call\.call_id must be a string, got number$/ });
+    }
+  });
+});
+
+describe("hostile values", () => {
+  const boom = () => {
+    throw new Error("boom");
+  };
+  // `value` with `key` a getter that throws.
+  const throwing = (value, key) => Object.defineProperty({ ...value }, key, { get: boom, enumerable: true });
+  const revoked = () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return proxy;
+  };
+  // A TypeError whose message is exactly `message` (a string, or a RegExp) and whose cause is what was thrown.
+  const readError = (f, message, label) => {
+    const error = (() => {
+      try {
+        f();
+      } catch (e) {
+        return e;
+      }
+      assert.fail(`${label}: did not throw`);
+    })();
+    assert.equal(error.name, "TypeError", `${label}: ${error.stack}`);
+    if (typeof message === "string") assert.equal(error.message, message, label);
+    else assert.match(error.message, message, label);
+    assert.ok(error.cause instanceof Error || error.cause instanceof TypeError, `${label}: the thrown value is the cause`);
+  };
+
+  test("a getter or proxy that throws is a TypeError naming what was read, the thrown value its cause (ESM and CommonJS)", async () => {
+    const all = await steps("deferred", ["search"]);
+    const step = all[0];
+    const index = new tp.ToolIndex(TOOLS);
+    const use = { type: "tool_use", id: "toolu_1", name: "tool_search", input: { query: "sort" } };
+    const call = { type: "tool_search_call", call_id: "call_1", arguments: { query: "sort" } };
+    const plain = { ...step, offered: [...step.offered], listed: [...step.listed], deferred: [...step.deferred], revealed: [...step.revealed] };
+    const tools = (i, key) => TOOLS.map((t, j) => (j === i ? throwing(t, key) : t));
+    const ownKeys = new Proxy({}, { ownKeys: boom });
+    const cases = [
+      ["openaiResponses", [throwing(plain, "listed"), TOOLS], "openaiResponses: step.listed could not be read"],
+      ["openaiResponses", [{ ...plain, deferred: new Proxy([], { get: boom }) }, TOOLS], "openaiResponses: step.deferred could not be read"],
+      ["openaiChat", [revoked(), TOOLS], "openaiChat: step.offered could not be read"],
+      ["openaiChat", [(await steps("append"))[0], tools(2, "parameters")], "openaiChat: tools[2].parameters could not be read"],
+      ["openaiChat", [(await steps("append"))[0], tools(1, "name")], "openaiChat: tools[1].name could not be read"],
+      ["openaiChat", [(await steps("append"))[0], ownKeys], "openaiChat: tools could not be read"],
+      ["geminiConfig", [(await steps("append"))[0], { ls: throwing(def("ls"), "description"), cd: def("cd") }], 'geminiConfig: tools["ls"].description could not be read'],
+      ["geminiConfig", [(await steps("append"))[0], TOOLS, throwing({}, "mode")], "geminiConfig: options.mode could not be read"],
+      ["anthropicMessages", [step, TOOLS, throwing({}, "search")], "anthropicMessages: options.search could not be read"],
+      ["anthropicReveal", [all[1], TOOLS, { search: throwing({}, "name") }], "anthropicReveal: options.search.name could not be read"],
+      ["answerAnthropicToolSearch", [use, throwing({ step, tools: TOOLS }, "index")], "answerAnthropicToolSearch: options.index could not be read"],
+      ["answerAnthropicToolSearch", [use, { step, tools: TOOLS, index: throwing({}, "search") }], "answerAnthropicToolSearch: options.index.search could not be read"],
+      ["answerAnthropicToolSearch", [use, { step, tools: TOOLS, index, run: throwing({}, "reveal") }], "answerAnthropicToolSearch: options.run.reveal could not be read"],
+      ["answerAnthropicToolSearch", [throwing(use, "input"), { step, tools: TOOLS, index }], "answerAnthropicToolSearch: toolUse.input could not be read"],
+      ["answerAnthropicToolSearch", [{ ...use, input: throwing({}, "query") }, { step, tools: TOOLS, index }], "answerAnthropicToolSearch: toolUse.input.query could not be read"],
+      ["answerOpenaiToolSearch", [throwing(call, "arguments"), { step, tools: TOOLS, index }], "answerOpenaiToolSearch: call.arguments could not be read"],
+      ["answerOpenaiToolSearch", [revoked(), { step, tools: TOOLS, index }], "answerOpenaiToolSearch: call.type could not be read"],
+    ];
+    for (const providers of [p, c.require("tool-palette/providers")]) {
+      for (const [f, args, message] of cases) readError(() => providers[f](...args), message, message);
+    }
+  });
+
+  test("a cyclic schema is a TypeError naming the tool and its schema, never a request the SDK cannot send", async () => {
+    const [step] = await steps("append");
+    const cyclic = { type: "object", properties: {} };
+    cyclic.properties.self = cyclic;
+    const tools = TOOLS.map((t) => (t.name === "cd" ? { ...t, parameters: cyclic } : t));
+    const record = Object.fromEntries(tools.map(({ name, ...rest }) => [name, rest]));
+    for (const providers of [p, c.require("tool-palette/providers")]) {
+      for (const f of ["openaiChat", "openaiResponses", "anthropicMessages", "geminiConfig"]) {
+        readError(() => providers[f](step, tools), new RegExp(`^${f}: tools\\[2\\]\\.parameters \\(the schema of "cd"\\) cannot be sent as JSON: .*circular`, "i"), f);
+        readError(() => providers[f](step, record), new RegExp(`^${f}: tools\\["cd"\\]\\.parameters \\(the schema of "cd"\\) cannot be sent as JSON`), f);
+      }
+      // A schema whose toJSON throws, or that holds a BigInt, is the same error.
+      readError(() => providers.openaiChat(step, TOOLS.map((t) => (t.name === "ls" ? { ...t, parameters: { type: "object", toJSON: boom } } : t))), /^openaiChat: tools\[1\]\.parameters \(the schema of "ls"\) cannot be sent as JSON: boom$/, "toJSON");
+      readError(() => providers.openaiChat(step, TOOLS.map((t) => (t.name === "ls" ? { ...t, parameters: { type: "object", default: 1n } } : t))), /^openaiChat: tools\[1\]\.parameters \(the schema of "ls"\) cannot be sent as JSON: .*BigInt/, "BigInt");
+    }
   });
 });
 

@@ -140,6 +140,7 @@ declare const model: string;
   "// A run in the package README: routed with its history, each step kept for the prompt cache": `
 declare const tools: { name: string; description: string; namespace?: string }[];
 declare const message: string;
+declare const model: string;
 `,
   "// Providers: each step's tools list, for the OpenAI SDK": `
 import type { RouterOutcome } from "tool-palette";
@@ -148,8 +149,16 @@ declare const definitions: { name: string; description: string; parameters: { ty
 declare const outcome: RouterOutcome;
 declare const messages: ChatCompletionMessageParam[];
 `,
+  // pkg-template/README.md, Snapshots: shipping a snapshot to a Worker (the Worker blocks run as written in
+  // tests/packaging/snapshots.test.mjs; "*.snapshot" is declared as the README says, in modules.d.ts).
+  "// build-snapshot.mjs: run before `wrangler deploy` (e.g. as \"predeploy\" in package.json)": `/// <reference types="node" />
+declare const tools: { name: string; description: string; parameters: object }[];
+`,
+  '// A snapshot shipped in the Worker as a Data module; wrangler.jsonc: "rules": [{ "type": "Data", "globs": ["**/*.snapshot"] }]': "",
+  '// The same snapshot as a static asset, streamed in from its Response; wrangler.jsonc: "assets": { "directory": "./public", "binding": "ASSETS" }': "",
   "// A run: one conversation, routed with its history, each step kept for the prompt cache": `
 declare const tools: { name: string; description: string; namespace?: string }[];
 declare const message: string;
+declare const model: string;
 `,
 };

@@ -53,6 +53,9 @@ before(() => {
     writeFileSync(join(WORK, name), `${prelude}\n// ${block.file}:${block.line}\n${block.code}\nexport {};\n`);
     files.push(name);
   }
+  // What a TypeScript project declares for the modules a block imports that are not code (the README says so).
+  writeFileSync(join(WORK, "modules.d.ts"), 'declare module "*.snapshot" {\n  const bytes: ArrayBuffer;\n  export default bytes;\n}\n');
+  files.push("modules.d.ts");
   writeFileSync(
     join(WORK, "tsconfig.json"),
     JSON.stringify(

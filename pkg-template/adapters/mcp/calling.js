@@ -2,7 +2,7 @@
 // the palette gate, then to its server; a call outside the turn's palette, or to no tool at
 // all, is answered as MCP answers a failed call (isError: true), naming only the offered tools,
 // and no server is called. search_tools answers from the listing's index.
-import { abortable, checkSignal, errorText, fail, isObject, isFunction, put, reasonOf, within } from "../shared.js";
+import { abortable, attempt, checkSignal, errorText, fail, fields, isObject, isFunction, NO_TOOL_MATCHES, put, read, reasonOf, within } from "../shared.js";
 
 // The AI SDK's schema brand (a registered symbol): a JSON schema the SDK takes as it is.
 const AI_SCHEMA = Symbol.for("vercel.ai.schema");
@@ -10,14 +10,26 @@ const AI_SCHEMA = Symbol.for("vercel.ai.schema");
 const failed = (text) => ({ content: [{ type: "text", text }], isError: true });
 
 // The call in MCP's shape { name, arguments } or a framework's: { name, args }, { toolName, input }, arguments as JSON text.
-function read(call, where) {
-  if (!isObject(call)) throw fail(`${where}: callTool(call)`, "a tool call ({ name, arguments })", call);
-  const name = typeof call.name === "string" ? call.name : call.toolName;
-  if (typeof name !== "string") throw fail(`${where}: callTool(call).name`, "a string", name);
-  let args = "arguments" in call ? call.arguments : "args" in call ? call.args : call.input;
-  if (typeof args === "string") args = args.trim() === "" ? {} : JSON.parse(args);
-  const id = call.id ?? call.toolCallId ?? call.callId;
-  return { name, args: args ?? {}, ...(id === undefined ? {} : { id }) };
+// Each field is read once; what a getter or proxy throws is a TypeError naming it. Arguments that are no
+// JSON text are answered (`invalid`), not thrown: they are the model's.
+function readCall(call, where) {
+  const at = `${where}: callTool(call)`;
+  if (!isObject(call)) throw fail(at, "a tool call ({ name, arguments })", call);
+  const own = read(call, "name", `${at}.name`);
+  const name = typeof own === "string" ? own : read(call, "toolName", `${at}.toolName`);
+  if (typeof name !== "string") throw fail(`${at}.name`, "a string", name);
+  const key = ["arguments", "args"].find((k) => attempt(() => k in call, `${at}.${k}`)) ?? "input";
+  let args = read(call, key, `${at}.${key}`);
+  if (typeof args === "string") {
+    try {
+      args = args.trim() === "" ? {} : JSON.parse(args);
+    } catch (error) {
+      return { name, invalid: `The arguments of ${name} are not valid JSON: ${error.message}` };
+    }
+  }
+  let id;
+  for (const k of ["id", "toolCallId", "callId"]) if ((id = read(call, k, `${at}.${k}`)) != null) break;
+  return { name, args: args ?? {}, ...(id == null ? {} : { id }) };
 }
 
 // A tool result as the text a framework's tool answers.
@@ -63,7 +75,7 @@ export function createCalling(o, listing, routing) {
     });
     const answer = tools.length
       ? `Found ${tools.length} tool${tools.length === 1 ? "" : "s"}; you can call ${tools.length === 1 ? "it" : "them"} from your next step on:\n${JSON.stringify(tools)}`
-      : "No tool matches this query; try other words.";
+      : NO_TOOL_MATCHES;
     return { content: [{ type: "text", text: answer }], structuredContent: { tools } };
   }
 
@@ -87,16 +99,12 @@ export function createCalling(o, listing, routing) {
   }
 
   // A call the caller aborts rejects with the signal's reason at once, whether or not the server heeds it.
-  async function callTool(call, { signal } = {}) {
+  async function callTool(call, options) {
+    const { signal } = fields(options, ["signal"], `${where}: callTool(call, options)`);
     checkSignal(signal, `${where}: callTool(call, options).signal`);
     if (signal?.aborted) throw reasonOf(signal);
-    let c;
-    try {
-      c = read(call, where);
-    } catch (error) {
-      if (error instanceof SyntaxError) return failed(`The arguments of ${call.name ?? call.toolName} are not valid JSON: ${error.message}`);
-      throw error;
-    }
+    const c = readCall(call, where);
+    if (c.invalid) return failed(c.invalid);
     const l = await abortable(listing.listed(), signal);
     // Before the run's first step nothing is offered yet.
     const current = routing.current;

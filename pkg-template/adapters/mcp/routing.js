@@ -4,7 +4,7 @@
 // the core's. With options.cache, the run's PaletteRun (SPEC 8) says what is offered, listed
 // and deferred.
 import { resolvePalette } from "tool-palette";
-import { abortable, checkSignal, fail, isObject, runKeeper } from "../shared.js";
+import { abortable, checkSignal, fail, fields, isObject, runKeeper } from "../shared.js";
 
 /**
  * The routing of one run over `listing`: `run` (`route(context, options)`, the framework adapters' `router`, `turn`,
@@ -109,7 +109,8 @@ export function createRouting(o, listing) {
     });
     const palette = step || narrowed ? report.offered : outcome;
     const deferred = Object.freeze((step ? step.deferred : []).map(toolOf));
-    const turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), deferred, report, palette });
+    // `index`: the listing's index the turn was ranked by (what tool-palette/providers' answer*ToolSearch search with).
+    const turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), deferred, report, index: l.index, palette });
     const targets = new Map(names.map((name) => [name, l.byName.get(name)]));
     // A throwing onDecision fails this route() before it becomes the run's turn.
     if (onDecision) onDecision(report);
@@ -133,7 +134,7 @@ export function createRouting(o, listing) {
     },
     // The run's routing members (calling adds its own).
     run: {
-      route: async (context, { signal } = {}) => routeTurn(context, signal, false),
+      route: async (context, options) => routeTurn(context, fields(options, ["signal"], `${where}: route(context, options)`).signal, false),
       router,
       // For the framework adapters: each step routed by this run, the search tool pinned whenever routing narrows.
       adapterOptions: Object.freeze({ router, alwaysInclude: Object.freeze(searchName === false ? [] : [searchName]) }),
