@@ -129,7 +129,10 @@ impl Run {
     pub fn step(&mut self, roster: &Roster, palette: Option<&NameList>) -> Result<&Step, usize> {
         let mut member = roster.pinned.clone();
         match palette {
-            None => roster.firsts.iter().for_each(|&i| member[i as usize] = true),
+            None => roster
+                .firsts
+                .iter()
+                .for_each(|&i| member[i as usize] = true),
             Some(names) => {
                 for i in positions(&roster.names, names)? {
                     member[i as usize] = true;
@@ -195,7 +198,8 @@ impl Run {
         let at = positions(&roster.names, names).map_err(RevealError::Unregistered)?;
         let mut new = Vec::new();
         for i in at {
-            if !roster.pinned[i as usize] && !core::mem::replace(&mut self.shown[i as usize], true) {
+            if !roster.pinned[i as usize] && !core::mem::replace(&mut self.shown[i as usize], true)
+            {
                 new.push(i);
             }
         }

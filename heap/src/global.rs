@@ -2,11 +2,11 @@
 //! feature: a static buffer), its calls' groups and its records.
 
 use crate::tlsf::{Heap, Node, ALIGN};
+use alloc::boxed::Box;
 use core::alloc::{GlobalAlloc, Layout};
 use core::any::Any;
 use core::cell::UnsafeCell;
 use core::ptr::NonNull;
-use alloc::boxed::Box;
 
 /// Calls nested at most this deep have a group each (deeper ones share their parent's).
 const CALLS: usize = 256;
@@ -438,7 +438,10 @@ pub fn build<T: Any>(slot: u32, owned: bool, make: impl FnOnce() -> Option<T>) -
 pub fn replace<T: Any, R>(slot: u32, f: impl FnOnce(&T) -> Option<(T, R)>) -> Option<R> {
     unsafe {
         let (rec, saved) = begin(slot, None)?;
-        let made = rec.state.and_then(|s| s.as_ref().downcast_ref::<T>()).and_then(f);
+        let made = rec
+            .state
+            .and_then(|s| s.as_ref().downcast_ref::<T>())
+            .and_then(f);
         let (value, r) = match made {
             Some((v, r)) => (Some(Box::new(v) as Box<dyn Any>), Some(r)),
             None => (None, None),
@@ -455,7 +458,11 @@ pub fn replace<T: Any, R>(slot: u32, f: impl FnOnce(&T) -> Option<(T, R)>) -> Op
 #[inline(never)]
 unsafe fn begin(slot: u32, owned: Option<bool>) -> Option<(&'static mut Record, u32)> {
     let s = state();
-    let rec = if owned.is_some() { s.slot_or_new(slot)? } else { s.slot(slot)? };
+    let rec = if owned.is_some() {
+        s.slot_or_new(slot)?
+    } else {
+        s.slot(slot)?
+    };
     if rec.busy != 0 || !s.lend(rec, true) {
         return None;
     }
@@ -481,7 +488,9 @@ unsafe fn finish(rec: &mut Record, saved: u32, made: Option<Box<dyn Any>>) -> bo
     s.heap.current = saved;
     let done = made.is_some();
     if let Some(value) = made {
-        let old = rec.state.replace(NonNull::new_unchecked(Box::into_raw(value)));
+        let old = rec
+            .state
+            .replace(NonNull::new_unchecked(Box::into_raw(value)));
         if rec.owned {
             if let Some(old) = old {
                 drop(Box::from_raw(old.as_ptr()));
@@ -500,7 +509,10 @@ unsafe fn finish(rec: &mut Record, saved: u32, made: Option<Box<dyn Any>>) -> bo
 pub fn with<T: Any, R>(slot: u32, f: impl FnOnce(&T) -> R) -> Option<R> {
     unsafe {
         let rec = lend(slot, false, false)?;
-        let r = rec.state.and_then(|s| s.as_ref().downcast_ref::<T>()).map(f);
+        let r = rec
+            .state
+            .and_then(|s| s.as_ref().downcast_ref::<T>())
+            .map(f);
         give_back(rec, 0);
         r
     }
@@ -524,7 +536,10 @@ fn lend_mut<T: Any, R>(slot: u32, keep: bool, f: impl FnOnce(&mut T) -> R) -> Op
     unsafe {
         let rec = lend(slot, true, keep)?;
         let saved = if keep { rec.saved } else { 0 };
-        let r = rec.state.and_then(|mut s| s.as_mut().downcast_mut::<T>()).map(f);
+        let r = rec
+            .state
+            .and_then(|mut s| s.as_mut().downcast_mut::<T>())
+            .map(f);
         give_back(rec, saved);
         r
     }

@@ -66,7 +66,11 @@ fn verify(l: &Live) {
 
 fn used() -> u64 {
     let walked = heap::check().0;
-    assert_eq!(walked, heap::used().1 as u64, "the heap's count of bytes in use");
+    assert_eq!(
+        walked,
+        heap::used().1 as u64,
+        "the heap's count of bytes in use"
+    );
     walked
 }
 
@@ -316,7 +320,10 @@ fn records() {
     });
     heap::close(mark, true);
     assert_eq!(heap::with(3, |s: &State| s.names[0].len()), Some(3001));
-    assert!(used() < before + 10_000, "the call's own allocation is freed");
+    assert!(
+        used() < before + 10_000,
+        "the call's own allocation is freed"
+    );
     heap::check();
 
     // Released while borrowed: freed when the borrower is done.
@@ -353,7 +360,10 @@ fn records() {
         Some(given)
     }));
     heap::close(mark, true);
-    assert_eq!(heap::with(5, |v: &Vec<u32>| v.iter().map(|&x| x as u64).sum::<u64>()), Some(49_995_000));
+    assert_eq!(
+        heap::with(5, |v: &Vec<u32>| v.iter().map(|&x| x as u64).sum::<u64>()),
+        Some(49_995_000)
+    );
     heap::check();
     let mark = heap::open(true);
     heap::release(5);

@@ -68,7 +68,9 @@ pub(crate) fn take(count: u32, codes: u32) -> (NameList, Vec<u8>) {
         let count = (count as usize).min(room.ends.len());
         let units = room.ends[..count].last().map_or(0, |&end| end as usize);
         let names = (units <= room.units.len())
-            .then(|| NameList::from_parts(room.units[..units].to_vec(), room.ends[..count].to_vec()))
+            .then(|| {
+                NameList::from_parts(room.units[..units].to_vec(), room.ends[..count].to_vec())
+            })
             .flatten()
             .unwrap_or_default();
         let codes = room.codes[..(codes as usize).min(room.codes.len())].to_vec();

@@ -48,12 +48,25 @@ export class ToolIndex {
     });
   }
 
+  /** The rows naming these tools of the index exactly, as `entries` makes them. */
+  rows(names) {
+    return using(this, ToolIndex, "rows", (_, more) => {
+      const where = "ToolIndex.rows: names";
+      const list = strings(names, where);
+      const known = (more.known ??= new Set(more.names));
+      const bad = list.findIndex((name) => !known.has(name));
+      if (bad >= 0) throw new TypeError(`${where}[${bad}] ("${list[bad]}") is not a tool of this index`);
+      return rowsOf(list, list.keys());
+    });
+  }
+
   get size() { return use(this, ToolIndex, "size").more.names.length; }
+  get names() { return use(this, ToolIndex, "names").more.names; }
   get dimensions() { return use(this, ToolIndex, "dimensions").more.dims; }
   save() { return using(this, ToolIndex, "save", ([ix], { names }) => (putNames(names, "ToolIndex.save: the index's names"), wasm.save(ix, names.length))); }
   static load(bytes, options) { return enter(load, undefined, [bytes, options]); }
 }
-guarded(ToolIndex, ["search"], ["explain"], ["entriesFor"], ["save"]);
+guarded(ToolIndex, ["search"], ["explain"], ["entriesFor"], ["rows"], ["save"]);
 
 function build(tools, options) {
   const where = "ToolIndex: tools";
@@ -75,7 +88,7 @@ function build(tools, options) {
   made(this, ix, names, embed, onEmbedError);
 }
 
-const made = (self, ix, names, embed, onEmbedError) => (own(self, [ix], { names, embed, onEmbedError, dims: wasm.dimensions(ix) ?? null }), Object.freeze(self));
+const made = (self, ix, names, embed, onEmbedError) => (own(self, [ix], { names: Object.freeze(names), embed, onEmbedError, dims: wasm.dimensions(ix) ?? null }), Object.freeze(self));
 
 const optionsOf = ([limit, , embed, onEmbedError, explain], where) => [checked(limit, "limit", `${where}.limit`), checked(embed, "function", `${where}.embed`), checked(onEmbedError, "function", `${where}.onEmbedError`), checked(explain, "flag", `${where}.explain`)];
 

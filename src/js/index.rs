@@ -169,7 +169,8 @@ pub fn search(slot: u32, limit: Option<u32>, vector: Option<Vec<f64>>) -> Vec<f6
     let (query, mut out) = (batch::names(1), Vec::new());
     ready(slot, |s| {
         let limit = limit.unwrap_or(s.limit) as usize;
-        s.index.ranked(query.get(0), fused_in(s, &vector), limit, &mut out);
+        s.index
+            .ranked(query.get(0), fused_in(s, &vector), limit, &mut out);
     });
     out.iter().flat_map(|h| [h.tool.into(), h.score]).collect()
 }
@@ -187,7 +188,8 @@ pub fn entries(slot: u32, count: u32, vector: Option<Vec<f64>>) -> Vec<u32> {
     let history = (texts.len() > 1).then(|| texts.get(1));
     ready(slot, |s| {
         let limit = s.limit as usize;
-        s.index.entries(texts.get(0), fused_in(s, &vector), history, limit, &mut out);
+        s.index
+            .entries(texts.get(0), fused_in(s, &vector), history, limit, &mut out);
     });
     out
 }
@@ -232,7 +234,10 @@ pub fn explain(slot: u32, limit: Option<u32>, vector: Option<Vec<f64>>) -> bool 
 #[wasm_bindgen]
 pub fn save(slot: u32, count: u32) -> Vec<u8> {
     let names = batch::names(count);
-    ready(slot, |s| snapshot::save(&s.index, names.iter(), &s.fusion, s.limit)).unwrap_or_default()
+    ready(slot, |s| {
+        snapshot::save(&s.index, names.iter(), &s.fusion, s.limit)
+    })
+    .unwrap_or_default()
 }
 
 /// Loads into `slot` the index of a snapshot (its names handed to index.js), or tells

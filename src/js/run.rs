@@ -46,8 +46,9 @@ pub fn run(slot: u32, roster: u32, cache: usize, registered: u32, pinned: u32) -
     }
     let cache = Cache::ALL.get(cache).map_or(Cache::DEFAULT, |&(_, c)| c);
     let started = made
-        && heap::with(roster, |r: &Roster| heap::build(slot, false, || Some(Run::new(cache, r))))
-            == Some(true);
+        && heap::with(roster, |r: &Roster| {
+            heap::build(slot, false, || Some(Run::new(cache, r)))
+        }) == Some(true);
     (!started).then_some(MISSING)
 }
 
@@ -71,7 +72,14 @@ pub fn step(slot: u32, roster: u32, routed: bool, count: u32) -> Option<u32> {
         Some(None) => {
             heap::with(slot, |run: &Run| {
                 let s = run.last();
-                stepped(s.step, &s.offered, &s.listed, &s.deferred, &s.revealed, s.kept)
+                stepped(
+                    s.step,
+                    &s.offered,
+                    &s.listed,
+                    &s.deferred,
+                    &s.revealed,
+                    s.kept,
+                )
             });
             None
         }

@@ -124,8 +124,19 @@ export declare class ToolIndex {
     readonly entries: (context?: ToolContext) => ToolRows | Promise<ToolRows>;
     /** What `entries` calls: the rows for one context. */
     entriesFor(context?: ToolContext): ToolRows | Promise<ToolRows>;
+    /**
+     * The rows naming these tools of the index (each one of `names`, else a TypeError naming its index), as `entries`
+     * makes them: routing reads their names exactly (a row of yours is trimmed; the index's never), so a layer of your
+     * own can join the index's finds to the turn's rows (the tools a model's search found, say).
+     */
+    rows(names: Iterable<string>): ToolRows;
     /** How many tools were indexed. */
     readonly size: number;
+    /**
+     * The tools' names, in the order they were indexed (frozen): an index loaded from a snapshot knows them too, so a
+     * router over it needs no `registered` from elsewhere (`new ToolRouter({ entries: index.entries, registered: index.names })`).
+     */
+    readonly names: readonly string[];
     /** The length of the tools' vectors, or `null` for an index without them. */
     readonly dimensions: number | null;
     /** The whole index (vectors included) as bytes, for `ToolIndex.load` in another isolate or process. */

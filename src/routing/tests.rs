@@ -117,10 +117,20 @@ fn an_exact_row_names_its_tool_untrimmed() {
     let padded = units(" padded ");
     let r = reg(&[" padded ", "plain"]);
     let turn = resolve(&r, Retrieval::Rows(Some(&[Row::Exact(&padded)])));
-    assert_eq!(turn.outcome, Outcome::Routed { names: vec![0], unresolved: vec![] });
+    assert_eq!(
+        turn.outcome,
+        Outcome::Routed {
+            names: vec![0],
+            unresolved: vec![]
+        }
+    );
     assert_eq!(
         turn.rows[0].candidate,
-        Some(Span { candidate: 0, start: 0, end: 8 })
+        Some(Span {
+            candidate: 0,
+            start: 0,
+            end: 8
+        })
     );
     let turn = resolve(&r, Retrieval::Rows(Some(&[Row::Candidate(&padded)])));
     assert!(matches!(turn.outcome, Outcome::Refused { .. }));

@@ -142,13 +142,28 @@ mod tests {
     fn rows_follow_the_spec_readers() {
         let a = units("a");
         assert_eq!(row(Activity::Text, Some(&a), false), Row::Candidate(&a));
-        assert_eq!(row(Activity::Record { off: true }, Some(&a), false), Row::Inactive);
-        assert_eq!(row(Activity::Record { off: false }, None, false), Row::NoCandidate);
+        assert_eq!(
+            row(Activity::Record { off: true }, Some(&a), false),
+            Row::Inactive
+        );
+        assert_eq!(
+            row(Activity::Record { off: false }, None, false),
+            Row::NoCandidate
+        );
         assert_eq!(row(Activity::Other, None, false), Row::NoCandidate);
         assert_eq!(row(Activity::Said(false), Some(&a), false), Row::Inactive);
-        assert_eq!(row(Activity::Said(true), Some(&a), false), Row::Candidate(&a));
-        assert_eq!(row(Activity::Record { off: false }, Some(&a), true), Row::Exact(&a));
-        assert_eq!(row(Activity::Record { off: true }, Some(&a), true), Row::Inactive);
+        assert_eq!(
+            row(Activity::Said(true), Some(&a), false),
+            Row::Candidate(&a)
+        );
+        assert_eq!(
+            row(Activity::Record { off: false }, Some(&a), true),
+            Row::Exact(&a)
+        );
+        assert_eq!(
+            row(Activity::Record { off: true }, Some(&a), true),
+            Row::Inactive
+        );
     }
 
     #[test]

@@ -172,6 +172,29 @@ test("search_tools: its finds join the palette for the rest of the run (rows the
   assert.ok(!(await palette.run().route("Why did the nightly build fail?")).report.offered.includes("tail_console"));
 });
 
+test("search_tools finds a tool whose name begins or ends with whitespace or U+FEFF: offered at the next step and callable, exactly", async () => {
+  const { mcp } = flavors.esm;
+  const calls = [];
+  const odd = [[" tail_console ", "Tail the console output lines of a CI job"], ["\uFEFFrotate_keys", "Rotate the deploy keys"], ["list_jobs", "List the CI jobs"]];
+  const client = await connect(sdk, pagedServer(sdk, "ci", odd, calls), "ci");
+  open.push(client);
+  const run = mcp.createMcpPalette({ servers: { ci: client }, limit: 1 }).run();
+  const first = await run.route("which jobs are there");
+  assert.ok(!first.report.offered.includes(" tail_console "), `${first.report.offered}`);
+  for (const [name, query] of [[" tail_console ", "console output lines"], ["\uFEFFrotate_keys", "rotate deploy keys"]]) {
+    const found = await run.callTool({ name: "search_tools", arguments: { query } });
+    assert.equal(found.structuredContent.tools[0].name, name);
+    const next = await run.route("which jobs are there");
+    assert.ok(next.report.offered.includes(name), `${name} offered: ${JSON.stringify(next.report.offered)}`);
+    const answer = await run.callTool({ name, arguments: { target: "nightly" } });
+    assert.equal(answer.isError, undefined, textOf(answer));
+  }
+  assert.deepEqual(calls.map((c) => c[1]), [" tail_console ", "\uFEFFrotate_keys"]);
+  // Routed from the index's own rows, too: a turn whose search ranks it first offers it.
+  const turn = await mcp.createMcpPalette({ servers: { ci: client }, limit: 1 }).run().route("tail the console output lines");
+  assert.ok(turn.report.offered.includes(" tail_console "), `${turn.report.offered}`);
+});
+
 test("a refusal offers every tool (never none) and no search tool; the report hides nothing", async () => {
   const { mcp } = flavors.esm;
   const { servers } = await scenario();

@@ -345,7 +345,13 @@ pub fn core_resolve(registered: &[Units], retrieval: &RetrievalSpec) -> Decision
     let mut next = candidates.iter();
     let rows: Vec<Row> = activities
         .iter()
-        .map(|&a| machine::row(a, machine::is_active(a).then(|| *next.next().unwrap()), false))
+        .map(|&a| {
+            machine::row(
+                a,
+                machine::is_active(a).then(|| *next.next().unwrap()),
+                false,
+            )
+        })
         .collect();
     let r = match retrieval {
         RetrievalSpec::NoLayer => Retrieval::NoLayer,

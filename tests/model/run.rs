@@ -168,10 +168,13 @@ impl CoreRun {
 
     pub fn reveal(&mut self, names: &[Units]) -> Result<Vec<Units>, Option<usize>> {
         use tool_palette::run::RevealError;
-        let new = self.run.reveal(&self.roster, &list(names)).map_err(|e| match e {
-            RevealError::NotDeferred(_) => None,
-            RevealError::Unregistered(i) => Some(i),
-        })?;
+        let new = self
+            .run
+            .reveal(&self.roster, &list(names))
+            .map_err(|e| match e {
+                RevealError::NotDeferred(_) => None,
+                RevealError::Unregistered(i) => Some(i),
+            })?;
         Ok(new
             .iter()
             .map(|&i| self.registered[i as usize].clone())

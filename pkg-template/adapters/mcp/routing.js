@@ -64,7 +64,9 @@ export function createRouting(o, listing) {
     const rows = async () => {
       const own = entries ? await entries(ctx) : await l.index.entries(withHistory());
       const list = own == null ? [] : [...own];
-      for (const name of found) list.push({ tool: name });
+      // (The index's rows: routing reads their names exactly, as the index found them.)
+      const known = found.filter((name) => l.byName.has(name));
+      if (known.length > 0) list.push(...l.index.rows(known));
       return list;
     };
     const outcome = await resolvePalette({

@@ -513,6 +513,24 @@ export function toolIndex(tp) {
       }
     });
 
+    test("index.names: the tools' names in the order indexed, frozen; a loaded index has them, so a router over a snapshot needs no other list", async () => {
+      const index = new ToolIndex(TOOLS);
+      assert.deepEqual(index.names, TOOLS.map((t) => t.name));
+      assert.ok(Object.isFrozen(index.names));
+      assert.throws(() => index.names.push("x"), TypeError);
+      const record = new ToolIndex({ b: { description: "x" }, a: { description: "y" } });
+      assert.deepEqual(record.names, ["b", "a"]);
+      const back = ToolIndex.load(index.save());
+      assert.deepEqual(back.names, index.names);
+      const router = new tp.ToolRouter({ entries: back.entries, registered: back.names });
+      assert.equal(router.unavailable, null);
+      const outcome = await router.resolve({ context: QUERIES[0] });
+      assert.deepEqual([...outcome.names], back.entries(QUERIES[0]).map((r) => r.tool));
+      router.dispose();
+      const odd = ToolIndex.load(new ToolIndex([{ name: " padded\uD800 " }, { name: "\uFEFF" }]).save()).names;
+      assert.deepEqual(odd, [" padded\uD800 ", "\uFEFF"]);
+    });
+
     test("names come back exact (lone surrogates, __proto__); a Buffer loads too", () => {
       const odd = ["tool\uD800", "tool\uDC00", "__proto__", "constructor", "", "日本語ツール"];
       const index = new ToolIndex(odd.map((name) => ({ name, description: "shared" })));
