@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { build } from "esbuild";
 import { shortenImports, trapAtPanic, WASM_OPT_ARGS } from "./wasm-edit.mjs";
+import { checkHeap } from "./heap-check.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 // Assembled in target/ and moved into place at the end, so that dist/ is never half-built.
@@ -27,6 +28,9 @@ run("wasm-pack", [
   "build", "--target", "web", "--release", "--no-pack",
   "--out-dir", stage, "--out-name", "tool_palette",
 ]);
+
+// The allocator calls nothing once it has begun to change the heap (scripts/heap-check.mjs).
+checkHeap(join(root, "target", "wasm32-unknown-unknown", "release", "tool_palette.wasm"), bin("wasm-dis"));
 
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });

@@ -273,6 +273,7 @@ pub struct NameSet {
 }
 
 impl NameSet {
+    #[inline(never)]
     pub fn new(list: NameList) -> Self {
         let mut table = NameTable::with_capacity(list.len());
         for i in 0..list.len() {

@@ -9,6 +9,9 @@
 use crate::names::{NameList, NameSet};
 use alloc::{vec, vec::Vec};
 
+mod saved;
+pub use saved::SavedError;
+
 /// How a run keeps the request's prefix (SPEC 8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cache {
@@ -71,6 +74,7 @@ impl Roster {
     /// The registered names (a name given twice counts once, at its first place), with
     /// `pinned` part of every step's palette; or `Err(i)` when `pinned[i]` is not
     /// registered.
+    #[inline(never)]
     pub fn new(registered: NameList, pinned: &NameList) -> Result<Roster, usize> {
         let names = NameSet::new(registered);
         let count = names.list().len();
@@ -104,6 +108,7 @@ pub struct Run {
 }
 
 impl Run {
+    #[inline(never)]
     pub fn new(cache: Cache, roster: &Roster) -> Run {
         Run {
             cache,
@@ -116,6 +121,11 @@ impl Run {
     /// Steps taken.
     pub fn steps(&self) -> u32 {
         self.last.step
+    }
+
+    /// How it keeps the request's prefix.
+    pub fn cache(&self) -> Cache {
+        self.cache
     }
 
     /// The last step (an empty one, numbered 0, before the first).
@@ -216,4 +226,74 @@ fn positions(registered: &NameSet, names: &NameList) -> Result<Vec<u32>, usize> 
         .enumerate()
         .map(|(i, name)| registered.position(name).ok_or(i))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::String;
+
+    fn list(names: &[&str]) -> NameList {
+        names.iter().collect()
+    }
+
+    fn saved_of(cache: Cache) -> (Vec<u16>, [&'static str; 4]) {
+        let names = ["a", "b", "c", "b"];
+        let roster = Roster::new(list(&names), &list(&["c"])).unwrap();
+        let mut run = Run::new(cache, &roster);
+        run.step(&roster, Some(&list(&["a"]))).unwrap();
+        (run.save(&roster), names)
+    }
+
+    #[test]
+    fn a_saved_form_is_short_versioned_text() {
+        let (saved, _) = saved_of(Cache::Deferred);
+        let text = String::from_utf16(&saved).unwrap();
+        assert!(text.starts_with("tprun1."), "{text}");
+        assert!(text.len() < 40, "{text}");
+        assert!(text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b)));
+    }
+
+    #[test]
+    fn a_saved_form_refuses_another_list_and_anything_altered() {
+        let (saved, names) = saved_of(Cache::Append);
+        assert!(Run::load(&saved, list(&names)).is_ok());
+        assert_eq!(
+            Run::load(&saved, list(&names[..3])).err(),
+            Some(SavedError::Count { given: 3, saved: 4 })
+        );
+        assert_eq!(
+            Run::load(&saved, list(&["a", "b", "x", "b"])).err(),
+            Some(SavedError::Names)
+        );
+        assert_eq!(
+            Run::load(&saved, list(&["b", "a", "c", "b"])).err(),
+            Some(SavedError::Names)
+        );
+        let v2: Vec<u16> = "tprun2.AAAA".encode_utf16().collect();
+        assert_eq!(
+            Run::load(&v2, list(&names)).err(),
+            Some(SavedError::Version)
+        );
+        for cut in 0..saved.len() {
+            assert!(
+                Run::load(&saved[..cut], list(&names)).is_err(),
+                "cut at {cut}"
+            );
+        }
+        for at in 7..saved.len() {
+            let mut altered = saved.clone();
+            altered[at] = if altered[at] == u16::from(b'A') {
+                u16::from(b'B')
+            } else {
+                u16::from(b'A')
+            };
+            assert!(
+                Run::load(&altered, list(&names)).is_err(),
+                "altered at {at}"
+            );
+        }
+    }
 }

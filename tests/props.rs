@@ -254,6 +254,7 @@ type RunCase = (
     Vec<Vec<u16>>,
     Vec<Vec<u16>>,
     Vec<(bool, Option<Vec<Vec<u16>>>)>,
+    Vec<bool>,
 );
 
 fn run_case() -> impl Strategy<Value = RunCase> {
@@ -264,7 +265,13 @@ fn run_case() -> impl Strategy<Value = RunCase> {
         let names = move || vec(pick(&pool), 0..5);
         let outcome = prop_oneof![1 => Just(None), 4 => names().prop_map(Some)];
         let call = (proptest::bool::weighted(0.25), outcome);
-        (0..4usize, Just(registered), names(), vec(call, 0..8))
+        (
+            0..4usize,
+            Just(registered),
+            names(),
+            vec(call, 0..8),
+            vec(proptest::bool::weighted(0.3), 8),
+        )
     })
 }
 
@@ -273,16 +280,21 @@ proptest! {
 
     /// SPEC 8: every strategy's lists, step by step, as the model has them, with tools the
     /// model revealed itself between steps; a name that is not registered is refused with
-    /// its index and leaves the run as it was.
+    /// its index and leaves the run as it was; a run saved and restored between any two
+    /// calls goes on exactly as the unbroken run.
     #[test]
-    fn runs_match_the_model((cache, registered, pinned, outcomes) in run_case()) {
+    fn runs_match_the_model((cache, registered, pinned, outcomes, restarts) in run_case()) {
         use model::run::{CoreRun, RunModel};
         let cache = tool_palette::run::Cache::ALL[cache].1;
         let core = CoreRun::new(cache, &registered, &pinned);
         let naive = RunModel::new(cache, &registered, &pinned);
         prop_assert_eq!(core.as_ref().err(), naive.as_ref().err());
         let (Ok(mut core), Ok(mut naive)) = (core, naive) else { return Ok(()) };
-        for (reveal, names) in &outcomes {
+        for ((reveal, names), &restart) in outcomes.iter().zip(&restarts) {
+            // Now and then the run is saved and restored, as in a new process (SPEC 8).
+            if restart {
+                core.restart();
+            }
             let before = core.steps();
             if let (true, Some(names)) = (reveal, names) {
                 prop_assert_eq!(core.reveal(names), naive.reveal(names));

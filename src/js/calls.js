@@ -19,6 +19,7 @@ export const failed = (policy, f, seam) => calls.to.failed(policy, f, seam);
 // run.rs
 export const stepped = (step, offered, listed, deferred, revealed, kept) => calls.to.stepped(step, offered, listed, deferred, revealed, kept);
 export const revealed = (added) => calls.to.revealed(added);
+export const text = (units) => calls.to.text(units);
 // index.rs: `explain`, `load`
 export const terms = (units, ends) => calls.to.terms(units, ends);
 export const hit = (tool, score, rank) => calls.to.hit(tool, score, rank);

@@ -17,6 +17,8 @@ const MAX_DEPTH = 64;
 let depth = 0; // public calls in progress, nested
 let entered = 0; // calls through the door in progress (the rest of a call after an await too)
 let cutting = false;
+// The module's stack pointer when no call is in progress (read at the first call).
+let base;
 // The instances borrowed by the calls in progress, innermost last (`using`).
 const lent = [];
 
@@ -34,6 +36,9 @@ export function enter(f, self, args, counts = true) {
   if (counts) cut();
   const { wasm } = state;
   const pointer = wasm.__stack_pointer;
+  // No call in progress: the stack pointer is put back even if a call's own catch could
+  // not do it (the stack had run out there too), as the heap rolls back its call (`open`).
+  if (entered === 0) pointer.value = base ??= pointer.value;
   const saved = pointer.value;
   const [to, borrowed] = [calls.to, lent.length];
   const mark = open(entered === 0);
@@ -168,7 +173,14 @@ export const mustBe = (where, what, v) => new TypeError(`${where} must be ${what
 // `f()`, reading the caller's values: what it throws (a getter, a proxy's trap) becomes the
 // TypeError saying that `where` (or what `where()` says) could not be read.
 export function attempt(f, where) {
-  try { return f(); } catch (cause) { throw new TypeError(`${typeof where === "function" ? where() : where} could not be read`, { cause }); }
+  try { return f(); } catch (cause) { throw unread(cause, where); }
+}
+// The TypeError saying that `where` could not be read, unless the JavaScript stack ran out
+// while it was read: that RangeError is the caller's deep recursion, not its value's fault,
+// and passes on as it is.
+function unread(cause, where) {
+  if (cause instanceof RangeError && String(cause.message).includes("call stack")) return cause;
+  return new TypeError(`${typeof where === "function" ? where() : where} could not be read`, { cause });
 }
 
 // `keys` of the options object `o` (named `where`), read once each, in order (undefined
@@ -181,7 +193,7 @@ export function fields(o, keys, where, required = false) {
   try {
     for (; i < keys.length; i++) values[i] = o[keys[i]];
   } catch (cause) {
-    throw new TypeError(`${where}.${keys[i]} could not be read`, { cause });
+    throw unread(cause, `${where}.${keys[i]}`);
   }
   return values;
 }
@@ -218,7 +230,7 @@ export function strings(value, where) {
   try {
     list = Array.isArray(value) && iterator === arrayValues ? Array.from(value) : bounded(value);
   } catch (cause) {
-    throw new TypeError(`${where} could not be iterated`, { cause });
+    throw cause instanceof RangeError && String(cause.message).includes("call stack") ? cause : new TypeError(`${where} could not be iterated`, { cause });
   }
   const bad = list.findIndex((s) => typeof s !== "string");
   if (bad >= 0) throw mustBe(`${where}[${bad}]`, "a string", list[bad]);

@@ -2,7 +2,7 @@
 // (run.rs) and answered as indices into the caller's own registered strings.
 import * as wasm from "./tool_palette.js";
 import { CACHES } from "./wire.js";
-import { drop, enter, fields, guarded, mustBe, own, putNames, slot, strings, use, using } from "./host.js";
+import { drop, enter, fields, guarded, mustBe, own, putNames, slot, strings, texts, use, using } from "./host.js";
 import { calls } from "./calls.js";
 import { pick, routedNames } from "./routing.js";
 
@@ -11,6 +11,13 @@ const unregistered = (where, names, i) => new TypeError(`${where}[${i}] ("${name
 // The module's answers that are no index (run.rs `MISSING`, `NOT_DEFERRED`).
 const [MISSING, NOT_DEFERRED] = [0xffffffff, 0xfffffffe];
 const gone = () => new Error("tool-palette: a run's state is gone (a fault of the package's, or its memory ran out)");
+// Why a saved form is refused (run.rs `restore`, by the core's `SavedError`).
+const SAVED = [
+  () => "saved is not a saved PaletteRun (from run.save()), or it was cut short or altered",
+  () => "saved is a saved PaletteRun of another version of tool-palette",
+  (given, saved) => `options.registered has ${given} names; the run was saved over ${saved}: pass the registered list it was saved with`,
+  () => "options.registered is not the list the run was saved with (as many names, but not the same ones in the same order): pass the registered list it was saved with",
+];
 
 export class PaletteRun {
   constructor(options) { enter(start, this, [options]); }
@@ -51,8 +58,39 @@ export class PaletteRun {
   /** Steps taken. */
   get size() { return use(this, PaletteRun, "size").more.size; }
 
+  /** The run's saved form: short, versioned text that `PaletteRun.load` restores in another process. */
+  save() {
+    return using(this, PaletteRun, "save", ([run, roster]) => {
+      let saved;
+      calls.to = { text: (units) => (saved = texts(units)[0]) };
+      if (!wasm.saved(run, roster)) throw gone();
+      return saved;
+    });
+  }
+
+  /** The run a saved form holds, over the registered names it was saved with. */
+  static load(saved, options) { return enter(restore, undefined, [saved, options]); }
+
 }
-guarded(PaletteRun, ["step"], ["reveal"]);
+guarded(PaletteRun, ["step"], ["reveal"], ["save"]);
+
+function restore(saved, options) {
+  const where = "PaletteRun.load";
+  if (typeof saved !== "string") throw mustBe(`${where}: saved`, "a string (from run.save())", saved);
+  if (options == null) throw mustBe(`${where}: options`, "an object with `registered`", options);
+  const [registered] = fields(options, ["registered"], `${where}: options`);
+  const names = Object.freeze(strings(registered, `${where}: options.registered`));
+  putNames([saved, ...names], `${where}: options.registered`);
+  const slots = [slot(), slot()];
+  const why = wasm.restore(slots[0], slots[1], names.length);
+  if (why.length > 0) {
+    slots.forEach(drop);
+    throw why[0] === 4 ? gone() : new TypeError(`${where}: ${SAVED[why[0]](why[1], why[2])}`);
+  }
+  const self = Object.create(PaletteRun.prototype);
+  own(self, slots, { names, cache: CACHES[wasm.strategy(slots[0])], size: wasm.steps(slots[0]) });
+  return Object.freeze(self);
+}
 
 function start(options) {
   const where = "PaletteRun: options";

@@ -4,7 +4,8 @@
 //! run as it was.
 
 use super::batch;
-use crate::run::{Cache, RevealError, Roster, Run};
+use crate::run::{Cache, RevealError, Roster, Run, SavedError};
+use alloc::{vec, vec::Vec};
 use tool_palette_heap as heap;
 use wasm_bindgen::prelude::*;
 
@@ -21,6 +22,8 @@ extern "C" {
     );
     /// The tools a `reveal` made new to the run.
     fn revealed(new: &[u32]);
+    /// A saved form (run.js `save`): code units.
+    fn text(units: &[u16]);
 }
 
 /// A step or reveal that cannot be taken: no such run (a broken promise of run.js's).
@@ -115,4 +118,66 @@ pub fn reveal(slot: u32, roster: u32, count: u32) -> Option<u32> {
         Some(Err(RevealError::NotDeferred(_))) => Some(NOT_DEFERRED),
         None => Some(MISSING),
     }
+}
+
+/// The run's saved form, handed to run.js (SPEC 8: a run outlives its process).
+#[wasm_bindgen]
+pub fn saved(slot: u32, roster: u32) -> bool {
+    let saved = heap::with(roster, |r: &Roster| {
+        heap::with(slot, |run: &Run| run.save(r))
+    })
+    .flatten();
+    saved.map(|units| text(&units)).is_some()
+}
+
+/// Restores into `slot` and `roster` the run whose saved form is the batch's first string,
+/// over the `registered` names after it: `[]`, or why not (run.js words it): `[0]` not a
+/// saved run, `[1]` another version, `[2, given, saved]` another number of names, `[3]`
+/// other names, `[4]` no memory.
+#[wasm_bindgen]
+pub fn restore(slot: u32, roster: u32, registered: u32) -> Vec<u32> {
+    let mut why = None;
+    let mut held = None;
+    let made = heap::build(roster, false, || {
+        let all = batch::names(1 + registered);
+        let (saved, names) = all.split(1);
+        Run::load(saved.get(0), names)
+            .map(|(roster, run)| {
+                held = Some(run);
+                roster
+            })
+            .map_err(|e| why = Some(e))
+            .ok()
+    });
+    match why {
+        Some(SavedError::NotSaved) => return vec![0],
+        Some(SavedError::Version) => return vec![1],
+        Some(SavedError::Count { given, saved }) => return vec![2, given, saved],
+        Some(SavedError::Names) => return vec![3],
+        None => {}
+    }
+    // (The run's memory: made again inside its own record, a copy of what `load` made.)
+    if made && heap::build(slot, false, || held.clone()) {
+        Vec::new()
+    } else {
+        vec![4]
+    }
+}
+
+/// The run's strategy, by its place in `Cache::ALL` (wire.js `CACHES`).
+#[wasm_bindgen]
+pub fn strategy(slot: u32) -> u32 {
+    heap::with(slot, |run: &Run| {
+        Cache::ALL
+            .iter()
+            .position(|&(_, c)| c == run.cache())
+            .unwrap_or(0) as u32
+    })
+    .unwrap_or(0)
+}
+
+/// Steps the run has taken.
+#[wasm_bindgen]
+pub fn steps(slot: u32) -> u32 {
+    heap::with(slot, Run::steps).unwrap_or(0)
 }

@@ -254,6 +254,17 @@ export declare class PaletteRun {
     reveal(names: Iterable<string>): readonly string[];
     /** Steps taken. */
     readonly size: number;
+    /**
+     * The run's saved form (SPEC 8: a run outlives its process): short, versioned text (`tprun1.…`, base64url) to keep
+     * beside the conversation (a Durable Object's storage, KV, a database), restored by `PaletteRun.load`.
+     */
+    save(): string;
+    /**
+     * The run a saved form holds, restored over the registered names it was saved with (their number and order are
+     * checked: another list is a TypeError saying so, never a silently different prefix). It takes its next step exactly
+     * as the unbroken run would have.
+     */
+    static load(saved: string, options: { registered: Iterable<string> }): PaletteRun;
     /** Frees the run now rather than at garbage collection; a later `step()` throws. */
     dispose(): void;
     [Symbol.dispose](): void;

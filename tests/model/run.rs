@@ -166,6 +166,15 @@ impl CoreRun {
         self.run.steps()
     }
 
+    /// The run saved and restored over its registered list, as a new process would: it
+    /// must go on exactly as it would have.
+    pub fn restart(&mut self) {
+        let saved = self.run.save(&self.roster);
+        let (roster, run) =
+            Run::load(&saved, list(&self.registered)).expect("its own saved form loads");
+        (self.roster, self.run) = (roster, run);
+    }
+
     pub fn reveal(&mut self, names: &[Units]) -> Result<Vec<Units>, Option<usize>> {
         use tool_palette::run::RevealError;
         let new = self

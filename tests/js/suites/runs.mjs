@@ -196,6 +196,54 @@ export function runs(tp) {
   ];
   const tools = (rows) => rows.map((r) => r.tool);
 
+  describe("PaletteRun: a run outlives its process (save, load)", () => {
+    const outcomes = [["cd", "ls"], ["cat"], null, ["ls"], ["sort"], ["search", "cat"]];
+    for (const cache of ["per-turn", "append", "fixed", "deferred"]) {
+      test(`${cache}: a run saved after any step and loaded takes every next step exactly as the unbroken run`, async () => {
+        for (let cut = 0; cut <= outcomes.length; cut++) {
+          const whole = new PaletteRun({ registered: REG, cache, pinned: ["search"] });
+          const broken = new PaletteRun({ registered: REG, cache, pinned: ["search"] });
+          let restored = broken;
+          for (const [k, names] of outcomes.entries()) {
+            if (k === cut) restored = PaletteRun.load(restored.save(), { registered: [...REG] });
+            const outcome = await (names ? routed(names) : refused());
+            if (cache === "deferred" && k === 2) (whole.reveal(["sort"]), restored.reveal(["sort"]));
+            assert.deepEqual(restored.step(outcome), whole.step(outcome), `${cache}, saved before step ${k + 1}`);
+          }
+          assert.equal(restored.size, whole.size);
+          assert.ok(restored instanceof PaletteRun && Object.isFrozen(restored));
+        }
+      });
+    }
+
+    test("the saved form is short versioned text; another list, another order, or altered text is a TypeError saying which", async () => {
+      const run = new PaletteRun({ registered: REG, cache: "deferred" });
+      run.step(await routed(["cd"]));
+      const saved = run.save();
+      assert.match(saved, /^tprun1\.[A-Za-z0-9_-]+$/);
+      assert.ok(saved.length < 32, saved);
+      assert.equal(PaletteRun.load(saved, { registered: REG }).step(await routed(["ls"])).revealed.join(), "ls");
+      const message = (f) => { try { f(); } catch (e) { return [e.constructor.name, e.message]; } return "loaded"; };
+      assert.deepEqual(message(() => PaletteRun.load(saved, { registered: REG.slice(1) })), ["TypeError", "PaletteRun.load: options.registered has 4 names; the run was saved over 5: pass the registered list it was saved with"]);
+      assert.deepEqual(message(() => PaletteRun.load(saved, { registered: [...REG].reverse() })), ["TypeError", "PaletteRun.load: options.registered is not the list the run was saved with (as many names, but not the same ones in the same order): pass the registered list it was saved with"]);
+      assert.deepEqual(message(() => PaletteRun.load(saved.slice(0, -2), { registered: REG })), ["TypeError", "PaletteRun.load: saved is not a saved PaletteRun (from run.save()), or it was cut short or altered"]);
+      assert.deepEqual(message(() => PaletteRun.load("tprun9.AAAA", { registered: REG })), ["TypeError", "PaletteRun.load: saved is a saved PaletteRun of another version of tool-palette"]);
+      assert.deepEqual(message(() => PaletteRun.load(42, { registered: REG })), ["TypeError", "PaletteRun.load: saved must be a string (from run.save()), got number (42)"]);
+      assert.deepEqual(message(() => PaletteRun.load(saved)), ["TypeError", "PaletteRun.load: options must be an object with `registered`, got undefined"]);
+      assert.throws(() => run.dispose() ?? run.save(), /after dispose/);
+    });
+
+    test("exact names: lone surrogates and duplicates in the registered list survive a save and a load", async () => {
+      const odd = ["a\uD800", "\uFEFFb ", "a\uD800", "__proto__"];
+      const run = new PaletteRun({ registered: odd, cache: "append" });
+      const outcome = await resolvePalette({ registered: odd, entries: () => ["x"], candidateOf: () => "__proto__" });
+      run.step(outcome);
+      const back = PaletteRun.load(run.save(), { registered: odd });
+      assert.deepEqual(back.step(outcome), run.step(outcome));
+      assert.throws(() => PaletteRun.load(run.save(), { registered: ["a\uDC00", "\uFEFFb ", "a\uD800", "__proto__"] }), /not the list the run was saved with/);
+    });
+  });
+
   describe("ToolIndex: namespaces and history (SPEC 8)", () => {
     test("a small namespace ranked among the first 2 × limit comes whole, after the hits", () => {
       const index = new ToolIndex(FS, { limit: 1 });
