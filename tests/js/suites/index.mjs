@@ -513,6 +513,31 @@ export function toolIndex(tp) {
       }
     });
 
+    test("what the index finds is routable exactly: a name that begins or ends with whitespace or U+FEFF is routed from its rows (a caller's row is trimmed, as the SPEC says)", async () => {
+      const tools = [{ name: " padded ", description: "weather forecast" }, { name: "\uFEFFbom", description: "email sender" }, { name: "\tlog\n", description: "calendar" }];
+      const index = new ToolIndex(tools);
+      const registered = index.names;
+      for (const [query, name] of [["weather", " padded "], ["email", "\uFEFFbom"], ["calendar", "\tlog\n"]]) {
+        let decision;
+        const outcome = await resolvePalette({ entries: () => index.entries(query), registered, onDecision: (d) => (decision = d) });
+        assert.deepEqual([...outcome.names], [name], query);
+        assert.deepEqual(decision.rows, [{ index: 0, fate: "routed", candidate: name }]);
+        const router = new ToolRouter({ entries: (m) => index.entries(m), registered });
+        assert.deepEqual([...(await router.resolve({ context: query })).names], [name]);
+        router.dispose();
+      }
+      // index.rows(names) makes the same rows for a layer of the caller's own.
+      assert.deepEqual([...(await resolvePalette({ entries: () => [...index.rows(["\uFEFFbom"]), "ghost"], registered })).names], ["\uFEFFbom"]);
+      assert.throws(() => index.rows(["bom"]), (e) => e instanceof TypeError && e.message === 'ToolIndex.rows: names[0] ("bom") is not a tool of this index');
+      // A caller's row naming the same tool is trimmed (SPEC 2) and does not resolve.
+      const theirs = await resolvePalette({ entries: () => [{ tool: " padded " }], registered });
+      assert.equal(theirs.kind, "refused");
+      assert.deepEqual([...theirs.unresolved], ["padded"]);
+      // A row copied from the index's is the caller's (only the index's own rows are exact).
+      const copied = await resolvePalette({ entries: () => index.entries("weather").map((r) => ({ ...r })), registered });
+      assert.equal(copied.kind, "refused");
+    });
+
     test("index.names: the tools' names in the order indexed, frozen; a loaded index has them, so a router over a snapshot needs no other list", async () => {
       const index = new ToolIndex(TOOLS);
       assert.deepEqual(index.names, TOOLS.map((t) => t.name));
