@@ -189,19 +189,27 @@ async function turn(ask, registry) {
   } catch (error) {
     [answer, what] = [error, Returned.Threw];
   }
-  let [step, value] = [wasm.returned(what, what !== Returned.Threw && aborted()), answer];
+  const step = wasm.returned(what, what !== Returned.Threw && aborted());
   if (step === Next.Reject) {
     ignore(answer);
     throw reason();
   }
-  if (step === Next.Wait) {
-    let event;
-    [event, value] = await wait(answer, wasm.timer(ask.timeoutMs), ask.signal);
-    step = enter(wasm.settled, undefined, [event], false);
-  }
-  if (step === Next.Reject) throw reason();
+  if (step !== Next.Wait) return enter(decided, undefined, [ask, registry, step, answer], false);
+  const [event, settledWith] = await wait(answer, wasm.timer(ask.timeoutMs), ask.signal);
+  return enter(settled, undefined, [ask, registry, event, settledWith], false);
+}
+
+// After the wait: what its first event means, then the turn decided (one door for both).
+function settled(ask, registry, event, value) {
+  return decided(ask, registry, wasm.settled(event), value);
+}
+
+// The turn decided from where it stands: rejected (an abort), the rows read, the store's
+// failure, or the budget elapsed.
+function decided(ask, registry, step, value) {
+  if (step === Next.Reject) throw ask.signal.read("reason");
   const read = step === Next.Read ? () => readRows(value, ask.isActive, ask.candidateOf) : step === Next.Failed ? () => failed(value) : () => [Retrieved.TimedOut];
-  return enter(decide, undefined, [ask, registry, read], false);
+  return decide(ask, registry, read);
 }
 
 // The first of the store's answer, the budget's timer and the abort, as [Event, value], the
