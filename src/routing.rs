@@ -303,6 +303,25 @@ pub fn resolve(registry: &Registry, retrieval: Retrieval<'_>) -> Turn {
     }
 }
 
+/// SPEC 9: the skills a turn's rows make relevant, for the host to give the model their
+/// instructions: the skill of each active row that names one (`skills[i]`, the row's
+/// `skill`), each once, in the order they first appear (a `SkillIndex` answers the best
+/// skill first). An inactive row's skill (a disabled one) is never relevant; a turn that
+/// read no rows has none. Answers the rows that name them.
+pub fn relevant_skills(rows: &[RowFate], skills: &[Option<&Name>]) -> Vec<u32> {
+    let mut seen: Vec<&Name> = Vec::new();
+    let mut out = Vec::new();
+    for (i, (fate, skill)) in rows.iter().zip(skills).enumerate() {
+        if let (true, Some(name)) = (fate.fate != Fate::Inactive, skill) {
+            if !seen.contains(name) {
+                seen.push(name);
+                out.push(i as u32);
+            }
+        }
+    }
+    out
+}
+
 /// The registered names a routed turn hides from the model: registry indices in
 /// registration order, each name once (its first registration).
 pub fn hidden(registry: &Registry, routed: &[u32]) -> Vec<u32> {

@@ -7,8 +7,8 @@
 export const calls = { to: undefined };
 
 // routing.rs `decide`
-export const decided = (rule, detail, names, unresolved) => calls.to.decided(rule, detail, names, unresolved);
-export const reported = (fates, spans, hidden) => calls.to.reported(fates, spans, hidden);
+export const decided = (rule, detail, names, unresolved, skills) => calls.to.decided(rule, detail, names, unresolved, skills);
+export const reported = (fates, spans, hidden, skills) => calls.to.reported(fates, spans, hidden, skills);
 // policies.rs: one seam call
 export const asked = (policy, guard) => calls.to.asked(policy, guard);
 export const redirect = (policy) => calls.to.redirect(policy);

@@ -2,7 +2,7 @@
 // bindPalette. The facade reads, calls the store and waits; the module (routing.rs)
 // decides each step of the turn and the turn, and hands the answer over in one call.
 import * as wasm from "./tool_palette.js";
-import { ACTIVE, EXACT, FATES, MISSING, NO_SPAN, REASONS, RULES, UNAVAILABLE } from "./wire.js";
+import { ACTIVE, EXACT, FATES, SKILL, MISSING, NO_SPAN, REASONS, RULES, UNAVAILABLE } from "./wire.js";
 import { attempt, bounded, checked, drop, enter, exactRows, fields, guard, guarded, isFunction, isObject, keep, mustBe, own, put, putNames, reserve, signal, slot, strings, using } from "./host.js";
 import { calls } from "./calls.js";
 import { deliver } from "./deliver.js";
@@ -21,22 +21,26 @@ export function pick(values, indices) {
 const make = (Class, fields) => Object.freeze(Object.assign(Object.create(Class.prototype), fields));
 
 // (The turns build instances from what the module answered; the constructors are public.)
+// `skills` (SPEC 9): the relevant active skills, on the outcome of a turn whose rows named
+// skills (a `SkillIndex`'s); absent otherwise.
 export class Routed {
-  constructor(names, unresolved = []) {
+  constructor(names, unresolved = [], skills = undefined) {
     this.kind = "routed";
     this.names = frozen(strings(names, "Routed: names"));
     if (this.names.length === 0) throw new TypeError("Routed: names must not be empty (a routed palette is never empty)");
     this.unresolved = frozen(strings(unresolved, "Routed: unresolved"));
+    if (skills !== undefined) this.skills = frozen(strings(skills, "Routed: skills"));
     Object.freeze(this);
   }
 }
 
 export class RoutingRefusal {
-  constructor(reason, unresolved = []) {
+  constructor(reason, unresolved = [], skills = undefined) {
     if (typeof reason !== "string") throw mustBe("RoutingRefusal: reason", "a string", reason);
     this.kind = "refused";
     this.reason = reason;
     this.unresolved = frozen(strings(unresolved, "RoutingRefusal: unresolved"));
+    if (skills !== undefined) this.skills = frozen(strings(skills, "RoutingRefusal: skills"));
     Object.freeze(this);
   }
 }
@@ -76,32 +80,39 @@ const NONE = Object.freeze([]);
 
 // The answer of one turn, as the module hands it over (src/js/routing.rs `decide`): the
 // outcome built from the caller's own strings by index, and the report when asked.
+// `skilled`: the rows named skills (the outcome says which are relevant).
 class Decided {
-  constructor(registered, strings, timeoutMs) {
+  constructor(registered, strings, timeoutMs, skilled) {
     this.registered = registered;
     this.strings = strings;
     this.timeoutMs = timeoutMs;
+    this.skilled = skilled;
     this.outcome = this.rule = undefined;
     this.report = [];
   }
   cut(spans, k) {
     return this.strings[spans[k]].slice(spans[k + 1], spans[k + 2]);
   }
-  decided(rule, detail, names, unresolved) {
+  decided(rule, detail, names, unresolved, skills) {
     const missed = new Array(unresolved.length / 3);
     for (let i = 0; i < missed.length; i++) missed[i] = this.cut(unresolved, 3 * i);
     Object.freeze(missed);
     this.rule = RULES[rule];
-    if (rule === 0) this.outcome = make(Routed, { kind: "routed", names: pick(this.registered, names), unresolved: missed });
+    const relevant = this.skilled ? { skills: pick(this.strings, skills) } : undefined;
+    if (rule === 0) this.outcome = make(Routed, { kind: "routed", names: pick(this.registered, names), unresolved: missed, ...relevant });
     else {
       const [before, after] = REASONS[rule - 1];
       const what = this.rule === "2a" ? this.strings[detail] : this.rule === "2b" ? String(this.timeoutMs) : "";
-      this.outcome = make(RoutingRefusal, { kind: "refused", reason: before + what + after, unresolved: missed });
+      this.outcome = make(RoutingRefusal, { kind: "refused", reason: before + what + after, unresolved: missed, ...relevant });
     }
   }
-  reported(fates, spans, hidden) {
+  reported(fates, spans, hidden, skills) {
     const rows = new Array(fates.length);
-    for (let i = 0; i < rows.length; i++) rows[i] = Object.freeze({ index: i, fate: FATES[fates[i]], candidate: spans[3 * i] === NO_SPAN ? null : this.cut(spans, 3 * i) });
+    for (let i = 0; i < rows.length; i++) {
+      const row = { index: i, fate: FATES[fates[i]], candidate: spans[3 * i] === NO_SPAN ? null : this.cut(spans, 3 * i) };
+      if (skills[i] !== NO_SPAN) row.skill = this.strings[skills[i]];
+      rows[i] = Object.freeze(row);
+    }
     this.report = [this.rule, Object.freeze(rows), pick(this.registered, hidden)];
   }
 }
@@ -114,13 +125,15 @@ function report(reports, outcome, rule, rows = NONE, hidden = NONE, retrievalMs 
   return outcome;
 }
 
-// A store's answer read into the batch, each row once: its `Activity`, and for the rows the
+// A store's answer read into the batch, each row once: its `Activity`, for the rows the
 // core's `ACTIVE` calls active their candidate (a string row, a record's first string of
-// `tool`, `toolName`, `content`, candidateOf's string; else ""). What reading throws fails.
+// `tool`, `toolName`, `content`, candidateOf's string; else ""), then each record's `skill`
+// when a string (SPEC 9). What reading throws fails.
 function readRows(answer, isActive, candidateOf) {
   if (answer === null || answer === undefined) return [Retrieved.Nothing, []];
   let codes;
   const found = [];
+  const skills = [];
   try {
     if (!isFunction(answer[Symbol.iterator])) return failed(new TypeError("the procedural layer returned a non-iterable"));
     const rows = Array.isArray(answer) ? answer : bounded(answer);
@@ -130,13 +143,17 @@ function readRows(answer, isActive, candidateOf) {
       codes[i] = isActive ? (isActive(row) ? Activity.Yes : Activity.No) : typeof row === "string" ? Activity.Text : isRecord(row) ? (row.active === false ? Activity.Off : Activity.Record) : Activity.Other;
       // A row an index made, read by the facade's own reader: its name is exact.
       if (!candidateOf && exactRows.has(row)) codes[i] |= EXACT;
+      const skill = isRecord(row) ? row.skill : undefined;
+      if (typeof skill === "string") (codes[i] |= SKILL), skills.push(skill);
     }
-    for (let i = 0; i < rows.length; i++) if (ACTIVE[codes[i] & ~EXACT]) found.push(candidate(rows[i], candidateOf));
+    for (let i = 0; i < rows.length; i++) if (ACTIVE[codes[i] & ~(EXACT | SKILL)]) found.push(candidate(rows[i], candidateOf));
   } catch (error) {
     return failed(error);
   }
+  const skilled = skills.length > 0;
+  for (const skill of skills) found.push(skill);
   if (!put(found, codes)) return failed(new RangeError("the procedural layer's answer is too large to route"));
-  return [Retrieved.Rows, found, codes.length];
+  return [Retrieved.Rows, found, codes.length, skilled];
 }
 const isRecord = (row) => isObject(row) && !Array.isArray(row);
 function candidate(row, candidateOf) {
@@ -166,8 +183,8 @@ function failed(thrown) {
 // Decides the turn over the registry [slot, names] and what `read()` put in the batch.
 function decide(ask, [registry, names], read) {
   const retrievalMs = ask.reports.length && ask.called ? now() - ask.started : 0;
-  const [retrieved, found = [], rows = 0] = read();
-  const answer = (calls.to = new Decided(names, found, ask.timeoutMs));
+  const [retrieved, found = [], rows = 0, skilled = false] = read();
+  const answer = (calls.to = new Decided(names, found, ask.timeoutMs, skilled));
   if (!wasm.decide(registry, retrieved, found.length, rows, ask.reports.length > 0)) throw new Error("tool-palette: a turn's registered names are gone (a fault of the package's)");
   return report(ask.reports, answer.outcome, ...answer.report, retrievalMs);
 }

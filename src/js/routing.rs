@@ -32,6 +32,9 @@ pub enum Activity {
 /// A row's byte with this bit: the row is one the package's index made, and its candidate
 /// was read by the facade's own reader (wire.js `EXACT`): the core does not trim it.
 pub(crate) const EXACT: u8 = 0x80;
+/// A row's byte with this bit: the row names a skill (its `skill`, a string: wire.js
+/// `SKILL`), whose name follows the candidates in the batch.
+pub(crate) const SKILL: u8 = 0x40;
 
 /// The core's activity (`routing::turn::Activity`) of each byte (without `EXACT`).
 const ACTIVITIES: [Read; 6] = [
@@ -124,11 +127,12 @@ extern "C" {
     /// The turn decided (to routing.js `Decided`): `rule`, its place in `routing::RULES`;
     /// `detail`, which of the batch's strings NAME is (2a); the routed names as indices
     /// into the registered list; the unresolved as (string, start, end) triples over the
-    /// batch's strings.
-    fn decided(rule: u32, detail: u32, names: &[u32], unresolved: &[u32]);
+    /// batch's strings; the relevant skills (SPEC 9), as indices into the batch's strings.
+    fn decided(rule: u32, detail: u32, names: &[u32], unresolved: &[u32], skills: &[u32]);
     /// Its report: each row's fate (`routing::FATES`) and candidate triple (`NO_SPAN` for
-    /// none), and the hidden names' indices.
-    fn reported(fates: &[u8], spans: &[u32], hidden: &[u32]);
+    /// none), the hidden names' indices, and each row's skill (an index into the batch's
+    /// strings, `NO_SPAN` for none).
+    fn reported(fates: &[u8], spans: &[u32], hidden: &[u32], skills: &[u32]);
 }
 
 /// A row without a candidate, in a report's triples (wire.js `NO_SPAN`).
@@ -155,6 +159,9 @@ fn decide_over(
 ) {
     let mut detail = 0;
     let mut read = Vec::with_capacity(codes.len());
+    // Each row's skill (the batch's strings after the candidates), and where it is.
+    let mut skills: Vec<Option<&crate::names::Name>> = Vec::new();
+    let mut skill_at: Vec<u32> = Vec::new();
     let retrieval = match retrieved {
         Retrieved::NoLayer => Retrieval::NoLayer,
         Retrieved::TimedOut => Retrieval::TimedOut(&[]),
@@ -165,17 +172,28 @@ fn decide_over(
         }
         Retrieved::Failed => Retrieval::Failed(&[]),
         Retrieved::Rows => {
+            let activity = |code: u8| {
+                ACTIVITIES
+                    .get((code & !(EXACT | SKILL)) as usize)
+                    .copied()
+                    .unwrap_or(Read::Other)
+            };
             let mut next = 0;
             for &code in &codes {
-                let activity = ACTIVITIES
-                    .get((code & !EXACT) as usize)
-                    .copied()
-                    .unwrap_or(Read::Other);
+                let activity = activity(code);
                 let candidate = (turn::is_active(activity) && next < strings.len()).then(|| {
                     next += 1;
                     strings.get(next - 1)
                 });
                 read.push(turn::row(activity, candidate, code & EXACT != 0));
+            }
+            for &code in &codes {
+                let named = code & SKILL != 0 && next < strings.len();
+                skill_at.push(if named { next as u32 } else { NO_SPAN });
+                skills.push(named.then(|| {
+                    next += 1;
+                    strings.get(next - 1)
+                }));
             }
             Retrieval::Rows(Some(&read))
         }
@@ -191,11 +209,16 @@ fn decide_over(
         spans.flat_map(triple).collect()
     };
     let unresolved = triples(&mut unresolved.iter().map(|s| Some(*s)));
+    let relevant: Vec<u32> = routing::relevant_skills(&decided.rows, &skills)
+        .iter()
+        .map(|&row| skill_at[row as usize])
+        .collect();
     self::decided(
         decided.outcome.rule_at() as u32,
         detail as u32,
         names,
         &unresolved,
+        &relevant,
     );
     if report {
         let fates: Vec<u8> = decided.rows.iter().map(|r| r.fate as u8).collect();
@@ -206,7 +229,7 @@ fn decide_over(
         } else {
             Vec::new()
         };
-        self::reported(&fates, &spans, &hidden);
+        self::reported(&fates, &spans, &hidden, &skill_at);
     }
 }
 

@@ -283,21 +283,28 @@ export type EntriesThunk = () =>
 /** The palette a turn resolved to, and what it dropped getting there. Frozen. */
 export declare class Routed {
     /** Never empty: at least one name. */
-    constructor(names: Iterable<string>, unresolved?: Iterable<string>);
+    constructor(names: Iterable<string>, unresolved?: Iterable<string>, skills?: Iterable<string>);
     readonly kind: "routed";
     /** Registered names the active rows named, once each, in order of first appearance. */
     readonly names: readonly string[];
     /** Active candidates that are not registered, once each, in order of first appearance. */
     readonly unresolved: readonly string[];
+    /**
+     * Only when the rows named skills (a `SkillIndex`'s, SPEC 9): the relevant active skills, best first, each once:
+     * the skills whose instructions the host gives the model this turn.
+     */
+    readonly skills?: readonly string[];
 }
 
 /** Why a turn was not narrowed: every refusal means "allow every tool". Frozen. */
 export declare class RoutingRefusal {
-    constructor(reason: string, unresolved?: Iterable<string>);
+    constructor(reason: string, unresolved?: Iterable<string>, skills?: Iterable<string>);
     readonly kind: "refused";
     /** One of the exact reason strings of the refusal table. */
     readonly reason: string;
     readonly unresolved: readonly string[];
+    /** As `Routed.skills`: a refusal offers every tool, and a relevant skill of prose only still has instructions. */
+    readonly skills?: readonly string[];
 }
 
 /** A router missing its prerequisites: a composition report, not a refusal. Frozen. */
@@ -329,6 +336,8 @@ export interface RowFate {
     readonly fate: "routed" | "duplicate" | "unresolved" | "inactive" | "no-candidate";
     /** The trimmed candidate; `null` for inactive and no-candidate rows. */
     readonly candidate: string | null;
+    /** The row's `skill` (SPEC 9), for a row that named one. */
+    readonly skill?: string;
 }
 
 /** What the package needs of an `AbortSignal` (declared here so that no DOM or Node typings are required). */

@@ -12,3 +12,4 @@ export const NO_SPAN = 4294967295;
 export const UNAVAILABLE = 7;
 export const NONE = 4294967295;
 export const EXACT = 128;
+export const SKILL = 64;

@@ -53,9 +53,9 @@ mod tests {
             );
         }
         let (no_span, none) = (super::super::routing::NO_SPAN, crate::search::NONE);
-        let exact = super::super::routing::EXACT;
+        let (exact, skill) = (super::super::routing::EXACT, super::super::routing::SKILL);
         js + &format!(
-            "export const NO_SPAN = {no_span};\nexport const UNAVAILABLE = {UNAVAILABLE};\nexport const NONE = {none};\nexport const EXACT = {exact};\n"
+            "export const NO_SPAN = {no_span};\nexport const UNAVAILABLE = {UNAVAILABLE};\nexport const NONE = {none};\nexport const EXACT = {exact};\nexport const SKILL = {skill};\n"
         )
     }
 

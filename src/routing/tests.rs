@@ -111,6 +111,40 @@ fn refusal_reasons_keep_exact_units() {
 }
 
 #[test]
+fn the_relevant_skills_are_the_active_rows_skills_each_once_in_order() {
+    let r = reg(&["read", "grep"]);
+    let (read, ghost) = (units("read"), units("ghost"));
+    let rows = [
+        Row::Exact(&read),
+        Row::NoCandidate,
+        Row::Inactive,
+        Row::Exact(&ghost),
+        Row::Exact(&read),
+    ];
+    let (pdf, off, prose) = (units("pdf"), units("off"), units("prose"));
+    let skills = [
+        Some(&pdf[..]),
+        Some(&prose[..]),
+        Some(&off[..]),
+        Some(&pdf[..]),
+        None,
+    ];
+    let turn = resolve(&r, Retrieval::Rows(Some(&rows)));
+    // The disabled skill's row is inactive; pdf counts once; the row without one adds none.
+    assert_eq!(relevant_skills(&turn.rows, &skills), [0, 1]);
+    // A turn that reads no rows, or only inactive ones, makes no skill relevant.
+    let none = resolve(&r, Retrieval::Rows(Some(&[Row::Inactive])));
+    assert_eq!(
+        relevant_skills(&none.rows, &[Some(&pdf[..])]),
+        Vec::<u32>::new()
+    );
+    assert_eq!(
+        relevant_skills(&resolve(&r, Retrieval::NoLayer).rows, &[]),
+        Vec::<u32>::new()
+    );
+}
+
+#[test]
 fn an_exact_row_names_its_tool_untrimmed() {
     // " padded " is registered as it is: a row the index made routes it; a caller's
     // row naming it is trimmed to "padded", which is not registered.

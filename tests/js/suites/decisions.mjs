@@ -152,4 +152,68 @@ export function decisions(tp) {
       assert.equal(seen[0].outcome, router.unavailable);
     });
   });
+
+  describe("rows that name skills (SPEC 9): the relevant skills on the outcome, each row's skill in the report", () => {
+    test("the active rows' skills, each once, in order; a disabled skill's never; the report names every row's", async () => {
+      const [outcome, [d]] = await decided({
+        entries: () => [
+          { skill: "pdf", tool: "mail" },
+          { skill: "pdf", tool: "ghost" },
+          { skill: "notes", active: true },
+          { skill: "off", tool: "search", active: false },
+          "calendar",
+          { skill: 42, tool: "calendar" },
+          { skill: " pdf", tool: "mail" },
+        ],
+      });
+      assert.ok(outcome instanceof Routed);
+      assert.deepEqual(outcome.names, ["mail", "calendar"]);
+      assert.deepEqual(outcome.unresolved, ["ghost"]);
+      // Names are exact strings: " pdf" is another skill than "pdf".
+      assert.deepEqual(outcome.skills, ["pdf", "notes", " pdf"]);
+      assert.ok(Object.isFrozen(outcome.skills));
+      assert.deepEqual(d.rows.map((r) => r.skill), ["pdf", "pdf", "notes", "off", undefined, undefined, " pdf"]);
+      assert.deepEqual(d.rows[3], { index: 3, fate: "inactive", candidate: null, skill: "off" });
+      assert.ok(!("skill" in d.rows[4]), "a row without a skill has no `skill`");
+    });
+
+    test("refusals keep their words and still name the relevant skills", async () => {
+      const cases = [
+        [() => [{ skill: "a", tool: "mail", active: false }, { skill: "b", active: false }], "4", REASONS.inactive, []],
+        [() => [{ skill: "prose", active: true }, { skill: "gone", tool: "ghost" }], "5", REASONS.unresolved, ["prose", "gone"]],
+      ];
+      for (const [entries, rule, reason, skills] of cases) {
+        const [outcome, [d]] = await decided({ entries });
+        assert.ok(outcome instanceof RoutingRefusal, rule);
+        assert.equal(d.rule, rule);
+        assert.equal(outcome.reason, reason);
+        assert.deepEqual(outcome.skills, skills);
+      }
+    });
+
+    test("no row names a skill: outcomes and rows are as they were (no `skills`)", async () => {
+      const [outcome, [d]] = await decided({ entries: () => ["mail", { tool: "search" }] });
+      assert.ok(!("skills" in outcome));
+      assert.deepEqual(JSON.parse(JSON.stringify(d.rows)), [
+        { index: 0, fate: "routed", candidate: "mail" },
+        { index: 1, fate: "routed", candidate: "search" },
+      ]);
+      const [empty] = await decided({ entries: () => [] });
+      assert.ok(!("skills" in empty));
+    });
+
+    test("a skill that throws as it is read fails the turn as the store failing (rule 2a)", async () => {
+      const row = { tool: "mail", get skill() { throw new SyntaxError("no"); } };
+      const [outcome, [d]] = await decided({ entries: () => [row] });
+      assert.equal(d.rule, "2a");
+      assert.equal(outcome.reason, REASONS.failed("SyntaxError"));
+    });
+
+    test("the constructors take skills", () => {
+      assert.deepEqual(new Routed(["a"], [], ["s"]).skills, ["s"]);
+      assert.ok(!("skills" in new Routed(["a"])));
+      assert.deepEqual(new RoutingRefusal("r", [], ["s"]).skills, ["s"]);
+      assert.throws(() => new Routed(["a"], [], [1]), TypeError);
+    });
+  });
 }
