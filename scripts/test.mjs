@@ -32,6 +32,7 @@ const nodeTest = (dir, pattern, { node = process.execPath, except } = {}) => () 
 const [main, ...otherNodes] = NODES;
 const layers = [
   { name: "rust core (cargo test)", plan: () => ({ cmd: "cargo", args: ["test", "--quiet"] }), parse: "cargo" },
+  { name: "heap (the allocator as this process's, against a model)", plan: () => ({ cmd: "cargo", args: ["test", "--quiet", "--release", "-p", "tool-palette-heap", "--features", "global"] }), parse: "cargo" },
   ...NODES.flatMap((node) => [
     { name: `JS, ESM (dist/node.mjs), Node ${node.major}`, plan: nodeTest("tests/js", /\.test\.mjs$/, { node: node.path }), parse: "node" },
     { name: `JS, CommonJS (dist/node.cjs), Node ${node.major}`, plan: nodeTest("tests/js", /\.test\.cjs$/, { node: node.path }), parse: "node" },
