@@ -20,11 +20,13 @@ class Source:
     def files(self):
         """Every file path (relative, '/'-separated), sorted."""
         if self.is_git:
-            out = self._git("ls-tree", "-r", "--name-only", "-z", "HEAD")
-            return sorted(p for p in out.decode("utf-8", "surrogateescape").split("\0") if p)
+            # regular files only: a symbolic link's blob is its target path, not a text
+            return sorted(p for p, (mode, _oid) in self.blob_ids().items() if mode in ("100644", "100755"))
         found = []
         for root, _dirs, names in os.walk(self.path):
             for n in names:
+                if os.path.islink(os.path.join(root, n)):
+                    continue
                 found.append(os.path.relpath(os.path.join(root, n), self.path).replace(os.sep, "/"))
         return sorted(found)
 
