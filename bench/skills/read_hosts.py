@@ -87,9 +87,12 @@ def features(fm):
                 f.append("plain-value-with-hash")
             if v[:1] in "*&!%@`":
                 f.append("value-starts-with-indicator")
-            if re.match(r"^\d{4}-\d\d-\d\d", v):
+
+        n = re.match(r"^\s*(?:- )?[A-Za-z0-9_-]+:[ \t]+(.*)$", s)
+        if n:
+            if re.match(r"^\d{4}-\d\d-\d\d", n.group(1)):
                 f.append("date-like-value")
-            if re.match(r"^(yes|no|on|off|y|n)$", v, re.I):
+            if re.match(r"^(yes|no|on|off|y|n)$", n.group(1), re.I):
                 f.append("yaml11-boolean-word")
         if s.startswith("\t") or re.match(r"^ +\t", s):
             f.append("tab-indentation")
@@ -197,8 +200,10 @@ def host_readings(f, fm, body, r, dirname):
         h["codex"] = refused("invalid YAML: " + s["typed_same_text"][:200])
     else:
         v = s.get("value") or {}
-        name = collapse(v["name"]) if isinstance(v.get("name"), str) and collapse(v["name"]) else dirname
-        desc = collapse(v["description"]) if isinstance(v.get("description"), str) else ""
+        # serde_yaml reads a plain scalar into a String field as written (2048 -> "2048")
+        sv = lambda x: stringify(x) if isinstance(x, (str, int, float, bool)) else ""
+        name = collapse(sv(v.get("name"))) or dirname
+        desc = collapse(sv(v.get("description")))
         if not desc:
             h["codex"] = refused("missing field `description`")
         elif len(desc) > 1024:
