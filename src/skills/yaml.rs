@@ -1,0 +1,1112 @@
+//! The YAML of a SKILL.md frontmatter, read as YAML 1.2's core schema (SPEC section 9,
+//! "Parsing"): what npm `yaml` 2, Bun.YAML and serde_yaml read alike on real files.
+//!
+//! One pass over the text's UTF-16 code units, by recursive descent with a bounded depth:
+//! block mappings and sequences (by indentation), flow collections (across lines), plain,
+//! single- and double-quoted scalars (with YAML's line folding) and block scalars (`|`, `>`,
+//! chomping and indentation indicators), comments and the `...` document end. Plain scalars
+//! resolve as the core schema does (null, booleans, integers, floats, else a string).
+//! What it cannot read is an error, never a guess: anchors, aliases, tags, directives, a
+//! second document, complex keys, a tab in indentation, duplicate keys, and the unquoted
+//! `: ` that every YAML parser refuses.
+//!
+//! Only CRLF and LF break lines (a lone CR is text, as npm `yaml` reads it).
+
+use alloc::vec::Vec;
+
+use super::{Fault, Problem};
+
+/// A YAML value as JSON sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Number(f64),
+    /// The code units the YAML means: the input's own, or decoded escapes.
+    String(Vec<u16>),
+    Array(Vec<Value>),
+    /// A mapping, its keys in the text's order (a key is its scalar's text: a plain key as
+    /// written, a quoted key decoded).
+    Object(Vec<(Vec<u16>, Value)>),
+}
+
+/// What [`read`] found: the value and, for a block mapping at the top, where each key begins.
+pub(super) struct Doc {
+    pub value: Value,
+    pub keys: Vec<usize>,
+}
+
+/// Collections nested deeper than this are refused (a frontmatter nests a few levels; the
+/// bound keeps the recursion within any stack).
+const MAX_DEPTH: u32 = 64;
+
+const TAB: u16 = 0x09;
+const NL: u16 = 0x0A;
+const CR: u16 = 0x0D;
+const SP: u16 = 0x20;
+const DQ: u16 = b'"' as u16;
+const SQ: u16 = b'\'' as u16;
+const HASH: u16 = b'#' as u16;
+const DASH: u16 = b'-' as u16;
+const DOT: u16 = b'.' as u16;
+const COLON: u16 = b':' as u16;
+const COMMA: u16 = b',' as u16;
+const LBRACKET: u16 = b'[' as u16;
+const RBRACKET: u16 = b']' as u16;
+const LBRACE: u16 = b'{' as u16;
+const RBRACE: u16 = b'}' as u16;
+const BACKSLASH: u16 = b'\\' as u16;
+
+fn is_ws(c: u16) -> bool {
+    c == SP || c == TAB
+}
+
+fn is_flow(c: u16) -> bool {
+    matches!(c, COMMA | LBRACKET | RBRACKET | LBRACE | RBRACE)
+}
+
+fn fault(pos: usize, problem: Problem) -> Fault {
+    Fault {
+        pos,
+        problem,
+        field: None,
+    }
+}
+
+type R<T> = Result<T, Fault>;
+
+/// Reads `s[start..end]` (whole lines) as one YAML document.
+pub(super) fn read(s: &[u16], start: usize, end: usize) -> R<Doc> {
+    let mut r = Reader {
+        s,
+        start,
+        end,
+        pos: start,
+        depth: 0,
+        keys: Vec::new(),
+    };
+    let value = match r.content(start) {
+        None => Value::Null,
+        Some(l) if l.marker => {
+            r.pos = l.start;
+            Value::Null
+        }
+        Some(l) => {
+            if s[l.at] == b'%' as u16 {
+                return Err(fault(l.at, Problem::Directive));
+            }
+            r.pos = l.at;
+            r.node(l.indent, -1, true, l.tab)?
+        }
+    };
+    match r.content(r.pos) {
+        None => {}
+        // `...` ends the document; anything after it would be another one.
+        Some(l) if l.marker && s[l.at] == DOT && r.rest_blank(l.at + 3) => {
+            if let Some(more) = r.content(r.next_line(l.at)) {
+                return Err(fault(more.at, Problem::SecondDocument));
+            }
+        }
+        Some(l) if l.marker => return Err(fault(l.at, Problem::SecondDocument)),
+        Some(l) => return Err(fault(l.at, r.indent_problem(&l, Problem::Unexpected))),
+    }
+    Ok(Doc {
+        value,
+        keys: r.keys,
+    })
+}
+
+/// A line with content (not blank, not only a comment).
+struct Line {
+    /// Where the line begins.
+    start: usize,
+    /// Its leading spaces.
+    indent: usize,
+    /// Its first unit that is not white space.
+    at: usize,
+    /// Whether a tab comes between the spaces and the content.
+    tab: bool,
+    /// Whether it is a document marker (`---` or `...` at column 0).
+    marker: bool,
+}
+
+/// Where a plain scalar's line stops.
+#[derive(Clone, Copy, PartialEq)]
+enum Stop {
+    Break,
+    Comment,
+    /// At a `:` that ends a key (followed by white space, a line end, or in flow a flow indicator).
+    Colon,
+    /// At a flow indicator (in flow context).
+    Flow,
+}
+
+/// A plain scalar before resolution: a span of the input, or folded lines.
+enum Plain {
+    Span(usize, usize),
+    Owned(Vec<u16>),
+}
+
+/// A flow collection's node before it is known to be a key or a value.
+enum Node {
+    Plain(Plain),
+    Value(Value),
+}
+
+struct Reader<'a> {
+    s: &'a [u16],
+    start: usize,
+    end: usize,
+    pos: usize,
+    depth: u32,
+    keys: Vec<usize>,
+}
+
+impl Reader<'_> {
+    // ------------------------------------------------------------ units and lines
+
+    /// The unit at `i`; past the end, a line feed (so every scan stops there).
+    fn ch(&self, i: usize) -> u16 {
+        if i < self.end {
+            self.s[i]
+        } else {
+            NL
+        }
+    }
+
+    /// Whether a line break (LF, CRLF) or the end is at `i`.
+    fn brk(&self, i: usize) -> bool {
+        i >= self.end || self.s[i] == NL || (self.s[i] == CR && self.ch(i + 1) == NL)
+    }
+
+    /// Whether white space, a line break or the end is at `i`.
+    fn sep(&self, i: usize) -> bool {
+        is_ws(self.ch(i)) || self.brk(i)
+    }
+
+    /// The start of the line after the one holding `i`.
+    fn next_line(&self, mut i: usize) -> usize {
+        while i < self.end && self.s[i] != NL {
+            i += 1;
+        }
+        (i + 1).min(self.end)
+    }
+
+    /// Where the line break after `i` is.
+    fn line_end(&self, mut i: usize) -> usize {
+        while !self.brk(i) {
+            i += 1;
+        }
+        i
+    }
+
+    fn white(&self, mut i: usize) -> usize {
+        while i < self.end && is_ws(self.s[i]) {
+            i += 1;
+        }
+        i
+    }
+
+    fn spaces(&self, mut i: usize) -> usize {
+        while i < self.end && self.s[i] == SP {
+            i += 1;
+        }
+        i
+    }
+
+    /// Whether a `#` at `i` begins a comment (white space or a line start before it).
+    fn comment(&self, i: usize) -> bool {
+        self.ch(i) == HASH && (i == self.start || matches!(self.s[i - 1], SP | TAB | NL))
+    }
+
+    /// Whether only white space and perhaps a comment follow `i` on its line.
+    fn rest_blank(&self, i: usize) -> bool {
+        let j = self.white(i);
+        self.brk(j) || self.comment(j)
+    }
+
+    /// Whether a document marker (`---` or `...` then white space or the line's end) is at `i`.
+    fn marker(&self, i: usize) -> bool {
+        let c = self.ch(i);
+        (c == DASH || c == DOT) && self.ch(i + 1) == c && self.ch(i + 2) == c && self.sep(i + 3)
+    }
+
+    /// The next line with content, from the line start `i`, blank and comment lines skipped.
+    fn content(&self, mut i: usize) -> Option<Line> {
+        while i < self.end {
+            let sp = self.spaces(i);
+            let at = self.white(sp);
+            if !self.brk(at) && self.s[at] != HASH {
+                return Some(Line {
+                    start: i,
+                    indent: sp - i,
+                    at,
+                    tab: at != sp,
+                    marker: sp == i && self.marker(i),
+                });
+            }
+            i = self.next_line(at);
+        }
+        None
+    }
+
+    /// What is wrong with a line indented where it cannot be: a tab, or `otherwise`.
+    fn indent_problem(&self, l: &Line, otherwise: Problem) -> Problem {
+        if l.tab || self.ch(l.start + l.indent) == TAB {
+            Problem::Tab
+        } else {
+            otherwise
+        }
+    }
+
+    fn deeper(&mut self, at: usize) -> R<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(fault(at, Problem::Deep));
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ block structure
+
+    /// The node that begins at `self.pos`, at column `col`, inside a block indented
+    /// `parent` (-1 at the top). `compact`: it begins a line or follows `- `, so it may be a
+    /// mapping or a sequence; after `key: ` it may not. `tab`: a tab precedes it on its line.
+    fn node(&mut self, col: usize, parent: isize, compact: bool, tab: bool) -> R<Value> {
+        let p = self.pos;
+        let c = self.s[p];
+        if c == DASH && self.sep(p + 1) {
+            if !compact {
+                return Err(fault(p, Problem::SequenceOnKeyLine));
+            }
+            if tab {
+                return Err(fault(p, Problem::Tab));
+            }
+            return self.seq(col);
+        }
+        if c == b'?' as u16 && self.sep(p + 1) {
+            return Err(fault(p, Problem::ComplexKey));
+        }
+        if compact && self.key()?.is_some() {
+            if tab {
+                return Err(fault(p, Problem::Tab));
+            }
+            self.pos = p;
+            return self.map(col);
+        }
+        self.pos = p;
+        self.scalar(parent)
+    }
+
+    /// A block mapping whose keys are at column `m`; `self.pos` is at its first key.
+    fn map(&mut self, m: usize) -> R<Value> {
+        self.deeper(self.pos)?;
+        let top = self.depth == 1;
+        let mut entries: Vec<(Vec<u16>, Value)> = Vec::new();
+        loop {
+            let at = self.pos;
+            let Some(key) = self.key()? else {
+                return Err(fault(at, Problem::NotAKey));
+            };
+            if entries.iter().any(|(k, _)| *k == key) {
+                return Err(Fault {
+                    pos: at,
+                    problem: Problem::DuplicateKey,
+                    field: Some(key),
+                });
+            }
+            if top {
+                self.keys.push(at);
+            }
+            let value = match self.value(m) {
+                Ok(v) => v,
+                Err(mut f) => {
+                    if top && f.field.is_none() {
+                        f.field = Some(key);
+                    }
+                    return Err(f);
+                }
+            };
+            entries.push((key, value));
+            match self.content(self.pos) {
+                Some(l) if l.indent == m && !l.marker => {
+                    if l.tab {
+                        return Err(fault(l.at, Problem::Tab));
+                    }
+                    self.pos = l.at;
+                }
+                Some(l) if l.indent > m => {
+                    return Err(fault(l.at, self.indent_problem(&l, Problem::Indented)))
+                }
+                Some(l) => {
+                    self.pos = l.start;
+                    break;
+                }
+                None => {
+                    self.pos = self.end;
+                    break;
+                }
+            }
+        }
+        self.depth -= 1;
+        Ok(Value::Object(entries))
+    }
+
+    /// A key and its `:` at `self.pos`: then `self.pos` is after the colon. Otherwise None,
+    /// `self.pos` unchanged.
+    fn key(&mut self) -> R<Option<Vec<u16>>> {
+        let p = self.pos;
+        let c = self.s[p];
+        let (key, after) = if c == DQ || c == SQ {
+            let key = self.quoted(-1)?;
+            let e = self.pos;
+            self.pos = p;
+            if self.s[p..e].contains(&NL) {
+                return Ok(None);
+            }
+            (key, e)
+        } else if self.indicator(p, false).is_none() {
+            let (e, stop, at) = self.plain_line(p, false);
+            if stop != Stop::Colon {
+                return Ok(None);
+            }
+            (self.s[p..e].to_vec(), at)
+        } else {
+            return Ok(None);
+        };
+        let j = self.white(after);
+        if self.ch(j) == COLON && self.sep(j + 1) {
+            self.pos = j + 1;
+            Ok(Some(key))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// The value after `key:` in a mapping at column `m`.
+    fn value(&mut self, m: usize) -> R<Value> {
+        let p = self.pos;
+        if self.rest_blank(p) {
+            let next = self.next_line(p);
+            self.pos = next;
+            return match self.content(next) {
+                Some(l)
+                    if !l.marker
+                        && (l.indent > m
+                            || (l.indent == m && self.s[l.at] == DASH && self.sep(l.at + 1))) =>
+                {
+                    self.pos = l.at;
+                    self.node(l.indent, m as isize, true, l.tab)
+                }
+                _ => Ok(Value::Null),
+            };
+        }
+        self.pos = self.white(p);
+        self.node(0, m as isize, false, false)
+    }
+
+    /// A block sequence whose `-` are at column `s`; `self.pos` is at the first.
+    fn seq(&mut self, s: usize) -> R<Value> {
+        self.deeper(self.pos)?;
+        let mut items = Vec::new();
+        loop {
+            let dash = self.pos;
+            let p = dash + 1;
+            let item = if self.rest_blank(p) {
+                let next = self.next_line(p);
+                self.pos = next;
+                match self.content(next) {
+                    Some(l) if !l.marker && l.indent > s => {
+                        self.pos = l.at;
+                        self.node(l.indent, s as isize, true, l.tab)?
+                    }
+                    _ => Value::Null,
+                }
+            } else {
+                let j = self.white(p);
+                self.pos = j;
+                let tab = self.s[p..j].contains(&TAB);
+                self.node(s + (j - dash), s as isize, true, tab)?
+            };
+            items.push(item);
+            match self.content(self.pos) {
+                Some(l)
+                    if l.indent == s && !l.marker && self.s[l.at] == DASH && self.sep(l.at + 1) =>
+                {
+                    if l.tab {
+                        return Err(fault(l.at, Problem::Tab));
+                    }
+                    self.pos = l.at;
+                }
+                Some(l) if l.indent > s => {
+                    return Err(fault(l.at, self.indent_problem(&l, Problem::Indented)))
+                }
+                Some(l) => {
+                    self.pos = l.start;
+                    break;
+                }
+                None => {
+                    self.pos = self.end;
+                    break;
+                }
+            }
+        }
+        self.depth -= 1;
+        Ok(Value::Array(items))
+    }
+
+    /// A scalar or flow collection in a block, at `self.pos`; then `self.pos` is at the
+    /// start of the next line.
+    fn scalar(&mut self, parent: isize) -> R<Value> {
+        let p = self.pos;
+        let (value, after) = match self.s[p] {
+            0x7C | 0x3E => return self.block_scalar(parent),
+            LBRACKET | LBRACE => (self.flow(parent)?, Problem::TextAfterFlow),
+            DQ | SQ => (Value::String(self.quoted(parent)?), Problem::TextAfterQuote),
+            _ => {
+                if let Some(problem) = self.indicator(p, false) {
+                    return Err(fault(p, problem));
+                }
+                let plain = self.plain(parent, false)?;
+                self.pos = self.next_line(self.pos);
+                return Ok(resolve_plain(self.s, plain));
+            }
+        };
+        if !self.rest_blank(self.pos) {
+            return Err(fault(self.white(self.pos), after));
+        }
+        self.pos = self.next_line(self.pos);
+        Ok(value)
+    }
+
+    // ------------------------------------------------------------ plain scalars
+
+    /// Why a plain scalar cannot begin at `p`, if it cannot.
+    fn indicator(&self, p: usize, flow: bool) -> Option<Problem> {
+        let c = self.ch(p);
+        match c {
+            0x2D | 0x3F | COLON => {
+                // `-`, `?`, `:` begin a plain scalar when a "safe" character follows.
+                let n = self.ch(p + 1);
+                if self.sep(p + 1) || (flow && is_flow(n)) {
+                    Some(match c {
+                        DASH => Problem::SequenceOnKeyLine,
+                        COLON => Problem::NoKey,
+                        _ => Problem::ComplexKey,
+                    })
+                } else {
+                    None
+                }
+            }
+            0x26 => Some(Problem::Anchor),
+            0x2A => Some(Problem::Alias),
+            0x21 => Some(Problem::Tag),
+            0x25 => Some(Problem::Directive),
+            COMMA | LBRACKET | RBRACKET | LBRACE | RBRACE | HASH | 0x7C | 0x3E | DQ | SQ | 0x40
+            | 0x60 => Some(Problem::Indicator),
+            _ if self.brk(p) => Some(Problem::Indicator),
+            _ => None,
+        }
+    }
+
+    /// One line of a plain scalar from `j`: where its text ends (trailing white space
+    /// left out), why it stops, and where.
+    fn plain_line(&self, j: usize, flow: bool) -> (usize, Stop, usize) {
+        let mut i = j;
+        let mut e = j;
+        loop {
+            if self.brk(i) {
+                return (e, Stop::Break, i);
+            }
+            let c = self.s[i];
+            if c == COLON {
+                if self.sep(i + 1) || (flow && is_flow(self.ch(i + 1))) {
+                    return (e, Stop::Colon, i);
+                }
+            } else if c == HASH && i > j && is_ws(self.s[i - 1]) {
+                return (e, Stop::Comment, i);
+            } else if flow && is_flow(c) {
+                return (e, Stop::Flow, i);
+            }
+            i += 1;
+            if !is_ws(c) {
+                e = i;
+            }
+        }
+    }
+
+    /// A plain scalar at `self.pos`, its continuation lines (indented more than `parent`)
+    /// folded in. Then `self.pos` is where it stops: in a block, its last line's break or
+    /// comment; in flow, the end of its text.
+    fn plain(&mut self, parent: isize, flow: bool) -> R<Plain> {
+        let p = self.pos;
+        let (mut e, mut stop, mut at) = self.plain_line(p, flow);
+        let mut owned: Option<Vec<u16>> = None;
+        while stop == Stop::Break {
+            let mut i = self.next_line(at);
+            let mut blanks = 0;
+            let j = loop {
+                if i >= self.end {
+                    break None;
+                }
+                let sp = self.spaces(i);
+                let j = self.white(sp);
+                if self.brk(j) {
+                    blanks += 1;
+                    i = self.next_line(j);
+                    continue;
+                }
+                let deep_enough = (sp - i) as isize > parent;
+                let fits = deep_enough && self.s[j] != HASH && !(sp == i && self.marker(i));
+                break fits.then_some(j);
+            };
+            let Some(j) = j else { break };
+            let (e2, stop2, at2) = self.plain_line(j, flow);
+            if e2 == j {
+                break;
+            }
+            let out = owned.get_or_insert_with(|| self.s[p..e].to_vec());
+            if blanks == 0 {
+                out.push(SP);
+            } else {
+                out.resize(out.len() + blanks, NL);
+            }
+            out.extend_from_slice(&self.s[j..e2]);
+            (e, stop, at) = (e2, stop2, at2);
+        }
+        if stop == Stop::Colon && !flow {
+            return Err(fault(at, Problem::ColonInPlain));
+        }
+        self.pos = if flow { e } else { at };
+        Ok(match owned {
+            Some(v) => Plain::Owned(v),
+            None => Plain::Span(p, e),
+        })
+    }
+
+    // ------------------------------------------------------------ quoted scalars
+
+    /// A single- or double-quoted scalar at `self.pos` (the quote); then `self.pos` is
+    /// after its closing quote. Continuation lines are indented more than `parent`.
+    fn quoted(&mut self, parent: isize) -> R<Vec<u16>> {
+        let open = self.pos;
+        let q = self.s[open];
+        let double = q == DQ;
+        let mut out = Vec::new();
+        // How much of `out` a line break keeps: up to its last unit that is not literal
+        // white space (escapes count as text).
+        let mut keep = 0;
+        let mut i = open + 1;
+        loop {
+            if i >= self.end {
+                return Err(fault(open, Problem::UnclosedQuote));
+            }
+            let c = self.s[i];
+            if c == q {
+                if !double && self.ch(i + 1) == SQ {
+                    out.push(SQ);
+                    i += 2;
+                    keep = out.len();
+                    continue;
+                }
+                self.pos = i + 1;
+                return Ok(out);
+            }
+            if self.brk(i) {
+                out.truncate(keep);
+                i = self.fold(self.next_line(i), parent, open, &mut out, false)?;
+                keep = out.len();
+                continue;
+            }
+            if double && c == BACKSLASH {
+                i = if self.brk(i + 1) {
+                    self.fold(self.next_line(i + 1), parent, open, &mut out, true)?
+                } else {
+                    self.escape(i, &mut out)?
+                };
+                keep = out.len();
+                continue;
+            }
+            out.push(c);
+            i += 1;
+            if !is_ws(c) {
+                keep = out.len();
+            }
+        }
+    }
+
+    /// A quoted scalar's line folding from the line start `i`: blank lines give a line feed
+    /// each; none gives a space (nothing after an escaped line break). Returns the next
+    /// line's first unit after its white space.
+    fn fold(
+        &self,
+        mut i: usize,
+        parent: isize,
+        open: usize,
+        out: &mut Vec<u16>,
+        escaped: bool,
+    ) -> R<usize> {
+        let mut blanks = 0;
+        loop {
+            if i >= self.end {
+                return Err(fault(open, Problem::UnclosedQuote));
+            }
+            let sp = self.spaces(i);
+            let j = self.white(sp);
+            if self.brk(j) {
+                blanks += 1;
+                i = self.next_line(j);
+                continue;
+            }
+            if (sp - i) as isize <= parent || (sp == i && self.marker(i)) {
+                return Err(fault(j, Problem::QuoteIndent));
+            }
+            if blanks == 0 && !escaped {
+                out.push(SP);
+            } else {
+                out.resize(out.len() + blanks, NL);
+            }
+            return Ok(j);
+        }
+    }
+
+    /// The escape at `i` (a backslash) in a double-quoted scalar, decoded into `out`;
+    /// returns the position after it.
+    fn escape(&self, i: usize, out: &mut Vec<u16>) -> R<usize> {
+        let unit = match self.ch(i + 1) {
+            0x30 => 0,
+            0x61 => 7,
+            0x62 => 8,
+            0x74 | TAB => 9,
+            0x6E => 10,
+            0x76 => 11,
+            0x66 => 12,
+            0x72 => 13,
+            0x65 => 0x1B,
+            c @ (SP | DQ | 0x2F | BACKSLASH) => c,
+            0x4E => 0x85,
+            0x5F => 0xA0,
+            0x4C => 0x2028,
+            0x50 => 0x2029,
+            c @ (0x78 | 0x75 | 0x55) => {
+                let n = match c {
+                    0x78 => 2,
+                    0x75 => 4,
+                    _ => 8,
+                };
+                let mut cp: u32 = 0;
+                for k in 0..n {
+                    let d = match self.ch(i + 2 + k) {
+                        d @ 0x30..=0x39 => d - 0x30,
+                        d @ 0x41..=0x46 => d - 0x41 + 10,
+                        d @ 0x61..=0x66 => d - 0x61 + 10,
+                        _ => return Err(fault(i, Problem::Escape)),
+                    };
+                    cp = cp << 4 | u32::from(d);
+                }
+                if cp > 0x10FFFF {
+                    return Err(fault(i, Problem::Escape));
+                }
+                if cp >= 0x10000 {
+                    let v = cp - 0x10000;
+                    out.push(0xD800 | (v >> 10) as u16);
+                    out.push(0xDC00 | (v & 0x3FF) as u16);
+                } else {
+                    // \uD800 alone is a lone surrogate, as JavaScript's String.fromCodePoint makes it.
+                    out.push(cp as u16);
+                }
+                return Ok(i + 2 + n);
+            }
+            _ => return Err(fault(i, Problem::Escape)),
+        };
+        out.push(unit);
+        Ok(i + 2)
+    }
+
+    // ------------------------------------------------------------ block scalars
+
+    /// A literal (`|`) or folded (`>`) block scalar at `self.pos`; then `self.pos` is at the
+    /// start of the first line after it.
+    fn block_scalar(&mut self, parent: isize) -> R<Value> {
+        let p = self.pos;
+        let literal = self.s[p] == 0x7C;
+        let mut i = p + 1;
+        // -1 strip, 0 clip, 1 keep
+        let mut chomp = 0i8;
+        let mut indicator = 0usize;
+        for _ in 0..2 {
+            match self.ch(i) {
+                DASH if chomp == 0 => chomp = -1,
+                0x2B if chomp == 0 => chomp = 1,
+                c @ 0x31..=0x39 if indicator == 0 => indicator = usize::from(c - 0x30),
+                _ => break,
+            }
+            i += 1;
+        }
+        if !self.rest_blank(i) {
+            return Err(fault(i, Problem::BlockHeader));
+        }
+        i = self.next_line(i);
+        // The content's indentation: given, or the first non-blank line's; leading blank
+        // lines may not be indented more than it.
+        let k = if indicator > 0 {
+            (parent + indicator as isize) as usize
+        } else {
+            let mut j = i;
+            let mut blank = 0;
+            loop {
+                if j >= self.end {
+                    break usize::MAX;
+                }
+                let sp = self.spaces(j);
+                if self.brk(sp) {
+                    blank = blank.max(sp - j);
+                    j = self.next_line(sp);
+                    continue;
+                }
+                let indent = sp - j;
+                if indent as isize <= parent {
+                    break usize::MAX;
+                }
+                if blank > indent {
+                    return Err(fault(j, Problem::BlockLeadingBlank));
+                }
+                break indent;
+            }
+        };
+        let mut out: Vec<u16> = Vec::new();
+        let mut pending = 0usize; // blank lines since the last content line
+        let mut any = false;
+        // Folding (npm yaml's resolveBlockScalar): the separator before the next content
+        // line: 0 none, 1 a space, 2 a line feed, 3 two.
+        let mut sep = 0u8;
+        let mut prev_more = false;
+        while i < self.end {
+            let sp_end = self.spaces(i);
+            let sp = sp_end - i;
+            let w = self.white(sp_end);
+            if self.brk(w) {
+                if sp < k && w != sp_end {
+                    return Err(fault(sp_end, Problem::Tab));
+                }
+                if sp < k || (sp == k && w == sp_end) {
+                    pending += 1;
+                    i = self.next_line(w);
+                    continue;
+                }
+            } else if sp < k || (sp == 0 && self.marker(i)) {
+                break;
+            }
+            let le = self.line_end(w);
+            let text = &self.s[i + k..le];
+            if literal {
+                if any {
+                    pending += 1;
+                }
+                out.resize(out.len() + pending, NL);
+            } else {
+                if !any {
+                    out.resize(out.len() + pending, NL);
+                } else {
+                    for _ in 0..pending {
+                        if sep == 2 {
+                            out.push(NL);
+                        } else {
+                            sep = 2;
+                        }
+                    }
+                }
+                let more = matches!(text.first(), Some(&SP) | Some(&TAB));
+                if more {
+                    if sep == 1 {
+                        sep = 2;
+                    } else if !prev_more && sep == 2 {
+                        sep = 3;
+                    }
+                }
+                match sep {
+                    1 => out.push(SP),
+                    2 => out.push(NL),
+                    3 => out.extend_from_slice(&[NL, NL]),
+                    _ => {}
+                }
+                sep = if more { 2 } else { 1 };
+                prev_more = more;
+            }
+            out.extend_from_slice(text);
+            any = true;
+            pending = 0;
+            i = self.next_line(le);
+        }
+        if chomp >= 0 && any {
+            out.push(NL);
+        }
+        if chomp > 0 {
+            out.resize(out.len() + pending, NL);
+        }
+        self.pos = i;
+        Ok(Value::String(out))
+    }
+
+    // ------------------------------------------------------------ flow collections
+
+    /// White space, line breaks and comments inside a flow collection. A line's content is
+    /// indented more than the block around it (`parent`), its closing bracket excepted.
+    fn flow_ws(&mut self, parent: isize) -> R<()> {
+        let mut i = self.pos;
+        while i < self.end {
+            let c = self.s[i];
+            if is_ws(c) {
+                i += 1;
+            } else if self.brk(i) {
+                i = self.next_line(i);
+                let sp = self.spaces(i);
+                let j = self.white(sp);
+                if !self.brk(j)
+                    && !matches!(self.s[j], HASH | RBRACKET | RBRACE)
+                    && ((sp - i) as isize <= parent || (sp == i && self.marker(i)))
+                {
+                    let problem = if j != sp || self.ch(i) == TAB {
+                        Problem::Tab
+                    } else {
+                        Problem::FlowIndent
+                    };
+                    return Err(fault(j, problem));
+                }
+                i = j;
+            } else if self.comment(i) {
+                i = self.line_end(i);
+            } else {
+                break;
+            }
+        }
+        self.pos = i;
+        Ok(())
+    }
+
+    /// A flow sequence or mapping at `self.pos` (its bracket); then `self.pos` is after its
+    /// closing bracket.
+    fn flow(&mut self, parent: isize) -> R<Value> {
+        let open = self.pos;
+        self.deeper(open)?;
+        let seq = self.s[open] == LBRACKET;
+        let close = if seq { RBRACKET } else { RBRACE };
+        self.pos += 1;
+        let mut items = Vec::new();
+        let mut entries: Vec<(Vec<u16>, Value)> = Vec::new();
+        loop {
+            self.flow_ws(parent)?;
+            if self.pos >= self.end {
+                return Err(fault(open, Problem::UnclosedFlow));
+            }
+            if self.s[self.pos] == close {
+                self.pos += 1;
+                break;
+            }
+            let at = self.pos;
+            let (node, json) = self.flow_node(parent)?;
+            self.flow_ws(parent)?;
+            let p = self.pos;
+            let pair = self.ch(p) == COLON
+                && p < self.end
+                && (json || self.sep(p + 1) || is_flow(self.ch(p + 1)));
+            let value = if pair {
+                self.pos += 1;
+                self.flow_ws(parent)?;
+                let c = self.ch(self.pos);
+                if self.pos >= self.end {
+                    return Err(fault(open, Problem::UnclosedFlow));
+                }
+                if c == COMMA || c == close {
+                    Value::Null
+                } else {
+                    let (v, _) = self.flow_node(parent)?;
+                    self.resolve(v)
+                }
+            } else {
+                Value::Null
+            };
+            if seq && !pair {
+                items.push(self.resolve(node));
+            } else {
+                let key = self.node_key(node, at)?;
+                if seq {
+                    items.push(Value::Object(alloc::vec![(key, value)]));
+                } else {
+                    if entries.iter().any(|(k, _)| *k == key) {
+                        return Err(Fault {
+                            pos: at,
+                            problem: Problem::DuplicateKey,
+                            field: Some(key),
+                        });
+                    }
+                    entries.push((key, value));
+                }
+            }
+            self.flow_ws(parent)?;
+            if self.pos >= self.end {
+                return Err(fault(open, Problem::UnclosedFlow));
+            }
+            let c = self.s[self.pos];
+            self.pos += 1;
+            if c == close {
+                break;
+            }
+            if c != COMMA {
+                return Err(fault(self.pos - 1, Problem::FlowExpected));
+            }
+        }
+        self.depth -= 1;
+        Ok(if seq {
+            Value::Array(items)
+        } else {
+            Value::Object(entries)
+        })
+    }
+
+    /// A node inside a flow collection, and whether it is "JSON-like" (quoted or a
+    /// collection: a `:` may follow it without a space).
+    fn flow_node(&mut self, parent: isize) -> R<(Node, bool)> {
+        let p = self.pos;
+        Ok(match self.s[p] {
+            LBRACKET | LBRACE => (Node::Value(self.flow(parent)?), true),
+            DQ | SQ => (Node::Value(Value::String(self.quoted(parent)?)), true),
+            _ => {
+                if let Some(problem) = self.indicator(p, true) {
+                    return Err(fault(p, problem));
+                }
+                (Node::Plain(self.plain(parent, true)?), false)
+            }
+        })
+    }
+
+    fn resolve(&self, node: Node) -> Value {
+        match node {
+            Node::Plain(plain) => resolve_plain(self.s, plain),
+            Node::Value(v) => v,
+        }
+    }
+
+    /// A flow node as a key: a scalar's text.
+    fn node_key(&self, node: Node, at: usize) -> R<Vec<u16>> {
+        match node {
+            Node::Plain(Plain::Span(a, b)) => Ok(self.s[a..b].to_vec()),
+            Node::Plain(Plain::Owned(v)) | Node::Value(Value::String(v)) => Ok(v),
+            Node::Value(_) => Err(fault(at, Problem::CollectionKey)),
+        }
+    }
+}
+
+// ---------------------------------------------------------------- the core schema
+
+fn resolve_plain(s: &[u16], plain: Plain) -> Value {
+    match plain {
+        // Folded lines hold a space or a line feed: never null, a boolean or a number.
+        Plain::Owned(v) => Value::String(v),
+        Plain::Span(a, b) => resolve(&s[a..b]),
+    }
+}
+
+/// A plain scalar as YAML 1.2's core schema types it (npm yaml 2's tags): `null`, `~` and
+/// empty are null; `true`/`false` in three casings are booleans; decimal, `0o` and `0x`
+/// integers and floats (with `.inf`, `.nan`) are numbers; everything else is a string.
+pub(super) fn resolve(t: &[u16]) -> Value {
+    if t.len() > 5 || t.iter().any(|&c| c > 0x7F) {
+        return number(t).map_or_else(|| Value::String(t.to_vec()), Value::Number);
+    }
+    let mut buf = [0u8; 5];
+    for (b, &c) in buf.iter_mut().zip(t) {
+        *b = c as u8;
+    }
+    match &buf[..t.len()] {
+        b"" | b"~" | b"null" | b"Null" | b"NULL" => Value::Null,
+        b"true" | b"True" | b"TRUE" => Value::Bool(true),
+        b"false" | b"False" | b"FALSE" => Value::Bool(false),
+        _ => number(t).map_or_else(|| Value::String(t.to_vec()), Value::Number),
+    }
+}
+
+fn digits(t: &[u16], radix: u32) -> usize {
+    t.iter()
+        .take_while(|&&c| c < 0x80 && (c as u8 as char).is_digit(radix))
+        .count()
+}
+
+fn number(t: &[u16]) -> Option<f64> {
+    let (&first, rest) = t.split_first()?;
+    if !matches!(first, 0x2B | 0x2D | DOT | 0x30..=0x39) {
+        return None;
+    }
+    // 0o17, 0x1F: no sign.
+    if first == 0x30 && rest.len() > 1 && (rest[0] == 0x6F || rest[0] == 0x78) {
+        let radix = if rest[0] == 0x6F { 8 } else { 16 };
+        let ds = &rest[1..];
+        if digits(ds, radix) != ds.len() {
+            return None;
+        }
+        // Exact to 2^53, then rounded as the digits accumulate (JavaScript's parseInt
+        // rounds once; a frontmatter holds no such integer).
+        return Some(ds.iter().fold(0.0, |n, &d| {
+            n * f64::from(radix) + f64::from((d as u8 as char).to_digit(radix).unwrap_or(0))
+        }));
+    }
+    let unsigned = if matches!(first, 0x2B | 0x2D) {
+        rest
+    } else {
+        t
+    };
+    let negative = first == 0x2D;
+    // .inf, -.Inf, .NAN ...
+    if unsigned.first() == Some(&DOT) && unsigned.len() == 4 {
+        let w = &unsigned[1..];
+        let is = |word: &str| w.iter().zip(word.bytes()).all(|(&a, b)| a == u16::from(b));
+        if is("inf") || is("Inf") || is("INF") {
+            return Some(if negative {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            });
+        }
+        if unsigned.len() == t.len() && (is("nan") || is("NaN") || is("NAN")) {
+            return Some(f64::NAN);
+        }
+    }
+    // [-+]? ( digits ( . digits* )? | . digits ) ( [eE] [-+]? digits )?
+    let int = digits(unsigned, 10);
+    let mut i = int;
+    let mut frac = 0;
+    if unsigned.get(i) == Some(&DOT) {
+        frac = digits(&unsigned[i + 1..], 10);
+        i += 1 + frac;
+    }
+    if int == 0 && frac == 0 {
+        return None;
+    }
+    if matches!(unsigned.get(i), Some(&0x65) | Some(&0x45)) {
+        let mut j = i + 1;
+        if matches!(unsigned.get(j), Some(&0x2B) | Some(&0x2D)) {
+            j += 1;
+        }
+        let e = digits(&unsigned[j.min(unsigned.len())..], 10);
+        if e == 0 {
+            return None;
+        }
+        i = j + e;
+    }
+    if i != unsigned.len() {
+        return None;
+    }
+    // The text is ASCII now: Rust's correctly rounded parser reads it.
+    let mut small = [0u8; 40];
+    let mut large = Vec::new();
+    let bytes: &mut [u8] = if t.len() <= small.len() {
+        &mut small[..t.len()]
+    } else {
+        large.resize(t.len(), 0);
+        &mut large
+    };
+    for (b, &c) in bytes.iter_mut().zip(t) {
+        *b = c as u8;
+    }
+    core::str::from_utf8(bytes).ok()?.parse::<f64>().ok()
+}
