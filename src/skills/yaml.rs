@@ -83,6 +83,7 @@ pub(super) fn read(s: &[u16], start: usize, end: usize) -> R<Doc> {
         end,
         pos: start,
         depth: 0,
+        flows: 0,
         keys: Vec::new(),
     };
     let value = match r.content(start) {
@@ -94,6 +95,9 @@ pub(super) fn read(s: &[u16], start: usize, end: usize) -> R<Doc> {
         Some(l) => {
             if s[l.at] == b'%' as u16 {
                 return Err(fault(l.at, Problem::Directive));
+            }
+            if l.tab && l.indent == 0 {
+                return Err(fault(l.start, Problem::Tab));
             }
             r.pos = l.at;
             r.node(l.indent, -1, true, l.tab)?
@@ -153,12 +157,68 @@ enum Node {
     Value(Value),
 }
 
+/// A block scalar's value as its lines come.
+struct Block {
+    literal: bool,
+    out: Vec<u16>,
+    /// Whether a line (empty or not) has come.
+    started: bool,
+    /// Whether a line with text has come.
+    text: bool,
+    /// Folding: the separator before the next line of text: 0 none, 1 a space, 2 a line
+    /// feed, 3 two.
+    sep: u8,
+    prev_more: bool,
+}
+
+impl Block {
+    /// One line: its text after the indentation, or None when empty.
+    fn line(&mut self, text: Option<&[u16]>) {
+        if self.literal {
+            if self.started {
+                self.out.push(NL);
+            }
+            self.out.extend_from_slice(text.unwrap_or(&[]));
+        } else {
+            match text {
+                None if !self.text => self.out.push(NL),
+                None if self.sep == 2 => self.out.push(NL),
+                None => self.sep = 2,
+                Some(t) => {
+                    // A more-indented line keeps its line breaks.
+                    let more = matches!(t.first(), Some(&SP) | Some(&TAB));
+                    if more {
+                        if self.sep == 1 {
+                            self.sep = 2;
+                        } else if !self.prev_more && self.sep == 2 {
+                            self.sep = 3;
+                        }
+                    }
+                    match self.sep {
+                        1 => self.out.push(SP),
+                        2 => self.out.push(NL),
+                        3 => self.out.extend_from_slice(&[NL, NL]),
+                        _ => {}
+                    }
+                    self.out.extend_from_slice(t);
+                    self.sep = if more { 2 } else { 1 };
+                    self.prev_more = more;
+                }
+            }
+        }
+        self.started = true;
+        self.text |= text.is_some();
+    }
+}
+
 struct Reader<'a> {
     s: &'a [u16],
     start: usize,
     end: usize,
     pos: usize,
     depth: u32,
+    /// How many flow collections are open.
+    flows: u32,
     keys: Vec<usize>,
 }
 
@@ -306,7 +366,17 @@ impl Reader<'_> {
         loop {
             let at = self.pos;
             let Some(key) = self.key()? else {
-                return Err(fault(at, Problem::NotAKey));
+                let problem = match self.indicator(at, false) {
+                    Some(
+                        p @ (Problem::Anchor
+                        | Problem::Alias
+                        | Problem::Tag
+                        | Problem::NoKey
+                        | Problem::ComplexKey),
+                    ) => p,
+                    _ => Problem::NotAKey,
+                };
+                return Err(fault(at, problem));
             };
             if entries.iter().any(|(k, _)| *k == key) {
                 return Err(Fault {
@@ -552,6 +622,10 @@ impl Reader<'_> {
                 let sp = self.spaces(i);
                 let j = self.white(sp);
                 if self.brk(j) {
+                    // A blank line with a tab where the indentation should be ends it.
+                    if j != sp && (sp - i) as isize <= parent {
+                        break None;
+                    }
                     blanks += 1;
                     i = self.next_line(j);
                     continue;
@@ -654,6 +728,9 @@ impl Reader<'_> {
             let sp = self.spaces(i);
             let j = self.white(sp);
             if self.brk(j) {
+                if j != sp && (sp - i) as isize <= parent {
+                    return Err(fault(sp, Problem::Tab));
+                }
                 blanks += 1;
                 i = self.next_line(j);
                 continue;
@@ -726,10 +803,10 @@ impl Reader<'_> {
     // ------------------------------------------------------------ block scalars
 
     /// A literal (`|`) or folded (`>`) block scalar at `self.pos`; then `self.pos` is at the
-    /// start of the first line after it.
+    /// start of the first line after it. Lines, folding and chomping as npm yaml 2 reads
+    /// them (its lexer's `parseBlockScalar` and `resolveBlockScalar`).
     fn block_scalar(&mut self, parent: isize) -> R<Value> {
         let p = self.pos;
-        let literal = self.s[p] == 0x7C;
         let mut i = p + 1;
         // -1 strip, 0 clip, 1 keep
         let mut chomp = 0i8;
@@ -747,105 +824,104 @@ impl Reader<'_> {
             return Err(fault(i, Problem::BlockHeader));
         }
         i = self.next_line(i);
-        // The content's indentation: given, or the first non-blank line's; leading blank
-        // lines may not be indented more than it.
-        let k = if indicator > 0 {
-            (parent + indicator as isize) as usize
-        } else {
-            let mut j = i;
-            let mut blank = 0;
-            loop {
-                if j >= self.end {
-                    break usize::MAX;
-                }
-                let sp = self.spaces(j);
-                if self.brk(sp) {
-                    blank = blank.max(sp - j);
-                    j = self.next_line(sp);
-                    continue;
-                }
-                let indent = sp - j;
-                if indent as isize <= parent {
-                    break usize::MAX;
-                }
-                if blank > indent {
+        // The first line with text, if it belongs to the scalar: its indentation is the
+        // content's unless an indicator gives it; blank lines before it may not be
+        // indented more.
+        let mut first = None;
+        let mut j = i;
+        let mut blank = 0;
+        while j < self.end {
+            let sp = self.spaces(j);
+            if self.brk(sp) {
+                blank = blank.max(sp - j);
+                j = self.next_line(sp);
+                continue;
+            }
+            let indent = sp - j;
+            if indent as isize > parent {
+                if indicator == 0 && blank > indent {
                     return Err(fault(j, Problem::BlockLeadingBlank));
                 }
-                break indent;
+                first = Some(indent);
             }
+            break;
+        }
+        let k = match (indicator, first) {
+            (0, Some(f)) => f,
+            (0, None) => usize::MAX,
+            (d, _) => (parent + d as isize) as usize,
         };
-        let mut out: Vec<u16> = Vec::new();
-        let mut pending = 0usize; // blank lines since the last content line
-        let mut any = false;
-        // Folding (npm yaml's resolveBlockScalar): the separator before the next content
-        // line: 0 none, 1 a space, 2 a line feed, 3 two.
-        let mut sep = 0u8;
-        let mut prev_more = false;
+        let mut b = Block {
+            literal: self.s[p] == 0x7C,
+            out: Vec::new(),
+            started: false,
+            text: false,
+            sep: 0,
+            prev_more: false,
+        };
+        // The blank lines since the last line of text: where they begin, how many.
+        let mut run = i;
+        let mut blanks = 0;
         while i < self.end {
             let sp_end = self.spaces(i);
             let sp = sp_end - i;
             let w = self.white(sp_end);
-            if self.brk(w) {
-                if sp < k && w != sp_end {
+            if self.brk(w) && (w == sp_end || sp < k) {
+                if w != sp_end {
                     return Err(fault(sp_end, Problem::Tab));
                 }
-                if sp < k || (sp == k && w == sp_end) {
-                    pending += 1;
-                    i = self.next_line(w);
-                    continue;
-                }
-            } else if sp < k || (sp == 0 && self.marker(i)) {
+                blanks += 1;
+                i = self.next_line(w);
+                continue;
+            }
+            if sp < k || (sp == 0 && self.marker(i)) {
                 break;
             }
+            self.blank_lines(&mut b, run, blanks, k);
             let le = self.line_end(w);
-            let text = &self.s[i + k..le];
-            if literal {
-                if any {
-                    pending += 1;
-                }
-                out.resize(out.len() + pending, NL);
-            } else {
-                if !any {
-                    out.resize(out.len() + pending, NL);
-                } else {
-                    for _ in 0..pending {
-                        if sep == 2 {
-                            out.push(NL);
-                        } else {
-                            sep = 2;
-                        }
-                    }
-                }
-                let more = matches!(text.first(), Some(&SP) | Some(&TAB));
-                if more {
-                    if sep == 1 {
-                        sep = 2;
-                    } else if !prev_more && sep == 2 {
-                        sep = 3;
-                    }
-                }
-                match sep {
-                    1 => out.push(SP),
-                    2 => out.push(NL),
-                    3 => out.extend_from_slice(&[NL, NL]),
-                    _ => {}
-                }
-                sep = if more { 2 } else { 1 };
-                prev_more = more;
-            }
-            out.extend_from_slice(text);
-            any = true;
-            pending = 0;
+            b.line(Some(&self.s[i + k..le]));
+            blanks = 0;
             i = self.next_line(le);
+            run = i;
         }
-        if chomp >= 0 && any {
-            out.push(NL);
-        }
-        if chomp > 0 {
-            out.resize(out.len() + pending, NL);
-        }
+        let out = if b.text {
+            // Trailing blank lines up to the last one indented more than the first line of
+            // text (with "+": than the content) are content; the rest are chomped.
+            let t = if chomp > 0 { k } else { first.unwrap_or(k) };
+            let mut inner = 0;
+            let mut j = run;
+            for n in 0..blanks {
+                if self.spaces(j) - j > t {
+                    inner = n + 1;
+                }
+                j = self.next_line(j);
+            }
+            self.blank_lines(&mut b, run, inner, k);
+            let mut out = b.out;
+            if chomp >= 0 {
+                out.push(NL);
+            }
+            if chomp > 0 {
+                out.resize(out.len() + blanks - inner, NL);
+            }
+            out
+        } else if chomp > 0 {
+            alloc::vec![NL; blanks]
+        } else {
+            Vec::new()
+        };
         self.pos = i;
         Ok(Value::String(out))
+    }
+
+    /// `n` blank lines from the line start `from` into a block scalar: empty, or the spaces
+    /// beyond its indentation `k`.
+    fn blank_lines(&self, b: &mut Block, mut from: usize, n: usize, k: usize) {
+        for _ in 0..n {
+            let e = self.spaces(from);
+            b.line((e - from > k).then(|| &self.s[from + k..e]));
+            from = self.next_line(e);
+        }
     }
 
     // ------------------------------------------------------------ flow collections
@@ -862,9 +938,15 @@ impl Reader<'_> {
                 i = self.next_line(i);
                 let sp = self.spaces(i);
                 let j = self.white(sp);
+                let indent = (sp - i) as isize;
+                // npm yaml lets the outermost closing bracket sit at the block's own
+                // indentation (its lexer's parseFlowCollection).
+                let end_marker =
+                    matches!(self.s[j], RBRACKET | RBRACE) && self.flows == 1 && indent == parent;
                 if !self.brk(j)
-                    && !matches!(self.s[j], HASH | RBRACKET | RBRACE)
-                    && ((sp - i) as isize <= parent || (sp == i && self.marker(i)))
+                    && self.s[j] != HASH
+                    && !end_marker
+                    && (indent <= parent || (sp == i && self.marker(i)))
                 {
                     let problem = if j != sp || self.ch(i) == TAB {
                         Problem::Tab
@@ -889,6 +971,7 @@ impl Reader<'_> {
     fn flow(&mut self, parent: isize) -> R<Value> {
         let open = self.pos;
         self.deeper(open)?;
+        self.flows += 1;
         let seq = self.s[open] == LBRACKET;
         let close = if seq { RBRACKET } else { RBRACE };
         self.pos += 1;
@@ -957,6 +1040,7 @@ impl Reader<'_> {
             }
         }
         self.depth -= 1;
+        self.flows -= 1;
         Ok(if seq {
             Value::Array(items)
         } else {
