@@ -280,8 +280,11 @@ fn is_fence(line: &[u16]) -> bool {
     line.len() >= 3 && line[..3] == [0x2D; 3] && line[3..].iter().all(|&c| c == 0x20 || c == 0x09)
 }
 
+/// A span of the text: `text[.0...1]`.
+type Span = (usize, usize);
+
 /// The frontmatter's span (its whole lines between the fences) and the body's.
-fn split(text: &[u16]) -> Result<((usize, usize), (usize, usize)), SkillError> {
+fn split(text: &[u16]) -> Result<(Span, Span), SkillError> {
     let start = usize::from(text.first() == Some(&BOM));
     let no = |problem| SkillError {
         line: 1,
