@@ -386,6 +386,32 @@ fn the_core_schema() {
     assert_eq!(a("a: \"1\"\n"), s("1"));
 }
 
+/// Numbers are read to the nearest f64, as JavaScript's Number() (and Rust's parser) read them.
+fn same_number(t: &str) {
+    let want: f64 = t.parse().unwrap();
+    match a(&format!("a: {t}\n")) {
+        Value::Number(x) => assert_eq!(x.to_bits(), want.to_bits(), "{t}: {x:e} against {want:e}"),
+        v => panic!("{t}: {v:?}"),
+    }
+}
+
+#[test]
+fn numbers_round_to_nearest() {
+    let nines = format!("0.{}", "9".repeat(900));
+    let tie = format!("9007199254740993{}", "0".repeat(30));
+    let sticky = format!("9007199254740993{}1e-30", "0".repeat(900));
+    for t in [
+        "0.1", "-0.0", "123456789012345678901234567890", "1e23", "8.98846567431158e307",
+        "2.2250738585072011e-308", "2.2250738585072014e-308", "4.9406564584124654e-324",
+        "2.4703282292062327e-324", "2.4703282292062328e-324", "1e-400", "1.7976931348623157e308",
+        "1.7976931348623158e308", "1.7976931348623159e308", "1e309", "9007199254740993",
+        "9007199254740995", "179769313486231580793728971405303415079934132710037826936173778980444968292764750946649017977587207096330286416692887910946555547851940402630657488671505820681908902000708383676273854845817711531764475730270069855571366959622842914819860834936475292719074168444365510704342711559699508093042880177904174497791.9999999999999999999999999999999999999999999999999999999999999999999999",
+        &nines, &tie, &sticky, "0.000000000000000000000000000000000000000000001e45",
+    ] {
+        same_number(t);
+    }
+}
+
 // ---------------------------------------------------------------- what is refused
 
 #[test]
@@ -894,6 +920,23 @@ proptest! {
     fn plain_words_read_as_strings(w in "[a-z][a-z0-9 .,()/-]{0,30}[a-z]") {
         let sk = parse_skill(&u(&format!("---\nname: a\ndescription: {w}\n---\n")), None).unwrap();
         prop_assert_eq!(sk.description, u(&w));
+    }
+
+    /// Any decimal number reads as Rust's correctly rounded parser reads it.
+    #[test]
+    fn decimals_round_as_rust_parses_them(
+        sign in "[-+]?", int in "[0-9]{0,25}", frac in prop::option::of("[0-9]{0,25}"),
+        exp in prop::option::of(-400i32..400),
+    ) {
+        let mut t = format!("{sign}{int}");
+        if let Some(f) = &frac {
+            t += &format!(".{f}");
+        }
+        prop_assume!(t.trim_start_matches(['-', '+']).chars().any(|c| c.is_ascii_digit()));
+        if let Some(e) = exp {
+            t += &format!("e{e}");
+        }
+        same_number(&t);
     }
 
     /// No input panics; an error names a line of the text.

@@ -8,10 +8,12 @@
 //! that hosts still load is a [`Warning`]. Text is UTF-16 code units, as JavaScript's
 //! strings, so that every string (a lone surrogate too) comes back exactly.
 
+mod float;
 mod yaml;
 
 use alloc::vec::Vec;
 
+use yaml::is;
 pub use yaml::Value;
 
 /// One entry of `allowed-tools`: `Tool(scope)` or a bare `Tool`.
@@ -185,25 +187,39 @@ impl Departure {
     }
 }
 
-/// `line N, field "F": ` then the parts.
-fn message(line: usize, field: Option<&[u16]>, parts: &[&[u16]], quoted: usize) -> Vec<u16> {
-    let mut m: Vec<u16> = "line ".encode_utf16().collect();
+/// Appends an ASCII text (every part of a message is) as code units.
+fn push(m: &mut Vec<u16>, s: &str) {
+    m.extend(s.bytes().map(u16::from));
+}
+
+/// `line N, field "F": ` then `before`, the detail (quoted unless a count), `after`.
+fn message(
+    line: usize,
+    field: Option<&[u16]>,
+    before: &str,
+    detail: Option<(&[u16], bool)>,
+    after: &str,
+) -> Vec<u16> {
+    let mut m = Vec::new();
+    push(&mut m, "line ");
     decimal(&mut m, line);
     if let Some(f) = field {
-        m.extend(", field \"".encode_utf16());
+        push(&mut m, ", field \"");
         m.extend_from_slice(f);
-        m.push(u16::from(b'"'));
+        push(&mut m, "\"");
     }
-    m.extend(": ".encode_utf16());
-    for (i, part) in parts.iter().enumerate() {
-        if i == quoted {
-            m.push(u16::from(b'"'));
-            m.extend_from_slice(part);
-            m.push(u16::from(b'"'));
-        } else {
-            m.extend_from_slice(part);
+    push(&mut m, ": ");
+    push(&mut m, before);
+    if let Some((d, quoted)) = detail {
+        if quoted {
+            push(&mut m, "\"");
+        }
+        m.extend_from_slice(d);
+        if quoted {
+            push(&mut m, "\"");
         }
     }
+    push(&mut m, after);
     m
 }
 
@@ -218,42 +234,29 @@ fn decimal(out: &mut Vec<u16>, mut n: usize) {
     }
 }
 
-fn units(s: &str) -> Vec<u16> {
-    s.encode_utf16().collect()
-}
-
 impl SkillError {
-    /// The message a skill author reads: `line 3, field "description": …`.
+    /// The message a skill author reads: `line 3, field "description": ...`.
     pub fn message(&self) -> Vec<u16> {
         message(
             self.line,
             self.field.as_deref(),
-            &[&units(self.problem.text())],
-            usize::MAX,
+            self.problem.text(),
+            None,
+            "",
         )
     }
 }
 
 impl Warning {
-    /// The message: `line 2, field "name": "My Skill" is not a valid name: …`.
+    /// The message: `line 2, field "name": "My Skill" is not a valid name: ...`.
     pub fn message(&self) -> Vec<u16> {
         let (before, after) = self.departure.parts();
-        let detail = self.detail.as_deref().unwrap_or(&[]);
         let count = matches!(
             self.departure,
             Departure::DescriptionLong | Departure::CompatibilityLong
         );
-        let quoted = if self.detail.is_none() || count {
-            usize::MAX
-        } else {
-            1
-        };
-        message(
-            self.line,
-            Some(&self.field),
-            &[&units(before), detail, &units(after)],
-            quoted,
-        )
+        let detail = self.detail.as_deref().map(|d| (d, !count));
+        message(self.line, Some(&self.field), before, detail, after)
     }
 }
 
@@ -339,10 +342,6 @@ pub fn parse_frontmatter(text: &[u16]) -> Result<Frontmatter, SkillError> {
     })
 }
 
-fn is(key: &[u16], s: &str) -> bool {
-    key.len() == s.len() && key.iter().zip(s.bytes()).all(|(&a, b)| a == u16::from(b))
-}
-
 /// Code points (a lone surrogate counts as one): the specification's "characters", as
 /// Codex (Rust `chars`), skills-ref and deepagents (Python `len`) count them; JavaScript's
 /// `length` would count a character outside the BMP twice.
@@ -364,6 +363,54 @@ fn valid_name(name: &[u16]) -> bool {
         && !name.windows(2).any(|w| w == [0x2D, 0x2D])
 }
 
+/// The fields the specification defines; [`field`] numbers them in this order.
+const FIELDS: [&str; 6] = [
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+];
+
+/// Which of [`FIELDS`] `key` is (6: none).
+fn field(key: &[u16]) -> usize {
+    FIELDS
+        .iter()
+        .position(|f| is(key, f))
+        .unwrap_or(FIELDS.len())
+}
+
+fn fail(line: usize, field: &[u16], problem: Problem) -> SkillError {
+    SkillError {
+        line,
+        field: Some(field.to_vec()),
+        problem,
+    }
+}
+
+#[inline(never)]
+fn warn(
+    warnings: &mut Vec<Warning>,
+    line: usize,
+    field: &[u16],
+    departure: Departure,
+    detail: Option<Vec<u16>>,
+) {
+    warnings.push(Warning {
+        line,
+        field: field.to_vec(),
+        departure,
+        detail,
+    });
+}
+
+fn count(n: usize) -> Option<Vec<u16>> {
+    let mut v = Vec::new();
+    decimal(&mut v, n);
+    Some(v)
+}
+
 /// Parses a `SKILL.md` (SPEC section 9, "Parsing"). `dir_name`: the skill's directory,
 /// which its name should equal.
 pub fn parse_skill(text: &[u16], dir_name: Option<&[u16]>) -> Result<Skill, SkillError> {
@@ -380,124 +427,93 @@ pub fn parse_skill(text: &[u16], dir_name: Option<&[u16]>) -> Result<Skill, Skil
             })
         }
     };
-    // Each field's line (one pass: the keys are in the text's order); a flow mapping's
-    // fields all take the frontmatter's first line.
+    // Each field's line (one pass: the keys are in the text's order; a flow mapping's
+    // fields all take the frontmatter's first line), and which field it is.
     let mut lines = Vec::with_capacity(frontmatter.len());
+    let mut kinds = Vec::with_capacity(frontmatter.len());
     let (mut at, mut line) = (0, 1);
-    for i in 0..frontmatter.len() {
+    for (i, (key, _)) in frontmatter.iter().enumerate() {
         let pos = doc.keys.get(i).copied().unwrap_or(fm.0);
         line += text[at..pos].iter().filter(|&&c| c == 0x0A).count();
         at = pos;
         lines.push(line);
+        kinds.push(field(key));
     }
-    let find = |name: &str| frontmatter.iter().position(|(k, _)| is(k, name));
-    let required = |name: &str| -> Result<(Vec<u16>, usize), SkillError> {
-        let Some(i) = find(name) else {
-            return Err(SkillError {
-                line: 1,
-                field: Some(units(name)),
-                problem: Problem::Missing,
-            });
+    // name and description: required strings
+    let mut required = [Vec::new(), Vec::new()];
+    for (kind, slot) in required.iter_mut().enumerate() {
+        let name = FIELDS[kind].as_bytes().iter().map(|&b| u16::from(b));
+        let Some(i) = kinds.iter().position(|&k| k == kind) else {
+            return Err(fail(1, &name.collect::<Vec<u16>>(), Problem::Missing));
         };
         match &frontmatter[i].1 {
-            Value::String(s) => Ok((s.clone(), lines[i])),
-            _ => Err(SkillError {
-                line: lines[i],
-                field: Some(units(name)),
-                problem: Problem::NotString,
-            }),
+            Value::String(s) => *slot = s.clone(),
+            _ => return Err(fail(lines[i], &frontmatter[i].0, Problem::NotString)),
         }
-    };
-    let (name, _) = required("name")?;
-    let (description, _) = required("description")?;
+    }
+    let [name, description] = required;
 
     let mut warnings = Vec::new();
-    let mut warn = |i: usize, departure, detail: Option<Vec<u16>>| {
-        warnings.push(Warning {
-            line: lines[i],
-            field: frontmatter[i].0.clone(),
-            departure,
-            detail,
-        })
-    };
-    let count = |n: usize| {
-        let mut v = Vec::new();
-        decimal(&mut v, n);
-        Some(v)
-    };
     let mut allowed_tools = None;
     for (i, (key, value)) in frontmatter.iter().enumerate() {
-        if is(key, "name") {
-            if !valid_name(&name) {
-                warn(i, Departure::NameFormat, Some(name.clone()));
-            }
-            if let Some(dir) = dir_name {
-                if dir != name.as_slice() {
-                    warn(i, Departure::NameDirectory, Some(dir.to_vec()));
+        let mut warn = |departure, detail| warn(&mut warnings, lines[i], key, departure, detail);
+        match (kinds[i], value) {
+            (0, _) => {
+                if !valid_name(&name) {
+                    warn(Departure::NameFormat, Some(name.clone()));
                 }
-            }
-        } else if is(key, "description") {
-            let n = code_points(&description);
-            if n > 1024 {
-                warn(i, Departure::DescriptionLong, count(n));
-            }
-            if description
-                .iter()
-                .all(|&c| crate::names::is_js_whitespace(c))
-            {
-                warn(i, Departure::DescriptionEmpty, None);
-            }
-        } else if is(key, "license") || is(key, "compatibility") {
-            match value {
-                Value::String(s) if is(key, "compatibility") && code_points(s) > 500 => {
-                    warn(i, Departure::CompatibilityLong, count(code_points(s)))
-                }
-                Value::String(_) => {}
-                _ => warn(i, Departure::NotString, None),
-            }
-        } else if is(key, "metadata") {
-            let strings = match value {
-                Value::Object(entries) => {
-                    entries.iter().all(|(_, v)| matches!(v, Value::String(_)))
-                }
-                _ => false,
-            };
-            if !strings {
-                warn(i, Departure::MetadataNotStrings, None);
-            }
-        } else if is(key, "allowed-tools") {
-            let mut tools = Vec::new();
-            let mut odd = Vec::new();
-            match value {
-                Value::String(s) => split_tools(s, &mut tools, &mut odd),
-                Value::Null => warn(i, Departure::ToolsEmpty, None),
-                Value::Array(items) => {
-                    warn(i, Departure::ToolsList, None);
-                    for item in items {
-                        let Value::String(s) = item else {
-                            return Err(SkillError {
-                                line: lines[i],
-                                field: Some(key.clone()),
-                                problem: Problem::ToolsType,
-                            });
-                        };
-                        split_tools(s, &mut tools, &mut odd);
+                match dir_name {
+                    Some(dir) if dir != name.as_slice() => {
+                        warn(Departure::NameDirectory, Some(dir.to_vec()))
                     }
-                }
-                _ => {
-                    return Err(SkillError {
-                        line: lines[i],
-                        field: Some(key.clone()),
-                        problem: Problem::ToolsType,
-                    })
+                    _ => {}
                 }
             }
-            for entry in odd {
-                warn(i, Departure::ToolParentheses, Some(entry));
+            (1, _) => {
+                let n = code_points(&description);
+                if n > 1024 {
+                    warn(Departure::DescriptionLong, count(n));
+                }
+                let (start, end) = crate::names::trim_bounds(&description);
+                if start == end {
+                    warn(Departure::DescriptionEmpty, None);
+                }
             }
-            allowed_tools = Some(tools);
-        } else {
-            warn(i, Departure::UnknownField, None);
+            (3, Value::String(s)) if code_points(s) > 500 => {
+                warn(Departure::CompatibilityLong, count(code_points(s)))
+            }
+            (2 | 3, Value::String(_)) => {}
+            (2 | 3, _) => warn(Departure::NotString, None),
+            (4, Value::Object(entries))
+                if entries.iter().all(|(_, v)| matches!(v, Value::String(_))) => {}
+            (4, _) => warn(Departure::MetadataNotStrings, None),
+            (5, _) => {
+                let mut tools = Vec::new();
+                let mut odd = Vec::new();
+                let items = match value {
+                    Value::String(_) => core::slice::from_ref(value),
+                    Value::Null => {
+                        warn(Departure::ToolsEmpty, None);
+                        &[]
+                    }
+                    Value::Array(items) => {
+                        warn(Departure::ToolsList, None);
+                        items.as_slice()
+                    }
+                    _ => &[Value::Null],
+                };
+                for item in items {
+                    let Value::String(s) = item else {
+                        return Err(fail(lines[i], key, Problem::ToolsType));
+                    };
+                    split_tools(s, &mut tools, &mut odd);
+                }
+                for entry in odd {
+                    warn(Departure::ToolParentheses, Some(entry));
+                }
+                allowed_tools = Some(tools);
+            }
+            _ => warn(Departure::UnknownField, None),
         }
     }
     Ok(Skill {
@@ -538,38 +554,34 @@ fn split_tools(s: &[u16], tools: &mut Vec<AllowedTool>, odd: &mut Vec<Vec<u16>>)
     }
 }
 
+/// One entry: `Tool(scope)` when a name is followed by a "(" that the entry's last ")"
+/// closes; a bare tool when it has no parentheses; else the entry as it is, listed in `odd`.
 fn tool(entry: &[u16], odd: &mut Vec<Vec<u16>>) -> AllowedTool {
-    let open = entry.iter().position(|&c| c == 0x28);
-    if let Some(open) = open {
-        let closes = entry.last() == Some(&0x29);
-        let mut depth = 0isize;
-        let mut balanced = true;
-        for (i, &c) in entry.iter().enumerate().skip(open) {
-            depth += match c {
-                0x28 => 1,
-                0x29 => -1,
-                _ => 0,
-            };
-            // The first "(" closes only at the end.
-            if depth == 0 && i + 1 != entry.len() {
-                balanced = false;
+    let mut depth = 0i32;
+    let mut unbalanced = false;
+    let mut first_close = None;
+    for (i, &c) in entry.iter().enumerate() {
+        if c == 0x28 {
+            depth += 1;
+        } else if c == 0x29 {
+            depth -= 1;
+            unbalanced |= depth < 0;
+            if depth == 0 && first_close.is_none() {
+                first_close = Some(i);
             }
         }
-        if open > 0 && closes && balanced && depth == 0 {
-            return AllowedTool {
-                tool: entry[..open].to_vec(),
-                scope: Some(entry[open + 1..entry.len() - 1].to_vec()),
-            };
-        }
-    } else if !entry.contains(&0x29) {
-        return AllowedTool {
-            tool: entry.to_vec(),
-            scope: None,
-        };
     }
-    odd.push(entry.to_vec());
+    let open = entry.iter().position(|&c| c == 0x28);
+    let mut scope = None;
+    match open {
+        Some(o) if o > 0 && !unbalanced && depth == 0 && first_close == Some(entry.len() - 1) => {
+            scope = Some(entry[o + 1..entry.len() - 1].to_vec());
+        }
+        None if !unbalanced => {}
+        _ => odd.push(entry.to_vec()),
+    }
     AllowedTool {
-        tool: entry.to_vec(),
-        scope: None,
+        tool: entry[..open.filter(|_| scope.is_some()).unwrap_or(entry.len())].to_vec(),
+        scope,
     }
 }

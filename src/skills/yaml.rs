@@ -77,6 +77,7 @@ type R<T> = Result<T, Fault>;
 
 /// Reads `s[start..end]` (whole lines) as one YAML document.
 pub(super) fn read(s: &[u16], start: usize, end: usize) -> R<Doc> {
+    let s = &s[..end];
     let mut r = Reader {
         s,
         start,
@@ -227,24 +228,23 @@ impl Reader<'_> {
 
     /// The unit at `i`; past the end, a line feed (so every scan stops there).
     fn ch(&self, i: usize) -> u16 {
-        if i < self.end {
-            self.s[i]
-        } else {
-            NL
-        }
+        self.s.get(i).copied().unwrap_or(NL)
     }
 
     /// Whether a line break (LF, CRLF) or the end is at `i`.
+    #[inline(never)]
     fn brk(&self, i: usize) -> bool {
         i >= self.end || self.s[i] == NL || (self.s[i] == CR && self.ch(i + 1) == NL)
     }
 
     /// Whether white space, a line break or the end is at `i`.
+    #[inline(never)]
     fn sep(&self, i: usize) -> bool {
         is_ws(self.ch(i)) || self.brk(i)
     }
 
     /// The start of the line after the one holding `i`.
+    #[inline(never)]
     fn next_line(&self, mut i: usize) -> usize {
         while i < self.end && self.s[i] != NL {
             i += 1;
@@ -253,6 +253,7 @@ impl Reader<'_> {
     }
 
     /// Where the line break after `i` is.
+    #[inline(never)]
     fn line_end(&self, mut i: usize) -> usize {
         while !self.brk(i) {
             i += 1;
@@ -260,6 +261,7 @@ impl Reader<'_> {
         i
     }
 
+    #[inline(never)]
     fn white(&self, mut i: usize) -> usize {
         while i < self.end && is_ws(self.s[i]) {
             i += 1;
@@ -267,6 +269,7 @@ impl Reader<'_> {
         i
     }
 
+    #[inline(never)]
     fn spaces(&self, mut i: usize) -> usize {
         while i < self.end && self.s[i] == SP {
             i += 1;
@@ -275,17 +278,20 @@ impl Reader<'_> {
     }
 
     /// Whether a `#` at `i` begins a comment (white space or a line start before it).
+    #[inline(never)]
     fn comment(&self, i: usize) -> bool {
         self.ch(i) == HASH && (i == self.start || matches!(self.s[i - 1], SP | TAB | NL))
     }
 
     /// Whether only white space and perhaps a comment follow `i` on its line.
+    #[inline(never)]
     fn rest_blank(&self, i: usize) -> bool {
         let j = self.white(i);
         self.brk(j) || self.comment(j)
     }
 
     /// Whether a document marker (`---` or `...` then white space or the line's end) is at `i`.
+    #[inline(never)]
     fn marker(&self, i: usize) -> bool {
         let c = self.ch(i);
         (c == DASH || c == DOT) && self.ch(i + 1) == c && self.ch(i + 2) == c && self.sep(i + 3)
@@ -942,7 +948,7 @@ impl Reader<'_> {
                 // npm yaml lets the outermost closing bracket sit at the block's own
                 // indentation (its lexer's parseFlowCollection).
                 let end_marker =
-                    matches!(self.s[j], RBRACKET | RBRACE) && self.flows == 1 && indent == parent;
+                    matches!(self.ch(j), RBRACKET | RBRACE) && self.flows == 1 && indent == parent;
                 if !self.brk(j)
                     && self.s[j] != HASH
                     && !end_marker
@@ -1095,102 +1101,97 @@ fn resolve_plain(s: &[u16], plain: Plain) -> Value {
 /// empty are null; `true`/`false` in three casings are booleans; decimal, `0o` and `0x`
 /// integers and floats (with `.inf`, `.nan`) are numbers; everything else is a string.
 pub(super) fn resolve(t: &[u16]) -> Value {
-    if t.len() > 5 || t.iter().any(|&c| c > 0x7F) {
-        return number(t).map_or_else(|| Value::String(t.to_vec()), Value::Number);
-    }
-    let mut buf = [0u8; 5];
-    for (b, &c) in buf.iter_mut().zip(t) {
-        *b = c as u8;
-    }
-    match &buf[..t.len()] {
-        b"" | b"~" | b"null" | b"Null" | b"NULL" => Value::Null,
-        b"true" | b"True" | b"TRUE" => Value::Bool(true),
-        b"false" | b"False" | b"FALSE" => Value::Bool(false),
-        _ => number(t).map_or_else(|| Value::String(t.to_vec()), Value::Number),
+    let word = |words: &[&str]| words.iter().any(|w| is(t, w));
+    if word(&["", "~", "null", "Null", "NULL"]) {
+        Value::Null
+    } else if word(&["true", "True", "TRUE"]) {
+        Value::Bool(true)
+    } else if word(&["false", "False", "FALSE"]) {
+        Value::Bool(false)
+    } else {
+        number(t).map_or_else(|| Value::String(t.to_vec()), Value::Number)
     }
 }
 
-fn digits(t: &[u16], radix: u32) -> usize {
-    t.iter()
-        .take_while(|&&c| c < 0x80 && (c as u8 as char).is_digit(radix))
-        .count()
+/// Whether the code units `t` are the ASCII text `w`.
+#[inline(never)]
+pub(super) fn is(t: &[u16], w: &str) -> bool {
+    t.len() == w.len() && t.iter().zip(w.bytes()).all(|(&a, b)| a == u16::from(b))
 }
 
 fn number(t: &[u16]) -> Option<f64> {
-    let (&first, rest) = t.split_first()?;
-    if !matches!(first, 0x2B | 0x2D | DOT | 0x30..=0x39) {
-        return None;
-    }
-    // 0o17, 0x1F: no sign.
-    if first == 0x30 && rest.len() > 1 && (rest[0] == 0x6F || rest[0] == 0x78) {
-        let radix = if rest[0] == 0x6F { 8 } else { 16 };
-        let ds = &rest[1..];
-        if digits(ds, radix) != ds.len() {
-            return None;
-        }
-        // Exact to 2^53, then rounded as the digits accumulate (JavaScript's parseInt
-        // rounds once; a frontmatter holds no such integer).
-        return Some(ds.iter().fold(0.0, |n, &d| {
-            n * f64::from(radix) + f64::from((d as u8 as char).to_digit(radix).unwrap_or(0))
-        }));
-    }
-    let unsigned = if matches!(first, 0x2B | 0x2D) {
-        rest
-    } else {
-        t
+    let (negative, u) = match *t.first()? {
+        0x2D => (true, &t[1..]),
+        0x2B => (false, &t[1..]),
+        _ => (false, t),
     };
-    let negative = first == 0x2D;
-    // .inf, -.Inf, .NAN ...
-    if unsigned.first() == Some(&DOT) && unsigned.len() == 4 {
-        let w = &unsigned[1..];
-        let is = |word: &str| w.iter().zip(word.bytes()).all(|(&a, b)| a == u16::from(b));
-        if is("inf") || is("Inf") || is("INF") {
+    let signed = u.len() != t.len();
+    // 0o17, 0x1F: no sign. Exact to 2^53, then rounded as the digits accumulate
+    // (JavaScript's parseInt rounds once; a frontmatter holds no such integer).
+    if !signed && u.len() > 2 && u[0] == 0x30 && (u[1] == 0x6F || u[1] == 0x78) {
+        let radix = if u[1] == 0x6F { 8 } else { 16 };
+        let mut n = 0.0;
+        for &c in &u[2..] {
+            n = n * f64::from(radix) + f64::from(char::from_u32(c.into())?.to_digit(radix)?);
+        }
+        return Some(n);
+    }
+    // .inf, -.Inf, +.INF; .nan, .NaN, .NAN (no sign)
+    if u.first() == Some(&DOT) {
+        let w = &u[1..];
+        if ["inf", "Inf", "INF"].iter().any(|x| is(w, x)) {
             return Some(if negative {
                 f64::NEG_INFINITY
             } else {
                 f64::INFINITY
             });
         }
-        if unsigned.len() == t.len() && (is("nan") || is("NaN") || is("NAN")) {
+        if !signed && ["nan", "NaN", "NAN"].iter().any(|x| is(w, x)) {
             return Some(f64::NAN);
         }
     }
-    // [-+]? ( digits ( . digits* )? | . digits ) ( [eE] [-+]? digits )?
-    let int = digits(unsigned, 10);
-    let mut i = int;
-    let mut frac = 0;
-    if unsigned.get(i) == Some(&DOT) {
-        frac = digits(&unsigned[i + 1..], 10);
-        i += 1 + frac;
+    // [-+]? ( d+ ( . d* )? | . d+ ) ( [eE] [-+]? d+ )?: the significant digits, and the
+    // power of ten that scales them.
+    let mut ds = Vec::new();
+    let mut e: i64 = 0;
+    let (mut seen, mut dot) = (false, false);
+    let mut i = 0;
+    while i < u.len() {
+        match u[i] {
+            c @ 0x30..=0x39 => {
+                seen = true;
+                e -= i64::from(dot);
+                if !ds.is_empty() || c != 0x30 {
+                    ds.push((c - 0x30) as u8);
+                }
+            }
+            DOT if !dot => dot = true,
+            _ => break,
+        }
+        i += 1;
     }
-    if int == 0 && frac == 0 {
+    if !seen {
         return None;
     }
-    if matches!(unsigned.get(i), Some(&0x65) | Some(&0x45)) {
-        let mut j = i + 1;
-        if matches!(unsigned.get(j), Some(&0x2B) | Some(&0x2D)) {
-            j += 1;
-        }
-        let e = digits(&unsigned[j.min(unsigned.len())..], 10);
-        if e == 0 {
+    if i < u.len() {
+        if u[i] | 0x20 != 0x65 {
             return None;
         }
-        i = j + e;
+        i += 1;
+        let minus = u.get(i) == Some(&DASH);
+        if minus || u.get(i) == Some(&0x2B) {
+            i += 1;
+        }
+        let start = i;
+        let mut x: i64 = 0;
+        while let Some(&c @ 0x30..=0x39) = u.get(i) {
+            x = (x * 10 + i64::from(c - 0x30)).min(1 << 40);
+            i += 1;
+        }
+        if i == start || i != u.len() {
+            return None;
+        }
+        e += if minus { -x } else { x };
     }
-    if i != unsigned.len() {
-        return None;
-    }
-    // The text is ASCII now: Rust's correctly rounded parser reads it.
-    let mut small = [0u8; 40];
-    let mut large = Vec::new();
-    let bytes: &mut [u8] = if t.len() <= small.len() {
-        &mut small[..t.len()]
-    } else {
-        large.resize(t.len(), 0);
-        &mut large
-    };
-    for (b, &c) in bytes.iter_mut().zip(t) {
-        *b = c as u8;
-    }
-    core::str::from_utf8(bytes).ok()?.parse::<f64>().ok()
+    Some(super::float::value(negative, ds, e))
 }
