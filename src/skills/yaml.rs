@@ -872,10 +872,11 @@ impl Reader<'_> {
             let sp_end = self.spaces(i);
             let sp = sp_end - i;
             let w = self.white(sp_end);
-            if self.brk(w) && (w == sp_end || sp < k) {
-                if w != sp_end {
-                    return Err(fault(sp_end, Problem::Tab));
-                }
+            // A tab short of the indentation (npm yaml counts it in the scalar, and refuses it).
+            if sp < k && self.ch(sp_end) == TAB {
+                return Err(fault(sp_end, Problem::Tab));
+            }
+            if self.brk(w) && w == sp_end {
                 blanks += 1;
                 i = self.next_line(w);
                 continue;
@@ -999,6 +1000,9 @@ impl Reader<'_> {
             let pair = self.ch(p) == COLON
                 && p < self.end
                 && (json || self.sep(p + 1) || is_flow(self.ch(p + 1)));
+            if seq && pair && self.s[at..p].contains(&NL) {
+                return Err(fault(at, Problem::PairKeyLines));
+            }
             let value = if pair {
                 self.pos += 1;
                 self.flow_ws(parent)?;
