@@ -501,6 +501,10 @@ fn indentation_tabs_and_duplicates() {
     assert_eq!(err("\ta\n"), format!("line 2: {tab}"));
     assert_eq!(err("a: [x,\n\ty]\n"), format!("line 3, field \"a\": {tab}"));
     assert_eq!(
+        err("a: |\n  x\n \t# y\nb: 1\n"),
+        format!("line 4, field \"a\": {tab}")
+    );
+    assert_eq!(
         skill_err("---\nname: duplicate-key\ndescription: First.\ndescription: Second.\n---\n"),
         "line 4, field \"description\": the field appears twice: keep one"
     );
@@ -558,6 +562,11 @@ fn unclosed_and_malformed_values() {
         err("a: [x, y\n"),
         "line 2, field \"a\": the bracket opened here is never closed"
     );
+    assert_eq!(
+        err("a: [x\n  y: 1]\n"),
+        "line 2, field \"a\": a key inside [ ] must be on one line"
+    );
+    assert_eq!(a("a: {x\n  y: 1}\n"), obj(vec![("x y", n(1.0))]));
     assert_eq!(
         err("a: {x: 1\n  y: 2}\n"),
         "line 3, field \"a\": expected \",\" or a closing bracket"
