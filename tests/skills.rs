@@ -431,6 +431,7 @@ fn anchors_aliases_tags_and_indicators() {
     assert!(err("&x a: b\n").starts_with("line 2: \"&\" begins a YAML anchor"));
     assert!(err("a:\n  - *x\n").starts_with("line 3, field \"a\": \"*\" begins a YAML alias"));
     assert!(err("a: [&x b]\n").contains("anchor"));
+    assert!(err("a: [- b]\n").contains("a list (\"- \") cannot begin here"));
     assert_eq!(
         err("a: @x\n"),
         "line 2, field \"a\": a value cannot begin with this character unquoted (one of , [ ] { } # | > @ `): quote the value"
@@ -484,7 +485,7 @@ fn an_unquoted_colon_and_space() {
     assert!(err("a: [x]#y\n").contains("text follows a closing bracket"));
     assert_eq!(
         err("a: - b\n"),
-        "line 2, field \"a\": a list (\"- \") cannot begin on its key's line: begin it on the next line, or quote the value"
+        "line 2, field \"a\": a list (\"- \") cannot begin here, after a key or inside brackets: begin it on a line of its own, or quote the value"
     );
     assert!(err("a: b: c\n").ends_with(quote));
 }

@@ -123,7 +123,7 @@ impl Problem {
             ComplexKey => "complex keys (\"? \") are not supported",
             CollectionKey => "a key must be a string, not a list or a mapping",
             PairKeyLines => "a key inside [ ] must be on one line",
-            SequenceOnKeyLine => "a list (\"- \") cannot begin on its key's line: begin it on the next line, or quote the value",
+            SequenceOnKeyLine => "a list (\"- \") cannot begin here, after a key or inside brackets: begin it on a line of its own, or quote the value",
             Indicator => "a value cannot begin with this character unquoted (one of , [ ] { } # | > @ `): quote the value",
             UnclosedQuote => "the quoted value is never closed",
             QuoteIndent => "a quoted value's next line must be indented more than its field (or its closing quote is missing)",
