@@ -531,7 +531,8 @@ pub fn parse_skill(text: &[u16], dir_name: Option<&[u16]>) -> Result<Skill, Skil
 /// Splits `allowed-tools` on white space and commas outside parentheses (both separators
 /// are used in the wild: bench/skills/HOSTS.md, point 9). `Tool(scope)` keeps the scope's
 /// text exactly (spaces, colons and commas included); an entry whose parentheses do not
-/// balance is kept whole as a tool name, and listed in `odd`.
+/// balance is kept whole as a tool name, and listed in `odd`. A list's strings are split
+/// the same way (a `Bash(git diff:*)` stays whole; `"Read Grep"` is two tools).
 fn split_tools(s: &[u16], tools: &mut Vec<AllowedTool>, odd: &mut Vec<Vec<u16>>) {
     let mut depth = 0usize;
     let mut start = 0;
