@@ -15,6 +15,7 @@ pub mod routing;
 pub mod run;
 #[cfg(feature = "tool-index")]
 pub mod search;
+#[cfg(feature = "skills")]
 pub mod skills;
 
 mod js;

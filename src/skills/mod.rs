@@ -9,6 +9,7 @@
 //! strings, so that every string (a lone surrogate too) comes back exactly.
 
 mod float;
+pub mod table;
 mod yaml;
 
 use alloc::vec::Vec;
