@@ -24,9 +24,10 @@ pub const LIMIT: u32 = 3;
 /// body lexical R@3 0.72 against 0.70 for plain BM25 over the three texts; no parameter
 /// was tuned past the first decimal.
 pub fn params() -> Params {
-    let mut p = Params::default();
-    p.weight = [2.0, 1.0, 0.0, 0.25, 0.0];
-    p
+    Params {
+        weight: [2.0, 1.0, 0.0, 0.25, 0.0],
+        ..Params::default()
+    }
 }
 
 /// The frontmatter field by which a host turns a skill off for the model (Claude Code's).
