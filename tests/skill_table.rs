@@ -2,7 +2,10 @@
 //! a turn, and the snapshot.
 
 use tool_palette::names::{units, NameList};
-use tool_palette::search::{snapshot::SnapshotError, Fusion, NONE};
+use tool_palette::search::{
+    snapshot::{self, SnapshotError},
+    Fusion, NONE,
+};
 use tool_palette::skills::table::{dir_of, load, Row, Skills, SkillsError, LIMIT};
 
 fn list(items: &[&str]) -> NameList {
@@ -153,7 +156,9 @@ fn a_snapshot_loads_as_the_index_saved_and_refuses_altered_bytes() {
     let s = skills();
     let index = s.index();
     let bytes = s.save(&index, &Fusion::default(), LIMIT);
-    let loaded = load(bytes.clone()).unwrap();
+    let (skills, inner) = load(bytes.clone()).unwrap();
+    let loaded = snapshot::load(inner).unwrap();
+    assert_eq!(skills.ranked_by(&loaded), Ok(()));
     for q in [
         "pdf tables",
         "meeting notes",
@@ -161,15 +166,25 @@ fn a_snapshot_loads_as_the_index_saved_and_refuses_altered_bytes() {
         "deploy production",
         "zebra",
     ] {
-        let (a, b) = (
-            s.rows(&index, &units(q), None, None, 3),
-            loaded
-                .skills
-                .rows(&loaded.index.index, &units(q), None, None, 3),
-        );
-        assert_eq!(names(&s, &a), names(&loaded.skills, &b), "{q}");
+        let a = s.rows(&index, &units(q), None, None, 3);
+        let b = skills.rows(&loaded.index, &units(q), None, None, 3);
+        assert_eq!(names(&s, &a), names(&skills, &b), "{q}");
     }
-    assert_eq!(loaded.index.limit, LIMIT);
+    assert_eq!(loaded.limit, LIMIT);
+    // Another index's ranking inside (a forged snapshot) is corrupt.
+    let other = Skills::read(list(&[&md("zzz", "d", "", "")]), list(&[])).unwrap();
+    let zzz = units("zzz");
+    let inner = snapshot::save(
+        &other.index(),
+        std::iter::once(&zzz[..]),
+        &Fusion::default(),
+        3,
+    );
+    let forged = snapshot::load(inner).unwrap();
+    assert_eq!(
+        skills.ranked_by(&forged),
+        Err(SnapshotError::Corrupt("the skills"))
+    );
     let mut altered = bytes.clone();
     let last = altered.len() - 1;
     altered[last] ^= 1;
@@ -187,4 +202,24 @@ fn a_snapshot_loads_as_the_index_saved_and_refuses_altered_bytes() {
     let mut longer = bytes;
     longer.push(0);
     assert!(matches!(load(longer), Err(SnapshotError::Trailing { .. })));
+}
+
+#[test]
+fn refusals_name_a_skill_index() {
+    use tool_palette::skills::table::{refusal, VERSION};
+    let text = |e| String::from_utf16(&refusal(&e).1).unwrap();
+    assert_eq!(
+        text(SnapshotError::Foreign),
+        " are not a SkillIndex snapshot (made by skills.save())"
+    );
+    assert_eq!(VERSION, 1, "the message says version 1");
+    for (v, shown) in [(0, "0"), (7, "7"), (12, "12"), (4294967295, "4294967295")] {
+        assert!(text(SnapshotError::Version(v)).starts_with(&format!(
+            " are a SkillIndex snapshot of format version {shown}; "
+        )));
+    }
+    assert!(
+        refusal(&SnapshotError::Truncated { had: 1, needed: 24 }).0,
+        "a size is a RangeError"
+    );
 }

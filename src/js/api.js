@@ -3,4 +3,5 @@
 export { PaletteRun } from "./run.js";
 export { activeTools, bindPalette, resolvePalette, Routed, RoutingRefusal, RoutingUnavailable, ToolRouter, ToolRoutingUnavailableWarning } from "./routing.js";
 export { ToolIndex } from "./index.js";
+export { parseSkill, SkillIndex } from "./skills.js";
 export { ToolCallPolicy, ToolPolicies, ToolRedirectDroppedWarning } from "./policies.js";

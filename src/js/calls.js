@@ -1,7 +1,7 @@
 // What the module calls back in the middle of a call (the `raw_module = "./calls.js"`
 // imports of src/js/*.rs): each function hands its answer to the receiver the facade set
 // for the call in progress, `calls.to` (a turn's `Decided`, a seam's `Frame`, a step's
-// `Stepped`, an `Explaining`, a `Load`); the door puts back the receiver of the call it
+// `Stepped`, an `Explaining`, a `Load`, a `Skilled`); the door puts back the receiver of the call it
 // interrupted when a nested call ends. It imports nothing: the glue and the facade both
 // import it, and no receiver is ever lent to the module (whose slot an unwind could keep).
 export const calls = { to: undefined };
@@ -30,3 +30,7 @@ export const field = (f, score) => calls.to.field(f, score);
 export const term = (t, score, count) => calls.to.term(t, score, count);
 export const named = (units, ends) => calls.to.named(units, ends);
 export const refused = (range, units) => calls.to.refused(range, units);
+// skills.rs: a skill, a text's fault, a load's texts and tools
+export const skill = (kinds, counts, numbers, units, ends, shape) => calls.to.skill(kinds, counts, numbers, units, ends, shape);
+export const fault = (units) => calls.to.fault(units);
+export const sources = (units, ends) => calls.to.sources(units, ends);

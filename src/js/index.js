@@ -9,23 +9,16 @@ const OPTIONS = ["limit", "vectors", "embed", "onEmbedError", "explain", "signal
 const NO_ROWS = Object.freeze([]);
 // The module's answer for memory that ran out (index.rs `indexer`).
 const NO_ROOM = 0xffffffff;
-const noRoom = (where) => new RangeError(`${where} could not be indexed: the WebAssembly module's memory ran out`);
+export const noRoom = (where) => new RangeError(`${where} could not be indexed: the WebAssembly module's memory ran out`);
 
 /** Tool search over the tools' names, descriptions and parameter schemas, in the Rust core. */
 export class ToolIndex {
   constructor(tools, options) { enter(build, this, [tools, options]); }
 
-  search(query, options) {
-    return ask(this, "search", query, options, (ix, limit, vector, names) => {
-      const found = wasm.search(ix, limit, vector);
-      const hits = new Array(found.length / 2);
-      for (let i = 0; i < hits.length; i++) hits[i] = Object.freeze({ name: names[found[2 * i]], score: found[2 * i + 1] });
-      return Object.freeze(hits);
-    });
-  }
+  search(query, options) { return search(this, ToolIndex, query, options); }
 
   explain(query, options) {
-    return ask(this, "explain", query, options, (ix, limit, vector, names) => {
+    return ask(this, ToolIndex, "explain", query, options, (ix, limit, vector, names) => {
       const to = (calls.to = new Explaining(names));
       if (!wasm.explain(ix, limit, vector)) throw new Error("ToolIndex.explain: this index keeps no field counts to explain with; build it with options.explain: true (new ToolIndex(tools, { explain: true })), and its snapshots keep them too");
       const freeze = (v) => (isObject(v) && Object.values(v).forEach(freeze), Object.freeze(v));
@@ -35,18 +28,7 @@ export class ToolIndex {
 
   get entries() { return (context) => this.entriesFor(context); }
 
-  // With `embed` a Promise: embed's answer is awaited here (not in the module), then ranked.
-  entriesFor(context) {
-    use(this, ToolIndex, "entriesFor");
-    return using(this, ToolIndex, "entries", ([ix], { names, embed }) => {
-      let read;
-      try { if ((read = contextOf(context))) putNames(read, "ToolIndex.entries: context"); } catch (error) { if (embed) return Promise.reject(error); throw error; }
-      if (!embed) return read ? rowsOf(names, wasm.entries(ix, read.length, undefined)) : NO_ROWS;
-      if (!read || !wasm.worded()) return Promise.resolve(NO_ROWS);
-      const rank = (failed) => (answer) => enter(embedded, this, [read, failed, answer], false);
-      try { return Promise.resolve(embed(read[0])).then(rank(false), rank(true)); } catch (error) { return Promise.resolve().then(() => rank(true)(error)); } // (or its then/constructor)
-    });
-  }
+  entriesFor(context) { return entriesOf(this, ToolIndex, context, ([ix], { names }, count, vector) => rowsOf(names, wasm.entries(ix, count, vector))); }
 
   /** The rows naming these tools of the index exactly, as `entries` makes them. */
   rows(names) {
@@ -67,6 +49,32 @@ export class ToolIndex {
   static load(bytes, options) { return enter(load, undefined, [bytes, options]); }
 }
 guarded(ToolIndex, ["search"], ["explain"], ["entriesFor"], ["rows"], ["save"]);
+
+// `search` of an index (a ToolIndex's tools, a SkillIndex's skills, by name).
+export function search(self, Class, query, options) {
+  return ask(self, Class, "search", query, options, (ix, limit, vector, names) => {
+    const found = wasm.search(ix, limit, vector);
+    const hits = new Array(found.length / 2);
+    for (let i = 0; i < hits.length; i++) hits[i] = Object.freeze({ name: names[found[2 * i]], score: found[2 * i + 1] });
+    return Object.freeze(hits);
+  });
+}
+
+// `entries(context)` of an index: `rows(slots, more, count, vector)` over the message and
+// the history's last in the batch. With `embed`, a Promise: embed's answer is awaited here
+// (not in the module), then ranked.
+export function entriesOf(self, Class, context, rows) {
+  use(self, Class, "entriesFor");
+  return using(self, Class, "entries", (slots, more) => {
+    const where = `${Class.name}.entries: context`;
+    let read;
+    try { if ((read = contextOf(context, where))) putNames(read, where); } catch (error) { if (more.embed) return Promise.reject(error); throw error; }
+    if (!more.embed) return read ? rows(slots, more, read.length, undefined) : NO_ROWS;
+    if (!read || !wasm.worded()) return Promise.resolve(NO_ROWS);
+    const rank = (failed) => (answer) => enter(embedded, self, [Class, rows, read, failed, answer], false);
+    try { return Promise.resolve(more.embed(read[0])).then(rank(false), rank(true)); } catch (error) { return Promise.resolve().then(() => rank(true)(error)); } // (or its then/constructor)
+  });
+}
 
 function build(tools, options) {
   const where = "ToolIndex: tools";
@@ -90,15 +98,17 @@ function build(tools, options) {
 
 const made = (self, ix, names, embed, onEmbedError) => (own(self, [ix], { names: Object.freeze(names), embed, onEmbedError, dims: wasm.dimensions(ix) ?? null }), Object.freeze(self));
 
-const optionsOf = ([limit, , embed, onEmbedError, explain], where) => [checked(limit, "limit", `${where}.limit`), checked(embed, "function", `${where}.embed`), checked(onEmbedError, "function", `${where}.onEmbedError`), checked(explain, "flag", `${where}.explain`)];
+export const optionsOf = ([limit, , embed, onEmbedError, explain], where) => [checked(limit, "limit", `${where}.limit`), checked(embed, "function", `${where}.embed`), checked(onEmbedError, "function", `${where}.onEmbedError`), checked(explain, "flag", `${where}.explain`)];
 
 // search or explain: the call read and checked, the query's vector checked, the query put in.
-function ask(self, method, query, options, f) {
-  const where = `ToolIndex.${method}: `;
+// (An index's ranking is in the last of its slots.)
+function ask(self, Class, method, query, options, f) {
+  const where = `${Class.name}.${method}: `;
   if (typeof query !== "string") throw mustBe(`${where}query`, "a string", query);
   const [limit, vector] = fields(options, ["limit", "vector"], `${where}options`);
   checked(limit, "limit", `${where}options.limit`);
-  return using(self, ToolIndex, method, ([ix], { names, dims }) => {
+  return using(self, Class, method, (slots, { names, dims }) => {
+    const ix = slots.at(-1);
     const hybrid = dims !== null && vector !== undefined ? checkVector((v) => wasm.fitting(ix, v), vector, `${where}options.vector`, dims) : undefined;
     putNames([query], `${where}query`);
     return f(ix, limit, hybrid, names);
@@ -106,21 +116,21 @@ function ask(self, method, query, options, f) {
 }
 
 // A context's message and the history's last (SPEC 8), or undefined without a message.
-function contextOf(context) {
+function contextOf(context, where) {
   if (!isObject(context)) return typeof context === "string" ? [context] : undefined;
-  const [message, history] = fields(context, ["message", "history"], "ToolIndex.entries: context");
-  const last = history == null ? [] : strings(history, "ToolIndex.entries: context.history").slice(-1);
+  const [message, history] = fields(context, ["message", "history"], where);
+  const last = history == null ? [] : strings(history, `${where}.history`).slice(-1);
   return typeof message === "string" ? [message, ...last] : undefined;
 }
 
 // The rows once embed answered (or `failed`): lexical when it failed (onEmbedError gets why).
-function embedded(read, failed, answer) {
-  return using(this, ToolIndex, "entries", ([ix], { names, dims, onEmbedError }) => {
+function embedded(Class, rows, read, failed, answer) {
+  return using(this, Class, "entries", (slots, more) => {
     let vector;
-    try { vector = failed ? undefined : checkVector((v) => wasm.fitting(ix, v), answer, "ToolIndex: the vector embed(message) answered", dims); } catch (error) { [failed, answer] = [true, error]; }
-    try { if (failed) onEmbedError?.(answer); } catch {}
-    putNames(read, "ToolIndex.entries: context");
-    return rowsOf(names, wasm.entries(ix, read.length, vector));
+    try { vector = failed ? undefined : checkVector((v) => wasm.fitting(slots.at(-1), v), answer, `${Class.name}: the vector embed(message) answered`, more.dims); } catch (error) { [failed, answer] = [true, error]; }
+    try { if (failed) more.onEmbedError?.(answer); } catch {}
+    putNames(read, `${Class.name}.entries: context`);
+    return rows(slots, more, read.length, vector);
   });
 }
 
@@ -133,7 +143,7 @@ const rowsOf = (names, found) => Object.freeze(Array.from(found, (i) => {
 
 // A typed array of any realm as a plain view of its bytes, read by its internal slots.
 const [typedName, typedBuffer, typedOffset, typedLength] = [Symbol.toStringTag, "buffer", "byteOffset", "length"].map((key) => Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), key).get);
-const realView = (value) => typedName.call(value) && new globalThis[typedName.call(value)](typedBuffer.call(value), typedOffset.call(value), typedLength.call(value));
+export const realView = (value) => typedName.call(value) && new globalThis[typedName.call(value)](typedBuffer.call(value), typedOffset.call(value), typedLength.call(value));
 
 // A vector read as numbers and checked by the module (`check(v)`, its verdict): the
 // vector, or the TypeError why not.
@@ -159,17 +169,16 @@ function vectorOf(value) {
 }
 
 // options.vectors (per tool, or a flat n × d Float32Array) into the index being built in
-// slot `ix`: whether any.
-function readVectors(ix, value, count) {
-  const where = "ToolIndex: options.vectors";
+// slot `ix`: whether any. (`item`: what each vector is of, a tool or a skill.)
+export function readVectors(ix, value, count, where = "ToolIndex: options.vectors", item = "tool") {
   if (value === undefined) return false;
   if (!isObject(value)) throw mustBe(where, "an iterable of vectors or a flat Float32Array", value);
   let flat;
   let rows = attempt(() => ((flat = realView(value)) instanceof Float32Array ? [] : bounded(value).map(vectorOf)), where);
   const d = flat instanceof Float32Array && flat.length / count;
-  if (d !== false && count && !(Number.isInteger(d) && d > 0)) throw new TypeError(`${where}: a flat Float32Array of ${flat.length} numbers is not one vector of one length for each of the ${count} tools`);
+  if (d !== false && count && !(Number.isInteger(d) && d > 0)) throw new TypeError(`${where}: a flat Float32Array of ${flat.length} numbers is not one vector of one length for each of the ${count} ${item}s`);
   if (d !== false) rows = Array.from({ length: count }, (_, i) => flat.subarray(i * d, i * d + d));
-  if (rows.length !== count) throw new TypeError(`${where} holds ${rows.length} vectors for ${count} tools: one per tool, in the order the tools are read`);
+  if (rows.length !== count) throw new TypeError(`${where} holds ${rows.length} vectors for ${count} ${item}s: one per ${item}, in the order the ${item}s are read`);
   rows.forEach((row, i) => checkVector((v) => wasm.vector(ix, v), row, `${where}[${i}]`, i ? rows[0].length : undefined));
   return count > 0;
 }

@@ -15,16 +15,16 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 /// An index, how it fuses a query vector in, and the limit its searches default to.
-struct Searcher {
-    index: Index,
-    fusion: Fusion,
-    limit: u32,
+pub(crate) struct Searcher {
+    pub(crate) index: Index,
+    pub(crate) fusion: Fusion,
+    pub(crate) limit: u32,
 }
 
 /// A `ToolIndex`'s state: being built (its names, the vectors given so far), then ready.
 /// The build happens in the slot's own memory: should it never finish, the facade frees
 /// the slot, and all of it with it.
-enum Ix {
+pub(crate) enum Ix {
     Building {
         names: NameList,
         vectors: Option<Vectors>,
@@ -103,24 +103,38 @@ pub fn vector(slot: u32, v: Vec<f64>) -> u32 {
 /// for none; empty: no namespaces). False when the slot was not being built.
 #[wasm_bindgen]
 pub fn finish(slot: u32, units: Vec<u16>, ends: Vec<u32>, parts: Vec<u32>, ns: Vec<u32>) -> bool {
+    finish_with(slot, LIMIT, |names, explain| {
+        let texts = NameList::from_parts(units, ends).unwrap_or_default();
+        let mut index = Index::of_texts(names, &texts, &parts, explain);
+        heap::adopt(&ns);
+        index.set_namespaces(ns);
+        index
+    })
+}
+
+/// Puts the index `make` builds (from the names and whether to explain) in the slot being
+/// built, with the vectors given meanwhile and the limit (`limit` by default). False when
+/// the slot was not being built.
+pub(crate) fn finish_with(
+    slot: u32,
+    limit: u32,
+    make: impl FnOnce(&NameList, bool) -> Index,
+) -> bool {
     heap::within(slot, |ix: &mut Ix| {
         let Ix::Building {
             names,
             vectors,
-            limit,
+            limit: given,
             explain,
         } = ix
         else {
             return false;
         };
-        let texts = NameList::from_parts(units, ends).unwrap_or_default();
-        let mut index = Index::of_texts(names, &texts, &parts, *explain);
-        heap::adopt(&ns);
-        index.set_namespaces(ns);
+        let mut index = make(names, *explain);
         if let Some(vectors) = vectors.take() {
             let _ = index.set_vectors(vectors);
         }
-        let limit = limit.unwrap_or(LIMIT);
+        let limit = given.unwrap_or(limit);
         *ix = Ix::Ready(Box::new(Searcher {
             index,
             fusion: Fusion::default(),
@@ -132,7 +146,7 @@ pub fn finish(slot: u32, units: Vec<u16>, ends: Vec<u32>, parts: Vec<u32>, ns: V
 }
 
 /// `f` on the index in `slot`, once built.
-fn ready<R>(slot: u32, f: impl FnOnce(&Searcher) -> R) -> Option<R> {
+pub(crate) fn ready<R>(slot: u32, f: impl FnOnce(&Searcher) -> R) -> Option<R> {
     heap::with(slot, |ix: &Ix| match ix {
         Ix::Ready(s) => Some(f(s)),
         Ix::Building { .. } => None,
@@ -159,7 +173,10 @@ pub fn fitting(slot: u32, v: Vec<f64>) -> u32 {
 }
 
 /// The query vector, if given and the index has vectors, with how to fuse it in.
-fn fused_in<'a>(s: &'a Searcher, vector: &'a Option<Vec<f64>>) -> Option<(&'a [f64], &'a Fusion)> {
+pub(crate) fn fused_in<'a>(
+    s: &'a Searcher,
+    vector: &'a Option<Vec<f64>>,
+) -> Option<(&'a [f64], &'a Fusion)> {
     vector.as_deref().map(|v| (v, &s.fusion))
 }
 
@@ -266,7 +283,7 @@ fn load_into(slot: u32, bytes: Vec<u8>, limit: Option<u32>) -> bool {
     }
 }
 
-fn refuse(e: SnapshotError) -> bool {
+pub(crate) fn refuse(e: SnapshotError) -> bool {
     refused(e.words().2, &e.units());
     false
 }

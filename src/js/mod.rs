@@ -16,6 +16,8 @@ mod index;
 mod policies;
 mod routing;
 mod run;
+#[cfg(feature = "skills")]
+mod skills;
 mod wire;
 
 use wasm_bindgen::prelude::*;

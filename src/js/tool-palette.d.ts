@@ -154,6 +154,83 @@ export declare class ToolIndex {
     [Symbol.dispose](): void;
 }
 
+/** An Agent Skill as `parseSkill` reads a `SKILL.md` (SPEC 9). Frozen, its frontmatter too. */
+export interface Skill {
+    readonly name: string;
+    readonly description: string;
+    /** `allowed-tools`, each `Tool(scope)` or a bare `Tool` (scope `null`); `null` when the field is absent. */
+    readonly allowedTools: readonly { readonly tool: string; readonly scope: string | null }[] | null;
+    /** Every field, as JSON values (YAML 1.2's core schema: numbers, booleans and null as such), verbatim, in the text's order. */
+    readonly frontmatter: Readonly<Record<string, unknown>>;
+    /** The markdown after the frontmatter, exactly. */
+    readonly body: string;
+    /** Each departure from the specification that hosts still accept (a name with capitals, an unknown field…), with its line. */
+    readonly warnings: readonly string[];
+}
+
+/**
+ * Reads a `SKILL.md`: YAML frontmatter between two lines `---`, then markdown. A text without frontmatter, YAML it cannot
+ * read (anchors, aliases, tags, a second document, a tab indentation…) or a missing or non-string `name` or `description`
+ * is a `SyntaxError` whose message gives the line, the field at fault, and `options.path` first when given. The path's
+ * last folder is the skill's directory, which its name should match (else a warning).
+ */
+export declare function parseSkill(text: string, options?: { path?: string | undefined }): Skill;
+
+/** A turn's rows from a `SkillIndex` (SPEC 9): one per tool of each relevant skill, or one without a tool for a skill without any. */
+export type SkillRows = readonly ({ readonly skill: string; readonly tool: string; readonly active: boolean } | { readonly skill: string; readonly active: boolean })[];
+
+export interface SkillIndexOptions {
+    /** Skills per turn, and hits per search (default 3). */
+    limit?: number | undefined;
+    /**
+     * A skill's tool (from its `allowed-tools`) → the host's registered name(s): a record, or a function of the tool and the skill.
+     * `null` or `undefined` (or a tool the record lacks): the same name; `[]`: none. Each skill's tools are kept once each.
+     */
+    tools?: Readonly<Record<string, string | readonly string[]>> | ((tool: string, skill: Skill) => string | readonly string[] | null | undefined) | undefined;
+    /** Skills the deployment turned off (by name): their rows are inactive, as those of a skill with `disable-model-invocation: true`. */
+    disabled?: Iterable<string> | undefined;
+    /** One vector per skill (the host's embeddings), in the order the skills are given, or one flat n × d Float32Array. */
+    vectors?: Iterable<ArrayLike<number>> | Float32Array | undefined;
+    /** The message's vector, for `entries`: with it `entries` returns a Promise and ranks hybrid. */
+    embed?: ((text: string) => ArrayLike<number> | PromiseLike<ArrayLike<number>>) | undefined;
+    /** Gets what `embed` threw or rejected with, or the TypeError for a vector of another length; that turn ranks lexically. */
+    onEmbedError?: ((error: unknown) => void) | undefined;
+}
+
+/** Routing by skills (SPEC 9): the skills ranked for a turn in the Rust core, resolved to the host's tools. */
+export declare class SkillIndex {
+    /**
+     * `SKILL.md` texts, or skills from `parseSkill` (or objects with a Skill's fields). A text that is no skill is a
+     * `SyntaxError`, a name twice a `TypeError`, each naming the skill's index.
+     */
+    constructor(skills: Iterable<Skill | string>, options?: SkillIndexOptions);
+    /** At most `limit` skills with a score above 0, best first (over name, description and body); hybrid with `vector`. */
+    search(query: string, options?: ToolSearchOptions): readonly ToolHit[];
+    /**
+     * A procedural layer for `ToolRouter`/`resolvePalette`: for the turn's message (and the history's last, filling what the
+     * message leaves), the relevant skills' rows, best skill first. No relevant skill: no rows (rule 3); every relevant skill
+     * disabled: rule 4; no relevant skill's tool registered: rule 5. The outcome names the relevant active skills (`skills`).
+     */
+    readonly entries: (context?: ToolContext) => SkillRows | Promise<SkillRows>;
+    /** What `entries` calls: the rows for one context. */
+    entriesFor(context?: ToolContext): SkillRows | Promise<SkillRows>;
+    /** The skill of this name, as the index read it. */
+    get(name: string): Skill | undefined;
+    /** How many skills were indexed. */
+    readonly size: number;
+    /** The skills' names, in order (frozen). */
+    readonly names: readonly string[];
+    /** The length of the skills' vectors, or `null` without them. */
+    readonly dimensions: number | null;
+    /** The whole index as bytes (the skills' texts, their resolved tools, disabled skills, vectors), for `SkillIndex.load`. */
+    save(): Uint8Array;
+    /** An index from the bytes of `save()`: it ranks and resolves exactly as the one saved. */
+    static load(bytes: Uint8Array, options?: { limit?: number | undefined; embed?: SkillIndexOptions["embed"]; onEmbedError?: SkillIndexOptions["onEmbedError"] }): SkillIndex;
+    /** Frees the index now rather than at garbage collection; later calls throw. */
+    dispose(): void;
+    [Symbol.dispose](): void;
+}
+
 /**
  * Keeps the routed tools of an array of `{ name }` or a record keyed by name; unchanged unless
  * routed. An array entry without a string name (a provider-defined tool, a separator) is kept in place.

@@ -298,12 +298,6 @@ impl Skills {
     }
 }
 
-/// A snapshot read back: the skills and the ranking index.
-pub struct Loaded {
-    pub skills: Skills,
-    pub index: snapshot::Snapshot,
-}
-
 struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
@@ -329,9 +323,10 @@ impl Reader<'_> {
     }
 }
 
-/// Reads a snapshot of `Skills::save`: every check of a `ToolIndex` snapshot, then the
-/// skills' own (their texts read again, their names the index's, their tools in range).
-pub fn load(bytes: Vec<u8>) -> Result<Loaded, SnapshotError> {
+/// Reads a snapshot of `Skills::save`: its header and checksum, then the skills (their
+/// texts read again, their tools in range), and the ranking index's snapshot inside it,
+/// for `snapshot::load` (then [`Skills::ranked_by`]).
+pub fn load(bytes: Vec<u8>) -> Result<(Skills, Vec<u8>), SnapshotError> {
     use SnapshotError::*;
     let magic = &bytes[..bytes.len().min(MAGIC.len())];
     if magic != &MAGIC[..magic.len()] {
@@ -395,19 +390,53 @@ pub fn load(bytes: Vec<u8>) -> Result<Loaded, SnapshotError> {
     skills.tools = tools;
     skills.ends = ends;
     skills.disabled = disabled.iter().map(|&d| d == 1).collect();
-    let index = snapshot::load(inner)?;
-    let names_ok = index.name_ends.len() == n
-        && (0..n).all(|i| {
-            let start = if i == 0 {
-                0
-            } else {
-                index.name_ends[i - 1] as usize
-            };
-            index.name_units.get(start..index.name_ends[i] as usize)
-                == Some(skills.skills[i].name.as_slice())
-        });
-    if !names_ok || index.index.len() != n {
-        return Err(corrupt);
+    Ok((skills, inner))
+}
+
+impl Skills {
+    /// Whether a loaded ranking index is these skills' (their names, in order): else the
+    /// snapshot is refused as corrupt.
+    pub fn ranked_by(&self, index: &snapshot::Snapshot) -> Result<(), SnapshotError> {
+        let n = self.len();
+        let names_ok = index.name_ends.len() == n
+            && (0..n).all(|i| {
+                let start = if i == 0 {
+                    0
+                } else {
+                    index.name_ends[i - 1] as usize
+                };
+                index.name_units.get(start..index.name_ends[i] as usize)
+                    == Some(self.skills[i].name.as_slice())
+            });
+        if names_ok && index.index.len() == n {
+            Ok(())
+        } else {
+            Err(SnapshotError::Corrupt("the skills"))
+        }
     }
-    Ok(Loaded { skills, index })
+}
+
+/// What is wrong with bytes given to `SkillIndex.load`, as its error says it after naming
+/// them, and whether it is a RangeError: a ToolIndex snapshot's words, but for the kind and
+/// the version, which are a SkillIndex's.
+pub fn refusal(e: &SnapshotError) -> (bool, Vec<u16>) {
+    let text = |s: &str| s.encode_utf16().collect::<Vec<u16>>();
+    match *e {
+        SnapshotError::Foreign => (
+            false,
+            text(" are not a SkillIndex snapshot (made by skills.save())"),
+        ),
+        SnapshotError::Version(v) => {
+            let mut m = text(" are a SkillIndex snapshot of format version ");
+            // (Its decimal digits, without core::fmt.)
+            let digits = (0..10).rev().map(|p| v / 10u32.pow(p) % 10);
+            let first = 9 - (v.max(1).ilog10() as usize);
+            m.extend(digits.skip(first).map(|d| u16::from(b'0') + d as u16));
+            m.extend(text(
+                "; this tool-palette reads version 1: save the skills again with this version",
+            ));
+            (false, m)
+        }
+        _ => (e.words().2, e.units()),
+    }
 }

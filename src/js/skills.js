@@ -1,0 +1,193 @@
+// Skills (SPEC 9): parseSkill and SkillIndex. The facade reads the caller's texts, skills
+// and options once each, calls the host's `tools` and `embed`, and waits; the module
+// (src/js/skills.rs) parses, resolves, ranks, makes the rows, saves and loads.
+import * as wasm from "./tool_palette.js";
+import { NONE } from "./wire.js";
+import { attempt, bounded, drop, enter, exactRows, fields, guarded, isFunction, isObject, mustBe, own, putNames, slot, strings, texts, use, using } from "./host.js";
+import { calls } from "./calls.js";
+import { entriesOf, noRoom, optionsOf, readVectors, realView, search } from "./index.js";
+
+const { Json } = wasm;
+
+// Each skill parseSkill made, and the text (and path) it was read from: a SkillIndex given
+// the skill indexes that text.
+const read = new WeakMap();
+
+// Skills as the module hands them over (skills.rs `hand`), frozen, each body cut from the
+// text it was read from (`texts`; a load's come first, as `sources`).
+class Skilled {
+  constructor(texts) { Object.assign(this, { texts, skills: [], lists: [] }); }
+  sources(units, ends) { this.lists.push(texts(units, ends)); }
+  fault(units) { this.message = texts(units)[0]; }
+  refused(range, units) { this.error = new (range ? RangeError : TypeError)(`SkillIndex.load: bytes${texts(units)[0]}`); }
+  skill(kinds, counts, numbers, units, ends, shape) {
+    const strs = texts(units, ends);
+    let [k, c, n, s] = [0, 0, 0, 0];
+    // The frontmatter's values in order: each key an own property (`__proto__` too).
+    const value = () => {
+      const kind = kinds[k++];
+      if (kind === Json.Number) return numbers[n++];
+      if (kind === Json.String) return strs[s++];
+      if (kind !== Json.Array && kind !== Json.Object) return kind === Json.True ? true : kind === Json.False ? false : null;
+      const out = kind === Json.Array ? [] : {};
+      for (let i = 0, count = counts[c++]; i < count; i++) {
+        const key = kind === Json.Array ? i : strs[s++];
+        Object.defineProperty(out, key, { value: value(), enumerable: true, writable: true, configurable: true });
+      }
+      return Object.freeze(out);
+    };
+    const frontmatter = value();
+    const [name, description] = [strs[s++], strs[s++]];
+    const [start, end, tools, warned] = shape;
+    let allowedTools = null;
+    if (tools !== NONE) {
+      allowedTools = new Array(tools);
+      for (let i = 0; i < tools; i++) allowedTools[i] = Object.freeze({ tool: strs[s++], scope: shape[4 + i] ? strs[s++] : null });
+      Object.freeze(allowedTools);
+    }
+    const warnings = Object.freeze(strs.slice(s, s + warned));
+    const text = (this.texts ?? this.lists[0])[this.skills.length];
+    this.skills.push(Object.freeze({ name, description, allowedTools, frontmatter, body: text.slice(start, end), warnings }));
+  }
+}
+
+/** A SKILL.md read (SPEC 9): its frontmatter's fields, its body and its warnings; a SyntaxError says why not. */
+export function parseSkill(text, options) { return enter(parse, undefined, [text, options]); }
+
+function parse(text, options) {
+  if (typeof text !== "string") throw mustBe("parseSkill: text", "a string", text);
+  const [path = ""] = fields(options, ["path"], "parseSkill: options");
+  if (typeof path !== "string") throw mustBe("parseSkill: options.path", "a string", path);
+  putNames([text, path], "parseSkill: text");
+  const to = (calls.to = new Skilled([text]));
+  if (!wasm.parse_skill()) throw new SyntaxError(to.message);
+  read.set(to.skills[0], [text, path]);
+  return to.skills[0];
+}
+
+const OPTIONS = ["limit", "vectors", "embed", "onEmbedError", "tools", "disabled"];
+
+/** The procedural layer as Agent Skills: skills ranked for a turn, resolved to the host's tools. */
+export class SkillIndex {
+  constructor(skills, options) { enter(build, this, [skills, options]); }
+  search(query, options) { return search(this, SkillIndex, query, options); }
+  get entries() { return (context) => this.entriesFor(context); }
+  entriesFor(context) { return entriesOf(this, SkillIndex, context, ([table, ix], more, count, vector) => rowsOf(more, wasm.skill_rows(table, ix, count, vector))); }
+  get(name) { return use(this, SkillIndex, "get").more.byName.get(name); }
+  get size() { return use(this, SkillIndex, "size").more.names.length; }
+  get names() { return use(this, SkillIndex, "names").more.names; }
+  get dimensions() { return use(this, SkillIndex, "dimensions").more.dims; }
+  save() { return using(this, SkillIndex, "save", ([table, ix]) => wasm.skills_save(table, ix)); }
+  static load(bytes, options) { return enter(load, undefined, [bytes, options]); }
+}
+guarded(SkillIndex, ["search"], ["entriesFor"], ["save"]);
+
+function build(skills, options) {
+  const where = "SkillIndex: skills";
+  const items = attempt(() => (isObject(skills) && isFunction(skills[Symbol.iterator]) ? bounded(skills) : undefined), where);
+  if (!items) throw mustBe(where, "an iterable of skills (SKILL.md texts, or skills from parseSkill)", skills);
+  const sources = items.map((item, i) => sourceOf(item, `${where}[${i}]`));
+  const values = fields(options, OPTIONS, "SkillIndex: options");
+  const [limit, embed, onEmbedError] = optionsOf(values.slice(0, 4), "SkillIndex: options");
+  const resolve = mapping(values[4], "SkillIndex: options.tools");
+  const disabled = values[5] === undefined ? [] : strings(values[5], "SkillIndex: options.disabled");
+  putNames([...sources.map((s) => s[0]), ...sources.map((s) => s[1])], where);
+  const [table, ix] = [slot(), slot()];
+  try {
+    const to = (calls.to = new Skilled(sources.map((s) => s[0])));
+    const [why, i, j] = wasm.skills_read(table, sources.length);
+    if (why === 0) throw new SyntaxError(`${where}[${i}]: ${to.message}`);
+    if (why === 1) throw new TypeError(`${where}[${i}] reuses the name "${to.skills[j].name}" of ${where}[${j}]; skill names must be unique`);
+    if (why !== undefined) throw noRoom(where);
+    const names = to.skills.map((skill) => skill.name);
+    putNames(names, where);
+    if (wasm.indexer(ix, names.length, limit, false) !== undefined) throw noRoom(where);
+    if (!readVectors(ix, values[1], names.length, "SkillIndex: options.vectors", "skill") && embed) throw new TypeError("SkillIndex: options.embed needs options.vectors (the skills' vectors, to rank its answers against)");
+    // Each allowed tool of each skill, in order: the host's names (NONE: its own).
+    const [counts, mapped] = [[], []];
+    for (const skill of to.skills) for (const { tool } of skill.allowedTools ?? []) {
+      const names = resolve(tool, skill);
+      counts.push(names === undefined ? NONE : names.length);
+      if (names) mapped.push(...names);
+    }
+    putNames([...mapped, ...disabled], "SkillIndex: options.tools");
+    if (!wasm.skills_finish(table, ix, Uint32Array.from(counts), disabled.length)) throw noRoom(where);
+    made(this, table, ix, to.skills, to.lists[0], embed, onEmbedError);
+  } catch (error) {
+    throw (drop(table), drop(ix), error);
+  }
+}
+
+const made = (self, table, ix, skills, tools, embed, onEmbedError) => {
+  const names = Object.freeze(skills.map((skill) => skill.name));
+  const byName = new Map(skills.map((skill) => [skill.name, skill]));
+  own(self, [table, ix], { names, byName, tools, embed, onEmbedError, dims: wasm.dimensions(ix) ?? null });
+  return Object.freeze(self);
+};
+
+// A skill as its SKILL.md text and path: a text as it is; parseSkill's skill, the text it
+// was read from; any other object with the fields of a Skill, written as a SKILL.md whose
+// frontmatter is JSON (YAML's flow style): its name, description and allowed tools, then
+// its frontmatter's other fields, then its body.
+function sourceOf(item, where) {
+  if (typeof item === "string") return [item, ""];
+  if (!isObject(item)) throw mustBe(where, "a SKILL.md text or a skill", item);
+  const known = read.get(item);
+  if (known) return known;
+  const [name, description, allowedTools, frontmatter, body = ""] = fields(item, ["name", "description", "allowedTools", "frontmatter", "body"], where);
+  for (const [key, value] of [["name", name], ["description", description], ["body", body]]) if (typeof value !== "string") throw mustBe(`${where}.${key}`, "a string", value);
+  const pairs = [["name", name], ["description", description]];
+  if (allowedTools != null) {
+    const tools = attempt(() => Array.from(allowedTools, (t) => (typeof t === "string" ? t : `${t.tool}${t.scope == null ? "" : `(${t.scope})`}`)), `${where}.allowedTools`);
+    pairs.push(["allowed-tools", tools.join(" ")]);
+  }
+  const own = isObject(frontmatter) ? attempt(() => Object.entries(frontmatter), `${where}.frontmatter`) : [];
+  for (const pair of own) if (!["name", "description", "allowed-tools"].includes(pair[0]) && pair[1] !== undefined) pairs.push(pair);
+  const json = attempt(() => pairs.map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(", "), `${where}.frontmatter`);
+  return [`---\n{${json}}\n---\n${body}`, ""];
+}
+
+// options.tools as a function (tool, skill) → the host's names for the tool, or undefined
+// for its own name.
+function mapping(tools, where) {
+  if (tools === undefined) return () => undefined;
+  const names = (value, at) => (value == null ? undefined : typeof value === "string" ? [value] : strings(value, at));
+  if (isFunction(tools)) return (tool, skill) => names(tools(tool, skill), `${where}(${JSON.stringify(tool)})`);
+  if (!isObject(tools)) throw mustBe(where, "a record of tool names or a function", tools);
+  return (tool) => {
+    const at = `${where}[${JSON.stringify(tool)}]`;
+    return names(attempt(() => (Object.prototype.hasOwnProperty.call(tools, tool) ? tools[tool] : undefined), at), at);
+  };
+}
+
+// The rows of `entries` (skills.rs `skill_rows`: skill, tool, active), each known to the
+// routing as one the index made (host.js `exactRows`).
+function rowsOf({ names, tools }, found) {
+  const rows = new Array(found.length / 3);
+  for (let i = 0; i < rows.length; i++) {
+    const [skill, tool, active] = [names[found[3 * i]], found[3 * i + 1], found[3 * i + 2] === 1];
+    rows[i] = Object.freeze(tool === NONE ? { skill, active } : { skill, tool: tools[tool], active });
+    exactRows.add(rows[i]);
+  }
+  return Object.freeze(rows);
+}
+
+// SkillIndex.load: a snapshot's bytes, and the options a snapshot does not hold.
+function load(bytes, options) {
+  const where = "SkillIndex.load: options";
+  const values = fields(options, OPTIONS, where);
+  const extra = OPTIONS.findIndex((key, i) => (i === 1 || i > 3) && values[i] !== undefined);
+  if (extra >= 0) throw new TypeError(`${where}.${OPTIONS[extra]}: a snapshot holds the skills' vectors, tools and disabled skills; load takes limit, embed and onEmbedError`);
+  const [limit, embed, onEmbedError] = optionsOf(values.slice(0, 4), where);
+  const view = attempt(() => realView(bytes), "SkillIndex.load: bytes");
+  if (!(view instanceof Uint8Array)) throw mustBe("SkillIndex.load: bytes", "a Uint8Array (from skills.save())", bytes);
+  const [table, ix] = [slot(), slot()];
+  try {
+    const to = (calls.to = new Skilled(undefined));
+    if (!wasm.skills_load(table, ix, view, limit)) throw to.error ?? noRoom("SkillIndex.load: bytes");
+    if (embed && wasm.dimensions(ix) === undefined) throw new TypeError("SkillIndex.load: options.embed needs a snapshot with vectors (this one has none)");
+    return made(Object.create(SkillIndex.prototype), table, ix, to.skills, to.lists[1], embed, onEmbedError);
+  } catch (error) {
+    throw (drop(table), drop(ix), error);
+  }
+}

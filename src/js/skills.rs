@@ -1,0 +1,292 @@
+//! Skills (SPEC 9): `parseSkill` and `SkillIndex`, the binding of [`crate::skills`]. Its
+//! JavaScript half is skills.js. A parsed skill crosses as a tape (its frontmatter's values
+//! in order, [`Json`] by [`Json`], with their numbers and strings beside) that skills.js
+//! turns into frozen objects: no JavaScript value is made or held by the module, so a call
+//! cut short anywhere leaves none behind, and every string is its code units, exactly.
+//! A `SkillIndex` is two records: its skills (their texts, tools and flags) and the
+//! ranking index, a `ToolIndex`'s (index.rs), built over the skills' names.
+
+use super::batch;
+use super::index::{finish_with, fused_in, ready, Ix, Searcher};
+use crate::names::NameList;
+use crate::search::{snapshot, NONE};
+use crate::skills::table::{self, refusal, Skills, SkillsError, LIMIT};
+use crate::skills::{Skill, Value};
+use alloc::{boxed::Box, vec::Vec};
+use tool_palette_heap as heap;
+use wasm_bindgen::prelude::*;
+
+/// What the next value of a skill's tape is (skills.js reads them in order).
+#[wasm_bindgen]
+#[derive(Clone, Copy)]
+pub enum Json {
+    Null,
+    False,
+    True,
+    /// The next of the numbers.
+    Number,
+    /// The next of the strings.
+    String,
+    /// The next of the counts: that many values follow.
+    Array,
+    /// The next of the counts: that many (string key, value) pairs follow.
+    Object,
+}
+
+#[wasm_bindgen(raw_module = "./calls.js")]
+extern "C" {
+    /// A skill (to skills.js): its frontmatter's tape (`kinds`, `counts`, `numbers`, the
+    /// strings' `units` ending at `ends`), then after the frontmatter's strings its name,
+    /// description, each allowed tool and its scope if it has one, and its warnings;
+    /// `shape`: the body's start and end in the text, the allowed tools' count (`NONE`: the
+    /// field is absent), the warnings' count, then per tool whether it has a scope.
+    fn skill(
+        kinds: &[u8],
+        counts: &[u32],
+        numbers: &[f64],
+        units: &[u16],
+        ends: &[u32],
+        shape: &[u32],
+    );
+    /// Why a text is no skill: its `SyntaxError`'s message.
+    fn fault(units: &[u16]);
+    /// The texts of a loaded snapshot's skills, back to back, then their paths, then their
+    /// tools (skills.js keeps what its rows are made of).
+    fn sources(units: &[u16], ends: &[u32]);
+    /// Why bytes are refused: a RangeError (`range`) or a TypeError saying `units`.
+    fn refused(range: bool, units: &[u16]);
+}
+
+/// A skill's tape, handed to skills.js.
+fn hand(s: &Skill) {
+    let (mut kinds, mut counts, mut numbers) = (Vec::new(), Vec::new(), Vec::new());
+    let mut strings = NameList::default();
+    kinds.push(Json::Object as u8);
+    counts.push(s.frontmatter.len() as u32);
+    for (key, value) in &s.frontmatter {
+        strings.push(key);
+        tape(value, &mut kinds, &mut counts, &mut numbers, &mut strings);
+    }
+    strings.push(&s.name);
+    strings.push(&s.description);
+    let tools = s.allowed_tools.as_deref();
+    let mut shape = Vec::from([
+        s.body.0 as u32,
+        s.body.1 as u32,
+        tools.map_or(NONE, |t| t.len() as u32),
+        s.warnings.len() as u32,
+    ]);
+    for t in tools.unwrap_or_default() {
+        strings.push(&t.tool);
+        if let Some(scope) = &t.scope {
+            strings.push(scope);
+        }
+        shape.push(u32::from(t.scope.is_some()));
+    }
+    for w in &s.warnings {
+        strings.push(&w.message());
+    }
+    let (units, ends) = strings.parts();
+    skill(&kinds, &counts, &numbers, units, ends, &shape);
+}
+
+/// A value onto the tape (at most the parser's 64 levels deep).
+fn tape(
+    v: &Value,
+    kinds: &mut Vec<u8>,
+    counts: &mut Vec<u32>,
+    numbers: &mut Vec<f64>,
+    strings: &mut NameList,
+) {
+    let kind = match v {
+        Value::Null => Json::Null,
+        Value::Bool(false) => Json::False,
+        Value::Bool(true) => Json::True,
+        Value::Number(n) => {
+            numbers.push(*n);
+            Json::Number
+        }
+        Value::String(s) => {
+            strings.push(s);
+            Json::String
+        }
+        Value::Array(items) => {
+            kinds.push(Json::Array as u8);
+            counts.push(items.len() as u32);
+            items
+                .iter()
+                .for_each(|x| tape(x, kinds, counts, numbers, strings));
+            return;
+        }
+        Value::Object(pairs) => {
+            kinds.push(Json::Object as u8);
+            counts.push(pairs.len() as u32);
+            for (key, x) in pairs {
+                strings.push(key);
+                tape(x, kinds, counts, numbers, strings);
+            }
+            return;
+        }
+    };
+    kinds.push(kind as u8);
+}
+
+/// `parseSkill`: the text in the batch, with its path after it (`""`: none). The skill is
+/// handed to skills.js (true), or its `SyntaxError`'s message (false).
+#[wasm_bindgen]
+pub fn parse_skill() -> bool {
+    let batch = batch::names(2);
+    let path = if batch.len() > 1 { batch.get(1) } else { &[] };
+    match table::read(batch.get(0), path) {
+        Ok(s) => {
+            hand(&s);
+            true
+        }
+        Err(message) => {
+            fault(&message);
+            false
+        }
+    }
+}
+
+/// A `SkillIndex`'s skills into slot `table`: the `count` texts in the batch, then their
+/// paths, each skill handed to skills.js in order. `[]`; `[0, i]`: skill i is no skill (its
+/// message handed over); `[1, i, j]`: skill i has skill j's name; `[2]`: the memory ran out.
+#[wasm_bindgen]
+pub fn skills_read(table: u32, count: u32) -> Vec<u32> {
+    let mut why = None;
+    let built = heap::build(table, false, || {
+        let (texts, paths) = batch::names(2 * count).split(count as usize);
+        Skills::read(texts, paths).map_err(|e| why = Some(e)).ok()
+    });
+    match why {
+        Some(SkillsError::Syntax(i, message)) => {
+            fault(&message);
+            Vec::from([0, i as u32])
+        }
+        Some(SkillsError::Duplicate(i, j)) => Vec::from([1, i as u32, j as u32]),
+        None if !built => Vec::from([2]),
+        None => {
+            heap::with(table, |s: &Skills| {
+                (0..s.len()).for_each(|i| hand(s.skill(i)))
+            });
+            Vec::new()
+        }
+    }
+}
+
+/// The skills' tools resolved and the ranking index built into `ix` (made by `indexer`
+/// with the skills' names, its vectors given): `mapped[k]` for the k-th allowed tool is how
+/// many of the batch's names it resolves to (`NONE`: its own name), the `disabled` names
+/// after them. Their tools, each skill's once, handed to skills.js (`sources`). False:
+/// no such index, or the memory ran out.
+#[wasm_bindgen]
+pub fn skills_finish(table: u32, ix: u32, mapped: Vec<u32>, disabled: u32) -> bool {
+    let given: u32 = mapped.iter().filter(|&&n| n != NONE).sum();
+    let names = batch::names(given + disabled);
+    let (names, off) = names.split(given as usize);
+    let mut at = 0;
+    let lists: Vec<Option<Vec<&[u16]>>> = mapped
+        .iter()
+        .map(|&n| {
+            (n != NONE).then(|| {
+                at += n as usize;
+                (at - n as usize..at.min(names.len()))
+                    .map(|i| names.get(i))
+                    .collect()
+            })
+        })
+        .collect();
+    let resolved = heap::replace(table, |s: &Skills| {
+        let mut next = s.clone();
+        next.resolve(&lists, &off);
+        Some((next, ()))
+    });
+    resolved.is_some()
+        && heap::with(table, |s: &Skills| {
+            let (units, ends) = s.tools().parts();
+            sources(units, ends);
+            finish_with(ix, LIMIT, |_, _| s.index())
+        }) == Some(true)
+}
+
+/// The rows of `entries` for the message in the batch (and the history's last after it):
+/// (skill, tool, active) per row, the tool an index into the skills' tools (`NONE`: none).
+#[wasm_bindgen]
+pub fn skill_rows(table: u32, ix: u32, count: u32, vector: Option<Vec<f64>>) -> Vec<u32> {
+    let texts = batch::names(count);
+    let history = (texts.len() > 1).then(|| texts.get(1));
+    heap::with(table, |s: &Skills| {
+        ready(ix, |r: &Searcher| {
+            let rows = s.rows(
+                &r.index,
+                texts.get(0),
+                fused_in(r, &vector),
+                history,
+                r.limit as usize,
+            );
+            rows.iter()
+                .flat_map(|r| [r.skill, r.tool, u32::from(r.active)])
+                .collect()
+        })
+    })
+    .flatten()
+    .unwrap_or_default()
+}
+
+/// The snapshot of a `SkillIndex`.
+#[wasm_bindgen]
+pub fn skills_save(table: u32, ix: u32) -> Vec<u8> {
+    heap::with(table, |s: &Skills| {
+        ready(ix, |r| s.save(&r.index, &r.fusion, r.limit))
+    })
+    .flatten()
+    .unwrap_or_default()
+}
+
+/// Loads a `SkillIndex` snapshot into `table` and `ix`: its texts and tools handed to
+/// skills.js (`sources`), then each skill; or why the bytes are refused (false).
+#[wasm_bindgen]
+pub fn skills_load(table: u32, ix: u32, bytes: Vec<u8>, limit: Option<u32>) -> bool {
+    let (mut why, mut inner) = (None, None);
+    let read = heap::build(table, false, || match table::load(bytes) {
+        Ok((skills, rest)) => {
+            inner = Some(rest);
+            Some(skills)
+        }
+        Err(e) => {
+            why = Some(e);
+            None
+        }
+    });
+    let built = read
+        && heap::build(ix, false, || {
+            // (The index's bytes, read out of the table's build, are the index's own.)
+            let bytes = inner.take()?;
+            heap::adopt(&bytes);
+            let loaded = snapshot::load(bytes).map_err(|e| why = Some(e)).ok()?;
+            let fits = heap::with(table, |s: &Skills| s.ranked_by(&loaded))?;
+            fits.map_err(|e| why = Some(e)).ok()?;
+            Some(Ix::Ready(Box::new(Searcher {
+                index: loaded.index,
+                fusion: loaded.fusion,
+                limit: limit.unwrap_or(loaded.limit),
+            })))
+        });
+    if let Some(e) = why {
+        let (range, units) = refusal(&e);
+        refused(range, &units);
+        return false;
+    }
+    built
+        && heap::with(table, |s: &Skills| {
+            let mut all = NameList::default();
+            (0..s.len()).for_each(|i| all.push(s.text(i)));
+            let (units, ends) = all.parts();
+            sources(units, ends);
+            let (units, ends) = s.tools().parts();
+            sources(units, ends);
+            (0..s.len()).for_each(|i| hand(s.skill(i)));
+        })
+        .is_some()
+}
