@@ -138,7 +138,7 @@ fn reading_refuses_a_text_that_is_no_skill_and_a_name_twice() {
     }
     assert_eq!(
         Skills::read(list(&[&good, &good]), list(&[])).err(),
-        Some(SkillsError::Duplicate(1, 0))
+        Some(SkillsError::Duplicate(1, 0, units("pdf")))
     );
 }
 

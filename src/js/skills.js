@@ -97,7 +97,7 @@ function build(skills, options) {
     const to = (calls.to = new Skilled(sources.map((s) => s[0])));
     const [why, i, j] = wasm.skills_read(table, sources.length);
     if (why === 0) throw new SyntaxError(`${where}[${i}]: ${to.message}`);
-    if (why === 1) throw new TypeError(`${where}[${i}] reuses the name "${to.skills[j].name}" of ${where}[${j}]; skill names must be unique`);
+    if (why === 1) throw new TypeError(`${where}[${i}] reuses the name "${to.message}" of ${where}[${j}]; skill names must be unique`);
     if (why !== undefined) throw noRoom(where);
     const names = to.skills.map((skill) => skill.name);
     putNames(names, where);

@@ -151,7 +151,7 @@ pub fn parse_skill() -> bool {
 
 /// A `SkillIndex`'s skills into slot `table`: the `count` texts in the batch, then their
 /// paths, each skill handed to skills.js in order. `[]`; `[0, i]`: skill i is no skill (its
-/// message handed over); `[1, i, j]`: skill i has skill j's name; `[2]`: the memory ran out.
+/// message handed over); `[1, i, j]`: skill i has skill j's name (handed over); `[2]`: the memory ran out.
 #[wasm_bindgen]
 pub fn skills_read(table: u32, count: u32) -> Vec<u32> {
     let mut why = None;
@@ -164,7 +164,10 @@ pub fn skills_read(table: u32, count: u32) -> Vec<u32> {
             fault(&message);
             Vec::from([0, i as u32])
         }
-        Some(SkillsError::Duplicate(i, j)) => Vec::from([1, i as u32, j as u32]),
+        Some(SkillsError::Duplicate(i, j, name)) => {
+            fault(&name);
+            Vec::from([1, i as u32, j as u32])
+        }
         None if !built => Vec::from([2]),
         None => {
             heap::with(table, |s: &Skills| {

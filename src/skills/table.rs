@@ -88,8 +88,8 @@ pub struct Skills {
 pub enum SkillsError {
     /// Its text is no skill: the `SyntaxError`'s message.
     Syntax(usize, Vec<u16>),
-    /// Its name is an earlier skill's (that one's index).
-    Duplicate(usize, usize),
+    /// Its name is an earlier skill's (that one's index, the name).
+    Duplicate(usize, usize, Vec<u16>),
 }
 
 impl Skills {
@@ -100,7 +100,7 @@ impl Skills {
             let path = if i < paths.len() { paths.get(i) } else { &[] };
             let skill = read(texts.get(i), path).map_err(|m| SkillsError::Syntax(i, m))?;
             if let Some(j) = skills.iter().position(|s| s.name == skill.name) {
-                return Err(SkillsError::Duplicate(i, j));
+                return Err(SkillsError::Duplicate(i, j, skill.name));
             }
             skills.push(skill);
         }

@@ -19,6 +19,7 @@ module.exports = (async () => {
   const { toolIndex } = await import("./suites/index.mjs");
   const { streamedLoad } = await import("./suites/load.mjs");
   const { runs } = await import("./suites/runs.mjs");
+  const { skills } = await import("./suites/skills.mjs");
   routing(tp);
   router(tp, { entry, format: "cjs" });
   policies(tp);
@@ -26,4 +27,5 @@ module.exports = (async () => {
   toolIndex(tp);
   streamedLoad(tp);
   runs(tp);
+  skills(tp);
 })();

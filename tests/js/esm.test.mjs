@@ -10,6 +10,7 @@ import { decisions } from "./suites/decisions.mjs";
 import { toolIndex } from "./suites/index.mjs";
 import { streamedLoad } from "./suites/load.mjs";
 import { runs } from "./suites/runs.mjs";
+import { skills } from "./suites/skills.mjs";
 
 const entry = new URL("../../dist/node.mjs", import.meta.url).pathname;
 routing(tp);
@@ -19,6 +20,7 @@ decisions(tp);
 toolIndex(tp);
 streamedLoad(tp);
 runs(tp);
+skills(tp);
 
 // The published types declare exactly the values the entry exports: no export without its
 // declaration, no declaration of something the package does not export (wasm-bindgen's
