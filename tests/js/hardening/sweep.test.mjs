@@ -21,7 +21,7 @@ WebAssembly.Instance = function Instance(m, i) { const made = new Original(m, i)
 WebAssembly.Instance.prototype = Original.prototype;
 const tp = ${entry.endsWith(".cjs") ? `(await import("node:module")).createRequire(import.meta.url)(${JSON.stringify(entry)})` : `await import(${JSON.stringify(entry)})`};
 const ex = captured[0];
-const { resolvePalette, ToolRouter, ToolPolicies, ToolCallPolicy, PaletteRun, ToolIndex, bindPalette, activeTools, Routed } = tp;
+const { resolvePalette, ToolRouter, ToolPolicies, ToolCallPolicy, PaletteRun, ToolIndex, bindPalette, activeTools, Routed, parseSkill, SkillIndex } = tp;
 const figures = () => ({ sp: ex.__stack_pointer.value, memory: ex.memory.buffer.byteLength, used: (ex.used?.() ?? 0) >>> 0, table: ex.__wbindgen_externrefs.length });
 const sp0 = ex.__stack_pointer.value;
 
@@ -42,6 +42,11 @@ const run = new PaletteRun({ registered, cache: "deferred", pinned: ["tool_0"] }
 const routed = new Routed(["tool_1", "tool_7"]);
 const pending = [];
 const later = (p) => pending.push(Promise.resolve(p).catch(() => {}));
+const texts = Array.from({ length: 12 }, (_, i) => "---\\nname: skill-" + i + "\\ndescription: does " + (i % 2 ? "weather" : "email") + " work " + i + "\\nallowed-tools: tool_" + i + " Bash(git:*)\\nmetadata:\\n  tags: [a, " + i + ", {deep: [1, 2.5, null]}]\\n---\\n# Skill " + i + "\\nBody text.\\n");
+const skills = new SkillIndex(texts, { vectors: vectors.slice(0, 12), tools: (tool) => (tool === "Bash" ? ["tool_30", "tool_31"] : undefined), disabled: ["skill-3"] });
+const embeddedSkills = new SkillIndex(texts, { vectors: vectors.slice(0, 12), embed: async () => query });
+const skillBytes = skills.save();
+const saved = run.save();
 const turn = { entries: () => ["tool_1", { tool: "tool_2" }, " tool_3 ", "ghost"], registered, isActive: () => true, onDecision: () => {} };
 
 const ops = {
@@ -65,6 +70,13 @@ const ops = {
   "ToolIndex.load, dispose": () => ToolIndex.load(bytes).dispose(),
   "ToolIndex.load from a Response": () => later(ToolIndex.load(new Response(bytes)).then((i) => i.dispose())),
   "new ToolIndex, dispose": () => new ToolIndex(tools.slice(0, 12), { vectors: vectors.slice(0, 12) }).dispose(),
+  parseSkill: () => parseSkill(texts[5], { path: "skills/skill-5/SKILL.md" }),
+  "parseSkill, a SyntaxError": () => { try { parseSkill("---\\nname: x\\ndescription: a: b\\n---\\n"); } catch (e) { if (!(e instanceof SyntaxError)) throw e; } },
+  "SkillIndex.entries, search": () => (skills.entries({ message: "weather work", history: ["email"] }), skills.search("email", { vector: query })),
+  "SkillIndex.entries with embed": () => later(embeddedSkills.entries("weather")),
+  "SkillIndex.save, load, dispose": () => (skills.save(), SkillIndex.load(skillBytes).dispose()),
+  "new SkillIndex, dispose": () => new SkillIndex(texts.slice(0, 6), { vectors: vectors.slice(0, 6), tools: { Bash: "tool_9" } }).dispose(),
+  "PaletteRun.save, load": () => (run.save(), PaletteRun.load(saved, { registered }).dispose()),
 };
 const answers = async () => JSON.stringify([
   await resolvePalette(turn), await router.resolve({ context: "weather in Paris" }),
@@ -74,6 +86,9 @@ const answers = async () => JSON.stringify([
   index.entries({ message: "weather", history: ["email"] }), await embedded.entries("weather"), index.save().length,
   ToolIndex.load(bytes).search("email"), (await ToolIndex.load(new Response(bytes))).search("email"),
   new PaletteRun({ registered, cache: "append" }).step(routed),
+  parseSkill(texts[5]), skills.entries({ message: "weather work", history: ["email"] }), skills.search("email", { vector: query }),
+  await embeddedSkills.entries("weather"), SkillIndex.load(skillBytes).entries("email work"), skills.save().length,
+  PaletteRun.load(saved, { registered }).step(routed),
 ]);
 const before = await answers();
 const stepBefore = run.size;
@@ -112,7 +127,7 @@ for (let round = 0; round < 3; round++) {
 const after = await answers();
 // Every instance can still be disposed (none is left borrowed), and answers that it was.
 const undisposed = [];
-for (const x of [index, embedded, router, policies, policy, run]) {
+for (const x of [index, embedded, router, policies, policy, run, skills, embeddedSkills]) {
   try { x.dispose(); } catch (e) { undisposed.push(String(e)); }
   try { x.dispose(); } catch (e) { undisposed.push("twice: " + String(e)); }
 }
@@ -126,6 +141,8 @@ const OPS = [
   "PaletteRun.step, reveal", "new PaletteRun, dispose",
   "ToolIndex.search", "ToolIndex.search, hybrid", "ToolIndex.explain", "ToolIndex.entries", "ToolIndex.entries with embed",
   "ToolIndex.save", "ToolIndex.load, dispose", "ToolIndex.load from a Response", "new ToolIndex, dispose",
+  "parseSkill", "parseSkill, a SyntaxError", "SkillIndex.entries, search", "SkillIndex.entries with embed",
+  "SkillIndex.save, load, dispose", "new SkillIndex, dispose", "PaletteRun.save, load",
 ];
 
 for (const entry of ["node-modules.mjs", "node.cjs"]) {
