@@ -52,6 +52,9 @@ pub struct Step {
     pub revealed: Vec<u32>,
     /// `listed` and `deferred` are the previous step's (false at step 1).
     pub kept: bool,
+    /// SPEC 9: for each skill the step's outcome named relevant, whether it is new to the
+    /// run (its instructions enter the conversation now, after the history).
+    pub fresh: Vec<bool>,
 }
 
 /// Why [`Run::reveal`] refused: the run does not defer, or `names[i]` is not registered.
@@ -103,6 +106,10 @@ pub struct Run {
     shown: Vec<bool>,
     /// `Deferred`: the tools revealed so far, in the order they were revealed.
     revealed: Vec<u32>,
+    /// SPEC 9: the skills the run has given the model, in order, and the tools the skills
+    /// it loaded itself (`load_skill`) joined to every later step's palette.
+    skills: NameList,
+    joined: Vec<u32>,
     /// The last step (its `listed` and `deferred` are what the next one keeps or not).
     last: Step,
 }
@@ -114,6 +121,8 @@ impl Run {
             cache,
             shown: vec![false; roster.pinned.len()],
             revealed: Vec::new(),
+            skills: NameList::default(),
+            joined: Vec::new(),
             last: Step::default(),
         }
     }
@@ -134,10 +143,19 @@ impl Run {
     }
 
     /// The next step, for the outcome's palette: a `Routed` outcome's names, or `None`
-    /// for a refusal or `RoutingUnavailable` (every tool). `Err(i)` when `names[i]` is not
-    /// registered; then the run is as it was.
-    pub fn step(&mut self, roster: &Roster, palette: Option<&NameList>) -> Result<&Step, usize> {
+    /// for a refusal or `RoutingUnavailable` (every tool), and the skills it names relevant
+    /// (SPEC 9). The palette takes in the pinned tools and those a loaded skill joined.
+    /// `Err(i)` when `names[i]` is not registered; then the run is as it was.
+    pub fn step(
+        &mut self,
+        roster: &Roster,
+        palette: Option<&NameList>,
+        skills: &NameList,
+    ) -> Result<&Step, usize> {
         let mut member = roster.pinned.clone();
+        for &i in &self.joined {
+            member[i as usize] = true;
+        }
         match palette {
             None => roster
                 .firsts
@@ -185,6 +203,7 @@ impl Run {
         };
         let step = self.last.step + 1;
         let kept = step > 1 && listed == self.last.listed && deferred == self.last.deferred;
+        let fresh = skills.iter().map(|skill| self.meet(skill)).collect();
         self.last = Step {
             step,
             offered,
@@ -192,8 +211,37 @@ impl Run {
             deferred,
             revealed,
             kept,
+            fresh,
         };
         Ok(&self.last)
+    }
+
+    /// Whether `skill` is new to the run (and from now on it is not).
+    fn meet(&mut self, skill: &[u16]) -> bool {
+        let new = !self.skills.iter().any(|s| s == skill);
+        if new {
+            self.skills.push(skill);
+        }
+        new
+    }
+
+    /// SPEC 9, `load_skill`: the model loaded `skill` itself. It is no longer new to the
+    /// run (its instructions are in the conversation: the tool's answer), and its `tools`
+    /// that are registered join the palette of every later step. The tools that joined
+    /// now (registered, not pinned, not joined before); a name that is not registered is
+    /// none of the host's tools, and is passed over.
+    pub fn join(&mut self, roster: &Roster, skill: &[u16], tools: &NameList) -> Vec<u32> {
+        self.meet(skill);
+        let mut new = Vec::new();
+        for tool in tools.iter() {
+            if let Some(i) = roster.names.position(tool) {
+                if !roster.pinned[i as usize] && !self.joined.contains(&i) {
+                    self.joined.push(i);
+                    new.push(i);
+                }
+            }
+        }
+        new
     }
 
     /// `Deferred`: tools the model loaded itself (a tool search the host answered), by
@@ -241,7 +289,8 @@ mod tests {
         let names = ["a", "b", "c", "b"];
         let roster = Roster::new(list(&names), &list(&["c"])).unwrap();
         let mut run = Run::new(cache, &roster);
-        run.step(&roster, Some(&list(&["a"]))).unwrap();
+        run.step(&roster, Some(&list(&["a"])), &list(&["pdf"]))
+            .unwrap();
         (run.save(&roster), names)
     }
 

@@ -248,12 +248,13 @@ fn the_generators_cover_every_answer() {
 
 /// A run's case: registered names (some twice), pinned names (mostly registered), and the
 /// run's calls: steps with their outcomes (`None`: a refusal; a routed outcome's names, now
-/// and then one that is not registered) and, where the flag is set, `reveal(names)`.
+/// and then one that is not registered) and the skills they name; by the call's kind,
+/// `reveal(names)` instead, or a skill loaded by the model (`join`) with names as its tools.
 type RunCase = (
     usize,
     Vec<Vec<u16>>,
     Vec<Vec<u16>>,
-    Vec<(bool, Option<Vec<Vec<u16>>>)>,
+    Vec<(u8, Option<Vec<Vec<u16>>>, Vec<Vec<u16>>)>,
     Vec<bool>,
 );
 
@@ -264,7 +265,21 @@ fn run_case() -> impl Strategy<Value = RunCase> {
         let pool = registered.clone();
         let names = move || vec(pick(&pool), 0..5);
         let outcome = prop_oneof![1 => Just(None), 4 => names().prop_map(Some)];
-        let call = (proptest::bool::weighted(0.25), outcome);
+        // Skills from a small pool, so that runs meet them again.
+        let skills = vec(
+            prop_oneof![
+                Just(vec![0x73]),
+                Just(vec![0x74]),
+                Just(vec![0x73, 0xD800]),
+                name()
+            ],
+            0..3,
+        );
+        let call = (
+            prop_oneof![6 => Just(0u8), 2 => Just(1u8), 2 => Just(2u8)],
+            outcome,
+            skills,
+        );
         (
             0..4usize,
             Just(registered),
@@ -290,18 +305,26 @@ proptest! {
         let naive = RunModel::new(cache, &registered, &pinned);
         prop_assert_eq!(core.as_ref().err(), naive.as_ref().err());
         let (Ok(mut core), Ok(mut naive)) = (core, naive) else { return Ok(()) };
-        for ((reveal, names), &restart) in outcomes.iter().zip(&restarts) {
+        for ((kind, names, skills), &restart) in outcomes.iter().zip(&restarts) {
             // Now and then the run is saved and restored, as in a new process (SPEC 8).
             if restart {
                 core.restart();
             }
             let before = core.steps();
-            if let (true, Some(names)) = (reveal, names) {
-                prop_assert_eq!(core.reveal(names), naive.reveal(names));
-                prop_assert_eq!(core.steps(), before);
-                continue;
+            match (kind, names, skills.first()) {
+                (1, Some(names), _) => {
+                    prop_assert_eq!(core.reveal(names), naive.reveal(names));
+                    prop_assert_eq!(core.steps(), before);
+                    continue;
+                }
+                (2, Some(names), Some(skill)) => {
+                    prop_assert_eq!(core.join(skill, names), naive.join(skill, names));
+                    prop_assert_eq!(core.steps(), before);
+                    continue;
+                }
+                _ => {}
             }
-            let (c, m) = (core.step(names.as_deref()), naive.step(names.as_deref()));
+            let (c, m) = (core.step(names.as_deref(), skills), naive.step(names.as_deref(), skills));
             prop_assert_eq!(&c, &m);
             prop_assert_eq!(core.steps(), before + u32::from(c.is_ok()));
         }

@@ -223,3 +223,28 @@ fn refusals_name_a_skill_index() {
         "a size is a RangeError"
     );
 }
+
+#[test]
+fn load_skill_picks_by_name_then_by_query_never_a_disabled_one() {
+    use tool_palette::skills::table::Picked;
+    let s = skills();
+    let index = s.index();
+    let pick = |name: Option<&str>, query: Option<&str>| {
+        let (n, q) = (name.map(units), query.map(units));
+        s.pick(&index, n.as_deref(), q.as_deref())
+    };
+    assert_eq!(pick(Some("pdf"), None), Picked::Skill(0));
+    // Exactly: another case is a query.
+    assert_eq!(pick(Some("PDF files"), None), Picked::Skill(0));
+    assert_eq!(pick(None, Some("bar charts from csv")), Picked::Skill(3));
+    // Disabled by the host's list (notes) or its author (deploy).
+    assert_eq!(pick(Some("notes"), None), Picked::Disabled(1));
+    assert_eq!(
+        pick(None, Some("deploy to production")),
+        Picked::Disabled(2)
+    );
+    assert_eq!(pick(None, Some("zebra")), Picked::Nothing);
+    assert_eq!(pick(None, None), Picked::Nothing);
+    assert_eq!(s.tool_indices(3).len(), 2);
+    assert_eq!(s.tool_indices(1), Vec::<u32>::new());
+}

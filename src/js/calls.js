@@ -17,7 +17,7 @@ export const callback = () => calls.to.callback();
 export const dropped = (registered) => calls.to.dropped(registered);
 export const failed = (policy, f, seam) => calls.to.failed(policy, f, seam);
 // run.rs
-export const stepped = (step, offered, listed, deferred, revealed, kept) => calls.to.stepped(step, offered, listed, deferred, revealed, kept);
+export const stepped = (step, offered, listed, deferred, revealed, kept, fresh) => calls.to.stepped(step, offered, listed, deferred, revealed, kept, fresh);
 export const revealed = (added) => calls.to.revealed(added);
 export const text = (units) => calls.to.text(units);
 // index.rs: `explain`, `load`

@@ -2,7 +2,7 @@
 // (run.rs) and answered as indices into the caller's own registered strings.
 import * as wasm from "./tool_palette.js";
 import { CACHES } from "./wire.js";
-import { drop, enter, fields, guarded, mustBe, own, putNames, slot, strings, texts, use, using } from "./host.js";
+import { attempt, drop, enter, fields, guarded, mustBe, own, putNames, slot, strings, texts, use, using } from "./host.js";
 import { calls } from "./calls.js";
 import { pick, routedNames } from "./routing.js";
 
@@ -22,20 +22,42 @@ const SAVED = [
 export class PaletteRun {
   constructor(options) { enter(start, this, [options]); }
 
-  /** The next step, for this turn's outcome (a refusal or RoutingUnavailable: every tool). */
+  /**
+   * The next step, for this turn's outcome (a refusal or RoutingUnavailable: every tool). An outcome that names
+   * skills (SPEC 9) gives a step that says which are relevant and which are new to the run.
+   */
   step(outcome) {
     return using(this, PaletteRun, "step", ([run, roster], held) => {
       const where = "PaletteRun.step: outcome";
       const names = routedNames(outcome, where);
-      if (names) putNames(names, `${where}.names`);
+      const named = attempt(() => outcome.skills, `${where}.skills`);
+      const skills = named === undefined ? undefined : Object.freeze(strings(named, `${where}.skills`));
+      putNames([...(names ?? []), ...(skills ?? [])], `${where}.names`);
       let answer;
       calls.to = { stepped: (step, ...lists) => (answer = [step, ...lists.map((list, i) => (i < 4 ? pick(held.names, list) : list))]) };
-      const i = wasm.step(run, roster, names !== undefined, names?.length ?? 0);
+      const i = wasm.step(run, roster, names !== undefined, names?.length ?? 0, skills?.length ?? 0);
       if (i === MISSING) throw gone();
       if (i !== undefined) throw unregistered(`${where}.names`, names, i);
-      const [step, offered, listed, deferred, revealed, kept] = answer;
+      const [step, offered, listed, deferred, revealed, kept, fresh] = answer;
       held.size = step;
-      return Object.freeze({ step, offered, listed, deferred, revealed, kept });
+      if (!skills) return Object.freeze({ step, offered, listed, deferred, revealed, kept });
+      return Object.freeze({ step, offered, listed, deferred, revealed, kept, skills, newSkills: Object.freeze(skills.filter((_, k) => fresh[k] === 1)) });
+    });
+  }
+
+  /**
+   * SPEC 9, `load_skill`: the model loaded a skill itself (its instructions are in the conversation now). It is no
+   * longer new to the run, and its tools that are registered join the palette of every later step: those that joined.
+   */
+  addSkill(skill, tools) {
+    return using(this, PaletteRun, "addSkill", ([run, roster], held) => {
+      if (typeof skill !== "string") throw mustBe("PaletteRun.addSkill: skill", "a string", skill);
+      const list = strings(tools, "PaletteRun.addSkill: tools");
+      putNames([skill, ...list], "PaletteRun.addSkill: tools");
+      let added;
+      calls.to = { revealed: (indices) => (added = pick(held.names, indices)) };
+      if (!wasm.join(run, roster, list.length)) throw gone();
+      return added;
     });
   }
 
@@ -72,7 +94,7 @@ export class PaletteRun {
   static load(saved, options) { return enter(restore, undefined, [saved, options]); }
 
 }
-guarded(PaletteRun, ["step"], ["reveal"], ["save"]);
+guarded(PaletteRun, ["step"], ["reveal"], ["addSkill"], ["save"]);
 
 function restore(saved, options) {
   const where = "PaletteRun.load";

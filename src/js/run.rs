@@ -11,7 +11,8 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(raw_module = "./calls.js")]
 extern "C" {
-    /// A step (to run.js): each list the registered names' indices.
+    /// A step (to run.js): each list the registered names' indices; `fresh`: per skill
+    /// the outcome named, whether it is new to the run.
     fn stepped(
         step: u32,
         offered: &[u32],
@@ -19,6 +20,7 @@ extern "C" {
         deferred: &[u32],
         revealed: &[u32],
         kept: bool,
+        fresh: &[u8],
     );
     /// The tools a `reveal` made new to the run.
     fn revealed(new: &[u32]);
@@ -56,15 +58,16 @@ pub fn run(slot: u32, roster: u32, cache: usize, registered: u32, pinned: u32) -
 }
 
 /// The run's next step, for a `Routed` outcome's `count` names in the batch (`routed`) or
-/// every tool, handed to run.js; `Some(i)` (the run as it was) when names[i] is not
-/// registered.
+/// every tool, and the `skills` the outcome names after them, handed to run.js; `Some(i)`
+/// (the run as it was) when names[i] is not registered.
 #[wasm_bindgen]
-pub fn step(slot: u32, roster: u32, routed: bool, count: u32) -> Option<u32> {
-    let names = routed.then(|| batch::names(count));
+pub fn step(slot: u32, roster: u32, routed: bool, count: u32, skills: u32) -> Option<u32> {
+    let (names, skills) = batch::names(count + skills).split(count as usize);
+    let names = routed.then_some(names);
     let taken = heap::with(roster, |r: &Roster| {
         heap::replace(slot, |run: &Run| {
             let mut next = run.clone();
-            match next.step(r, names.as_ref()) {
+            match next.step(r, names.as_ref(), &skills) {
                 Ok(_) => Some((next, None)),
                 Err(i) => Some((run.clone(), Some(i as u32))),
             }
@@ -82,6 +85,7 @@ pub fn step(slot: u32, roster: u32, routed: bool, count: u32) -> Option<u32> {
                     &s.deferred,
                     &s.revealed,
                     s.kept,
+                    &s.fresh.iter().map(|&f| u8::from(f)).collect::<Vec<u8>>(),
                 )
             });
             None
@@ -118,6 +122,23 @@ pub fn reveal(slot: u32, roster: u32, count: u32) -> Option<u32> {
         Some(Err(RevealError::NotDeferred(_))) => Some(NOT_DEFERRED),
         None => Some(MISSING),
     }
+}
+
+/// SPEC 9, `load_skill`: the skill first in the batch, loaded by the model itself, and
+/// its `count` tools after it, which join the run's later palettes; those that joined now
+/// handed to run.js (`revealed`). False: no such run.
+#[wasm_bindgen]
+pub fn join(slot: u32, roster: u32, count: u32) -> bool {
+    let (skill, tools) = batch::names(count + 1).split(1);
+    let joined = heap::with(roster, |r: &Roster| {
+        heap::replace(slot, |run: &Run| {
+            let mut next = run.clone();
+            let new = next.join(r, skill.get(0), &tools);
+            Some((next, new))
+        })
+    })
+    .flatten();
+    joined.map(|new| revealed(&new)).is_some()
 }
 
 /// The run's saved form, handed to run.js (SPEC 8: a run outlives its process).

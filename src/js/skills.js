@@ -78,9 +78,53 @@ export class SkillIndex {
   get names() { return use(this, SkillIndex, "names").more.names; }
   get dimensions() { return use(this, SkillIndex, "dimensions").more.dims; }
   save() { return using(this, SkillIndex, "save", ([table, ix]) => wasm.skills_save(table, ix)); }
+  loadSkillTool(options) { return enter(loadSkillTool, undefined, [this, options]); }
   static load(bytes, options) { return enter(load, undefined, [bytes, options]); }
 }
 guarded(SkillIndex, ["search"], ["entriesFor"], ["save"]);
+
+// SPEC 9: a `load_skill` tool, for the model to load a skill the routing missed, by name or
+// by query. Its answer is the skill's instructions (its body); with a run, the skill's
+// tools join the run's later steps (PaletteRun.addSkill). What the model sends that is no
+// such call, or finds nothing, is answered in words the model can act on, never thrown.
+function loadSkillTool(index, options) {
+  const where = "SkillIndex.loadSkillTool: options";
+  const [name = "load_skill", run] = fields(options, ["name", "run"], where);
+  if (typeof name !== "string" || name === "") throw mustBe(`${where}.name`, "a non-empty string", name);
+  if (run !== undefined && !(isObject(run) && isFunction(run.addSkill))) throw mustBe(`${where}.run`, "a PaletteRun", run);
+  use(index, SkillIndex, "loadSkillTool");
+  const call = (args) => enter(called, undefined, [index, name, run, args]);
+  return Object.freeze({
+    name,
+    description: "Loads a skill: the instructions for a kind of task, by the skill's name or by a query saying what the task needs. Use it when the task needs a procedure you were not given.",
+    inputSchema: Object.freeze({
+      type: "object",
+      properties: Object.freeze({
+        name: Object.freeze({ type: "string", description: "The skill's name, if you know it." }),
+        query: Object.freeze({ type: "string", description: "What the task needs, in a few words, to find the skill." }),
+      }),
+      additionalProperties: false,
+    }),
+    call,
+  });
+}
+
+function called(index, tool, run, args) {
+  let [name, query] = [undefined, undefined];
+  try { if (isObject(args)) [name, query] = [args.name, args.query]; } catch {}
+  [name, query] = [typeof name === "string" && name !== "" ? name : undefined, typeof query === "string" && query !== "" ? query : undefined];
+  if (name === undefined && query === undefined) return `${tool} takes {"name": "<a skill's name>"} or {"query": "<what the task needs>"}.`;
+  const found = using(index, SkillIndex, "loadSkillTool", ([table, ix], { names, tools }) => {
+    putNames([name, query].filter((t) => t !== undefined), "SkillIndex.loadSkillTool: call");
+    const [kind, i, ...at] = wasm.skill_pick(table, ix, name !== undefined, query !== undefined);
+    return kind === undefined ? undefined : [kind, names[i], at.map((t) => tools[t])];
+  });
+  if (found === undefined) return `No skill matches ${JSON.stringify(query ?? name)}.`;
+  const [kind, skill, tools] = found;
+  if (kind === 1) return `The skill "${skill}" is turned off here.`;
+  run?.addSkill(skill, tools);
+  return index.get(skill).body;
+}
 
 function build(skills, options) {
   const where = "SkillIndex: skills";

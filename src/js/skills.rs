@@ -10,7 +10,7 @@ use super::batch;
 use super::index::{finish_with, fused_in, ready, Ix, Searcher};
 use crate::names::NameList;
 use crate::search::{snapshot, NONE};
-use crate::skills::table::{self, refusal, Skills, SkillsError, LIMIT};
+use crate::skills::table::{self, refusal, Picked, Skills, SkillsError, LIMIT};
 use crate::skills::{Skill, Value};
 use alloc::{boxed::Box, vec::Vec};
 use tool_palette_heap as heap;
@@ -154,25 +154,23 @@ pub fn parse_skill() -> bool {
 /// message handed over); `[1, i, j]`: skill i has skill j's name (handed over); `[2]`: the memory ran out.
 #[wasm_bindgen]
 pub fn skills_read(table: u32, count: u32) -> Vec<u32> {
-    let mut why = None;
-    let built = heap::build(table, false, || {
-        let (texts, paths) = batch::names(2 * count).split(count as usize);
-        Skills::read(texts, paths).map_err(|e| why = Some(e)).ok()
-    });
-    match why {
-        Some(SkillsError::Syntax(i, message)) => {
+    // Read in the call's memory (what fails is answered from it), then copied into the
+    // record's: a state owns exactly what its build allocates.
+    let (texts, paths) = batch::names(2 * count).split(count as usize);
+    match Skills::read(texts, paths) {
+        Err(SkillsError::Syntax(i, message)) => {
             fault(&message);
             Vec::from([0, i as u32])
         }
-        Some(SkillsError::Duplicate(i, j, name)) => {
+        Err(SkillsError::Duplicate(i, j, name)) => {
             fault(&name);
             Vec::from([1, i as u32, j as u32])
         }
-        None if !built => Vec::from([2]),
-        None => {
-            heap::with(table, |s: &Skills| {
-                (0..s.len()).for_each(|i| hand(s.skill(i)))
-            });
+        Ok(read) => {
+            if !heap::build(table, false, || Some(read.clone())) {
+                return Vec::from([2]);
+            }
+            (0..read.len()).for_each(|i| hand(read.skill(i)));
             Vec::new()
         }
     }
@@ -231,6 +229,29 @@ pub fn skill_rows(table: u32, ix: u32, count: u32, vector: Option<Vec<f64>>) -> 
             rows.iter()
                 .flat_map(|r| [r.skill, r.tool, u32::from(r.active)])
                 .collect()
+        })
+    })
+    .flatten()
+    .unwrap_or_default()
+}
+
+/// `load_skill` (SPEC 9): the skill named first in the batch (`name`) or found for the
+/// query after it (`query`): `[0, i, tools…]` a skill and its tools (indices into the
+/// skills' tools), `[1, i]` a disabled one, `[]` none.
+#[wasm_bindgen]
+pub fn skill_pick(table: u32, ix: u32, name: bool, query: bool) -> Vec<u32> {
+    let texts = batch::names(u32::from(name) + u32::from(query));
+    let (name, query) = match (name, query) {
+        (true, true) => (Some(texts.get(0)), Some(texts.get(1))),
+        (true, false) => (Some(texts.get(0)), None),
+        (false, true) => (None, Some(texts.get(0))),
+        (false, false) => (None, None),
+    };
+    heap::with(table, |s: &Skills| {
+        ready(ix, |r: &Searcher| match s.pick(&r.index, name, query) {
+            Picked::Skill(i) => [Vec::from([0, i as u32]), s.tool_indices(i)].concat(),
+            Picked::Disabled(i) => Vec::from([1, i as u32]),
+            Picked::Nothing => Vec::new(),
         })
     })
     .flatten()

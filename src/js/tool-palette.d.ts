@@ -197,6 +197,19 @@ export interface SkillIndexOptions {
     onEmbedError?: ((error: unknown) => void) | undefined;
 }
 
+/** The `load_skill` tool of a `SkillIndex`: its definition (MCP's shape: `inputSchema`), and what calling it answers. Frozen. */
+export interface LoadSkillTool {
+    readonly name: string;
+    readonly description: string;
+    readonly inputSchema: {
+        readonly type: "object";
+        readonly properties: { readonly name: { readonly type: "string"; readonly description: string }; readonly query: { readonly type: "string"; readonly description: string } };
+        readonly additionalProperties: false;
+    };
+    /** The model's call, as it sent its arguments: the text to answer it with. */
+    call(args: unknown): string;
+}
+
 /** Routing by skills (SPEC 9): the skills ranked for a turn in the Rust core, resolved to the host's tools. */
 export declare class SkillIndex {
     /**
@@ -224,6 +237,13 @@ export declare class SkillIndex {
     readonly dimensions: number | null;
     /** The whole index as bytes (the skills' texts, their resolved tools, disabled skills, vectors), for `SkillIndex.load`. */
     save(): Uint8Array;
+    /**
+     * A `load_skill` tool (SPEC 9), to list with the pinned tools: the model loads a skill the routing missed, by name
+     * or by query. `call(args)` answers the skill's instructions (its body); with `run`, the skill is no longer new to the
+     * run and its tools join the run's later steps (`run.addSkill`). Arguments that are no such call, a skill turned
+     * off, or nothing found are answered in words the model can act on, never thrown.
+     */
+    loadSkillTool(options?: { name?: string | undefined; run?: PaletteRun | undefined }): LoadSkillTool;
     /** An index from the bytes of `save()`: it ranks and resolves exactly as the one saved. */
     static load(bytes: Uint8Array, options?: { limit?: number | undefined; embed?: SkillIndexOptions["embed"]; onEmbedError?: SkillIndexOptions["onEmbedError"] }): SkillIndex;
     /** Frees the index now rather than at garbage collection; later calls throw. */
@@ -315,6 +335,13 @@ export interface PaletteStep {
     readonly revealed: readonly string[];
     /** `listed` and `deferred` are the previous step's (false at step 1). */
     readonly kept: boolean;
+    /** Only when the outcome names skills (SPEC 9): the relevant skills, as the outcome names them. */
+    readonly skills?: readonly string[];
+    /**
+     * Only with `skills`: those new to the run, whose instructions the host gives the model now, after the history (the
+     * cached prefix is kept); a skill the run met before (or the model loaded, `addSkill`) is not new again.
+     */
+    readonly newSkills?: readonly string[];
 }
 
 /** One conversation or agent loop: each step's palette, kept so the prompt cache holds. Frozen. */
@@ -329,6 +356,12 @@ export declare class PaletteRun {
      * another strategy (nothing is deferred there) or after `dispose()`.
      */
     reveal(names: Iterable<string>): readonly string[];
+    /**
+     * SPEC 9, `load_skill`: the model loaded this skill itself. It is no longer new to the run, and its `tools` that are
+     * registered join the palette of every later step (a name not registered is passed over). Answers the tools that
+     * joined now (frozen). The run's saved form keeps both.
+     */
+    addSkill(skill: string, tools: Iterable<string>): readonly string[];
     /** Steps taken. */
     readonly size: number;
     /**

@@ -6,7 +6,9 @@
 //! fingerprint (its length and a 64-bit FNV-1a of its names, each name's code units and
 //! length); the steps taken; the pinned tools, the tools revealed in order, and (for
 //! `per-turn` and `append`) the last step's `listed` (each a count then indices, varints);
-//! then a 32-bit checksum of all that. Everything else is derived: a `fixed` run lists
+//! the tools loaded skills joined, and the skills the run has given the model (a count,
+//! then each skill's length and code units, varints: skills are not the registered
+//! tools, and must come back exact); then a 32-bit checksum of all that. Everything else is derived: a `fixed` run lists
 //! every tool, a `deferred` one its pinned tools and defers the rest, what `append` showed
 //! is what it listed, what `deferred` showed what it revealed. The names are not kept: the
 //! run is restored over the registered list its host passes again, which must be the very
@@ -106,6 +108,12 @@ impl Run {
         if matches!(self.cache, Cache::PerTurn | Cache::Append) {
             list(&mut bytes, &self.last.listed);
         }
+        list(&mut bytes, &self.joined);
+        varint(&mut bytes, self.skills.len() as u32);
+        for skill in self.skills.iter() {
+            varint(&mut bytes, skill.len() as u32);
+            skill.iter().for_each(|&u| varint(&mut bytes, u32::from(u)));
+        }
         let sum = checksum(&bytes);
         bytes.extend_from_slice(&sum.to_le_bytes());
         let mut out: Vec<u16> = PREFIX.iter().map(|&b| u16::from(b)).collect();
@@ -181,6 +189,18 @@ impl Run {
         let revealed = r.list(count)?;
         let kept = matches!(cache, Cache::PerTurn | Cache::Append);
         let listed = if kept { r.list(count)? } else { Vec::new() };
+        let joined = r.list(count)?;
+        let mut skills = NameList::default();
+        for _ in 0..r.varint()? {
+            let len = r.varint()? as usize;
+            if len > content.len() - r.at {
+                return Err(NotSaved);
+            }
+            let skill: Result<Vec<u16>, SavedError> = (0..len)
+                .map(|_| u16::try_from(r.varint()?).map_err(|_| NotSaved))
+                .collect();
+            skills.push(&skill?);
+        }
         if r.at != content.len() {
             return Err(NotSaved);
         }
@@ -190,13 +210,15 @@ impl Run {
         }
         let roster = Roster::new(registered, &pins).map_err(|_| NotSaved)?;
         // Every index names a tool at its first place (what a run ever holds).
-        for &i in pinned.iter().chain(&revealed).chain(&listed) {
+        for &i in pinned.iter().chain(&revealed).chain(&listed).chain(&joined) {
             if roster.firsts.binary_search(&i).is_err() {
                 return Err(NotSaved);
             }
         }
         let mut run = Run::new(cache, &roster);
         run.revealed = revealed;
+        run.joined = joined;
+        run.skills = skills;
         let mut last = Step {
             step: steps,
             listed,

@@ -440,3 +440,44 @@ pub fn refusal(e: &SnapshotError) -> (bool, Vec<u16>) {
         _ => (e.words().2, e.units()),
     }
 }
+
+/// What `load_skill` finds (SPEC 9): a skill to load, one the host turned off, or none.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Picked {
+    Skill(usize),
+    Disabled(usize),
+    Nothing,
+}
+
+impl Skills {
+    /// The skill `load_skill` loads: the one named `name` exactly; else the best of the
+    /// search for `query` (or for the name, a model's approximation of one) that is not
+    /// disabled; a disabled skill named exactly, or the only ones found, are refused.
+    pub fn pick(&self, index: &Index, name: Option<&[u16]>, query: Option<&[u16]>) -> Picked {
+        let off = |i: usize| {
+            if self.is_disabled(i) {
+                Picked::Disabled(i)
+            } else {
+                Picked::Skill(i)
+            }
+        };
+        if let Some(i) = name.and_then(|n| self.skills.iter().position(|s| s.name == n)) {
+            return off(i);
+        }
+        let Some(q) = query.or(name) else {
+            return Picked::Nothing;
+        };
+        let mut hits = Vec::new();
+        index.search(q, self.len(), &mut hits);
+        hits.iter()
+            .map(|h| off(h.tool as usize))
+            .find(|p| matches!(p, Picked::Skill(_)))
+            .or_else(|| hits.first().map(|h| off(h.tool as usize)))
+            .unwrap_or(Picked::Nothing)
+    }
+
+    /// Skill i's tools, as indices into [`Skills::tools`].
+    pub fn tool_indices(&self, i: usize) -> Vec<u32> {
+        self.tools_of(i).map(|t| t as u32).collect()
+    }
+}

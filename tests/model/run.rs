@@ -14,6 +14,8 @@ pub struct StepSpec {
     pub deferred: Vec<Units>,
     pub revealed: Vec<Units>,
     pub kept: bool,
+    /// SPEC 9: per skill the outcome named, whether the run meets it for the first time.
+    pub fresh: Vec<bool>,
 }
 
 pub struct RunModel {
@@ -22,6 +24,9 @@ pub struct RunModel {
     pinned: Vec<Units>,
     revealed: Vec<Units>,
     last: Option<StepSpec>,
+    /// SPEC 9: the skills the run gave the model; the tools loaded skills joined.
+    skills: Vec<Units>,
+    joined: Vec<Units>,
 }
 
 /// `Err(i)`: `names[i]` is the first that is not registered.
@@ -52,11 +57,36 @@ impl RunModel {
             pinned,
             revealed: Vec::new(),
             last: None,
+            skills: Vec::new(),
+            joined: Vec::new(),
         })
     }
 
-    /// `None`: a refusal or `RoutingUnavailable`.
-    pub fn step(&mut self, names: Option<&[Units]>) -> Result<StepSpec, usize> {
+    /// Whether the run meets `skill` for the first time (from now on it has met it).
+    fn meet(&mut self, skill: &Units) -> bool {
+        let new = !self.skills.contains(skill);
+        if new {
+            self.skills.push(skill.clone());
+        }
+        new
+    }
+
+    /// SPEC 9, `load_skill`: the skill is met, and its registered tools that are neither
+    /// pinned nor joined before join every later palette (the new ones answered).
+    pub fn join(&mut self, skill: &Units, tools: &[Units]) -> Vec<Units> {
+        self.meet(skill);
+        let mut new = Vec::new();
+        for t in tools {
+            if self.registered.contains(t) && !self.pinned.contains(t) && !self.joined.contains(t) {
+                self.joined.push(t.clone());
+                new.push(t.clone());
+            }
+        }
+        new
+    }
+
+    /// `None`: a refusal or `RoutingUnavailable`; `skills`: those the outcome names.
+    pub fn step(&mut self, names: Option<&[Units]>, skills: &[Units]) -> Result<StepSpec, usize> {
         if let Some(names) = names {
             check(&self.registered, names)?;
         }
@@ -64,7 +94,11 @@ impl RunModel {
         // The step's palette, in registration order: every name, or the outcome's and the pinned.
         let palette: Vec<Units> = r
             .iter()
-            .filter(|n| names.map_or(true, |names| names.contains(n) || self.pinned.contains(n)))
+            .filter(|n| {
+                names.map_or(true, |names| {
+                    names.contains(n) || self.pinned.contains(n) || self.joined.contains(n)
+                })
+            })
             .cloned()
             .collect();
         let last_listed = self
@@ -105,6 +139,7 @@ impl RunModel {
             .last
             .as_ref()
             .is_some_and(|s| s.listed == listed && s.deferred == deferred);
+        let fresh = skills.iter().map(|s| self.meet(s)).collect();
         let step = StepSpec {
             step: self.last.as_ref().map_or(1, |s| s.step + 1),
             offered,
@@ -112,6 +147,7 @@ impl RunModel {
             deferred,
             revealed,
             kept,
+            fresh,
         };
         self.last = Some(step.clone());
         Ok(step)
@@ -190,9 +226,16 @@ impl CoreRun {
             .collect())
     }
 
-    pub fn step(&mut self, names: Option<&[Units]>) -> Result<StepSpec, usize> {
+    pub fn join(&mut self, skill: &Units, tools: &[Units]) -> Vec<Units> {
+        let new = self.run.join(&self.roster, skill, &list(tools));
+        new.iter()
+            .map(|&i| self.registered[i as usize].clone())
+            .collect()
+    }
+
+    pub fn step(&mut self, names: Option<&[Units]>, skills: &[Units]) -> Result<StepSpec, usize> {
         let given = names.map(list);
-        let s = self.run.step(&self.roster, given.as_ref())?;
+        let s = self.run.step(&self.roster, given.as_ref(), &list(skills))?;
         let of = |is: &[u32]| {
             is.iter()
                 .map(|&i| self.registered[i as usize].clone())
@@ -205,6 +248,7 @@ impl CoreRun {
             deferred: of(&s.deferred),
             revealed: of(&s.revealed),
             kept: s.kept,
+            fresh: s.fresh.clone(),
         })
     }
 }

@@ -287,4 +287,73 @@ export function skills(tp) {
       assert.throws(() => SkillIndex.prototype.search.call({}, "x"), { name: "TypeError" });
     });
   });
+
+  describe("skills in a run, and load_skill (SPEC 9)", () => {
+    const { PaletteRun } = tp;
+    const index = new SkillIndex(SKILLS, { tools: { Plot: ["line_chart", "bar_chart"] }, disabled: ["github"] });
+    const registered = [...REG, "load_skill"];
+    const turn = (message) => resolvePalette({ registered, entries: () => index.entries(message) });
+
+    test("a step says the relevant skills and those new to the run; a skill met before is not new again; saved and loaded too", async () => {
+      const run = new PaletteRun({ registered, pinned: ["load_skill"] });
+      const first = run.step(await turn("extract the tables of this PDF"));
+      assert.deepEqual([first.skills, first.newSkills], [["pdf"], ["pdf"]]);
+      assert.deepEqual(first.offered, ["Read", "Bash", "load_skill"]);
+      const second = run.step(await turn("now a bar chart of the pdf tables"));
+      assert.deepEqual([...second.skills].sort(), ["charts", "pdf"]);
+      assert.deepEqual(second.newSkills, ["charts"]);
+      const again = PaletteRun.load(run.save(), { registered });
+      const third = again.step(await turn("the pdf once more"));
+      assert.deepEqual([third.skills, third.newSkills], [["pdf"], []]);
+      // A refusal that still names a skill (prose only) brings it in once.
+      const fourth = again.step(await turn("meeting notes please"));
+      assert.deepEqual([fourth.skills, fourth.newSkills], [["notes"], ["notes"]]);
+      assert.ok(Object.isFrozen(fourth.newSkills));
+      // An outcome without skills gives a step as SPEC 8 has it.
+      assert.deepEqual(Object.keys(again.step(new Routed(["Read"]))), ["step", "offered", "listed", "deferred", "revealed", "kept"]);
+      assert.throws(() => again.step({ kind: "routed", names: ["Read"], skills: [1] }), { name: "TypeError", message: "PaletteRun.step: outcome.skills[0] must be a string, got number (1)" });
+    });
+
+    test("addSkill: the skill is no longer new, its registered tools join every later step", async () => {
+      for (const cache of ["per-turn", "append", "fixed", "deferred"]) {
+        const run = new PaletteRun({ registered, pinned: ["load_skill"], cache });
+        assert.deepEqual(run.addSkill("charts", ["line_chart", "bar_chart", "not_registered", "load_skill"]), ["line_chart", "bar_chart"], cache);
+        assert.deepEqual(run.addSkill("charts", ["line_chart"]), [], cache);
+        const step = run.step(await turn("extract the tables of this PDF"));
+        assert.ok(step.offered.includes("line_chart") && step.offered.includes("bar_chart") && step.offered.includes("Read"), cache);
+        const after = run.step(await turn("draw a chart of it"));
+        assert.deepEqual(after.newSkills, [], cache);
+        // Kept across a save and a load.
+        const loaded = PaletteRun.load(run.save(), { registered });
+        assert.ok(loaded.step(new Routed(["Read"])).offered.includes("bar_chart"), cache);
+      }
+      const run = new PaletteRun({ registered });
+      assert.throws(() => run.addSkill(1, []), { name: "TypeError", message: "PaletteRun.addSkill: skill must be a string, got number (1)" });
+      assert.throws(() => run.addSkill("a", "b"), { name: "TypeError" });
+    });
+
+    test("load_skill: the instructions by name or query; its tools join the run; anything else answered in words", async () => {
+      const run = new PaletteRun({ registered, pinned: ["load_skill"], cache: "deferred" });
+      const tool = index.loadSkillTool({ run });
+      assert.equal(tool.name, "load_skill");
+      assert.equal(tool.inputSchema.type, "object");
+      assert.deepEqual(Object.keys(tool.inputSchema.properties), ["name", "query"]);
+      assert.equal(tool.call({ name: "charts" }), index.get("charts").body);
+      assert.equal(tool.call({ query: "extract text from a pdf" }), "Run pdftotext on the file.");
+      const step = run.step(await turn("zebra crossing"));
+      // A refusal offers every tool in a deferred run; the loaded skills' tools are revealed once routed turns come.
+      assert.equal(step.step, 1);
+      const next = run.step(new Routed(["search"]));
+      assert.deepEqual(next.revealed, ["Read", "Bash", "line_chart", "bar_chart", "search"]);
+      assert.equal(tool.call({ name: "github" }), 'The skill "github" is turned off here.');
+      assert.equal(tool.call({ name: "deploy" }), 'The skill "deploy" is turned off here.');
+      assert.equal(tool.call({ query: "zebra" }), 'No skill matches "zebra".');
+      for (const bad of [undefined, null, 5, "pdf", {}, { name: 5 }, { name: "" }]) assert.match(tool.call(bad), /^load_skill takes \{"name"/);
+      const named = index.loadSkillTool({ name: "skill" });
+      assert.equal(named.name, "skill");
+      assert.equal(named.call({ name: "notes" }), "Headings, then bullets.");
+      assert.throws(() => index.loadSkillTool({ name: "" }), { name: "TypeError" });
+      assert.throws(() => index.loadSkillTool({ run: {} }), { name: "TypeError", message: "SkillIndex.loadSkillTool: options.run must be a PaletteRun, got an object" });
+    });
+  });
 }
