@@ -10,6 +10,7 @@ import * as baseline from "./baseline.mjs";
 import { aiSdk, data as bfcl, embeddingAlone, miniSearch, pool as bfclPool, recall, recalls, synthetic, toolIndexRankers, vectors } from "./tool-search/compare.mjs";
 import { tokenTable, mcpOverhead, markdown as tokenLines } from "./tool-search/tokens.mjs";
 import { multiTurn, lines as multiTurnLines, markdown as multiTurnMarkdown } from "./tool-search/multi-turn.mjs";
+import * as skillsBench from "./skills/bench.mjs";
 import { shortenImports, trapAtPanic, WASM_OPT_ARGS } from "../scripts/wasm-edit.mjs";
 
 const root = new URL("..", import.meta.url);
@@ -413,6 +414,21 @@ if (process.argv.includes("--tool-search")) {
   printSearch(await toolSearch());
   process.exit(0);
 }
+// Issue 40: parsing against the hosts, SkillsBench retrieval, tokens, a turn's entries.
+async function skills() {
+  const r = { parsing: skillsBench.parsing(pkg), bench: await skillsBench.skillsBench(pkg), entries: skillsBench.entriesTime(pkg) };
+  return { ...r, musts: skillsBench.musts(r) };
+}
+function printSkills(r) {
+  console.log(skillsBench.lines(r).join("\n"));
+  console.log("  musts:");
+  for (const m of r.musts) console.log(`    ${m.ok ? "ok  " : "MISS"} ${m.what}: ${m.got}`);
+}
+// `--skills`: only the skills section, printed, nothing written.
+if (process.argv.includes("--skills")) {
+  printSkills(await skills());
+  process.exit(0);
+}
 // `--multi-turn`: only the runs on BFCL's multi-turn conversations, printed, nothing written.
 if (process.argv.includes("--multi-turn")) {
   console.log(multiTurnLines(await multiTurn()).join("\n"));
@@ -513,8 +529,11 @@ const tokens = { routing: await tokenTable(), mcp: await mcpOverhead({ runs: qui
 console.log(`\n${tokenLines(tokens.routing, tokens.mcp).join("\n")}`);
 const runs = await multiTurn();
 console.log(`\n${multiTurnLines(runs).join("\n")}`);
+console.log("");
+const skillsResults = await skills();
+printSkills(skillsResults);
 
-const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem, crossings, door, binding, toolSearch: search, tokens, multiTurn: runs };
+const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem, crossings, door, binding, toolSearch: search, tokens, multiTurn: runs, skills: skillsResults };
 if (!quick) {
   writeFileSync(new URL("bench/results.json", root), JSON.stringify(results, null, 2) + "\n");
   const table = [
@@ -562,6 +581,8 @@ if (!quick) {
     ...tokenLines(tokens.routing, tokens.mcp),
     "",
     ...multiTurnMarkdown(runs),
+    "",
+    ...skillsBench.markdown(skillsResults),
   ].join("\n");
   const readmeUrl = new URL("README.md", root);
   const readme = readFileSync(readmeUrl, "utf8");
