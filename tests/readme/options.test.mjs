@@ -29,6 +29,7 @@ export const REQUIRED = {
   ToolIndexOptions: "new ToolIndex(tools, options)",
   ToolIndexLoadOptions: "ToolIndex.load(bytes or source, options)",
   PaletteRunOptions: "new PaletteRun(options)",
+  SkillIndexOptions: "new SkillIndex(skills, options)",
   AiSdkPaletteOptions: "createToolPalette(options) of tool-palette/ai-sdk",
   OpenAIAgentsPaletteOptions: "createToolPalette(options) of tool-palette/openai-agents",
   LangChainPaletteOptions: "toolPaletteMiddleware(options) of tool-palette/langchain",

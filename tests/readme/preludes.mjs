@@ -142,6 +142,13 @@ declare const tools: { name: string; description: string; namespace?: string }[]
 declare const message: string;
 declare const model: string;
 `,
+  "// Skills: route each turn by the relevant skills, and give the model their instructions once": `
+declare const texts: [string, string][];
+declare const toolNames: string[];
+declare const message: string;
+declare const history: string[];
+declare const instructions: string[];
+`,
   "// Providers: each step's tools list, for the OpenAI SDK": `
 import type { RouterOutcome } from "tool-palette";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
