@@ -11,7 +11,8 @@
 //   and `revealed`: names to load after the history, through that search's documented round trip.
 // A provider that cannot carry what the step asks throws an Error saying so, never a request that
 // silently offers something else.
-import { attempt, errorText, fail, fields, isObject, items, NO_TOOL_MATCHES, read as readField } from "./shared.js";
+import { NO_TOOL_MATCHES } from "./kernel/tools.js";
+import { attempt, errorText, fail, fields, isObject, isString, items, read as readField } from "./kernel/values.js";
 
 const EMPTY = Object.freeze({ type: "object", properties: {} });
 const SEARCH_NAME = "tool_search";
@@ -23,8 +24,6 @@ const searchSchema = () => ({
   required: ["query"],
   additionalProperties: false,
 });
-
-const isString = (v) => typeof v === "string";
 
 // The step's lists, checked (a PaletteStep, or anything of its shape), each read once: what a
 // getter or proxy of the caller's throws, here and below, is a TypeError naming what it read.

@@ -4,7 +4,7 @@
 // tools are too large to index with the others; a tool that cannot be read) and the
 // definitions' sizes the reports give.
 import { ToolIndex } from "tool-palette";
-import { errorText, fail, isObject, isFunction, put, timerFor, within } from "../shared.js";
+import { errorText, fail, isFunction, isObject, put, timerFor, within } from "../kernel/values.js";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
 

@@ -4,7 +4,8 @@
 // the core's. With options.cache, the run's PaletteRun (SPEC 8) says what is offered, listed
 // and deferred.
 import { resolvePalette } from "tool-palette";
-import { abortable, checkSignal, fail, fields, isObject, runKeeper } from "../shared.js";
+import { runKeeper } from "../kernel/core.js";
+import { abortable, checkSignal, fail, fields, isObject } from "../kernel/values.js";
 
 /**
  * The routing of one run over `listing`: `run` (`route(context, options)`, the framework adapters' `router`, `turn`,
