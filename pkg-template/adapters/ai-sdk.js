@@ -17,7 +17,7 @@
 // `runtimeContext.toolPalette`, which telemetry integrations receive when
 // `telemetry.includeRuntimeContext` includes `toolPalette`. No import of `ai`: its documented shapes.
 import { ToolIndex } from "tool-palette";
-import { attributes, createCore, lastText, noTarget, Recent, validateArgs } from "./kernel/core.js";
+import { attributes, createCore, lastText, noTarget, validateArgs } from "./kernel/core.js";
 import { attempt, fail, isFunction, isObject, put } from "./kernel/values.js";
 
 const WHERE = "tool-palette/ai-sdk";
@@ -75,7 +75,6 @@ export function createToolPalette(options) {
   // The attributes object is already in the step's runtimeContext: tracing completes it.
   const core = createCore(options, WHERE, defaultContext, { trace: (report, step) => Object.assign(step.attributes, attributes(report)) });
   const { o } = core;
-  const byCall = new Recent(); // toolCallId → step
   const byMessages = new WeakMap(); // the step's messages array → step
   const open = new WeakMap(); // a generation (its initialMessages array) → its last step
   // What the last record given to wrapTools holds: its names, the tools as read, those the
@@ -134,7 +133,6 @@ export function createToolPalette(options) {
       return sent;
     };
     const see = async (part) => {
-      if (typeof part.toolCallId === "string") byCall.set(part.toolCallId, step);
       // A call reaches a wrapped execute unless the provider ran it, the tool has no execute, the SDK refuses it
       // (not among the activeTools; with a run, not listed: a listed tool not offered, "fixed", is refused by its
       // execute), or the SDK refuses its input (a tool error, and nothing runs).
@@ -197,11 +195,12 @@ export function createToolPalette(options) {
 
     async function execute(name, tool, input, execOptions) {
       const opts = isObject(execOptions) ? execOptions : {};
-      let step = (typeof opts.toolCallId === "string" && byCall.take(opts.toolCallId)) || (Array.isArray(opts.messages) && byMessages.get(opts.messages)) || null;
-      if (!step) {
-        if (o.router || o.policies) core.warn("NO_PREPARE_STEP", "a tool ran in a step that prepareStep did not see: pass prepareStep: palette.prepareStep to generateText/streamText/ToolLoopAgent, or nothing is routed nor reported.");
-        step = await core.begin({ index: -1, ctx: o.context(opts), signal: opts.abortSignal, silent: true });
-      }
+      const step = await core.stepFor(opts.toolCallId, {
+        also: Array.isArray(opts.messages) && byMessages.get(opts.messages),
+        ctx: () => o.context(opts),
+        signal: opts.abortSignal,
+        warning: ["NO_PREPARE_STEP", "a tool ran in a step that prepareStep did not see: pass prepareStep: palette.prepareStep to generateText/streamText/ToolLoopAgent, or nothing is routed nor reported."],
+      });
       const call = { name, args: input, ...(typeof opts.toolCallId === "string" && { id: opts.toolCallId }) };
       const sent = core.dispatch(step, call);
       // Listed but not offered (options.cache "fixed"): answered as a tool error, nothing runs.

@@ -11,7 +11,7 @@
 // With `tracing`, each model call goes to the run's LangChain callbacks as a custom event
 // "tool_palette_step" (`handleCustomEvent`; LangSmith records it on the run). No import of
 // langchain: the middleware is a plain object of the documented shape.
-import { attributes, createCore, lastText, Recent } from "./kernel/core.js";
+import { attributes, createCore, lastText } from "./kernel/core.js";
 import { fail, isFunction, isObject, nameOf } from "./kernel/values.js";
 
 const WHERE = "tool-palette/langchain";
@@ -78,7 +78,6 @@ export function toolPaletteMiddleware(options) {
   const { o } = core;
   const name = o.name ?? "ToolPaletteMiddleware";
   if (typeof name !== "string" || name === "") throw fail(`${WHERE}: options.name`, "a non-empty string", name);
-  const byCall = new Recent(); // tool call id → step
   const open = new Set(); // steps waiting for their calls
 
   // The custom event of a step this seam finished, delivered within the seam's run.
@@ -116,7 +115,6 @@ export function toolPaletteMiddleware(options) {
     const response = await handler(next);
     for (const call of isObject(response) && Array.isArray(response.tool_calls) ? response.tool_calls : []) {
       if (!isObject(call)) continue;
-      if (typeof call.id === "string") byCall.set(call.id, step);
       step.call({ id: call.id, name: call.name }, true); // the agent's tool node runs every call through wrapToolCall
     }
     step.response = response;
@@ -128,8 +126,7 @@ export function toolPaletteMiddleware(options) {
 
   async function wrapToolCall(request, handler) {
     const call = request.toolCall;
-    let step = isObject(call) && typeof call.id === "string" ? byCall.take(call.id) : undefined;
-    if (!step) step = await core.begin({ index: -1, ctx: o.context(request), signal: isObject(request.runtime) ? request.runtime.signal : undefined, silent: true });
+    const step = await core.stepFor(isObject(call) ? call.id : undefined, { ctx: () => o.context(request), signal: isObject(request.runtime) ? request.runtime.signal : undefined });
     const sent = isObject(call) ? core.dispatch(step, call) : (step.dispatched(null), {});
     await delivered(step);
     // A call outside the palette, or to a name that is no tool at all, is refused naming the offered tools only.

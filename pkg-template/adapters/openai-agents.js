@@ -16,7 +16,7 @@
 // `isEnabled` lets the model seam see the run context. With `tracing`, each turn is a custom
 // span "tool-palette" in the run's trace. No import of the SDK: its documented shapes, and the
 // registered symbols under which it shares its trace context and trace provider across copies.
-import { attributes, createCore, lastText, noTarget, Recent } from "./kernel/core.js";
+import { attributes, createCore, lastText, noTarget } from "./kernel/core.js";
 import { fail, isFunction, isObject } from "./kernel/values.js";
 
 const WHERE = "tool-palette/openai-agents";
@@ -82,7 +82,6 @@ export function createToolPalette(options) {
   let lastSeen = null; // the same, for a runtime without the SDK's trace context
   const runs = new WeakMap(); // a run (its trace) → { steps, message, open }
   const fallbackRun = { steps: 0, message: "", open: null };
-  const byCall = new Recent(); // callId → step
   const wrapped = new Set(); // names of the function tools palette.tools() wrapped
 
   function tools(list) {
@@ -104,11 +103,10 @@ export function createToolPalette(options) {
       }
       async function invoke(runContext, input, details) {
         const callId = isObject(details) && isObject(details.toolCall) ? details.toolCall.callId : undefined;
-        let step = typeof callId === "string" ? byCall.take(callId) : undefined;
-        if (!step) {
-          if (o.router || o.policies) core.warn("NO_MODEL_SEAM", "a tool ran in a turn that palette.model() did not serve: routing and model selection happen in the agent's model, so use model: palette.model(yourModel) (or a model provider returning it).");
-          step = await core.begin({ index: -1, ctx: o.context({ runContext, agent: undefined }), silent: true });
-        }
+        const step = await core.stepFor(callId, {
+          ctx: () => o.context({ runContext, agent: undefined }),
+          warning: ["NO_MODEL_SEAM", "a tool ran in a turn that palette.model() did not serve: routing and model selection happen in the agent's model, so use model: palette.model(yourModel) (or a model provider returning it)."],
+        });
         let args;
         try {
           args = JSON.parse(input);
@@ -169,7 +167,6 @@ export function createToolPalette(options) {
     const calls = Array.isArray(output) ? output.filter((item) => isObject(item) && item.type === "function_call") : [];
     let refused = null;
     for (const item of calls) {
-      if (typeof item.callId === "string") byCall.set(item.callId, step);
       const refuse = step.refusesCall(item.name);
       if (refuse && !refused) refused = item;
       step.call({ id: item.callId, name: item.name }, functions.has(item.name) && wrapped.has(item.name) && !refuse);

@@ -12,6 +12,7 @@
 // of the step is accounted for, the step is reported once: `onDecision(report)`, and the
 // framework's tracing when it has one.
 import { activeTools, bindPalette, PaletteRun } from "tool-palette";
+import { Runs } from "./runs.js";
 import { attempt, checkFunctions, checkOneOf, fail, fields, hasMethod, isFunction, isObject, names, nameOf, warnings } from "./values.js";
 
 // ---------------------------------------------------------------- options
@@ -76,22 +77,6 @@ export function byCore(check, where, expected) {
   }
 }
 
-/**
- * A run (SPEC 8) over the registered names, kept while they stay the same: `keep(names)`
- * answers `{ run, fresh }`, a new run (the previous one disposed) when the names changed.
- */
-export function runKeeper(cache, pinnedOf) {
-  let held = null;
-  let run = null;
-  return (registered) => {
-    if (held && held.length === registered.length && held.every((name, i) => name === registered[i])) return { run, fresh: false };
-    run?.dispose();
-    held = [...registered];
-    run = new PaletteRun({ registered: held, cache, pinned: pinnedOf(held) });
-    return { run, fresh: true };
-  };
-}
-
 // ---------------------------------------------------------------- the step's context
 
 // The text of a message whose content is a string or an array of text parts, the parts
@@ -118,7 +103,7 @@ export function lastText(messages, isUser, contentOf = (m) => m.content) {
 }
 
 // A small bounded map: remembers the step of the last `limit` tool calls by their id.
-export class Recent {
+class Recent {
   #map = new Map();
   constructor(limit = 1024) {
     this.limit = limit;
@@ -199,7 +184,7 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
   const o = readOptions(options, where, defaultContext, extra);
   const warn = warnings(where, o.onWarning);
   // With options.cache, the adapter is one run (SPEC 8) over the framework's tools: a new run when they change.
-  const keep = o.cache ? runKeeper(o.cache, (registered) => o.pins.filter((pin) => registered.includes(pin))) : null;
+  const runs = o.cache ? new Runs(o.cache, (registered) => o.pins.filter((pin) => registered.includes(pin))) : null;
 
   // This step's outcome, and the router's report of it. A ToolRouter is asked `resolve({ signal, context,
   // onDecision })`; a function router gets `(ctx, { signal, onDecision, mode, outsidePalette })` (tool-palette/mcp's
@@ -238,7 +223,7 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     const { outcome, decision } = await route(ctx, signal);
     const selection = o.policies ? o.policies.selectModel(ctx) : null;
     const step = new Step(core, { index, ctx, outcome, decision, selection, tools, silent, shape });
-    if (!silent && keep && tools) step.follow(keep(tools).run);
+    if (!silent && runs && tools) step.follow(runs.step(tools, step.offered ? { kind: "routed", names: step.offered, unresolved: [] } : { kind: "unavailable" }));
     if (!silent && o.onRoute) o.onRoute({ ctx, outcome, activeTools: step.offered ? [...step.offered] : undefined, selection, ...more });
     return step;
   }
@@ -261,6 +246,17 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     return { dispatch: d, redirected, call: redirected ? d.call : call };
   }
 
+  /**
+   * The step whose model emitted the call `id` (or `also`); for a tool that ran where no model seam routed, a silent
+   * step on `ctx()`, after the adapter's `warning` ([code, message]) when there is something to route or police.
+   */
+  async function stepFor(id, { also, ctx, signal, warning }) {
+    const step = (typeof id === "string" && calls.take(id)) || also || null;
+    if (step) return step;
+    if (warning && (o.router || o.policies)) warn(...warning);
+    return begin({ index: -1, ctx: ctx(), signal, silent: true });
+  }
+
   function emit(step) {
     if (step.silent) return;
     const report = step.report();
@@ -268,7 +264,8 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     if (o.onDecision) o.onDecision(report);
   }
 
-  const core = { o, where, warn, begin, dispatch, emit, enforce: o.mode === "enforce" };
+  const calls = new Recent(); // a call's id → the step whose model emitted it
+  const core = { o, where, warn, begin, dispatch, stepFor, emit, calls, enforce: o.mode === "enforce" };
   return core;
 }
 
@@ -339,8 +336,7 @@ class Step {
    * With a run: the run's step for this palette (the offered names, every tool when none), whose `listed` names
    * are what the model is sent, in that order, and whose `offered` names are what the gate admits.
    */
-  follow(run) {
-    const step = run.step(this.offered ? { kind: "routed", names: this.offered, unresolved: [] } : { kind: "unavailable" });
+  follow(step) {
     this.runStep = step;
     this.listed = step.listed;
     this.listedSet = new Set(step.listed);
@@ -407,6 +403,7 @@ class Step {
 
   /** One call the model emitted: recorded if outside the palette; `dispatches` tells whether a dispatch will follow. */
   call({ id, name }, dispatches) {
+    if (typeof id === "string") this.core.calls.set(id, this);
     if (this.isOutside(name)) this.outside.push(Object.freeze({ id: id ?? null, name, refused: this.refusesCall(name) }));
     if (dispatches) this.expected++;
   }

@@ -4,7 +4,7 @@
 // the core's. With options.cache, the run's PaletteRun (SPEC 8) says what is offered, listed
 // and deferred.
 import { resolvePalette } from "tool-palette";
-import { runKeeper } from "../kernel/core.js";
+import { Runs } from "../kernel/runs.js";
 import { abortable, checkSignal, fail, fields, isObject } from "../kernel/values.js";
 
 /**
@@ -24,33 +24,9 @@ export function createRouting(o, listing) {
     if (messages[messages.length - 1] !== message) messages.push(message);
     return Object.freeze(messages.slice(0, -1));
   };
-  // With options.cache: the run's PaletteRun over the listed tools and the search tool (pinned),
-  // a new one when the listing's names change. When the listing changes, what the run showed the
-  // model of the tools still listed is carried into the new run: a deferred run's revealed tools
-  // stay revealed (the model loaded them), an appending run's listed tools stay listed (nothing is removed).
-  const keep = cache === null ? null : runKeeper(cache, () => (searchName === false ? [] : [searchName]));
-  let kept = null; // { run, last: its last step, revealed: what it revealed, in order }
-  // (A loop, not push(...names): a list of 150,000 names overflows the stack.)
-  const remember = (names) => {
-    for (const name of names) kept.revealed.push(name);
-    return names;
-  };
-  const stepOf = (l, outcome) => {
-    const registered = searchName === false ? l.names : [...l.names, searchName];
-    const { run, fresh } = keep(registered);
-    let carried = [];
-    if (fresh) {
-      const still = new Set(registered);
-      carried = (cache === "deferred" ? kept?.revealed ?? [] : cache === "append" ? kept?.last?.listed ?? [] : []).filter((n) => still.has(n));
-      kept = { run, last: null, revealed: [] };
-      if (cache === "deferred") remember(run.reveal(carried));
-    }
-    const palette = cache === "append" && carried.length && outcome.kind === "routed" ? { kind: "routed", names: [...carried, ...outcome.names], unresolved: [] } : outcome;
-    kept.last = kept.run.step(palette);
-    remember(kept.last.revealed);
-    return kept.last;
-  };
-
+  // With options.cache: the run's PaletteRun over the listed tools and the search tool (pinned), a new one,
+  // carrying what the model was shown of the tools still listed, when the listing's names change.
+  const runs = cache === null ? null : new Runs(cache, () => (searchName === false ? [] : [searchName]), { carry: true });
   async function routeTurn(context, signal, lenient) {
     if (typeof context !== "string" && !isObject(context)) throw fail(`${where}: route(context)`, "the turn's message (a string) or a context object with its message", context);
     const ctx = typeof context === "string" ? { message: context } : context;
@@ -81,7 +57,7 @@ export function createRouting(o, listing) {
     });
     const narrowed = outcome.kind === "routed";
     // With a run, its step: what is offered (the gate), listed (sent in full) and deferred.
-    const step = cache === null ? null : stepOf(l, outcome);
+    const step = runs && runs.step(searchName === false ? l.names : [...l.names, searchName], outcome);
     const toolOf = (name) => (name === searchName && !l.byName.has(name) ? listing.searchTool() : listing.offeredTool(l, name));
     const withSearch = step === null && narrowed && searchName !== false;
     const offeredNames = step ? [...step.offered] : narrowed ? [...outcome.names, ...(withSearch ? [searchName] : [])] : [...l.names];
@@ -151,8 +127,8 @@ export function createRouting(o, listing) {
       // e.g. with tool-palette/providers given this run): offered from the next turn on.
       reveal(names) {
         if (cache !== "deferred") throw new Error(`${where}: run.reveal() needs options.cache "deferred" (this palette's is ${cache === null ? "none" : `"${cache}"`})`);
-        if (kept === null) throw new Error(`${where}: run.reveal() before the run's first step (route())`);
-        return remember(kept.run.reveal(names));
+        if (runs.run === null) throw new Error(`${where}: run.reveal() before the run's first step (route())`);
+        return runs.reveal(names);
       },
     },
   };
