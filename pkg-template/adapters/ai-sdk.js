@@ -3,21 +3,15 @@
 //   const palette = createToolPalette({ router, policies });
 //   await generateText({ model, prompt, stopWhen, tools: palette.wrapTools(tools), prepareStep: palette.prepareStep });
 //
-// `prepareStep` routes each step (by default on the last user message of its messages) and
-// returns the offered names as `activeTools` (omitted for every tool, which the AI SDK reads
-// so), so the SDK itself refuses a call outside them (NoSuchToolError, sent back to the model
-// as a tool error), and the policy's model as `model`. `wrapTools` sends every `execute`
-// through the kernel's dispatch: a redirect runs the target's `execute`, and the result stays
-// the emitted call's (its id and name). With the SDK's toolSearch, a step that routing narrows
-// keeps the search tool offered and the deferred tools within its reach (the SDK shows one
-// only once a search found it), and what it found joins the offered names for the rest of
-// the generation. To see the calls the model emitted, the step's model is handed back in a
-// Proxy that forwards everything and watches doGenerate/doStream; a call whose input the SDK
-// refuses is not waited for. With `tracing`, the step's attributes ride in
-// `runtimeContext.toolPalette`, which telemetry integrations receive when
-// `telemetry.includeRuntimeContext` includes `toolPalette`. No import of `ai`: its documented shapes.
+// `prepareStep` routes each step and returns the offered names as `activeTools` (omitted for every
+// tool), so the SDK itself refuses a call outside them (NoSuchToolError), and the policy's model,
+// handed back in a Proxy that watches doGenerate/doStream for the calls it emits. `wrapTools` sends
+// every `execute` through the kernel's dispatch (a redirect runs the target's `execute`; the result
+// stays the emitted call's). With the SDK's toolSearch, a narrowed step keeps the search tool and the
+// deferred tools within its reach, and what it found joins the offered names. With `tracing`, the
+// step's attributes ride in `runtimeContext.toolPalette`. No import of `ai`: its documented shapes.
 import { ToolIndex } from "tool-palette";
-import { attributes, createCore, lastText, noTarget, validateArgs } from "./kernel/core.js";
+import { attributes, contextOf, createCore, noTarget, validateArgs } from "./kernel/core.js";
 import { attempt, fail, isFunction, isObject, put } from "./kernel/values.js";
 
 const WHERE = "tool-palette/ai-sdk";
@@ -26,15 +20,10 @@ const TOOL_SEARCH = Symbol.for("vercel.ai.toolSearch");
 const AI_SCHEMA = Symbol.for("vercel.ai.schema");
 
 /** The default context: `{ message, messages, runtimeContext }`; `message` is `runtimeContext.message` when it is a string, else the last user message's text. */
-export function defaultContext(input) {
-  const messages = isObject(input) && Array.isArray(input.messages) ? input.messages : [];
-  const runtimeContext = isObject(input) ? input.runtimeContext : undefined;
-  const given = isObject(runtimeContext) && typeof runtimeContext.message === "string" ? runtimeContext.message : undefined;
-  return { message: given ?? lastText(messages, (m) => m.role === "user"), messages, runtimeContext };
-}
+export const defaultContext = (input) =>
+  contextOf(isObject(input) && Array.isArray(input.messages) ? input.messages : [], isObject(input) ? input.runtimeContext : undefined, (m) => m.role === "user");
 
-// The names the generation's toolSearch tools found in its earlier steps (their results
-// `{ tools: [{ name }] }`): the SDK shows those deferred tools from the next step on.
+// The names the generation's toolSearch tools found (their results `{ tools: [{ name }] }`): the SDK shows those deferred tools.
 function discoveredBy(input, searchers) {
   const found = new Set();
   if (!searchers.size || !isObject(input) || !Array.isArray(input.steps)) return found;
@@ -47,9 +36,8 @@ function discoveredBy(input, searchers) {
   return found;
 }
 
-// Whether the SDK accepts a call's input, as it checks it before running a tool: the text parsed
-// as JSON (blank is {}), then validated by the tool's input schema (a Standard Schema such as
-// zod's, or an AI SDK Schema's validate). A refused input gets a tool error; the tool does not run.
+// Whether the SDK accepts a call's input before running a tool: JSON (blank is {}) that the tool's input schema
+// (a Standard Schema, or an AI SDK Schema's validate) accepts. A refused input gets a tool error; nothing runs.
 async function accepted(tool, input) {
   if (typeof input !== "string") return true;
   let value;
@@ -77,16 +65,14 @@ export function createToolPalette(options) {
   const { o } = core;
   const byMessages = new WeakMap(); // the step's messages array → step
   const open = new WeakMap(); // a generation (its initialMessages array) → its last step
-  // What the last record given to wrapTools holds: its names, the tools as read, those the
-  // adapter dispatches, the SDK's toolSearch tools, and the deferred tools.
+  // The last record given to wrapTools: its names, tools as read, those dispatched, the SDK's toolSearch tools, the deferred ones.
   let known = { names: null, tools: new Map(), executable: new Set(), searchers: new Set(), deferred: new Set() };
 
   async function prepareStep(input) {
     const generation = isObject(input) && Array.isArray(input.initialMessages) ? input.initialMessages : null;
     if (generation && open.has(generation)) open.get(generation).finish(); // the previous step is over
     const { searchers, deferred } = known;
-    // With the SDK's tool search, a deferred tool shows once a toolSearch found it (then for the
-    // rest of the generation), and the search tool itself must stay offered.
+    // With the SDK's tool search, a deferred tool shows once found (for the rest of the generation); the search tool stays.
     const found = discoveredBy(input, searchers);
     const shape = searchers.size || deferred.size ? (routed) => [...new Set([...routed, ...searchers, ...found])].filter((n) => !deferred.has(n) || found.has(n)) : null;
     const stepNumber = isObject(input) ? input.stepNumber : undefined;
@@ -94,8 +80,8 @@ export function createToolPalette(options) {
     if (generation) open.set(generation, step);
     if (isObject(input) && Array.isArray(input.messages)) byMessages.set(input.messages, step);
 
+    const { enforce } = core;
     const result = {};
-    const enforce = core.enforce;
     const model = enforce && step.selection && step.selection.model != null ? step.selection.model : isObject(input) ? input.model : undefined;
     // Narrowing: `activeTools` (the SDK refuses what it does not list) or, when calls outside the palette are
     // allowed, only the tools sent to the model; with a run (options.cache), its listed ones, in its order.
@@ -116,16 +102,15 @@ export function createToolPalette(options) {
     return result;
   }
 
-  // The step's model, forwarding everything, so that the step learns the tools the model was sent and
-  // the calls it emitted (and, with `filter`, sends the model only the offered function tools).
+  // The step's model, forwarding everything: the step learns the tools sent and the calls emitted (and, with `filter`,
+  // the model is sent only the offered function tools).
   function watch(model, step, filter) {
     if (!isObject(model) || !isFunction(model.doGenerate)) return undefined;
     const send = (callOptions) => {
       const isFunctionTool = (t) => isObject(t) && t.type === "function";
       const tools = isObject(callOptions) && Array.isArray(callOptions.tools) ? callOptions.tools : null;
       const sent = filter && tools ? { ...callOptions, tools: step.listed ? step.arrange(tools, isFunctionTool) : tools.filter((t) => !isFunctionTool(t) || step.offeredSet.has(t.name)) } : callOptions;
-      // The report says what the model saw: should the SDK have sent other tools than the step expected,
-      // the step's offered names are the ones sent (in shadow mode: what would have been).
+      // The report says what the model saw: the names the SDK really sent (in shadow mode: would have).
       if (core.enforce && step.offered && !step.listed && isObject(sent) && Array.isArray(sent.tools)) {
         const names = sent.tools.map((t) => (isObject(t) ? t.name : undefined)).filter((n) => typeof n === "string");
         if (names.length !== step.offered.length || names.some((n) => !step.offeredSet.has(n))) step.offer(names.length ? names : null);
@@ -133,9 +118,8 @@ export function createToolPalette(options) {
       return sent;
     };
     const see = async (part) => {
-      // A call reaches a wrapped execute unless the provider ran it, the tool has no execute, the SDK refuses it
-      // (not among the activeTools; with a run, not listed: a listed tool not offered, "fixed", is refused by its
-      // execute), or the SDK refuses its input (a tool error, and nothing runs).
+      // A call reaches a wrapped execute unless the provider ran it, the tool has none, or the SDK refuses it or its
+      // input (not sent: not among the activeTools, or not listed; "fixed" refuses the rest in the execute).
       const sdkRefuses = step.refusesCall(part.toolName) && !step.isSent(part.toolName);
       const runs = !part.providerExecuted && known.executable.has(part.toolName) && !sdkRefuses && (await accepted(known.tools.get(part.toolName), part.input));
       step.call({ id: part.toolCallId, name: part.toolName }, runs);
@@ -167,10 +151,9 @@ export function createToolPalette(options) {
   function wrapTools(tools) {
     const at = `${WHERE}: wrapTools(tools)`;
     if (!isObject(tools) || Array.isArray(tools)) throw fail(at, "a record of tools keyed by name", tools);
-    // Keyed as the core's records are: `__proto__` and the like are ordinary names (own data properties).
+    // Keyed as the core's records are: `__proto__` and the like are ordinary names (own data properties), each tool read once.
     const wrapped = Object.create(attempt(() => Object.getPrototypeOf(tools), at) === null ? null : Object.prototype);
     const names = attempt(() => Object.keys(tools), at);
-    // Each tool and what the adapter reads of it, once (what throws is a TypeError naming the tool).
     const read = new Map(
       names.map((n) => {
         const where = `${at}[${JSON.stringify(n)}]`;
@@ -203,12 +186,11 @@ export function createToolPalette(options) {
       });
       const call = { name, args: input, ...(typeof opts.toolCallId === "string" && { id: opts.toolCallId }) };
       const sent = core.dispatch(step, call);
-      // Listed but not offered (options.cache "fixed"): answered as a tool error, nothing runs.
+      // Listed but not offered ("fixed"): a tool error, nothing runs. A redirect's result stays the emitted call's.
       if (sent.refused) throw new Error(`${WHERE}: "${name}" is not offered this step (offered: ${(step.offered ?? []).join(", ")}); the tool did not run.`);
       if (!sent.redirected) return tool.execute(input, execOptions);
       const target = read.get(sent.call.name)?.tool; // as read when wrapped
       if (!isObject(target) || !isFunction(target.execute)) throw noTarget(WHERE, name, sent.dispatch, "a tool with an execute function among the tools given to wrapTools");
-      // The SDK attributes the result to the emitted call: its id and its name.
       return target.execute(await validateArgs(target.inputSchema, sent.call.args, sent.call.name, WHERE), execOptions);
     }
   }
@@ -217,11 +199,8 @@ export function createToolPalette(options) {
 }
 
 /**
- * A `search` function for the AI SDK's `toolSearch({ search })`, ranked by the package's tool search
- * (`ToolIndex`, in the Rust core) instead of the SDK's keyword scorer. Give it an index built from your
- * tools (their parameter schemas count too), or none: then the candidates the SDK hands over (names and
- * descriptions) are indexed, once per set. Either way the answer is the candidates the SDK handed over
- * (the deferred tools still to find) that match the query, best first.
+ * A `search` for the AI SDK's `toolSearch({ search })`, ranked by a `ToolIndex` of your tools (or, without one, of
+ * the candidates the SDK hands over, once per set): the candidates (deferred tools still to find) that match, best first.
  */
 export function toolSearchFunction(index) {
   if (index !== undefined && !(isObject(index) && isFunction(attempt(() => index.search, `${WHERE}: toolSearchFunction(index).search`)))) {

@@ -2,23 +2,19 @@
 //
 //   const agent = createAgent({ model, tools, middleware: [toolPaletteMiddleware({ router, policies })] });
 //
-// `wrapModelCall` runs before every model call: it routes on the call's context (by default the
-// last human message), narrows the request's tools with the package's bindPalette and swaps in
-// the policy's model (the same instance). `wrapToolCall` runs every emitted call through the
-// kernel's dispatch: a call outside the palette is answered, as the agent answers a call to an
-// unknown tool, by an error ToolMessage listing the tools the model was offered; a redirect
-// executes the target tool while the ToolMessage stays the emitted call's (its id and name).
-// With `tracing`, each model call goes to the run's LangChain callbacks as a custom event
-// "tool_palette_step" (`handleCustomEvent`; LangSmith records it on the run). No import of
-// langchain: the middleware is a plain object of the documented shape.
-import { attributes, createCore, lastText } from "./kernel/core.js";
+// `wrapModelCall` routes every model call, narrows the request's tools (the package's bindPalette)
+// and swaps in the policy's model. `wrapToolCall` sends every emitted call through the kernel's
+// dispatch: a call outside the palette gets, as a call to an unknown tool does, an error ToolMessage
+// listing the offered tools; a redirect runs the target while the ToolMessage stays the emitted
+// call's. With `tracing`, each model call is a custom event "tool_palette_step" to the run's
+// callbacks. No import of langchain: the middleware is a plain object of the documented shape.
+import { attributes, contextOf, createCore } from "./kernel/core.js";
 import { fail, isFunction, isObject, nameOf } from "./kernel/values.js";
 
 const WHERE = "tool-palette/langchain";
 // The brand createMiddleware() puts on middleware objects (a registered symbol).
 const MIDDLEWARE_BRAND = Symbol.for("AgentMiddleware");
-// Where @langchain/core keeps the running config (its AsyncLocalStorage, shared through
-// registered symbols so that several copies of the library agree).
+// Where @langchain/core keeps the running config (its AsyncLocalStorage, shared by registered symbols across copies).
 const LC_ALS = Symbol.for("ls:tracing_async_local_storage");
 const LC_CONFIG = Symbol.for("lc:child_config");
 export const CUSTOM_EVENT = "tool_palette_step";
@@ -33,18 +29,11 @@ const typeOf = (m) => {
   }
 };
 
-/**
- * The default context: `{ message, messages, runtimeContext }`. `message` is the runtime context's
- * `message` when the agent was invoked with one (`agent.invoke(input, { context: { message } })`), else
- * the text of the last human message. `request` is the request of `wrapModelCall` (messages in
- * `request.messages`) or of `wrapToolCall` (in `request.state.messages`).
- */
+/** The default context of a `wrapModelCall` (or `wrapToolCall`: `request.state.messages`) request: `{ message, messages, runtimeContext }`. */
 export function defaultContext(request) {
   const req = isObject(request) ? request : {};
   const messages = Array.isArray(req.messages) ? req.messages : isObject(req.state) && Array.isArray(req.state.messages) ? req.state.messages : [];
-  const runtimeContext = isObject(req.runtime) ? req.runtime.context : undefined;
-  const given = isObject(runtimeContext) && typeof runtimeContext.message === "string" ? runtimeContext.message : undefined;
-  return { message: given ?? lastText(messages, (m) => typeOf(m) === "human"), messages, runtimeContext };
+  return contextOf(messages, isObject(req.runtime) ? req.runtime.context : undefined, (m) => typeOf(m) === "human");
 }
 
 // The step within the turn: the model calls since the last human message.
@@ -139,8 +128,7 @@ export function toolPaletteMiddleware(options) {
     return result;
   }
 
-  // As the agent answers a call to an unknown tool: an error ToolMessage listing the tools the model
-  // was offered. The framework builds the message (a tool that answers with it).
+  // As the agent answers a call to an unknown tool: an error ToolMessage (built by the framework) listing the offered tools.
   async function refuse(request, handler, call, step) {
     const content = `Error: ${call.name} is not a valid tool, try one of [${(step.offered ?? step.visible ?? []).join(", ")}].`;
     const message = await handler({ ...request, tool: { name: call.name, description: "refused by tool-palette", invoke: async () => content } });

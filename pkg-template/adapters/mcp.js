@@ -5,11 +5,9 @@
 //   const turn = await run.route(message);        // every step: outcome, report, turn.tools (MCP objects)
 //   const result = await run.callTool(call);      // { name, arguments } (or a framework's shape) → a CallToolResult
 //
-// `servers` are connected clients of the official SDK (`Client` from @modelcontextprotocol/sdk),
-// or anything with `listTools` and `callTool`: the package imports nothing of the SDK. Its parts:
-// the listing (mcp/listing.js: every server's tools within `listTimeoutMs`, their palette names,
-// the index), a run's routing (mcp/routing.js: each turn asks the core) and its calls
-// (mcp/calling.js: the kernel's gate, the policies, the servers); this module reads the options.
+// `servers`: connected clients of the official SDK (`Client` from @modelcontextprotocol/sdk), or anything
+// with `listTools` and `callTool` (nothing of the SDK is imported). The listing is mcp/listing.js, a
+// run's routing mcp/routing.js and its calls mcp/calling.js; this module reads the options.
 import { ToolIndex } from "tool-palette";
 import { byCore, readCache } from "./kernel/core.js";
 import { attempt, checkFunctions, checkOneOf, fail, fields, hasMethod, isFunction, isObject, read, warnings } from "./kernel/values.js";

@@ -2,20 +2,15 @@
 //
 //   const palette = createToolPalette({ router, policies });
 //   const agent = new Agent({ name, tools: palette.tools(tools), model: palette.model(defaultModel) });
-//   await run(agent, message);
 //
-// Each turn is decided where its input is: `palette.model(fallback)` is the agent's Model, and
-// before every model call it routes on the turn's context (by default the last user item of the
-// request's input; a run context you pass as `run(agent, input, { context })` is used too, and
-// its own `message` wins), sends the model only the offered function tools, and lets the
-// policy's model (a Model instance) answer, else `fallback`. A call to a function tool the turn
-// did not offer is refused as the SDK refuses a tool it does not know: the run rejects with an
-// error named "ModelBehaviorError", before any tool of that answer runs. `palette.tools(list)`
-// returns copies of the function tools whose `invoke` goes through the kernel's dispatch (a
-// redirect invokes the target; the SDK attributes the output to the emitted call) and whose
-// `isEnabled` lets the model seam see the run context. With `tracing`, each turn is a custom
-// span "tool-palette" in the run's trace. No import of the SDK: its documented shapes, and the
-// registered symbols under which it shares its trace context and trace provider across copies.
+// `palette.model(fallback)` is the agent's Model: before every model call it routes the turn, sends
+// the model only the offered function tools and lets the policy's model (a Model instance) answer,
+// else `fallback`; a call to a function tool the turn did not offer makes the run reject, before any
+// tool of that answer runs, with an error named "ModelBehaviorError" (as for a tool the SDK does not
+// know). `palette.tools(list)` copies the function tools: `invoke` goes through the kernel's dispatch,
+// `isEnabled` shows the run context to the model seam. With `tracing`, each turn is a custom span
+// "tool-palette" in the run's trace. No import of the SDK: its documented shapes, and the registered
+// symbols under which it shares its trace context and trace provider across copies.
 import { attributes, createCore, lastText, noTarget } from "./kernel/core.js";
 import { fail, isFunction, isObject } from "./kernel/values.js";
 
@@ -47,11 +42,10 @@ const userText = (items) => (typeof items === "string" ? items : lastText(items,
 const isFunctionTool = (t) => isObject(t) && t.type === "function";
 
 /**
- * The default context. `input` is `{ request, runContext, agent, message }` at the model seam (the run
- * context and agent as the SDK last showed them to this run's tools; `message` the last user text of the
- * request's input, or of an earlier turn when a server-managed conversation sends only new items) and
- * `{ runContext, agent }` at a tool seam the model seam did not serve. Your run context wins when it has
- * a string `message`; a string run context is the message; else `message` is added to a copy of it.
+ * The default context, of `{ request, runContext, agent, message }` (the model seam) or `{ runContext, agent }` (a tool
+ * seam it did not serve): your run context when it has a string `message`; a string run context as the message; else
+ * a copy of it with `message`, the last user text of the request's input (or of an earlier turn of a server-managed
+ * conversation, which sends only new items).
  */
 export function defaultContext(input) {
   const given = isObject(input) && isObject(input.runContext) ? input.runContext.context : undefined;
@@ -118,7 +112,7 @@ export function createToolPalette(options) {
         if (!sent.redirected) return tool.invoke(runContext, input, details);
         const target = byName.get(sent.call.name);
         if (!target) throw noTarget(WHERE, name, sent.dispatch, "a function tool among the tools given to palette.tools()");
-        // The target parses and validates the arguments with its own schema; the SDK attributes its output to the emitted call.
+        // The target parses the arguments with its own schema; the SDK attributes its output to the emitted call.
         return target.invoke(runContext, JSON.stringify(sent.call.args ?? {}), details);
       }
       return { ...tool, isEnabled, invoke };
@@ -131,8 +125,7 @@ export function createToolPalette(options) {
     const run = context ? runs.get(context.trace) ?? runs.set(context.trace, { steps: 0, message: "", open: null }).get(context.trace) : fallbackRun;
     if (run.open) run.open.finish(); // the previous turn of this run is over
     const sight = (context ? seen.get(context.trace) : lastSeen) ?? {};
-    // A server-managed conversation (previousResponseId, conversationId) sends only the new items:
-    // the run's message is then the one of its earlier turn.
+    // A server-managed conversation (previousResponseId, conversationId) sends only new items: the earlier turn's message.
     const req = isObject(request) ? request : {};
     const found = userText(req.input);
     if (!context && found && found !== run.message) run.steps = 0; // no run identity: a new message is a new run

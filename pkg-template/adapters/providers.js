@@ -1,12 +1,9 @@
-// tool-palette/providers: a run's step (PaletteRun, SPEC 8) as the tool fields of one request to a
-// provider's API (OpenAI Chat Completions and Responses, Anthropic Messages, Gemini), from the
-// tools' definitions. Pure data: the step's lists, decided by the core, are read as they are:
-// `listed`, the full definitions in this order; `offered` not all of `listed` ("fixed"), the callable
-// tools restricted without changing the list; `deferred` ("deferred"), definitions loaded on demand
-// through a client tool search, and `revealed`, those to load after the history through that
-// search's round trip. A provider that cannot carry what the step asks throws an Error saying so,
-// never a request that offers something else. No SDK is imported: the APIs' documented wire
-// formats, checked against the official SDKs' types and requests in tests/providers/.
+// tool-palette/providers: a run's step (SPEC 8) as the tool fields of one request to a provider's API,
+// from the tools' definitions. Pure data: `listed` are the full definitions in order; `offered` not all
+// of `listed` ("fixed") restricts the callable tools; `deferred` are loaded on demand through a client
+// tool search, `revealed` loaded after the history through its round trip. What a provider cannot carry
+// is an Error, never a request that offers something else. No SDK is imported (tests/providers/ checks
+// the shapes against the official SDKs).
 import { NO_TOOL_MATCHES } from "./kernel/tools.js";
 import { attempt, errorText, fail, fields, isObject, isString, items, read as readField } from "./kernel/values.js";
 
@@ -31,10 +28,8 @@ function readStep(step, where) {
   return { ...lists, step: Number.isSafeInteger(given.step) && given.step > 0 ? given.step : 1 };
 }
 
-// The JSON schema of a definition: a plain object (or none), sent as it is, so JSON the SDK can serialise (a cycle,
-// a BigInt, a throwing toJSON is a TypeError naming the tool). A zod/Standard Schema or an AI SDK jsonSchema()
-// wrapper is no JSON schema the provider can read; what z.toJSONSchema() (zod 4) answers is one, whose
-// "~standard" (Standard JSON Schema) is not enumerable.
+// A definition's JSON schema (a plain object, or none), sent as it is: JSON the SDK can serialise. A zod schema or
+// an AI SDK jsonSchema() is none; z.toJSONSchema()'s answer is one (its "~standard" is not enumerable).
 function schemaOf(given, name, where) {
   const key = ["parameters", "inputSchema", "input_schema"].find((k) => given[k] != null);
   if (key === undefined) return EMPTY;
@@ -131,7 +126,7 @@ export function openaiChat(step, tools) {
 
 // ---------------------------------------------------------------- OpenAI Responses
 
-// `strict` is the definition's own, else false: the Responses API's own default is strict mode, which rejects a schema not written for it.
+// `strict` is the definition's, else false (the API's default, strict mode, rejects a schema not written for it).
 const responsesTool = (d, deferred) => ({ type: "function", name: d.name, ...described(d), parameters: d.schema, strict: d.strict ?? false, ...(deferred && { defer_loading: true }) });
 
 /** `{ tools, tool_choice? }` for `client.responses.create`; with deferred tools, a client-executed `tool_search` too. */
@@ -166,8 +161,7 @@ export function openaiResponsesReveal(step, tools) {
   return [{ type: "tool_search_call", call_id: callId, execution: "client", status: "completed", arguments: { query: s.revealed.join(" ") } }, searchOutput(callId, s.revealed, s)];
 }
 
-// The query of a search call's arguments ({ query }, or its JSON text). The arguments are the model's: a call
-// without a string query searches nothing and is answered as a search that found nothing, as search_tools does.
+// The query of a search call's arguments ({ query }, or its JSON text); without one (the model's) it finds nothing.
 function queryOf(args, where) {
   let value = args;
   if (isString(value)) {
@@ -181,8 +175,7 @@ function queryOf(args, where) {
   return isString(query) ? query : "";
 }
 
-// The deferred tools `index.search(query)` finds, best first; what the model's search loaded is then the run's to
-// know (`run.reveal`): offered from its next step on, and not revealed again.
+// The deferred tools `index` finds, best first; the run (`run.reveal`) offers them from its next step on.
 function found(query, s, { index, limit, run }, where) {
   if (query.trim() === "") return [];
   const deferred = new Set(s.deferred);
@@ -217,7 +210,6 @@ export function answerOpenaiToolSearch(call, options) {
   if (item.type !== "tool_search_call") throw fail(`${where}: call`, 'a "tool_search_call" output item', call);
   const s = read(args.step, args.tools, where);
   if (!isString(item.call_id)) throw fail(`${where}: call.call_id`, "a string", item.call_id);
-  // (A call without a query finds nothing: the output loads no tool. The item has no text for the model.)
   return searchOutput(item.call_id, found(queryOf(item.arguments, `${where}: call.arguments`), s, args, where), s);
 }
 

@@ -1,9 +1,6 @@
-// The adapter kernel's readers of the caller's values, its waits and its warnings: one set for
-// every adapter (the framework adapters, tool-palette/mcp, tool-palette/providers). Internal.
-//
-// A value of the caller's is read once; what the read throws (a getter, a proxy's trap, a
-// revoked proxy) is the TypeError that names what was read, the thrown value its `cause`, in the
-// core's words for the same fault (src/js/host.js).
+// The kernel's readers of the caller's values, its waits and warnings, for every adapter. Internal. A
+// value is read once; what the read throws (a getter, a proxy's trap, a revoked proxy) is the TypeError
+// naming what was read, the thrown value its `cause`, in the core's words (src/js/host.js).
 import { deliver } from "../../deliver.js";
 
 export const isObject = (v) => typeof v === "object" && v !== null;
@@ -97,9 +94,8 @@ export function nameOf(tool) {
 
 // ---------------------------------------------------------------- waiting
 
-// The waits the core does not run itself (listing the servers, embedding, calling a server),
-// bounded by the core's rule for a turn's budget (src/routing/turn.rs): a timer past 2^31 - 1 ms
-// would fire at once, so such a budget never runs out.
+// The waits the core does not run (listing, embedding, calling a server), bounded by its rule for a budget
+// (src/routing/turn.rs): a timer past 2^31 - 1 ms would fire at once, so such a budget never runs out.
 
 /** The timer to set for a budget of `ms`, or `null` for none. */
 export const timerFor = (ms) => (ms <= 2 ** 31 - 1 ? ms : null);

@@ -1,16 +1,14 @@
-// tool-palette/mcp, calling: one run's calls. A call goes through the kernel's gate and the
-// policies (POST seam), then to its server; a call outside the turn's palette, or to no tool at
-// all, is answered as MCP answers a failed call (isError: true), naming only the offered tools,
-// and no server is called. search_tools answers from the listing's index.
+// tool-palette/mcp, calling: one run's calls, through the kernel's gate and the policies (POST seam) to
+// their server. A call outside the turn's palette, or to no tool at all, is a failed call (isError: true)
+// naming only the offered tools, and no server is called. search_tools answers from the listing's index.
 import { refuses } from "../kernel/core.js";
 import { aiSdkTools, langchainTools, NO_TOOL_MATCHES, openaiAgentsTools, resultText } from "../kernel/tools.js";
 import { abortable, attempt, checkSignal, errorText, fail, fields, isFunction, isObject, read, reasonOf, within } from "../kernel/values.js";
 
 const failed = (text) => ({ content: [{ type: "text", text }], isError: true });
 
-// The call in MCP's shape { name, arguments } or a framework's: { name, args }, { toolName, input }, arguments as JSON text.
-// Each field is read once; what a getter or proxy throws is a TypeError naming it. Arguments that are no JSON
-// text are answered (`invalid`), not thrown: they are the model's.
+// A call in MCP's shape { name, arguments } or a framework's ({ name, args }, { toolName, input }, arguments as JSON
+// text), each field read once. Arguments that are no JSON are the model's: answered (`invalid`), not thrown.
 function readCall(call, where) {
   const at = `${where}: callTool(call)`;
   if (!isObject(call)) throw fail(at, "a tool call ({ name, arguments })", call);
@@ -31,16 +29,12 @@ function readCall(call, where) {
   return { name, args: args ?? {}, ...(id == null ? {} : { id }) };
 }
 
-/**
- * The calls of one run: `callTool(call, options)` through the gate of `routing`'s latest turn, and every listed tool
- * (and the search tool) in the frameworks' shapes, each calling through callTool.
- */
+/** One run's calls: `callTool(call, options)` through the gate of its latest turn, and its tools in the frameworks' shapes. */
 export function createCalling(o, listing, routing) {
   const { clients, policies, searchName, outsidePalette, limit, embed, onEmbedError, timeoutMs, where } = o;
   const { found } = routing;
 
-  // The best matches of the query: hybrid when the tools were embedded (the query embedded within timeoutMs;
-  // if that fails, onEmbedError gets the error and the search is lexical).
+  // The best matches: hybrid when the tools were embedded (the query embedded within timeoutMs; else lexical, onEmbedError told).
   async function search(args, l, signal) {
     const query = isObject(args) && typeof args.query === "string" ? args.query : "";
     let hits = null;
@@ -51,7 +45,6 @@ export function createCalling(o, listing, routing) {
         hits = l.index.search(query, { limit, vector });
       } catch (error) {
         if (signal?.aborted) throw reasonOf(signal);
-        // As an index's own onEmbedError: what it throws is ignored, and the search is lexical.
         try {
           if (onEmbedError !== null) onEmbedError(error);
         } catch {}
@@ -60,7 +53,6 @@ export function createCalling(o, listing, routing) {
     try {
       hits ??= l.index.search(query, { limit });
     } catch (error) {
-      // A query the index cannot take (beyond its size limits) is answered, not thrown.
       return failed(`The query could not be searched: ${errorText(error)}`);
     }
     const tools = hits.map(({ name }) => {
@@ -73,16 +65,14 @@ export function createCalling(o, listing, routing) {
     return { content: [{ type: "text", text: answer }], structuredContent: { tools } };
   }
 
-  // The call to the tool `entry` of its server. The server gets a signal of this call's own, aborted with the caller's:
-  // the SDK leaves a listener on the signal it is given, so a run's one signal, given to each of its calls, would keep
-  // one per call (Node warns past 10).
+  // The call to its server, with a signal of its own aborted with the caller's (the SDK leaves a listener on the
+  // signal it is given: a run's one signal would keep one per call).
   async function dispatch(entry, args, signal) {
     const own = signal ? new AbortController() : null;
     const relay = () => own.abort(reasonOf(signal));
     signal?.addEventListener("abort", relay, { once: true });
     try {
       const answer = await abortable(Promise.resolve(clients.get(entry.server).callTool({ name: entry.name, arguments: args ?? {} }, undefined, own ? { signal: own.signal } : undefined)), signal);
-      // A client that is not the SDK's may answer anything: what is no CallToolResult is a failed call.
       return isObject(answer) ? answer : failed(`Server "${entry.server}" answered the call of ${entry.name} with no CallToolResult (${answer === null ? "null" : typeof answer}).`);
     } catch (error) {
       if (signal?.aborted) throw reasonOf(signal);
@@ -100,14 +90,12 @@ export function createCalling(o, listing, routing) {
     const c = readCall(call, where);
     if (c.invalid) return failed(c.invalid);
     const l = await abortable(listing.listed(), signal);
-    // Before the run's first step nothing is offered yet.
     const current = routing.current;
     const turn = current ? current.turn : null;
     const offered = turn ? turn.names : [];
     const isSearch = c.name === searchName && searchName !== false;
-    // A turn that did not narrow offers every tool: the frameworks' tool sets hold the search tool too, and a search
-    // then reveals nothing hidden. A name offered for a tool that now belongs to another server (after list_changed)
-    // is not that turn's tool. An unknown name is answered as a hidden one: the answer tells nothing of what is hidden.
+    // A turn that did not narrow offers the search tool too (it reveals nothing hidden); a name now another server's
+    // (after list_changed) is not that turn's tool; an unknown name is answered as a hidden one (nothing hidden shows).
     const was = current ? current.targets.get(c.name) : undefined;
     const now = l.byName.get(c.name);
     const moved = was !== undefined && (was.server !== now?.server || was.name !== now?.name);
@@ -121,14 +109,12 @@ export function createCalling(o, listing, routing) {
     if (isSearch) return search(c.args, l, signal);
     const dispatched = policies ? policies.dispatch(c, turn ? turn.ctx : { message: "" }, turn ? turn.palette : undefined) : null;
     const target = dispatched ? dispatched.call : c;
-    // A redirect to the search tool (which the turn offers when routing narrows) searches.
     if (target.name === searchName && searchName !== false) return search(target.args, l, signal);
     const entry = l.byName.get(target.name);
     if (!entry) return failed(`Tool ${c.name} was redirected to ${target.name}, which no server lists.`);
     return dispatch(entry, target.args, signal);
   }
 
-  // Every listed tool (and the search tool), each calling through callTool.
   async function every() {
     const l = await listing.listed();
     const all = l.names.map((name) => listing.offeredTool(l, name));

@@ -1,22 +1,16 @@
-// tool-palette/mcp, routing: one run's turns. Each route() asks the core (resolvePalette) with
-// the rows of the index (a ToolIndex over every listed tool) or of options.entries, followed by
-// the tools search_tools found earlier in the run: the rule, the fates and the hidden names are
-// the core's. With options.cache, the run's PaletteRun (SPEC 8) says what is offered, listed
-// and deferred.
+// tool-palette/mcp, routing: one run's turns. Each route() asks the core (resolvePalette) with the rows
+// of the index (or of options.entries), then the tools search_tools found earlier in the run; with
+// options.cache, the run (SPEC 8) says what is offered, listed and deferred.
 import { resolvePalette } from "tool-palette";
 import { Runs } from "../kernel/runs.js";
 import { abortable, checkSignal, fail, fields, isObject } from "../kernel/values.js";
 
-/**
- * The routing of one run over `listing`: `run` (`route(context, options)`, the framework adapters' `router`, `turn`,
- * `reveal(names)`…), `found` (the palette names search_tools found, in order: calling adds to it) and `current` (the
- * run's latest turn and what its gate reads, or `null` before the first).
- */
+/** One run's routing: its members (`run`), `found` (what search_tools found, in order) and `current` (its latest turn, or null). */
 export function createRouting(o, listing) {
   const { cache, searchName, entries, timeoutMs, onDecision, where } = o;
   const found = [];
-  // The turn of the latest route() started that finished: { turn, targets (where each name it offered went: a call
-  // is gated on (server, tool)), lenient (routed for an adapter that lets calls outside the palette run: shadow, "allow") }.
+  // The latest route() started that finished: { turn, targets (where each offered name went: a call is gated on
+  // (server, tool)), lenient (routed for an adapter that lets calls outside the palette run) }.
   let current = null;
   let turns = 0; // route() calls started
   const messages = []; // the run's user messages, each once in a row
@@ -24,8 +18,7 @@ export function createRouting(o, listing) {
     if (messages[messages.length - 1] !== message) messages.push(message);
     return Object.freeze(messages.slice(0, -1));
   };
-  // With options.cache: the run's PaletteRun over the listed tools and the search tool (pinned), a new one,
-  // carrying what the model was shown of the tools still listed, when the listing's names change.
+  // With options.cache: a run over the listed tools and the search tool (pinned), anew (carrying what the model was shown) when they change.
   const runs = cache === null ? null : new Runs(cache, () => (searchName === false ? [] : [searchName]), { carry: true });
   async function routeTurn(context, signal, lenient) {
     if (typeof context !== "string" && !isObject(context)) throw fail(`${where}: route(context)`, "the turn's message (a string) or a context object with its message", context);
@@ -34,14 +27,12 @@ export function createRouting(o, listing) {
     const number = turns++;
     const l = await abortable(listing.listed(), signal);
     let decision = null;
-    // With a run (options.cache), the index also reads the run's earlier messages (SPEC 8
-    // `history`), unless the context brings its own. Read as the rows are: a context that
-    // cannot be read fails the procedural layer (refusal 2a), as the index's own reading does.
+    // With a run, the index also reads the run's earlier messages (SPEC 8 `history`) unless the context has its own;
+    // read as the rows are (a context that cannot be read is refusal 2a).
     const withHistory = () => (cache !== null && typeof ctx.message === "string" && !("history" in ctx) ? { ...ctx, history: earlier(ctx.message) } : ctx);
     const rows = async () => {
       const own = entries ? await entries(ctx) : await l.index.entries(withHistory());
       const list = own == null ? [] : [...own];
-      // (The index's rows: routing reads their names exactly, as the index found them.)
       const known = found.filter((name) => l.byName.has(name));
       if (known.length > 0) list.push(...l.index.rows(known));
       return list;
@@ -51,12 +42,9 @@ export function createRouting(o, listing) {
       registered: l.names,
       signal,
       ...(timeoutMs === undefined || timeoutMs === Infinity ? {} : { timeoutMs }), // Infinity: no budget
-      onDecision: (d) => {
-        decision = d;
-      },
+      onDecision: (d) => void (decision = d),
     });
     const narrowed = outcome.kind === "routed";
-    // With a run, its step: what is offered (the gate), listed (sent in full) and deferred.
     const step = runs && runs.step(searchName === false ? l.names : [...l.names, searchName], outcome);
     const toolOf = (name) => (name === searchName && !l.byName.has(name) ? listing.searchTool() : listing.offeredTool(l, name));
     const withSearch = step === null && narrowed && searchName !== false;
@@ -64,11 +52,10 @@ export function createRouting(o, listing) {
     const listedNames = step ? [...step.listed] : offeredNames;
     const names = offeredNames.filter((name) => l.byName.has(name)); // the servers' tools offered
     const tools = listedNames.map(toolOf);
-    // Per server: offered and hidden counts, definitions offered against the whole set.
     const servers = listing.servers(l, new Set(names));
     const report = Object.freeze({
       turn: number,
-      // The turn from 1: the report is then a step tool-palette/providers reads as it is.
+      // The turn from 1: a step tool-palette/providers reads as it is.
       step: number + 1,
       routing: decision,
       offered: Object.freeze(offeredNames),
@@ -78,7 +65,6 @@ export function createRouting(o, listing) {
       failures: l.failures,
       skipped: Object.freeze(l.skipped),
       embedding: l.embedding,
-      // What the model is sent in full (the search tool included) against every listed tool.
       definitions: Object.freeze({ offered: listing.measure(listedNames, l), all: listing.measure(l.names, l) }),
       // The run's lists (SPEC 8) with options.cache; without it, what is sent is what is offered.
       listed: step ? step.listed : Object.freeze(listedNames),
@@ -88,18 +74,15 @@ export function createRouting(o, listing) {
     });
     const palette = step || narrowed ? report.offered : outcome;
     const deferred = Object.freeze((step ? step.deferred : []).map(toolOf));
-    // `index`: the listing's index the turn was ranked by (what tool-palette/providers' answer*ToolSearch search with).
     const turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), deferred, report, index: l.index, palette });
     const targets = new Map(names.map((name) => [name, l.byName.get(name)]));
-    // A throwing onDecision fails this route() before it becomes the run's turn.
+    // A throwing onDecision fails this route() before it is the run's turn; a route() started earlier that finishes later is not.
     if (onDecision) onDecision(report);
-    // The run gates on its latest step: a route() started earlier that finishes later is not taken.
     if (current === null || current.turn.report.turn < number) current = { turn, targets, lenient };
     return turn;
   }
 
-  // An adapter in shadow mode, or with outsidePalette: "allow", lets a call to a tool it did not offer run:
-  // so does the run, for the steps it routes for that adapter (the adapter reports such calls in `outside`).
+  // An adapter in shadow mode or with outsidePalette "allow" lets a call outside the palette run: so does the run, for its steps.
   const router = async (ctx, { signal, onDecision: decided, mode, outsidePalette: adapterOutside } = {}) => {
     const turn = await routeTurn(ctx, signal, mode === "shadow" || adapterOutside === "allow");
     if (decided && turn.decision) decided(turn.decision);
@@ -115,7 +98,6 @@ export function createRouting(o, listing) {
     run: {
       route: async (context, options) => routeTurn(context, fields(options, ["signal"], `${where}: route(context, options)`).signal, false),
       router,
-      // For the framework adapters: each step routed by this run, the search tool pinned whenever routing narrows.
       adapterOptions: Object.freeze({ router, alwaysInclude: Object.freeze(searchName === false ? [] : [searchName]) }),
       get turn() {
         return current?.turn ?? null;
@@ -123,8 +105,7 @@ export function createRouting(o, listing) {
       get found() {
         return [...found];
       },
-      // With cache "deferred": tools the model loaded itself (a client tool search you answered,
-      // e.g. with tool-palette/providers given this run): offered from the next turn on.
+      // With cache "deferred": tools the model loaded itself (a client tool search you answered), offered from the next turn on.
       reveal(names) {
         if (cache !== "deferred") throw new Error(`${where}: run.reveal() needs options.cache "deferred" (this palette's is ${cache === null ? "none" : `"${cache}"`})`);
         if (runs.run === null) throw new Error(`${where}: run.reveal() before the run's first step (route())`);
