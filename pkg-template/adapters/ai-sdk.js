@@ -12,6 +12,7 @@
 // step's attributes ride in `runtimeContext.toolPalette`. No import of `ai`: its documented shapes.
 import { ToolIndex } from "tool-palette";
 import { attributes, contextOf, createCore, noTarget, validateArgs } from "./kernel/core.js";
+import { aiSdkTools } from "./kernel/tools.js";
 import { attempt, fail, isFunction, isObject, put } from "./kernel/values.js";
 
 const WHERE = "tool-palette/ai-sdk";
@@ -57,6 +58,8 @@ async function accepted(tool, input) {
   return true;
 }
 
+// A user message's text, as the skills' instructions are placed (a string content).
+const said = (m) => (isObject(m) && m.role === "user" && typeof m.content === "string" ? m.content : undefined);
 const toolCallsOf = (content) => (Array.isArray(content) ? content.filter((p) => isObject(p) && p.type === "tool-call" && typeof p.toolName === "string") : []);
 
 export function createToolPalette(options) {
@@ -76,9 +79,13 @@ export function createToolPalette(options) {
     const found = discoveredBy(input, searchers);
     const shape = searchers.size || deferred.size ? (routed) => [...new Set([...routed, ...searchers, ...found])].filter((n) => !deferred.has(n) || found.has(n)) : null;
     const stepNumber = isObject(input) ? input.stepNumber : undefined;
-    const step = await core.begin({ index: typeof stepNumber === "number" ? stepNumber : 0, ctx: o.context(input), tools: known.names, shape, route: { stepNumber } });
+    // The skills' instructions placed before (ai 7 carries a step's messages forward) are not the host's: the context reads without them.
+    const messages = isObject(input) && Array.isArray(input.messages) ? input.messages : null;
+    const host = core.skills && messages ? await core.skills.strip(messages, said) : messages;
+    const ctx = o.context(host === messages ? input : { ...input, messages: host });
+    const step = await core.begin({ index: typeof stepNumber === "number" ? stepNumber : 0, ctx, tools: known.names, shape, route: { stepNumber } });
     if (generation) open.set(generation, step);
-    if (isObject(input) && Array.isArray(input.messages)) byMessages.set(input.messages, step);
+    if (messages) byMessages.set(messages, step);
 
     const { enforce } = core;
     const result = {};
@@ -99,6 +106,9 @@ export function createToolPalette(options) {
     if (watched) result.model = watched;
     else if (enforce && model !== input?.model) result.model = model;
     if (o.tracing) result.runtimeContext = { ...(isObject(input) && isObject(input.runtimeContext) ? input.runtimeContext : {}), toolPalette: step.attributes };
+    // The skills new to the run: their instructions after the history, as user messages kept in place (SPEC 9).
+    const placed = await core.instruct(step, messages, { said, make: (text) => ({ role: "user", content: text }) });
+    if (placed) byMessages.set((result.messages = placed), step);
     return result;
   }
 
@@ -174,6 +184,13 @@ export function createToolPalette(options) {
       const { tool } = read.get(name);
       put(wrapped, name, known.executable.has(name) ? { ...tool, execute: (input, execOptions) => execute(name, tool, input, execOptions) } : tool);
     }
+    // With skills: the load_skill tool (SPEC 9), answered by the kernel (one of the same name is replaced: tool-palette/mcp's).
+    const def = core.skills?.def;
+    if (def) {
+      put(wrapped, def.name, aiSdkTools([def], (_, args) => core.skills.load(args))[def.name]);
+      if (!names.includes(def.name)) known.names = [...names, def.name];
+      known.executable.delete(def.name);
+    }
     return wrapped;
 
     async function execute(name, tool, input, execOptions) {
@@ -195,7 +212,7 @@ export function createToolPalette(options) {
     }
   }
 
-  return { prepareStep, wrapTools };
+  return { prepareStep, wrapTools, save: core.save };
 }
 
 /**

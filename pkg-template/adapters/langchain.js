@@ -90,16 +90,25 @@ export function toolPaletteMiddleware(options) {
         await delivered(step);
       }
     }
-    const all = Array.isArray(request.tools) ? request.tools : [];
+    // With skills, the load_skill tool (SPEC 9) as an OpenAI-format definition, answered by wrapToolCall.
+    const def = core.skills?.def;
+    const given = Array.isArray(request.tools) ? request.tools : [];
+    const all = def ? [...given.filter((t) => nameOf(t) !== def.name), { type: "function", function: { name: def.name, description: def.description, parameters: def.inputSchema } }] : given;
     const signal = isObject(request.runtime) ? request.runtime.signal : undefined;
-    const step = await core.begin({ index: stepIndex(messages), ctx: o.context(request), signal, tools: all.map(nameOf).filter((n) => typeof n === "string") });
+    const names = all.map(nameOf).filter((n) => typeof n === "string");
+    const step = await core.begin({ index: stepIndex(messages), ctx: o.context(request), signal, tools: def ? [...names, def.name] : names });
     step.byName = new Map(all.map((tool) => [nameOf(tool), tool]));
-    const next = { ...request };
+    const next = all === given ? { ...request } : { ...request, tools: all };
     if (core.enforce) {
       const offered = step.narrow(all);
       if (offered !== all) next.tools = offered;
       if (step.selection && step.selection.model != null) next.model = step.selection.model;
     }
+    // The skills new to the run: their instructions after the history, as human messages (of the host's class) kept in place.
+    const Human = messages.find((m) => typeOf(m) === "human")?.constructor;
+    const make = (text) => (isFunction(Human) && Human !== Object ? new Human({ content: text }) : { role: "user", content: text });
+    const placed = await core.instruct(step, messages, { said: (m) => (isObject(m) && typeOf(m) === "human" && typeof m.content === "string" ? m.content : undefined), make });
+    if (placed) next.messages = placed;
     step.visible = (next.tools ?? all).map(nameOf).filter((n) => typeof n === "string");
     const response = await handler(next);
     for (const call of isObject(response) && Array.isArray(response.tool_calls) ? response.tool_calls : []) {
@@ -116,6 +125,12 @@ export function toolPaletteMiddleware(options) {
   async function wrapToolCall(request, handler) {
     const call = request.toolCall;
     const step = await core.stepFor(isObject(call) ? call.id : undefined, { ctx: () => o.context(request), signal: isObject(request.runtime) ? request.runtime.signal : undefined });
+    const def = core.skills?.def;
+    if (def && isObject(call) && call.name === def.name) {
+      step.dispatched(null);
+      await delivered(step);
+      return handler({ ...request, tool: { name: def.name, description: def.description, invoke: (toolCall) => core.skills.load(toolCall?.args) } });
+    }
     const sent = isObject(call) ? core.dispatch(step, call) : (step.dispatched(null), {});
     await delivered(step);
     // A call outside the palette, or to a name that is no tool at all, is refused naming the offered tools only.
@@ -136,5 +151,5 @@ export function toolPaletteMiddleware(options) {
     return message;
   }
 
-  return { [MIDDLEWARE_BRAND]: true, name, wrapModelCall, wrapToolCall };
+  return { [MIDDLEWARE_BRAND]: true, name, wrapModelCall, wrapToolCall, save: core.save };
 }

@@ -8,15 +8,16 @@
 // `servers`: connected clients of the official SDK (`Client` from @modelcontextprotocol/sdk), or anything
 // with `listTools` and `callTool` (nothing of the SDK is imported). The listing is mcp/listing.js, a
 // run's routing mcp/routing.js and its calls mcp/calling.js; this module reads the options.
-import { ToolIndex } from "tool-palette";
-import { byCore, readCache } from "./kernel/core.js";
-import { attempt, checkFunctions, checkOneOf, fail, fields, hasMethod, isFunction, isObject, read, warnings } from "./kernel/values.js";
+import { parseSkill, SkillIndex, ToolIndex } from "tool-palette";
+import { byCore, readCache, readSkillTool } from "./kernel/core.js";
+import { attempt, checkFunctions, checkOneOf, errorText, fail, fields, hasMethod, isFunction, isObject, isString, items, read, warnings } from "./kernel/values.js";
 import { createListing } from "./mcp/listing.js";
 import { createRouting } from "./mcp/routing.js";
 import { createCalling } from "./mcp/calling.js";
+import { createSkills, declares } from "./mcp/skills.js";
 
 const WHERE = "tool-palette/mcp";
-const OPTIONS = ["servers", "policies", "entries", "onDecision", "onWarning", "countTokens", "limit", "listTimeoutMs", "timeoutMs", "outsidePalette", "index", "searchTool", "cache"];
+const OPTIONS = ["servers", "policies", "entries", "onDecision", "onWarning", "countTokens", "limit", "listTimeoutMs", "timeoutMs", "outsidePalette", "index", "searchTool", "cache", "skills", "skillIndex", "skillTool"];
 
 // A time budget (ms): a finite number >= 0, or Infinity for none.
 function checkBudget(value, name) {
@@ -49,7 +50,20 @@ function readMcpOptions(options) {
   checkOneOf(WHERE, "outsidePalette", outsidePalette, ["refuse", "allow"]);
   // The limit by the core's own rule (a ToolIndex's), under this option's name.
   byCore(() => new ToolIndex([], { limit }).dispose(), `${WHERE}: options.limit`);
-  const cache = readCache(options.cache, WHERE);
+  // Skills (SPEC 9): the host's own (read here, once), and those of the servers that declare the extension.
+  const skills = readHostSkills(given.skills);
+  const skillIndex = fields(given.skillIndex ?? undefined, ["tools", "disabled", "limit"], `${WHERE}: options.skillIndex`);
+  try {
+    new SkillIndex([], skillIndex).dispose();
+  } catch (error) {
+    throw new TypeError(errorText(error).replace(/^SkillIndex: options/, `${WHERE}: options.skillIndex`), { cause: error });
+  }
+  const skillServers = [...clients].filter(([, client]) => declares(client)).map(([name]) => name);
+  const hasSkills = skills.length > 0 || skillServers.length > 0 || given.skills != null;
+  const skillTool = readSkillTool(given.skillTool, `${WHERE}: options.skillTool`, hasSkills);
+  if (skillTool !== false && skillTool === searchName) throw new TypeError(`${WHERE}: options.skillTool is the name of the search tool: give them two names`);
+  // With skills the palette's runs are runs (of cache "per-turn" unless given).
+  const cache = readCache(options.cache, WHERE) ?? (hasSkills ? "per-turn" : null);
   checkBudget(listTimeoutMs, "listTimeoutMs");
   if (timeoutMs !== undefined) checkBudget(timeoutMs, "timeoutMs");
   if (indexOptions !== undefined && !isObject(indexOptions)) throw fail(`${WHERE}: options.index`, "ToolIndex options (an object)", indexOptions);
@@ -59,17 +73,38 @@ function readMcpOptions(options) {
     throw new TypeError(`${WHERE}: options.index.${key} is not an option here (the palette gives the index its tools, their vectors and the limit; it takes embed and onEmbedError)`);
   }
   checkFunctions(`${WHERE}: options.index`, { embed, onEmbedError });
-  return { where: WHERE, clients, policies, entries, onDecision, countTokens, limit, listTimeoutMs, timeoutMs, outsidePalette, searchName, cache, embed, onEmbedError, warn: warnings(WHERE, onWarning) };
+  return { where: WHERE, clients, policies, entries, onDecision, countTokens, limit, listTimeoutMs, timeoutMs, outsidePalette, searchName, cache, embed, onEmbedError, warn: warnings(WHERE, onWarning), ...(hasSkills && { skills, skillIndex, skillServers }), skillTool: hasSkills ? skillTool : null };
+}
+
+// The host's own skills (SKILL.md texts, or skills from parseSkill or of their shape), each read once.
+function readHostSkills(value) {
+  const at = `${WHERE}: options.skills`;
+  if (value == null) return [];
+  if (isString(value) || !hasMethod(value, Symbol.iterator, `${at}[Symbol.iterator]`)) throw fail(at, "an iterable of skills (SKILL.md texts, or skills from parseSkill)", value);
+  return items(value, at).map((skill, i) => {
+    if (isString(skill)) {
+      try {
+        return parseSkill(skill);
+      } catch (error) {
+        throw new SyntaxError(`${at}[${i}]: ${errorText(error)}`, { cause: error });
+      }
+    }
+    if (!isObject(skill) || !isString(read(skill, "name", `${at}[${i}].name`))) throw fail(`${at}[${i}]`, "a SKILL.md text or a skill", skill);
+    return skill;
+  });
 }
 
 /** Creates the palette over the servers; see the package README, "MCP servers". */
 export function createMcpPalette(options) {
   const o = readMcpOptions(options);
   const listing = createListing(o);
+  const skills = o.skills ? createSkills(o, listing) : null;
   return {
-    /** One agent run: its turns share what search_tools found. */
-    run() {
-      const routing = createRouting(o, listing);
+    /** One agent run (its turns share what search_tools found), restored from `saved`; `onSaved` gets its saved form after every change. */
+    run(runOptions) {
+      const { saved, onSaved } = fields(runOptions, ["saved", "onSaved"], `${WHERE}: run(options)`);
+      checkFunctions(`${WHERE}: run(options)`, { onSaved });
+      const routing = createRouting(o, listing, skills, { saved: saved ?? undefined, onSaved: onSaved ?? undefined });
       return Object.assign(routing.run, createCalling(o, listing, routing));
     },
     ...listing.palette,

@@ -12,6 +12,7 @@
 // "tool-palette" in the run's trace. No import of the SDK: its documented shapes, and the registered
 // symbols under which it shares its trace context and trace provider across copies.
 import { attributes, createCore, lastText, noTarget } from "./kernel/core.js";
+import { openaiAgentsTools } from "./kernel/tools.js";
 import { fail, isFunction, isObject } from "./kernel/values.js";
 
 const WHERE = "tool-palette/openai-agents";
@@ -40,6 +41,7 @@ export class ToolOutsidePaletteError extends Error {
 
 const userText = (items) => (typeof items === "string" ? items : lastText(items, (item) => item.role === "user"));
 const isFunctionTool = (t) => isObject(t) && t.type === "function";
+const said = (item) => (isObject(item) && item.role === "user" && typeof item.content === "string" ? item.content : undefined);
 
 /**
  * The default context, of `{ request, runContext, agent, message }` (the model seam) or `{ runContext, agent }` (a tool
@@ -80,10 +82,13 @@ export function createToolPalette(options) {
 
   function tools(list) {
     if (!Array.isArray(list)) throw fail(`${WHERE}: tools(list)`, "an array of tools", list);
+    // With skills, the load_skill tool (SPEC 9), answered by the kernel, replaces one of the same name (tool-palette/mcp's).
+    const def = core.skills?.def;
+    if (def) list = [...list.filter((t) => !(isFunctionTool(t) && t.name === def.name)), ...openaiAgentsTools([def], (_, args) => core.skills.load(args))];
     const byName = new Map();
-    for (const tool of list) if (isFunctionTool(tool)) byName.set(tool.name, tool);
+    for (const tool of list) if (isFunctionTool(tool) && tool.name !== def?.name) byName.set(tool.name, tool);
     for (const name of byName.keys()) wrapped.add(name);
-    return list.map((tool) => (isFunctionTool(tool) ? copy(tool) : tool));
+    return list.map((tool) => (isFunctionTool(tool) && tool.name !== def?.name ? copy(tool) : tool));
 
     function copy(tool) {
       const { name, isEnabled: own } = tool;
@@ -152,6 +157,11 @@ export function createToolPalette(options) {
       const kept = new Set(step.narrow(functions));
       sent = { ...request, tools: req.tools.filter((t) => !isFunctionTool(t) || kept.has(t)) };
     }
+    // The skills new to the run: their instructions after the history, as user items kept in place (SPEC 9); a
+    // server-managed conversation (previousResponseId, conversationId) keeps them itself: sent once, after the turn's input.
+    const items = typeof req.input === "string" ? [{ role: "user", content: req.input }] : req.input;
+    const placed = await core.instruct(step, items, { said, make: (text) => ({ role: "user", content: text }), once: Boolean(req.previousResponseId || req.conversationId) });
+    if (placed) sent = { ...sent, input: placed };
     return { step, chosen, sent, functions: new Set(functions.map((t) => t.name)) };
   }
 
@@ -193,5 +203,5 @@ export function createToolPalette(options) {
     };
   }
 
-  return { tools, model };
+  return { tools, model, save: core.save };
 }

@@ -9,10 +9,11 @@
 // the step is reported once: `onDecision(report)`, and the framework's tracing.
 import { activeTools, bindPalette, PaletteRun } from "tool-palette";
 import { Runs } from "./runs.js";
-import { checkFunctions, checkOneOf, fail, fields, hasMethod, isFunction, isObject, names, nameOf, warnings } from "./values.js";
+import { createSkills, readSkills } from "./skills.js";
+import { checkFunctions, checkOneOf, fail, fields, hasMethod, isFunction, isObject, isString, names, nameOf, warnings } from "./values.js";
 
 // The options every adapter takes (an adapter adds its own: `extra`), each read once.
-const OPTIONS = ["router", "policies", "context", "onRoute", "onDispatch", "onDecision", "onWarning", "mode", "outsidePalette", "alwaysInclude", "tracing", "cache"];
+const OPTIONS = ["router", "policies", "context", "onRoute", "onDispatch", "onDecision", "onWarning", "mode", "outsidePalette", "alwaysInclude", "tracing", "cache", "skills", "skillTool", "saved", "onSaved"];
 
 function readOptions(options, where, defaultContext, extra) {
   const o = fields(options, [...OPTIONS, ...extra], `${where}: options`);
@@ -22,13 +23,26 @@ function readOptions(options, where, defaultContext, extra) {
   }
   const seam = (key) => hasMethod(policies, key, `${where}: options.policies.${key}`);
   if (policies != null && !(seam("selectModel") && seam("dispatch"))) throw fail(`${where}: options.policies`, "a ToolPolicies", policies);
-  checkFunctions(`${where}: options`, { context, onRoute: o.onRoute, onDispatch: o.onDispatch, onDecision: o.onDecision, onWarning: o.onWarning });
+  checkFunctions(`${where}: options`, { context, onRoute: o.onRoute, onDispatch: o.onDispatch, onDecision: o.onDecision, onWarning: o.onWarning, onSaved: o.onSaved });
   checkOneOf(where, "mode", mode, ["enforce", "shadow"]);
   checkOneOf(where, "outsidePalette", outsidePalette, ["refuse", "allow"]);
   if (typeof tracing !== "boolean") throw fail(`${where}: options.tracing`, "a boolean", tracing);
   const pins = o.alwaysInclude == null ? [] : names(o.alwaysInclude, `${where}: options.alwaysInclude`);
-  const cache = readCache(o.cache, where, { deferred: false });
-  return Object.assign(o, { router: router ?? null, policies: policies ?? null, context: context ?? defaultContext, ownContext: context != null, mode, outsidePalette, pins, tracing, cache });
+  // With skills (SPEC 9) the adapter is one run (of cache "per-turn" unless given), its load_skill tool pinned.
+  const skills = readSkills(o.skills, `${where}: options.skills`);
+  const skillTool = readSkillTool(o.skillTool, `${where}: options.skillTool`, skills);
+  if (skills && skillTool !== false && !pins.includes(skillTool)) pins.push(skillTool);
+  const cache = readCache(o.cache, where, { deferred: false }) ?? (skills ? "per-turn" : null);
+  for (const key of ["saved", "onSaved"]) if (o[key] != null && cache === null) throw new TypeError(`${where}: options.${key} needs options.cache or options.skills: without them the adapter keeps no run to save`);
+  return Object.assign(o, { router: router ?? null, policies: policies ?? null, context: context ?? defaultContext, ownContext: context != null, mode, outsidePalette, pins, tracing, cache, skills, skillTool });
+}
+
+/** The name of the load_skill tool (SPEC 9): "load_skill" unless given, `false` for none; only with skills. */
+export function readSkillTool(value, where, skills) {
+  if (value == null) return "load_skill";
+  if (!skills) throw new TypeError(`${where} needs the skills option`);
+  if (value !== false && (!isString(value) || value === "")) throw fail(where, "a tool name or false", value);
+  return value;
 }
 
 /** `options.cache` by the core's rule (a PaletteRun's) under the caller's name for it; `null` when not given. */
@@ -153,15 +167,18 @@ export async function validateArgs(schema, args, toolName, where) {
 export function createCore(options, where, defaultContext, { trace, extra = [] } = {}) {
   const o = readOptions(options, where, defaultContext, extra);
   const warn = warnings(where, o.onWarning);
-  // With options.cache, the adapter is one run (SPEC 8) over the framework's tools: a new run when they change.
-  const runs = o.cache ? new Runs(o.cache, (registered) => o.pins.filter((pin) => registered.includes(pin))) : null;
+  // With options.cache (or skills), the adapter is one run (SPEC 8) over the framework's tools: a new run when they
+  // change, restored from `options.saved` at the first step.
+  const runs = o.cache ? new Runs(o.cache, (registered) => o.pins.filter((pin) => registered.includes(pin)), { saved: o.saved ?? null, at: `${where}: options.saved` }) : null;
+  const skills = o.skills && createSkills(o.skills, { tool: o.skillTool, runs });
   const calls = new Recent(); // a call's id → the step whose model emitted it
 
   // The step's outcome and the router's report of it. A ToolRouter is asked `resolve({ signal, context, onDecision })`;
   // a function router gets `(ctx, { signal, onDecision, mode, outsidePalette })` (tool-palette/mcp's run gates calls
   // too, as the adapter does). No router: `undefined` ("every tool") and no report.
-  async function route(ctx, signal) {
-    if (o.router == null) return { outcome: undefined, decision: null };
+  // With skills, their rows join what the router routed (kernel/skills.js), over the framework's tools (`tools`).
+  async function route(ctx, signal, tools) {
+    if (o.router == null) return skills ? skills.route({ outcome: undefined, decision: null }, ctx, signal, tools ?? []) : { outcome: undefined, decision: null };
     let decision = null;
     const onDecision = (d) => void (decision = d);
     const outcome = isFunction(o.router)
@@ -170,7 +187,8 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     if (!["routed", "refused", "unavailable"].includes(isObject(outcome) ? outcome.kind : undefined)) {
       throw fail(`${where}: the router's outcome`, "a Routed, RoutingRefusal or RoutingUnavailable", outcome);
     }
-    return { outcome, decision: isObject(decision) && decision.outcome === outcome ? decision : null };
+    const asked = { outcome, decision: isObject(decision) && decision.outcome === outcome ? decision : null };
+    return skills ? skills.route(asked, ctx, signal, tools ?? (Array.isArray(o.router.registered) ? o.router.registered : [])) : asked;
   }
 
   /**
@@ -187,10 +205,11 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
           "Give the run a user message, or derive the context yourself with options.context(input).",
       );
     }
-    const { outcome, decision } = await route(ctx, signal);
+    const { outcome, decision } = await route(ctx, signal, tools);
     const selection = o.policies ? o.policies.selectModel(ctx) : null;
     const step = new Step(core, { index, ctx, outcome, decision, selection, tools, silent, shape });
-    if (!silent && runs && tools) step.follow(runs.step(tools, step.offered ? { kind: "routed", names: step.offered, unresolved: [] } : { kind: "unavailable" }));
+    const named = outcome?.skills === undefined ? {} : { skills: outcome.skills };
+    if (!silent && runs && tools) step.follow(runs.step(tools, step.offered ? { kind: "routed", names: step.offered, unresolved: [], ...named } : { kind: "unavailable", ...named }));
     if (!silent && o.onRoute) o.onRoute({ ctx, outcome, activeTools: step.offered ? [...step.offered] : undefined, selection, ...more });
     return step;
   }
@@ -217,13 +236,22 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     return begin({ index: -1, ctx: ctx(), signal, silent: true });
   }
 
+  // The step's report, then (issue 41) the run's saved form.
   function emit(step) {
     const report = step.report();
     if (o.tracing && trace) trace(report, step);
     if (o.onDecision) o.onDecision(report);
+    if (o.onSaved) o.onSaved(runs.save());
   }
 
-  const core = { o, where, warn, begin, dispatch, stepFor, emit, calls, enforce: o.mode === "enforce" };
+  /**
+   * SPEC 9: the framework's messages with the run's skill instructions in place (kernel/skills.js `place`), or
+   * `undefined` when there are none; `hooks` are the framework's `said(message)` and `make(text)`.
+   */
+  const instruct = (step, messages, hooks) => (skills && step.runStep && Array.isArray(messages) ? skills.place(step.runStep.newSkills ?? [], messages, hooks) : undefined);
+
+  const save = () => runs?.save() ?? null;
+  const core = { o, where, warn, begin, dispatch, stepFor, emit, calls, skills, instruct, save, enforce: o.mode === "enforce" };
   return core;
 }
 
@@ -356,6 +384,8 @@ class Step {
       deferred: run ? run.deferred : freeze([]),
       revealed: run ? run.revealed : freeze([]),
       kept: run ? run.kept : null,
+      // With skills (SPEC 9): the turn's relevant skills, and those new to the run (whose instructions were placed).
+      ...(this.core.skills && { skills: run?.skills ?? freeze([]), newSkills: run?.newSkills ?? freeze([]) }),
     });
   }
 }

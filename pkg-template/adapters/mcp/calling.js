@@ -31,8 +31,9 @@ function readCall(call, where) {
 
 /** One run's calls: `callTool(call, options)` through the gate of its latest turn, and its tools in the frameworks' shapes. */
 export function createCalling(o, listing, routing) {
-  const { clients, policies, searchName, outsidePalette, limit, embed, onEmbedError, timeoutMs, where } = o;
-  const { found } = routing;
+  const { clients, policies, searchName, skillTool, outsidePalette, limit, embed, onEmbedError, timeoutMs, where } = o;
+  const { found, skills, changed } = routing;
+  const isSkillTool = (name) => skills !== null && skills.def !== null && name === skillTool;
 
   // The best matches: hybrid when the tools were embedded (the query embedded within timeoutMs; else lexical, onEmbedError told).
   async function search(args, l, signal) {
@@ -55,11 +56,13 @@ export function createCalling(o, listing, routing) {
     } catch (error) {
       return failed(`The query could not be searched: ${errorText(error)}`);
     }
+    const before = found.length;
     const tools = hits.map(({ name }) => {
       const { description, inputSchema } = l.byName.get(name);
       if (!found.includes(name)) found.push(name);
       return { name, description, inputSchema: inputSchema ?? {} };
     });
+    if (found.length > before) changed();
     const n = tools.length;
     const answer = n ? `Found ${n} tool${n === 1 ? "" : "s"}; you can call ${n === 1 ? "it" : "them"} from your next step on:\n${JSON.stringify(tools)}` : NO_TOOL_MATCHES;
     return { content: [{ type: "text", text: answer }], structuredContent: { tools } };
@@ -101,12 +104,18 @@ export function createCalling(o, listing, routing) {
     const moved = was !== undefined && (was.server !== now?.server || was.name !== now?.name);
     const gate = new Set(moved ? [] : offered);
     if (isSearch && turn !== null && turn.outcome.kind !== "routed") gate.add(c.name);
-    const known = (name) => l.byName.has(name) || (name === searchName && searchName !== false);
+    const known = (name) => l.byName.has(name) || (name === searchName && searchName !== false) || isSkillTool(name);
     if (!known(c.name) || refuses(gate, c.name, { allow: outsidePalette === "allow" || (current !== null && current.lenient), known })) {
       const available = offered.length ? `Available tools: ${offered.join(", ")}.` : "No tool is offered before the run's first step (route()).";
       return failed(`Tool ${c.name} is not available in this step. ${available}`);
     }
     if (isSearch) return search(c.args, l, signal);
+    // load_skill (SPEC 9): the skill's instructions; its tools join the run's later steps.
+    if (isSkillTool(c.name)) {
+      const text = await skills.load(c.args);
+      changed();
+      return { content: [{ type: "text", text }] };
+    }
     const dispatched = policies ? policies.dispatch(c, turn ? turn.ctx : { message: "" }, turn ? turn.palette : undefined) : null;
     const target = dispatched ? dispatched.call : c;
     if (target.name === searchName && searchName !== false) return search(target.args, l, signal);
@@ -119,6 +128,7 @@ export function createCalling(o, listing, routing) {
     const l = await listing.listed();
     const all = l.names.map((name) => listing.offeredTool(l, name));
     if (searchName !== false) all.push(listing.searchTool());
+    if (skills?.def) all.push(skills.def);
     return all;
   }
   const run = (name, args, { id, signal }) => callTool({ name, arguments: args, id }, { signal });

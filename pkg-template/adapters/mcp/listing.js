@@ -66,7 +66,7 @@ const listPage = (client) => async (params, options) => {
 };
 
 // What a tool's definition looks like to a model: its name, description and input schema as JSON.
-const definition = (name, t) => JSON.stringify({ name, description: t.description, inputSchema: t.inputSchema ?? {} });
+export const definition = (name, t) => JSON.stringify({ name, description: t.description, inputSchema: t.inputSchema ?? {} });
 
 const shown = (v) =>
   v instanceof Promise || (isObject(v) && isFunction(v.then))
@@ -86,7 +86,7 @@ const shown = (v) =>
  * name), description and inputSchema (read once, as JSON) }`.
  */
 export function createListing(o) {
-  const { clients, limit, listTimeoutMs, searchName, embed, onEmbedError, cache, countTokens, warn } = o;
+  const { clients, limit, listTimeoutMs, searchName, skillTool, embed, onEmbedError, cache, countTokens, warn } = o;
   const serverOrder = [...clients.keys()];
 
   // Hybrid ranking (options.index.embed): each tool's definition as a model is sent it (measured better than name
@@ -117,6 +117,7 @@ export function createListing(o) {
 
   let listing = null;
   let listing$ = null;
+  let last = null; // the latest listing, even when stale
   const stale = new Set(clients.keys()); // servers to list again
   const perServer = new Map(); // server → { tools, error }
   const listeners = []; // what else a listing reads of the servers (their skills, mcp/skills.js)
@@ -136,7 +137,7 @@ export function createListing(o) {
   }
 
   // Each tool read once; one that cannot be read is left out and listed in `skipped`. Names listed by two servers
-  // (or taken by the search tool) are known as <server>__<name>, whose names are taken first: a listed name equal
+  // (or taken by the search tool or the load_skill tool) are known as <server>__<name>, whose names are taken first: a listed name equal
   // to one of them is the one left out. A server that lists one name twice keeps it for its first tool of it.
   function named(skipped) {
     const inOrder = [...perServer].sort((a, b) => serverOrder.indexOf(a[0]) - serverOrder.indexOf(b[0]));
@@ -157,7 +158,7 @@ export function createListing(o) {
     ]);
     const listers = new Map(); // name → the servers that list it
     for (const [server, tools] of read) for (const t of tools) (listers.get(t.name) ?? listers.set(t.name, new Set()).get(t.name)).add(server);
-    const paletteName = (server, t) => (listers.get(t.name).size > 1 || t.name === searchName ? `${server}__${t.name}` : t.name);
+    const paletteName = (server, t) => (listers.get(t.name).size > 1 || t.name === searchName || t.name === skillTool ? `${server}__${t.name}` : t.name);
     const claimed = new Map(); // <server>__<name> → that server
     for (const [server, tools] of read) for (const t of tools) if (paletteName(server, t) !== t.name && !claimed.has(paletteName(server, t))) claimed.set(paletteName(server, t), server);
     const byName = new Map();
@@ -229,7 +230,7 @@ export function createListing(o) {
     const l = { byName, names: [...byName.keys()], index, embedding, failures, skipped, sizes, tokens: new Map() };
     for (const listen of listeners) await listen(l, names);
     l.skipped = l.skipped.map((x) => Object.freeze(x));
-    return (listing = l);
+    return (listing = last = l);
   }
 
   async function listed() {
@@ -287,6 +288,8 @@ export function createListing(o) {
     servers,
     /** `listen(listing, servers)`: called at each listing, with the servers it listed again, before it is answered. */
     listen: (listen) => listeners.push(listen),
+    /** The latest listing (`null` before the first). */
+    latest: () => last,
     // The palette's own members.
     palette: {
       /** Lists every server again now (or the one named), after a listing in flight (asked before this refresh). */

@@ -1,25 +1,40 @@
 // tool-palette/mcp, routing: one run's turns. Each route() asks the core (resolvePalette) with the rows
-// of the index (or of options.entries), then the tools search_tools found earlier in the run; with
-// options.cache, the run (SPEC 8) says what is offered, listed and deferred.
+// of the skills (SPEC 9), then of the index (or of options.entries), then of the tools search_tools found
+// earlier in the run; with options.cache (or skills), the run (SPEC 8) says what is offered, listed and
+// deferred, and which skills are new to it. The run's saved form (issue 41) restores it in another process.
 import { resolvePalette } from "tool-palette";
 import { Runs } from "../kernel/runs.js";
-import { abortable, checkSignal, fail, fields, isObject } from "../kernel/values.js";
+import { createSkills } from "../kernel/skills.js";
+import { abortable, checkSignal, errorText, fail, fields, isObject, isString } from "../kernel/values.js";
 
-/** One run's routing: its members (`run`), `found` (what search_tools found, in order) and `current` (its latest turn, or null). */
-export function createRouting(o, listing) {
-  const { cache, searchName, entries, timeoutMs, onDecision, where } = o;
-  const found = [];
+/**
+ * One run's routing: its members (`run`), `found` (what search_tools found, in order), `current` (its latest turn,
+ * or null), `skills` (the kernel's, over the palette's `skills`: load_skill's answers) and `saved()` (after a change).
+ */
+export function createRouting(o, listing, palette, { saved, onSaved }) {
+  const { cache, searchName, skillTool, entries, timeoutMs, onDecision, where } = o;
+  // The search tool and the load_skill tool are pinned: offered whenever routing narrows.
+  const pins = [...(searchName === false ? [] : [searchName]), ...(palette && skillTool !== false ? [skillTool] : [])];
+  // With options.cache: a run over the listed tools and the pins, anew (carrying what the model was shown) when they change.
+  const runs = new Runs(cache, () => pins, { carry: true, saved: saved ?? null, at: `${where}: run(options).saved` });
+  const back = runs.pending ?? { turns: 0, message: null, found: [] };
+  if (!Number.isSafeInteger(back.turns) || back.turns < 0 || (back.message !== null && !isString(back.message)) || !Array.isArray(back.found) || !back.found.every(isString)) {
+    throw new TypeError(`${where}: run(options).saved is not a saved run of tool-palette/mcp (from onSaved or run.save())`);
+  }
+  const found = [...back.found];
   // The latest route() started that finished: { turn, targets (where each offered name went: a call is gated on
   // (server, tool)), lenient (routed for an adapter that lets calls outside the palette run) }.
   let current = null;
-  let turns = 0; // route() calls started
-  const messages = []; // the run's user messages, each once in a row
+  let turns = back.turns; // route() calls started
+  const messages = back.message === null ? [] : [back.message]; // the run's user messages, each once in a row
   const earlier = (message) => {
     if (messages[messages.length - 1] !== message) messages.push(message);
     return Object.freeze(messages.slice(0, -1));
   };
-  // With options.cache: a run over the listed tools and the search tool (pinned), anew (carrying what the model was shown) when they change.
-  const runs = cache === null ? null : new Runs(cache, () => (searchName === false ? [] : [searchName]), { carry: true });
+  const skills = palette && createSkills(palette.source(), { tool: skillTool, runs });
+  const save = () => runs.save({ turns, message: messages.at(-1) ?? null, found });
+  const changed = () => onSaved?.(save());
+
   async function routeTurn(context, signal, lenient) {
     if (typeof context !== "string" && !isObject(context)) throw fail(`${where}: route(context)`, "the turn's message (a string) or a context object with its message", context);
     const ctx = typeof context === "string" ? { message: context } : context;
@@ -27,12 +42,13 @@ export function createRouting(o, listing) {
     const number = turns++;
     const l = await abortable(listing.listed(), signal);
     let decision = null;
-    // With a run, the index also reads the run's earlier messages (SPEC 8 `history`) unless the context has its own;
-    // read as the rows are (a context that cannot be read is refusal 2a).
+    // With a run, the index and the skills also read the run's earlier messages (SPEC 8 `history`) unless the context
+    // has its own; read as the rows are (a context that cannot be read is refusal 2a).
     const withHistory = () => (cache !== null && typeof ctx.message === "string" && !("history" in ctx) ? { ...ctx, history: earlier(ctx.message) } : ctx);
     const rows = async () => {
+      const list = skills ? [...(await skills.source.entries(withHistory()))] : [];
       const own = entries ? await entries(ctx) : await l.index.entries(withHistory());
-      const list = own == null ? [] : [...own];
+      if (own != null) list.push(...own);
       const known = found.filter((name) => l.byName.has(name));
       if (known.length > 0) list.push(...l.index.rows(known));
       return list;
@@ -45,14 +61,13 @@ export function createRouting(o, listing) {
       onDecision: (d) => void (decision = d),
     });
     const narrowed = outcome.kind === "routed";
-    const step = runs && runs.step(searchName === false ? l.names : [...l.names, searchName], outcome);
-    const toolOf = (name) => (name === searchName && !l.byName.has(name) ? listing.searchTool() : listing.offeredTool(l, name));
+    const step = cache === null ? null : runs.step([...l.names, ...pins], outcome);
+    const toolOf = (name) => (l.byName.has(name) ? listing.offeredTool(l, name) : name === searchName ? listing.searchTool() : skills.def);
     const withSearch = step === null && narrowed && searchName !== false;
     const offeredNames = step ? [...step.offered] : narrowed ? [...outcome.names, ...(withSearch ? [searchName] : [])] : [...l.names];
     const listedNames = step ? [...step.listed] : offeredNames;
     const names = offeredNames.filter((name) => l.byName.has(name)); // the servers' tools offered
-    const tools = listedNames.map(toolOf);
-    const servers = listing.servers(l, new Set(names));
+    const newSkills = step?.newSkills ?? [];
     const report = Object.freeze({
       turn: number,
       // The turn from 1: a step tool-palette/providers reads as it is.
@@ -61,7 +76,7 @@ export function createRouting(o, listing) {
       offered: Object.freeze(offeredNames),
       hidden: Object.freeze(decision && narrowed ? [...decision.hidden] : []),
       found: Object.freeze([...found]),
-      servers,
+      servers: listing.servers(l, new Set(names)),
       failures: l.failures,
       skipped: Object.freeze(l.skipped),
       embedding: l.embedding,
@@ -71,14 +86,26 @@ export function createRouting(o, listing) {
       deferred: step ? step.deferred : Object.freeze([]),
       revealed: step ? step.revealed : Object.freeze([]),
       kept: step ? step.kept : null,
+      ...(skills && { skills: step.skills ?? Object.freeze([]), newSkills: Object.freeze([...newSkills]) }),
     });
-    const palette = step || narrowed ? report.offered : outcome;
-    const deferred = Object.freeze((step ? step.deferred : []).map(toolOf));
-    const turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), deferred, report, index: l.index, palette });
-    const targets = new Map(names.map((name) => [name, l.byName.get(name)]));
+    // The instructions of the skills new to the run (SPEC 9): the host gives them the model after the history, once.
+    const instructions = async (skill) => Object.freeze({ skill, text: await skills.text(skill).catch((error) => `The skill "${skill}" could not be read: ${errorText(error)}`) });
+    const turn = Object.freeze({
+      ctx,
+      outcome,
+      decision,
+      names: report.offered,
+      tools: Object.freeze(listedNames.map(toolOf)),
+      deferred: Object.freeze((step ? step.deferred : []).map(toolOf)),
+      report,
+      index: l.index,
+      palette: step || narrowed ? report.offered : outcome,
+      ...(skills && { instructions: Object.freeze(await Promise.all(newSkills.map(instructions))) }),
+    });
     // A throwing onDecision fails this route() before it is the run's turn; a route() started earlier that finishes later is not.
     if (onDecision) onDecision(report);
-    if (current === null || current.turn.report.turn < number) current = { turn, targets, lenient };
+    if (current === null || current.turn.report.turn < number) current = { turn, targets: new Map(names.map((name) => [name, l.byName.get(name)])), lenient };
+    changed();
     return turn;
   }
 
@@ -88,9 +115,13 @@ export function createRouting(o, listing) {
     if (decided && turn.decision) decided(turn.decision);
     return turn.outcome;
   };
+  // What a framework adapter reads this run's skills through: a skill the model loaded there joins this run too.
+  const shared = palette && palette.source((skill, tools) => runs.addSkill(skill, tools));
 
   return {
     found,
+    skills,
+    changed,
     get current() {
       return current;
     },
@@ -98,7 +129,8 @@ export function createRouting(o, listing) {
     run: {
       route: async (context, options) => routeTurn(context, fields(options, ["signal"], `${where}: route(context, options)`).signal, false),
       router,
-      adapterOptions: Object.freeze({ router, alwaysInclude: Object.freeze(searchName === false ? [] : [searchName]) }),
+      adapterOptions: Object.freeze({ router, alwaysInclude: Object.freeze([...pins]), ...(shared && { skills: shared }) }),
+      skills: shared,
       get turn() {
         return current?.turn ?? null;
       },
@@ -109,8 +141,12 @@ export function createRouting(o, listing) {
       reveal(names) {
         if (cache !== "deferred") throw new Error(`${where}: run.reveal() needs options.cache "deferred" (this palette's is ${cache === null ? "none" : `"${cache}"`})`);
         if (runs.run === null) throw new Error(`${where}: run.reveal() before the run's first step (route())`);
-        return runs.reveal(names);
+        const revealed = runs.reveal(names);
+        changed();
+        return revealed;
       },
+      /** The run's saved form (issue 41): `createMcpPalette(…).run({ saved })` restores it in another process. */
+      save,
     },
   };
 }
