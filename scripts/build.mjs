@@ -110,7 +110,7 @@ if (existsSync(join(template, "adapters"))) {
   // Their require() twins: each adapter bundled with its helpers into one .cjs, and its
   // declarations as .d.cts (relative imports pointed at the .cjs/.d.cts siblings).
   await build({
-    entryPoints: readdirSync(adapters).filter((f) => f.endsWith(".js") && f !== "shared.js").map((f) => join(adapters, f)),
+    entryPoints: readdirSync(adapters).filter((f) => f.endsWith(".js")).map((f) => join(adapters, f)),
     outdir: adapters, outExtension: { ".js": ".cjs" }, bundle: true, format: "cjs", platform: "neutral", target: "node20", logLevel: "warning",
     // The adapters reach the package through its own name: require("tool-palette") at run
     // time, the one instance the consumer's require() loads too.
