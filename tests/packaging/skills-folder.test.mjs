@@ -276,6 +276,26 @@ test("a SKILL.md that is a named pipe is refused at once, by every way in (each 
   }
 });
 
+// Deno 2 and Bun 1 (the npm packages `deno` and `bun`) read the folder through their node:fs.
+test("Deno and Bun: tool-palette/node reads the folder, skips what is no skill, reports what does not parse", async () => {
+  const root = folder({ "b/SKILL.md": md("b", "Second"), "a/SKILL.md": md("a", "First", "allowed-tools: Read\n"), "c/SKILL.md": "not a skill", "notes.md": "x" });
+  const body = (load) =>
+    `${load}\nconst told = [];\n` +
+    `const skills = await readSkills(${JSON.stringify(root)}, { onError: (e, path) => told.push([e.name, path]) });\n` +
+    `console.log(JSON.stringify({ names: skills.map((s) => s.name), tools: skills[0].allowedTools, sync: readSkillsSync(${JSON.stringify(root)}, { onError: () => {} }).length, told }));\n`;
+  writeFileSync(join(dir, "skills-esm.mjs"), body('import { readSkills, readSkillsSync } from "tool-palette/node";'));
+  writeFileSync(join(dir, "skills-cjs.cjs"), `(async () => {\n${body('const { readSkills, readSkillsSync } = require("tool-palette/node");')}})();\n`);
+  const want = { names: ["a", "b"], tools: [{ tool: "Read", scope: null }], sync: 2, told: [["SyntaxError", join(root, "c", "SKILL.md")]] };
+  for (const [cmd, args] of [
+    [bin("deno"), ["run", "--allow-read", "--allow-env", "skills-esm.mjs"]],
+    [bin("bun"), ["skills-esm.mjs"]],
+    [bin("bun"), ["skills-cjs.cjs"]],
+  ]) {
+    const { stdout } = await run(cmd, args, { cwd: dir });
+    assert.deepEqual(JSON.parse(stdout), want, `${cmd} ${args.join(" ")}`);
+  }
+});
+
 test("typed usage compiles under node16 resolution, from an ES module and from CommonJS", async () => {
   writeFileSync(join(dir, "usage.mts"), [
     'import { readSkills, readSkillsSync, type ReadSkillsOptions } from "tool-palette/node";',
