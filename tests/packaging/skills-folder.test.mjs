@@ -64,12 +64,12 @@ const WAYS = [
 // What a call answers, or what it throws, as a promise either way.
 const call = async (f, ...args) => f(...args);
 
-test("the packed manifest exports tool-palette/node, types first, with a require() twin, and types for node10 resolution", () => {
+test("the packed manifest exports tool-palette/node to Node.js only (the node condition), types first, with a require() twin, and types for node10 resolution", () => {
   const manifest = JSON.parse(readFileSync(join(dir, "node_modules", "tool-palette", "package.json"), "utf8"));
+  // Under the node condition alone: a bundler for browsers or Workers finds no such subpath, rather than node:fs.
   assert.deepEqual(manifest.exports["./node"], {
     types: { require: "./node/index.d.cts", default: "./node/index.d.ts" },
-    import: "./node/index.js",
-    require: "./node/index.cjs",
+    node: { import: "./node/index.js", require: "./node/index.cjs" },
   });
   assert.deepEqual(manifest.typesVersions["*"].node, ["./node/index.d.ts"]);
   for (const file of ["index.js", "index.cjs", "index.d.ts", "index.d.cts"]) readFileSync(join(dir, "node_modules", "tool-palette", "node", file));
@@ -78,6 +78,18 @@ test("the packed manifest exports tool-palette/node, types first, with a require
   assert.doesNotMatch(twin, /WebAssembly|tool_palette_bg/, "and bundles no copy of the core");
   assert.deepEqual(Object.keys(esm).sort(), ["readSkills", "readSkillsSync"]);
   assert.deepEqual(Object.keys(cjs).sort(), ["readSkills", "readSkillsSync"]);
+});
+
+test("a bundler for browsers or Workers does not resolve tool-palette/node (no node:fs in their bundles); for Node it does", async () => {
+  writeFileSync(join(dir, "entry-node.mjs"), 'import { readSkills } from "tool-palette/node";\nconsole.log(typeof readSkills);\n');
+  for (const platform of ["browser", "neutral"]) {
+    const r = await run(bin("esbuild"), ["entry-node.mjs", "--bundle", `--platform=${platform}`, "--format=esm", "--outfile=out-skills.js", ...(platform === "neutral" ? ["--conditions=workerd"] : [])], { cwd: dir, allowFailure: true });
+    assert.notEqual(r.code, 0, platform);
+    assert.match(r.stderr, /Could not resolve "tool-palette\/node"/, platform);
+  }
+  await run(bin("esbuild"), ["entry-node.mjs", "--bundle", "--platform=node", "--format=esm", "--outfile=out-skills.mjs", "--log-level=warning"], { cwd: dir });
+  const { stdout } = await run(process.execPath, ["out-skills.mjs"], { cwd: dir });
+  assert.equal(stdout, "function\n");
 });
 
 describe("a folder laid out as .claude/skills", () => {
