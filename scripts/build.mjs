@@ -121,6 +121,20 @@ if (existsSync(join(template, "adapters"))) {
     writeFileSync(join(adapters, f.replace(/\.d\.ts$/, ".d.cts")), types);
   }
 }
+// tool-palette/node (pkg-template/node/): what only Node.js does, a folder of skills read
+// (readSkills). As an adapter: the package reached through its own name, its require()
+// twin bundled with the package external, its declarations as .d.cts.
+{
+  const node = join(dist, "node");
+  cpSync(join(template, "node"), node, { recursive: true });
+  await build({
+    entryPoints: [join(node, "index.js")],
+    outdir: node, outExtension: { ".js": ".cjs" }, bundle: true, format: "cjs", platform: "node", target: "node20", logLevel: "warning",
+    external: ["tool-palette", "tool-palette/*"],
+  });
+  const types = readFileSync(join(node, "index.d.ts"), "utf8").replace(/(from "\.\.?\/[^"]*)\.js"/g, '$1.cjs"');
+  writeFileSync(join(node, "index.d.cts"), types);
+}
 // require() gets the same declarations, as a CommonJS module for moduleResolution node16.
 cpSync(join(dist, "index.d.ts"), join(dist, "index.d.cts"));
 // The wasm as base64 in a JavaScript module, for the entries that cannot fetch or read a
