@@ -31,6 +31,6 @@ export const term = (t, score, count) => calls.to.term(t, score, count);
 export const named = (units, ends) => calls.to.named(units, ends);
 export const refused = (range, units) => calls.to.refused(range, units);
 // skills.rs: a skill, a text's fault, a load's texts and tools
-export const skill = (kinds, counts, numbers, units, ends, shape) => calls.to.skill(kinds, counts, numbers, units, ends, shape);
+export const skill = (frontmatter, units, ends, shape) => calls.to.skill(frontmatter, units, ends, shape);
 export const fault = (units) => calls.to.fault(units);
 export const sources = (units, ends) => calls.to.sources(units, ends);

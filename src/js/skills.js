@@ -7,11 +7,13 @@ import { attempt, bounded, drop, enter, exactRows, fields, guarded, isFunction, 
 import { calls } from "./calls.js";
 import { entriesOf, noRoom, optionsOf, readVectors, realView, search } from "./index.js";
 
-const { Json } = wasm;
-
 // Each skill parseSkill made, and the text (and path) it was read from: a SkillIndex given
 // the skill indexes that text.
 const read = new WeakMap();
+
+// A frontmatter value as the module made it (a mapping a Map), frozen, a mapping an object
+// whose every key is an own property (`__proto__` too).
+const plain = (v) => (v instanceof Map ? Object.freeze(Object.fromEntries(Array.from(v, ([k, x]) => [k, plain(x)]))) : Array.isArray(v) ? Object.freeze(v.map(plain)) : v);
 
 // Skills as the module hands them over (skills.rs `hand`), frozen, each body cut from the
 // text it was read from (`texts`; a load's come first, as `sources`).
@@ -20,24 +22,10 @@ class Skilled {
   sources(units, ends) { this.lists.push(texts(units, ends)); }
   fault(units) { this.message = texts(units)[0]; }
   refused(range, units) { this.error = new (range ? RangeError : TypeError)(`SkillIndex.load: bytes${texts(units)[0]}`); }
-  skill(kinds, counts, numbers, units, ends, shape) {
+  skill(frontmatter, units, ends, shape) {
     const strs = texts(units, ends);
-    let [k, c, n, s] = [0, 0, 0, 0];
-    // The frontmatter's values in order: each key an own property (`__proto__` too).
-    const value = () => {
-      const kind = kinds[k++];
-      if (kind === Json.Number) return numbers[n++];
-      if (kind === Json.String) return strs[s++];
-      if (kind !== Json.Array && kind !== Json.Object) return kind === Json.True ? true : kind === Json.False ? false : null;
-      const out = kind === Json.Array ? [] : {};
-      for (let i = 0, count = counts[c++]; i < count; i++) {
-        const key = kind === Json.Array ? i : strs[s++];
-        Object.defineProperty(out, key, { value: value(), enumerable: true, writable: true, configurable: true });
-      }
-      return Object.freeze(out);
-    };
-    const frontmatter = value();
-    const [name, description] = [strs[s++], strs[s++]];
+    let s = 2;
+    const [name, description] = strs;
     const [start, end, tools, warned] = shape;
     let allowedTools = null;
     if (tools !== NONE) {
@@ -47,7 +35,7 @@ class Skilled {
     }
     const warnings = Object.freeze(strs.slice(s, s + warned));
     const text = (this.texts ?? this.lists[0])[this.skills.length];
-    this.skills.push(Object.freeze({ name, description, allowedTools, frontmatter, body: text.slice(start, end), warnings }));
+    this.skills.push(Object.freeze({ name, description, allowedTools, frontmatter: plain(frontmatter), body: text.slice(start, end), warnings }));
   }
 }
 

@@ -1,8 +1,7 @@
 //! Skills (SPEC 9): `parseSkill` and `SkillIndex`, the binding of [`crate::skills`]. Its
-//! JavaScript half is skills.js. A parsed skill crosses as a tape (its frontmatter's values
-//! in order, [`Json`] by [`Json`], with their numbers and strings beside) that skills.js
-//! turns into frozen objects: no JavaScript value is made or held by the module, so a call
-//! cut short anywhere leaves none behind, and every string is its code units, exactly.
+//! JavaScript half is skills.js. A parsed skill's frontmatter (arbitrary YAML values)
+//! crosses by serde-wasm-bindgen, its name, tools and warnings in the batch of strings; skills.js
+//! makes frozen objects of them, every string its code units, exactly.
 //! A `SkillIndex` is two records: its skills (their texts, tools and flags) and the
 //! ranking index, a `ToolIndex`'s (index.rs), built over the skills' names.
 
@@ -13,41 +12,21 @@ use crate::search::{snapshot, NONE};
 use crate::skills::table::{self, refusal, Picked, Skills, SkillsError, LIMIT};
 use crate::skills::{Skill, Value};
 use alloc::{boxed::Box, vec::Vec};
+use js_sys::JsString;
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_wasm_bindgen::preserve;
 use tool_palette_heap as heap;
 use wasm_bindgen::prelude::*;
 
-/// What the next value of a skill's tape is (skills.js reads them in order).
-#[wasm_bindgen]
-#[derive(Clone, Copy)]
-pub enum Json {
-    Null,
-    False,
-    True,
-    /// The next of the numbers.
-    Number,
-    /// The next of the strings.
-    String,
-    /// The next of the counts: that many values follow.
-    Array,
-    /// The next of the counts: that many (string key, value) pairs follow.
-    Object,
-}
-
 #[wasm_bindgen(raw_module = "./calls.js")]
 extern "C" {
-    /// A skill (to skills.js): its frontmatter's tape (`kinds`, `counts`, `numbers`, the
-    /// strings' `units` ending at `ends`), then after the frontmatter's strings its name,
-    /// description, each allowed tool and its scope if it has one, and its warnings;
-    /// `shape`: the body's start and end in the text, the allowed tools' count (`NONE`: the
-    /// field is absent), the warnings' count, then per tool whether it has a scope.
-    fn skill(
-        kinds: &[u8],
-        counts: &[u32],
-        numbers: &[f64],
-        units: &[u16],
-        ends: &[u32],
-        shape: &[u32],
-    );
+    /// A skill (to skills.js): its frontmatter (by serde-wasm-bindgen: a mapping is a `Map`
+    /// whose keys are in the text's order, a string its exact code units), then its name,
+    /// description, each allowed tool and its scope if it has one, and its warnings, as
+    /// strings (`units` ending at `ends`); `shape`: the body's start and end in the text, the
+    /// allowed tools' count (`NONE`: the field is absent), the warnings' count, then per tool
+    /// whether it has a scope.
+    fn skill(frontmatter: JsValue, units: &[u16], ends: &[u32], shape: &[u32]);
     /// Why a text is no skill: its `SyntaxError`'s message.
     fn fault(units: &[u16]);
     /// The texts of a loaded snapshot's skills, back to back, then their paths, then their
@@ -57,16 +36,9 @@ extern "C" {
     fn refused(range: bool, units: &[u16]);
 }
 
-/// A skill's tape, handed to skills.js.
+/// A skill, handed to skills.js.
 fn hand(s: &Skill) {
-    let (mut kinds, mut counts, mut numbers) = (Vec::new(), Vec::new(), Vec::new());
     let mut strings = NameList::default();
-    kinds.push(Json::Object as u8);
-    counts.push(s.frontmatter.len() as u32);
-    for (key, value) in &s.frontmatter {
-        strings.push(key);
-        tape(value, &mut kinds, &mut counts, &mut numbers, &mut strings);
-    }
     strings.push(&s.name);
     strings.push(&s.description);
     let tools = s.allowed_tools.as_deref();
@@ -87,48 +59,47 @@ fn hand(s: &Skill) {
         strings.push(&w.message());
     }
     let (units, ends) = strings.parts();
-    skill(&kinds, &counts, &numbers, units, ends, &shape);
+    skill(frontmatter(&s.frontmatter), units, ends, &shape);
 }
 
-/// A value onto the tape (at most the parser's 64 levels deep).
-fn tape(
-    v: &Value,
-    kinds: &mut Vec<u8>,
-    counts: &mut Vec<u32>,
-    numbers: &mut Vec<f64>,
-    strings: &mut NameList,
-) {
-    let kind = match v {
-        Value::Null => Json::Null,
-        Value::Bool(false) => Json::False,
-        Value::Bool(true) => Json::True,
-        Value::Number(n) => {
-            numbers.push(*n);
-            Json::Number
-        }
-        Value::String(s) => {
-            strings.push(s);
-            Json::String
-        }
-        Value::Array(items) => {
-            kinds.push(Json::Array as u8);
-            counts.push(items.len() as u32);
-            items
-                .iter()
-                .for_each(|x| tape(x, kinds, counts, numbers, strings));
-            return;
-        }
-        Value::Object(pairs) => {
-            kinds.push(Json::Object as u8);
-            counts.push(pairs.len() as u32);
-            for (key, x) in pairs {
-                strings.push(key);
-                tape(x, kinds, counts, numbers, strings);
+/// The frontmatter as a JavaScript value, made by serde-wasm-bindgen: YAML's null `null`
+/// (not `undefined`), a mapping a `Map` (an object's `__proto__` key would set its
+/// prototype), strings made from their code units (a Rust `str` has no lone surrogate).
+fn frontmatter(pairs: &[(Vec<u16>, Value)]) -> JsValue {
+    let to = serde_wasm_bindgen::Serializer::new().serialize_missing_as_null(true);
+    // What the serializer can fail at (a key that is no string, a value kind it lacks) is
+    // not made here.
+    Yaml::Pairs(pairs).serialize(&to).unwrap_or(JsValue::NULL)
+}
+
+/// A frontmatter value, serializable.
+enum Yaml<'a> {
+    Value(&'a Value),
+    Pairs(&'a [(Vec<u16>, Value)]),
+    Units(&'a [u16]),
+}
+
+impl Serialize for Yaml<'_> {
+    fn serialize<S: Serializer>(&self, to: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Yaml::Units(units) => preserve::serialize(&JsString::from_char_code(units), to),
+            Yaml::Pairs(pairs) => {
+                let mut map = to.serialize_map(Some(pairs.len()))?;
+                for (key, value) in pairs {
+                    map.serialize_entry(&Yaml::Units(key), &Yaml::Value(value))?;
+                }
+                map.end()
             }
-            return;
+            Yaml::Value(v) => match v {
+                Value::Null => to.serialize_unit(),
+                Value::Bool(b) => to.serialize_bool(*b),
+                Value::Number(n) => to.serialize_f64(*n),
+                Value::String(units) => Yaml::Units(units).serialize(to),
+                Value::Array(items) => to.collect_seq(items.iter().map(Yaml::Value)),
+                Value::Object(pairs) => Yaml::Pairs(pairs).serialize(to),
+            },
         }
-    };
-    kinds.push(kind as u8);
+    }
 }
 
 /// `parseSkill`: the text in the batch, with its path after it (`""`: none). The skill is
