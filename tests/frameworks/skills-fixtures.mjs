@@ -21,9 +21,10 @@ export const MEETING = "Book a meeting in the calendar with the team and email t
 const flat = (role, content) => [role, typeof content === "string" ? content : Array.isArray(content) ? content.map((p) => (p.type === "text" ? p.text : `${p.type}:${p.toolName ?? ""}`)).join("|") : ""];
 
 /**
- * The drivers: `play(palette, turns)` plays the conversation's `turns` (each: { message, answers }) with the
+ * The drivers: `play(palette, turns)` plays the conversation's `turns` (each: { message, answers, palette?, after? }) with the
  * adapter instance `palette` (built by `make(options)`), each turn's history being the earlier turns' messages as
- * the framework hands them back; answers: [tool, args] for a call, a string for text. Returns
+ * the framework hands them back; answers: [tool, args] for a call, a string for text; a turn's own `palette` (another
+ * instance, e.g. restored from a saved run) plays that turn, and `after()` is called once it is over. Returns
  * `{ sent: [{ tools, messages }], executed, outputs }`, one `sent` per model call.
  */
 export function drivers(m) {
@@ -38,13 +39,14 @@ export function drivers(m) {
         const tool = (name) => ai.tool({ description: name, inputSchema: z.object({ q: z.string().optional() }), execute: async (input) => (executed.push([name, input]), `${name} result`) });
         let messages = [];
         let n = 0;
-        for (const { message, answers } of turns) {
+        for (const { message, answers, palette: own, after } of turns) {
           const model = new mock.MockLanguageModelV3({ modelId: "m", doGenerate: answers.map((a) => (typeof a === "string" ? aiText(a) : aiToolCall(a[0], a[1], `call-${n++}`))) });
           messages = [...messages, { role: "user", content: message }];
-          const result = await ai.generateText({ model, messages, tools: palette.wrapTools(Object.fromEntries(TOOL_NAMES.map((t) => [t, tool(t)]))), prepareStep: palette.prepareStep, stopWhen: ai.stepCountIs(6) });
+          const result = await ai.generateText({ model, messages, tools: (own ?? palette).wrapTools(Object.fromEntries(TOOL_NAMES.map((t) => [t, tool(t)]))), prepareStep: (own ?? palette).prepareStep, stopWhen: ai.stepCountIs(6) });
           for (const call of model.doGenerateCalls) sent.push({ tools: (call.tools ?? []).map((t) => t.name), messages: call.prompt.map((p) => flat(p.role, p.content)) });
           messages = [...messages, ...result.responseMessages];
           outputs.push(result.steps.flatMap((s) => s.toolResults.map((r) => [r.toolName, r.output])));
+          after?.();
         }
         return { sent, executed, outputs };
       },
@@ -57,7 +59,7 @@ export function drivers(m) {
         const tool = (name) => agents.tool({ name, description: name, parameters: z.object({ q: z.string() }), execute: async (input) => (executed.push([name, input]), `${name} result`) });
         let history = [];
         let n = 0;
-        for (const { message, answers } of turns) {
+        for (const { message, answers, palette: own, after } of turns) {
           const script = answers.map((a) => (typeof a === "string" ? [{ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: a }] }] : [{ type: "function_call", callId: `call-${n++}`, name: a[0], arguments: JSON.stringify(a[1]), status: "completed" }]));
           const model = {
             async getResponse(request) {
@@ -65,10 +67,11 @@ export function drivers(m) {
               return { usage: new agents.Usage({ requests: 1, inputTokens: 3, outputTokens: 2, totalTokens: 5 }), output: script.shift(), responseId: `r-${sent.length}` };
             },
           };
-          const agent = new agents.Agent({ name: "analyst", instructions: "Answer.", model: palette.model(model), tools: palette.tools(TOOL_NAMES.map(tool)) });
+          const agent = new agents.Agent({ name: "analyst", instructions: "Answer.", model: (own ?? palette).model(model), tools: (own ?? palette).tools(TOOL_NAMES.map(tool)) });
           const result = await agents.run(agent, [...history, { role: "user", content: message }]);
           history = result.history;
           outputs.push(result.newItems.filter((i) => i.type === "tool_call_output_item").map((i) => [i.rawItem.name, i.output]));
+          after?.();
         }
         return { sent, executed, outputs };
       },
@@ -81,7 +84,7 @@ export function drivers(m) {
         const tool = (name) => lc.tool(async (input) => (executed.push([name, input]), `${name} result`), { name, description: name, schema: z.object({ q: z.string().optional() }) });
         let messages = [];
         let n = 0;
-        for (const { message, answers } of turns) {
+        for (const { message, answers, palette: own, after } of turns) {
           const model = new (class extends testing.FakeBuiltModel {
             bindTools(tools) {
               (this.offered ??= []).push(tools.map((t) => t.name ?? t.function?.name));
@@ -92,11 +95,12 @@ export function drivers(m) {
             const id = `ai-${n++}`;
             model.respond(typeof a === "string" ? new lc.AIMessage({ content: a, id }) : new lc.AIMessage({ content: "", id, tool_calls: [{ name: a[0], args: a[1], id: `call-${id}`, type: "tool_call" }] }));
           }
-          const agent = lc.createAgent({ model, tools: TOOL_NAMES.map(tool), middleware: [middleware] });
+          const agent = lc.createAgent({ model, tools: TOOL_NAMES.map(tool), middleware: [own ?? middleware] });
           const result = await agent.invoke({ messages: [...messages, new lc.HumanMessage(message)] });
           sent.push(...model.calls.map((call, i) => ({ tools: model.offered[i], messages: call.messages.map((x) => flat(roleOf(x), x.content)) })));
           outputs.push(result.messages.slice(messages.length).filter((x) => x._getType() === "tool").map((x) => [x.name, x.content]));
           messages = result.messages;
+          after?.();
         }
         return { sent, executed, outputs };
       },
