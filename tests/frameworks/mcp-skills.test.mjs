@@ -7,9 +7,11 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { consumer } from "./consumer.mjs";
 import { loadSdk } from "./mcp-servers.mjs";
-import { skillServer, skillText } from "./skill-servers.mjs";
+import { BILLING_TOOLS, CRM_SKILLS, HOST_SKILL, crmAndBilling, skillOptions, skillServer, skillText } from "./skill-servers.mjs";
 
 let sdk, z, mcp;
 const open = [];
@@ -23,24 +25,15 @@ after(async () => {
   for (const client of open) await client.close().catch(() => {});
 });
 
-export const CRM_TOOLS = [["find_customer", "Find a customer record"], ["update_customer", "Update a customer record"], ["export_report", "Export a report"]];
-export const CRM_SKILLS = [
-  { name: "customer-lookup", description: "Look up a customer account in the CRM by company name.", tools: ["find_customer"], body: "Search by the company's legal name." },
-  { name: "quarterly-export", description: "Export the quarterly CRM report as a spreadsheet.", tools: ["export_report"], body: "Export as CSV, one row per account." },
-];
-export const BILLING_TOOLS = [["find_customer", "Find a customer by billing id"], ["create_invoice", "Create an invoice"]];
-export const HOST_SKILL = "---\nname: invoicing\ndescription: Create and send invoices to customers.\nallowed-tools: create_invoice\n---\nAlways attach the PDF.\n";
 const sha256 = (bytes) => createHash("sha256").update(bytes).digest("hex");
 const LOOKUP = "Look up the customer account Acme in the CRM";
 
 async function servers(crmOptions = {}) {
-  const crm = await skillServer(sdk, z, "crm", { tools: CRM_TOOLS, skills: CRM_SKILLS, ...crmOptions });
-  const billing = await skillServer(sdk, z, "billing", { extension: false, tools: BILLING_TOOLS });
-  open.push(crm.client, billing.client);
-  return { crm, billing, servers: { crm: crm.client, billing: billing.client } };
+  const made = await crmAndBilling(sdk, z, crmOptions);
+  open.push(made.crm.client, made.billing.client);
+  return made;
 }
-// Only the skills route here (no index rows), one skill per turn.
-const options = (servers, more = {}) => ({ servers, skills: [HOST_SKILL], entries: () => [], skillIndex: { limit: 1 }, onWarning: () => {}, ...more });
+const options = (servers, more = {}) => ({ ...skillOptions(servers), ...more });
 const methods = (server) => server.requests.map(([method]) => method);
 const isInstructions = (text, name, body, server) => text.startsWith(`<skill name="${name}"${server ? ` server="${server}"` : ""}>\n${body}`) && text.endsWith("\n</skill>");
 
@@ -190,4 +183,31 @@ test("hostile values for the skills options of tool-palette/mcp and run(): a Typ
   // A framework adapter's saved run is not one of tool-palette/mcp.
   const adapterSaved = JSON.stringify({ "tool-palette": "run", version: 1, run: null, listed: [], revealed: [], met: [], placed: [] });
   assert.throws(() => palette.run({ saved: adapterSaved }), (e) => e instanceof TypeError && e.message === `${at}.saved is not a saved run of tool-palette/mcp (from onSaved or run.save())`);
+});
+
+test('a run of tool-palette/mcp with skills, saved mid-conversation (cache "append") and restored in a new process, takes its next turn as the unbroken run does', async () => {
+  const { servers: s } = await servers();
+  const saves = [];
+  const run = mcp.createMcpPalette({ ...options(s), cache: "append" }).run({ onSaved: (x) => saves.push(x) });
+  await run.route(LOOKUP);
+  await run.callTool({ name: "load_skill", arguments: { name: "quarterly-export" } });
+  const saved = run.save();
+  // onSaved after each turn and after load_skill; the last is save()'s.
+  assert.deepEqual([saves.length, saves.at(-1)], [2, saved]);
+  const INVOICE = "Create and send the invoice to the customer";
+  const unbroken = await run.route(INVOICE);
+  const { stdout } = await promisify(execFile)(process.execPath, [new URL("./mcp-saved-run-child.mjs", import.meta.url).pathname, (await consumer()).dir, INVOICE, saved]);
+  const restored = JSON.parse(stdout);
+  const { routing, servers: _servers, definitions, ...report } = unbroken.report;
+  assert.deepEqual(restored.report, JSON.parse(JSON.stringify(report)));
+  assert.deepEqual(restored.tools, unbroken.tools.map((t) => t.name));
+  assert.deepEqual(restored.instructions, JSON.parse(JSON.stringify(unbroken.instructions)));
+  assert.equal(restored.saved, run.save());
+  // What that turn is: the first turn's listed tools kept first, the loaded skill's tool joined, the host's skill new.
+  assert.deepEqual(restored.report.listed.slice(0, 3), ["crm__find_customer", "search_tools", "load_skill"]);
+  assert.ok(restored.report.listed.includes("export_report") && restored.report.listed.includes("create_invoice"));
+  assert.deepEqual([restored.report.turn, restored.report.newSkills, restored.instructions.map((i) => i.skill)], [1, ["invoicing"], ["invoicing"]]);
+  // A run without the saved form takes that turn otherwise.
+  const fresh = await mcp.createMcpPalette({ ...options(s), cache: "append" }).run().route(INVOICE);
+  assert.notDeepEqual(fresh.report.listed, restored.report.listed);
 });

@@ -56,3 +56,22 @@ export async function skillServer(sdk, z, name, { tools = [], skills = [], exten
   }
   return { client: await connect(sdk, server, name), requests };
 }
+
+// The scenario of mcp-skills.test.mjs (and its saved run's child process): a CRM server that declares the extension
+// (two skills) and a billing server that does not, both with a find_customer tool; the host's own skill.
+export const CRM_TOOLS = [["find_customer", "Find a customer record"], ["update_customer", "Update a customer record"], ["export_report", "Export a report"]];
+export const CRM_SKILLS = [
+  { name: "customer-lookup", description: "Look up a customer account in the CRM by company name.", tools: ["find_customer"], body: "Search by the company's legal name." },
+  { name: "quarterly-export", description: "Export the quarterly CRM report as a spreadsheet.", tools: ["export_report"], body: "Export as CSV, one row per account." },
+];
+export const BILLING_TOOLS = [["find_customer", "Find a customer by billing id"], ["create_invoice", "Create an invoice"]];
+export const HOST_SKILL = "---\nname: invoicing\ndescription: Create and send invoices to customers.\nallowed-tools: create_invoice\n---\nAlways attach the PDF.\n";
+
+/** The crm and billing servers, connected: { crm, billing, servers: { crm, billing } (their clients) }. */
+export async function crmAndBilling(sdk, z, crmOptions = {}) {
+  const crm = await skillServer(sdk, z, "crm", { tools: CRM_TOOLS, skills: CRM_SKILLS, ...crmOptions });
+  const billing = await skillServer(sdk, z, "billing", { extension: false, tools: BILLING_TOOLS });
+  return { crm, billing, servers: { crm: crm.client, billing: billing.client } };
+}
+/** The palette's options over them: only the skills route (no index rows), one skill per turn. */
+export const skillOptions = (servers) => ({ servers, skills: [HOST_SKILL], entries: () => [], skillIndex: { limit: 1 }, onWarning: () => {} });
