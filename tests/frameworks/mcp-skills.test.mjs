@@ -156,8 +156,9 @@ test("hostile values for the skills options of tool-palette/mcp and run(): a Typ
   const { servers: s } = await servers();
   const where = "tool-palette/mcp: options";
   const refuses = (o, kind, start) => assert.throws(() => mcp.createMcpPalette({ servers: s, ...o }), (e) => e instanceof kind && e.message.startsWith(start), start);
-  refuses({ skills: 42 }, TypeError, `${where}.skills must be an iterable of skills`);
-  refuses({ skills: HOST_SKILL }, TypeError, `${where}.skills must be an iterable of skills`);
+  refuses({ skills: 42 }, TypeError, `${where}.skills must be a SkillIndex or an iterable of skills`);
+  refuses({ skills: HOST_SKILL }, TypeError, `${where}.skills must be a SkillIndex or an iterable of skills`);
+  refuses({ skills: [HOST_SKILL, HOST_SKILL] }, TypeError, `${where}.skills[1] reuses the name "invoicing" of ${where}.skills[0]`);
   refuses({ skills: ["no frontmatter"] }, SyntaxError, `${where}.skills[0]: line 1: `);
   refuses({ skills: [42] }, TypeError, `${where}.skills[0] must be a SKILL.md text or a skill, got number`);
   refuses({ skillTool: 5 }, TypeError, `${where}.skillTool must be a tool name or false, got number`);

@@ -135,3 +135,30 @@ test("[ai-sdk] a run saved over other tools: its first step is a TypeError namin
     (e) => /tool-palette\/ai-sdk: options\.saved cannot be restored over the tools given now \(/.test(e.message) || /tool-palette\/ai-sdk: options\.saved cannot be restored over the tools given now \(/.test(e.cause?.message ?? ""),
   );
 });
+
+test("[openai-agents] a server-managed conversation (previousResponseId) sends only new items: a new skill's instructions go once, after the turn's input, never again", async () => {
+  const { agents, z, openaiAgents } = m;
+  const requests = [];
+  const call = (name, callId) => [{ type: "function_call", callId, name, arguments: JSON.stringify({ q: "x" }), status: "completed" }];
+  const say = (text) => [{ type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text }] }];
+  const script = [call("sql_query", "c1"), say("42"), call("calendar", "c2"), say("booked")];
+  const model = {
+    async getResponse(request) {
+      requests.push(request);
+      return { usage: new agents.Usage({ requests: 1, inputTokens: 1, outputTokens: 1, totalTokens: 2 }), output: script.shift(), responseId: `resp-${requests.length}` };
+    },
+  };
+  const palette = openaiAgents.createToolPalette({ skills: SKILLS });
+  const tool = (name) => agents.tool({ name, description: name, parameters: z.object({ q: z.string() }), execute: async () => `${name} result` });
+  const agent = new agents.Agent({ name: "analyst", instructions: "Answer.", model: palette.model(model), tools: palette.tools(["web_search", "sql_query", "calendar", "send_email"].map(tool)) });
+  const first = await agents.run(agent, SALES);
+  await agents.run(agent, MEETING, { previousResponseId: first.lastResponseId });
+  const inputs = requests.map((r) => [r.previousResponseId ?? null, (typeof r.input === "string" ? [{ role: "user", content: r.input }] : r.input).map((i) => (i.role ? [i.role, i.content] : [i.type]))]);
+  assert.deepEqual(inputs, [
+    [null, [["user", SALES], ["user", SALES_SKILL]]],
+    [null, [["user", SALES], ["user", SALES_SKILL], ["function_call"], ["function_call_result"]]],
+    // The server keeps the conversation: the new skill once, after the turn's message; the next step sends only the call's result.
+    ["resp-2", [["user", MEETING], ["user", SCHEDULING_SKILL]]],
+    ["resp-3", [["function_call_result"]]],
+  ]);
+});
