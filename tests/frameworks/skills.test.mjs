@@ -162,3 +162,11 @@ test("[openai-agents] a server-managed conversation (previousResponseId) sends o
     ["resp-3", [["function_call_result"]]],
   ]);
 });
+
+test("[ai-sdk] a skill loaded again and again is met once in the saved run (its size stays bounded)", async () => {
+  const palette = play["ai-sdk"].make({ skills: SKILLS });
+  const again = ["load_skill", { name: "scheduling" }];
+  await play["ai-sdk"].play(palette, [{ message: SALES, answers: [again, again, again, "ok"] }]);
+  const { met } = JSON.parse(palette.save());
+  assert.deepEqual(met, [["sales-report", []], ["scheduling", ["calendar", "send_email"]]]);
+});
