@@ -35,12 +35,14 @@ export interface AiSdkToolPalette<Model> {
    * Pass as `generateText({ prepareStep })`/`streamText`/`ToolLoopAgent`: returns the offered names as `activeTools`,
    * the step's model (the policy's, watched), and, with tracing, `runtimeContext.toolPalette`.
    */
-  prepareStep(options: AiSdkStepInput): Promise<{ activeTools?: any[]; model?: any; runtimeContext?: any }>;
+  prepareStep(options: AiSdkStepInput): Promise<{ activeTools?: any[]; model?: any; runtimeContext?: any; messages?: any[] }>;
   /**
    * The same tools, each `execute` dispatched through the policies (a redirect runs the target's `execute`), in a new
    * record with the same keys (own data properties: `__proto__` and the like are ordinary names).
    */
   wrapTools<Tools extends Record<string, any>>(tools: Tools): Tools;
+  /** The run's saved form now (issue 41: `saved` continues it in another process); `null` without `cache` or `skills`. */
+  save(): string | null;
 }
 
 export declare function defaultContext(input: AiSdkStepInput): AiSdkContext;

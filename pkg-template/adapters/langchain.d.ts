@@ -30,6 +30,8 @@ export interface ToolPaletteMiddleware {
   name: string;
   wrapModelCall(request: any, handler: (request: any) => any): Promise<any>;
   wrapToolCall(request: any, handler: (request: any) => any): Promise<any>;
+  /** The run's saved form now (issue 41: `saved` continues it in another process); `null` without `cache` or `skills`. */
+  save(): string | null;
 }
 
 /** The name of the custom event each step's attributes are dispatched as, to the run's callbacks (`handleCustomEvent`). */

@@ -90,13 +90,15 @@ export function toolPaletteMiddleware(options) {
         await delivered(step);
       }
     }
-    // With skills, the load_skill tool (SPEC 9) as an OpenAI-format definition, answered by wrapToolCall.
+    // With skills, the load_skill tool (SPEC 9) as an OpenAI-format definition, answered by wrapToolCall; its name
+    // (not sent: not enumerable) keeps it in the run's listed order.
     const def = core.skills?.def;
     const given = Array.isArray(request.tools) ? request.tools : [];
-    const all = def ? [...given.filter((t) => nameOf(t) !== def.name), { type: "function", function: { name: def.name, description: def.description, parameters: def.inputSchema } }] : given;
+    const skillTool = def && Object.defineProperty({ type: "function", function: { name: def.name, description: def.description, parameters: def.inputSchema } }, "name", { value: def.name });
+    const all = def ? [...given.filter((t) => nameOf(t) !== def.name), skillTool] : given;
     const signal = isObject(request.runtime) ? request.runtime.signal : undefined;
     const names = all.map(nameOf).filter((n) => typeof n === "string");
-    const step = await core.begin({ index: stepIndex(messages), ctx: o.context(request), signal, tools: def ? [...names, def.name] : names });
+    const step = await core.begin({ index: stepIndex(messages), ctx: o.context(request), signal, tools: names });
     step.byName = new Map(all.map((tool) => [nameOf(tool), tool]));
     const next = all === given ? { ...request } : { ...request, tools: all };
     if (core.enforce) {

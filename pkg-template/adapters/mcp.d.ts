@@ -1,6 +1,6 @@
 // Types of tool-palette/mcp: the tools of MCP servers, routed, searched and policed. Structural: no import of the SDK.
-import type { AbortSignalLike, RouterOutcome, RoutingDecision, ToolIndex } from "../index.js";
-import type { PoliciesLike, RouterCallOptions, ToolPaletteAdapterWarning } from "./shared.js";
+import type { AbortSignalLike, RouterOutcome, RoutingDecision, Skill, SkillIndexOptions, ToolIndex } from "../index.js";
+import type { PoliciesLike, RouterCallOptions, SkillSource, ToolPaletteAdapterWarning } from "./shared.js";
 export type { ToolPaletteAdapterWarning } from "./shared.js";
 
 /** An MCP tool as tools/list answers it (the fields the palette reads; others are kept). */
@@ -91,6 +91,10 @@ export interface McpTurnReport {
   readonly revealed: readonly string[];
   /** With `cache`: whether `listed` and `deferred` are the previous turn's (the prompt cache's prefix kept; false at the first turn). `null` without `cache`. */
   readonly kept: boolean | null;
+  /** Only with skills (SPEC 9): the turn's relevant skills, best first. */
+  readonly skills?: readonly string[];
+  /** Only with skills: those new to the run (their instructions are `turn.instructions`). */
+  readonly newSkills?: readonly string[];
 }
 
 export interface McpTurn {
@@ -110,6 +114,11 @@ export interface McpTurn {
    * the next listing, and freed by `mcp.dispose()`.
    */
   readonly index: ToolIndex;
+  /**
+   * Only with skills (SPEC 9): the instructions of the skills new to the run, to give the model after the history, once
+   * (a server's skill read as a resource now, checked against its entry; what cannot be read says why instead).
+   */
+  readonly instructions?: readonly { readonly skill: string; readonly text: string }[];
 }
 
 /** One agent run: its turns share what search_tools found. */
@@ -128,7 +137,11 @@ export interface McpRun {
    * The options of a framework adapter (`createToolPalette({ ...run.adapterOptions })`, `toolPaletteMiddleware(…)`):
    * `router` routes each step with this run, `alwaysInclude` pins the search tool whenever routing narrows.
    */
-  readonly adapterOptions: { readonly router: McpRun["router"]; readonly alwaysInclude: readonly string[] };
+  readonly adapterOptions: { readonly router: McpRun["router"]; readonly alwaysInclude: readonly string[]; readonly skills?: SkillSource };
+  /** With skills: the run's skills as an adapter's `skills` reads them (a skill the model loads there joins this run). */
+  readonly skills?: SkillSource;
+  /** The run's saved form now (issue 41): `run({ saved })` of a palette over the same servers continues it in another process. */
+  save(): string;
   readonly turn: McpTurn | null;
   readonly found: string[];
   /**
@@ -189,11 +202,21 @@ export interface McpPaletteOptions<Ctx = { message: string }> {
    * (`LIST_FAILED:<server>`), tools that could not be embedded (`EMBED_FAILED`).
    */
   onWarning?: ((warning: ToolPaletteAdapterWarning) => void) | null | undefined;
+  /**
+   * Skills (SPEC 9): the host's own (`SKILL.md` texts, or skills from `parseSkill`), indexed with those of every server
+   * that declares the MCP Skills extension (`io.modelcontextprotocol/skills`). Each turn is routed by the relevant skills'
+   * rows first; `turn.instructions` are the new skills'; a `load_skill` tool is pinned. With skills, runs are runs (`cache` "per-turn" unless given).
+   */
+  skills?: Iterable<Skill | string> | null | undefined;
+  /** The skills' index options: `tools` (a skill's tool name → the palette's; a server's skill resolves to its own server's tools first), `disabled`, `limit`. */
+  skillIndex?: Pick<SkillIndexOptions, "tools" | "disabled" | "limit"> | null | undefined;
+  /** The load_skill tool's name (default "load_skill"), or `false` for none; only with skills. */
+  skillTool?: string | false | undefined;
 }
 
 export interface McpPalette {
-  /** A new run. */
-  run(): McpRun;
+  /** A new run, or (`saved`, from `onSaved` or `run.save()`) one continued; `onSaved` gets its saved form after every turn and load_skill. */
+  run(options?: { saved?: string | null | undefined; onSaved?: ((saved: string) => void) | null | undefined }): McpRun;
   /** Lists every server (or the one named) again now, after a listing already in flight. */
   refresh(
     server?: string,

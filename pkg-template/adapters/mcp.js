@@ -8,9 +8,10 @@
 // `servers`: connected clients of the official SDK (`Client` from @modelcontextprotocol/sdk), or anything
 // with `listTools` and `callTool` (nothing of the SDK is imported). The listing is mcp/listing.js, a
 // run's routing mcp/routing.js and its calls mcp/calling.js; this module reads the options.
-import { parseSkill, SkillIndex, ToolIndex } from "tool-palette";
+import { SkillIndex, ToolIndex } from "tool-palette";
 import { byCore, readCache, readSkillTool } from "./kernel/core.js";
-import { attempt, checkFunctions, checkOneOf, errorText, fail, fields, hasMethod, isFunction, isObject, isString, items, read, warnings } from "./kernel/values.js";
+import { readSkills } from "./kernel/skills.js";
+import { attempt, checkFunctions, checkOneOf, errorText, fail, fields, hasMethod, isFunction, isObject, read, warnings } from "./kernel/values.js";
 import { createListing } from "./mcp/listing.js";
 import { createRouting } from "./mcp/routing.js";
 import { createCalling } from "./mcp/calling.js";
@@ -76,22 +77,10 @@ function readMcpOptions(options) {
   return { where: WHERE, clients, policies, entries, onDecision, countTokens, limit, listTimeoutMs, timeoutMs, outsidePalette, searchName, cache, embed, onEmbedError, warn: warnings(WHERE, onWarning), ...(hasSkills && { skills, skillIndex, skillServers }), skillTool: hasSkills ? skillTool : null };
 }
 
-// The host's own skills (SKILL.md texts, or skills from parseSkill or of their shape), each read once.
+// The host's own skills (SKILL.md texts, or skills from parseSkill), read and checked as the adapters' (a SkillIndex's rules).
 function readHostSkills(value) {
-  const at = `${WHERE}: options.skills`;
-  if (value == null) return [];
-  if (isString(value) || !hasMethod(value, Symbol.iterator, `${at}[Symbol.iterator]`)) throw fail(at, "an iterable of skills (SKILL.md texts, or skills from parseSkill)", value);
-  return items(value, at).map((skill, i) => {
-    if (isString(skill)) {
-      try {
-        return parseSkill(skill);
-      } catch (error) {
-        throw new SyntaxError(`${at}[${i}]: ${errorText(error)}`, { cause: error });
-      }
-    }
-    if (!isObject(skill) || !isString(read(skill, "name", `${at}[${i}].name`))) throw fail(`${at}[${i}]`, "a SKILL.md text or a skill", skill);
-    return skill;
-  });
+  const index = readSkills(value, `${WHERE}: options.skills`);
+  return index ? index.names.map((name) => index.get(name)) : [];
 }
 
 /** Creates the palette over the servers; see the package README, "MCP servers". */

@@ -43,6 +43,8 @@ export interface OpenAIAgentsToolPalette {
   tools<Tools extends readonly any[]>(tools: Tools): Tools;
   /** A Model that routes every turn, offers the model only the palette, and answers with the policy's model (a Model instance), else `fallback`. */
   model(fallback?: ModelLike): ModelLike;
+  /** The run's saved form now (issue 41: `saved` continues it in another process); `null` without `cache` or `skills`. */
+  save(): string | null;
 }
 
 /** What a run rejects with when the model calls a function tool the turn did not offer: `name` is "ModelBehaviorError", as the SDK's own. */

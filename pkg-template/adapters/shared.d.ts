@@ -1,5 +1,5 @@
 // Types shared by the framework adapters of tool-palette (internal module).
-import type { AbortSignalLike, Dispatch, ModelSelection, RouterOutcome, RoutingDecision, ToolCall } from "../index.js";
+import type { AbortSignalLike, Dispatch, LoadSkillTool, ModelSelection, RouterOutcome, RoutingDecision, Skill, SkillIndex, SkillRows, ToolCall, ToolContext } from "../index.js";
 
 /** Anything with a ToolRouter's `resolve()`: a ToolRouter of the ESM or the CommonJS build. */
 export interface RouterLike {
@@ -75,6 +75,19 @@ export interface StepReport {
   readonly revealed: readonly string[];
   /** With `cache`: whether `listed` is identical to the previous step's (the prompt cache's prefix kept; false at the run's first step). `null` without `cache`. */
   readonly kept: boolean | null;
+  /** Only with `skills` (SPEC 9): the step's relevant skills, best first. */
+  readonly skills?: readonly string[];
+  /** Only with `skills`: those new to the run, whose instructions the model was given this step, after the history. */
+  readonly newSkills?: readonly string[];
+}
+
+/** What `skills` reads a set of skills through: a `SkillIndex`, or tool-palette/mcp's `run.skills` (which reads a server's skill when needed). */
+export interface SkillSource {
+  readonly entries: (context?: ToolContext) => SkillRows | Promise<SkillRows>;
+  get(name: string): Skill | undefined;
+  loadSkillTool(options?: { name?: string | undefined }): LoadSkillTool;
+  /** A skill's instructions as the model is given them (default: its body in a `<skill name="…">` element). */
+  instructions?(name: string): string | Promise<string>;
 }
 
 /** What `onRoute` receives at the PRE seam of every step or turn. */
@@ -126,6 +139,19 @@ export interface AdapterOptions<Ctx, Model, Input, Report = RouteReport<Ctx, Mod
    * each step narrowed on its own. In shadow mode the reports' `listed` and `kept` say what would have been sent.
    */
   cache?: "per-turn" | "append" | "fixed" | null | undefined;
+  /**
+   * Skills (SPEC 9): a `SkillIndex` (or tool-palette/mcp's `run.skills`), or `SKILL.md` texts and skills from `parseSkill`,
+   * indexed here. Each step is routed by the relevant skills' rows joined with the router's (one resolution); the
+   * instructions of the skills new to the run reach the model once, as a user message after the history, and stay in
+   * place; the `load_skill` tool is listed with the pins. With skills the adapter is one run (`cache` "per-turn" unless given).
+   */
+  skills?: SkillIndex | SkillSource | Iterable<Skill | string> | null | undefined;
+  /** The load_skill tool's name (default "load_skill"), or `false` for none; only with `skills`. */
+  skillTool?: string | false | undefined;
+  /** A saved run (from `onSaved` or `save()`, issue 41) the adapter continues at its first step, over the same tools; needs `cache` or `skills`. */
+  saved?: string | null | undefined;
+  /** Gets the run's saved form after every step (keep it beside the conversation); needs `cache` or `skills`. */
+  onSaved?: ((saved: string) => void) | undefined;
   /** Put each report's facts into the framework's tracing (default true). */
   tracing?: boolean | undefined;
   /** Receives the adapter's warnings instead of process.emitWarning / console.warn. */

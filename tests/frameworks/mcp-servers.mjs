@@ -110,6 +110,7 @@ export async function loadSdk(load) {
     InMemoryTransport: memory.InMemoryTransport,
     ListToolsRequestSchema: types.ListToolsRequestSchema,
     CallToolRequestSchema: types.CallToolRequestSchema,
+    ReadResourceRequestSchema: types.ReadResourceRequestSchema,
     McpError: types.McpError,
     ErrorCode: types.ErrorCode,
     z: zod.z,

@@ -110,6 +110,17 @@ declare const model: LanguageModel;
 declare const prompt: string;
 const tools = { web_search: tool({ description: "search the web", inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => q }) };
 `,
+  // pkg-template/README.md, "Skills and saved runs in the framework adapters": the skills' texts, the conversation's store.
+  "// Skills and saved runs in an adapter: one adapter per conversation, its run kept beside it": `${ADAPTER}
+import { generateText, stepCountIs, tool, type LanguageModel, type ModelMessage } from "ai";
+import { z } from "zod";
+declare const model: LanguageModel;
+declare const messages: ModelMessage[];
+declare const skillTexts: string[];
+declare const conversationId: string;
+declare const store: { get(id: string): Promise<string | null>; put(id: string, saved: string): Promise<void> };
+const tools = { web_search: tool({ description: "search the web", inputSchema: z.object({ q: z.string() }), execute: async ({ q }) => q }) };
+`,
   "// OpenAI Agents SDK (@openai/agents)": `${ADAPTER}
 import { Agent, run, tool, type Model } from "@openai/agents";
 import { z } from "zod";

@@ -42,7 +42,7 @@ export class Runs {
     const step = this.run.step(palette);
     this.listed = step.listed;
     this.remember(step.revealed);
-    for (const skill of step.newSkills ?? []) this.met.push([skill, []]);
+    for (const skill of step.newSkills ?? []) this.meet(skill, []);
     return step;
   }
 
@@ -66,8 +66,15 @@ export class Runs {
 
   /** SPEC 9: the model loaded `skill`: no longer new, and its registered `tools` join the later steps (those that joined). */
   addSkill(skill, tools) {
-    this.met.push([skill, [...tools]]);
+    this.meet(skill, [...tools]);
     return this.run ? this.run.addSkill(skill, tools) : [];
+  }
+
+  // A skill the run met, once (its tools joined), however often the model loads it: the saved form stays bounded.
+  meet(skill, tools) {
+    const met = this.met.find(([name]) => name === skill);
+    if (met) met[1] = [...new Set([...met[1], ...tools])];
+    else this.met.push([skill, tools]);
   }
 
   // (A loop, not push(...names): a list of 150,000 names overflows the stack.)

@@ -13,10 +13,11 @@ export function readSkills(value, where) {
   if (value == null) return null;
   if (["entries", "get", "loadSkillTool"].every((key) => hasMethod(value, key, `${where}.${key}`))) return value;
   if (isString(value) || !hasMethod(value, Symbol.iterator, `${where}[Symbol.iterator]`)) throw fail(where, "a SkillIndex or an iterable of skills (SKILL.md texts, or skills from parseSkill)", value);
+  const skills = items(value, where);
   try {
-    return new SkillIndex(items(value, where));
+    return new SkillIndex(skills);
   } catch (error) {
-    throw new (error instanceof SyntaxError ? SyntaxError : TypeError)(`${where}${errorText(error).replace(/^SkillIndex: skills/, "")}`, { cause: error });
+    throw new (error instanceof SyntaxError ? SyntaxError : TypeError)(errorText(error).replaceAll("SkillIndex: skills", where), { cause: error });
   }
 }
 

@@ -6,9 +6,10 @@ import { ToolIndex } from "tool-palette";
 import { errorText, fail, isFunction, isObject, put, timerFor, within } from "../kernel/values.js";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
-// The largest tool definition (its JSON, in code units) the palette keeps: far beyond what a model is sent
-// for one tool, and one server's oversized tool cannot take the index down.
-const MAX_DEFINITION = 1_048_576;
+// The largest tool definition (its JSON, in code units) the palette keeps, and the largest server's SKILL.md
+// (bytes) it reads: far beyond what a model is sent for one tool or skill, and one server's oversized tool or
+// skill cannot take the index or the conversation down.
+export const MAX_DEFINITION = 1_048_576;
 
 // One listed tool, read once: its name, description and input schema as the JSON a model is sent (a cyclic
 // or unserialisable schema, or a definition beyond MAX_DEFINITION, cannot be sent: the tool is left out).

@@ -7,7 +7,7 @@
 import { parseSkill, SkillIndex } from "tool-palette";
 import { instructions } from "../kernel/skills.js";
 import { errorText, isFunction, isObject, isString } from "../kernel/values.js";
-import { definition, pages, UNCHECKED } from "./listing.js";
+import { definition, MAX_DEFINITION, pages, UNCHECKED } from "./listing.js";
 
 export const EXTENSION = "io.modelcontextprotocol/skills";
 
@@ -104,14 +104,18 @@ export function createSkills(o, listing) {
   // them, its frontmatter always. A mismatch refreshes the entry (skills/get) and reads again, once.
   async function read(s, refreshed = false) {
     const client = clients.get(s.server);
+    const large = (size) => new RangeError(`the SKILL.md at ${s.uri} is ${size.toLocaleString("en-US")} bytes, more than ${MAX_DEFINITION.toLocaleString("en-US")} (too large to give a model)`);
+    const declared = Array.isArray(s.resources) ? s.resources.find((r) => isObject(r) && r.uri === s.uri)?.size : undefined;
+    if (declared > MAX_DEFINITION) throw large(declared);
     const result = isFunction(client.readResource) ? await client.readResource({ uri: s.uri }) : await client.request({ method: "resources/read", params: { uri: s.uri } }, UNCHECKED);
     const contents = isObject(result) && Array.isArray(result.contents) ? result.contents : [];
     const content = contents.find((c) => isObject(c) && c.uri === s.uri) ?? contents[0];
     const text = isString(content?.text) ? content.text : isString(content?.blob) ? new TextDecoder().decode(Uint8Array.from(atob(content.blob), (c) => c.charCodeAt(0))) : null;
     let why = text === null ? "it has no text" : null;
+    const bytes = why === null ? new TextEncoder().encode(text) : null;
+    if (bytes?.length > MAX_DEFINITION) throw large(bytes.length);
     if (why === null && Array.isArray(s.resources)) {
       const listed = s.resources.find((r) => isObject(r) && r.uri === s.uri);
-      const bytes = new TextEncoder().encode(text);
       if (!listed) why = "its entry lists no SKILL.md";
       else if (bytes.length !== listed.size) why = `it is ${bytes.length} bytes, its entry says ${listed.size}`;
       else if (`sha256:${hex(await globalThis.crypto.subtle.digest("SHA-256", bytes))}` !== listed.digest) why = "its SHA-256 digest is not its entry's";
@@ -119,7 +123,7 @@ export function createSkills(o, listing) {
     let skill;
     if (why === null) {
       try {
-        skill = parseSkill(text, { path: s.uri });
+        skill = parseSkill(text);
         if (!same(skill.frontmatter, s.frontmatter)) why = "its frontmatter is not its entry's";
       } catch (error) {
         why = errorText(error);
