@@ -137,8 +137,8 @@ export function explain(slot: number, limit?: number | null, vector?: Float64Arr
 
 /**
  * Builds the index of the tools' texts (`units` ending at `ends`, four parts per tool
- * ending at `parts`) and per tool the first tool of its namespace (`ns`: `search::NONE`
- * for none; empty: no namespaces). False when the slot was not being built.
+ * ending at `parts`) and per tool the first tool of its namespace (`ns`: `search::NONE`,
+ * wire.js `NO_NAMESPACE`, for none; empty: no namespaces). False when the slot was not being built.
  */
 export function finish(slot: number, units: Uint16Array | number[], ends: Uint32Array | number[], parts: Uint32Array | number[], ns: Uint32Array | number[]): boolean;
 
@@ -300,14 +300,14 @@ export function skill_pick(table: number, ix: number, name: boolean, query: bool
 
 /**
  * The rows of `entries` for the message in the batch (and the history's last after it):
- * (skill, tool, active) per row, the tool an index into the skills' tools (`NONE`: none).
+ * (skill, tool, active) per row, the tool an index into the skills' tools (`search::NONE`, wire.js `NO_TOOL`: none).
  */
 export function skill_rows(table: number, ix: number, count: number, vector?: Float64Array | number[] | null): Uint32Array;
 
 /**
  * The skills' tools resolved and the ranking index built into `ix` (made by `indexer`
  * with the skills' names, its vectors given): `mapped[k]` for the k-th allowed tool is how
- * many of the batch's names it resolves to (`NONE`: its own name), the `disabled` names
+ * many of the batch's names it resolves to ([`OWN_NAME`]: its own name), the `disabled` names
  * after them. Their tools, each skill's once, handed to skills.js (`sources`). False:
  * no such index, or the memory ran out.
  */
