@@ -4,7 +4,7 @@
 // caller's values, which word every error. The module decides (src/js/*.rs).
 import { state } from "./state.js";
 import { calls } from "./calls.js";
-import { close, open, release, room } from "./tool_palette.js";
+import { close, open, release, room as growBatch } from "./tool_palette.js";
 
 // ---------------------------------------------------------------- the door
 
@@ -70,14 +70,16 @@ export function enter(f, self, args, counts = true) {
 
 // A function of the API through the door (`async`: one whose promise rejects with what a
 // call made too early throws; a runaway recursion still throws at once).
+/** @template {(...args: any[]) => any} F @param {F} f @param {boolean} [async] @returns {F} (its type: the facade's check sees f's) */
 export const guard = (f, async) =>
-  /** @this {unknown} */
-  function (...args) {
-    if (!async) return enter(f, this, args);
-    if (!state.ready) return Promise.reject(notReady());
-    cut();
-    try { return enter(f, this, args); } catch (error) { return Promise.reject(error); }
-  };
+  /** @type {any} */ (
+    /** @this {unknown} */
+    function (...args) {
+      if (!async) return enter(f, this, args);
+      if (!state.ready) return Promise.reject(notReady());
+      cut();
+      try { return enter(f, this, args); } catch (error) { return Promise.reject(error); }
+    });
 
 // A class's methods through the door, each [name, async], and its `dispose()`: what the
 // instance holds is freed now, or once the calls in flight on it are done.
@@ -130,13 +132,14 @@ export function writeBatch(strings, codes = NO_CODES) {
 }
 const NO_CODES = new Uint8Array(0);
 
-// Whether the room holds `strings` and `codes`, grown if need be (the module answers).
+// Whether the batch holds `strings` and `codes`, its room grown if need be (batch.rs `room`
+// answers its new address, or 0 beyond what one call may hold).
 function batchHolds(strings, codes = NO_CODES) {
   let units = 0;
   for (let i = 0; i < strings.length; i++) units += strings[i].length;
   if (strings.length <= capacity[0] && units <= capacity[1] && codes.length <= capacity[2]) return true;
   const grown = [Math.max(strings.length, capacity[0]), Math.max(units, capacity[1]), Math.max(codes.length, capacity[2])];
-  at = room(grown[0], grown[1], grown[2]);
+  at = growBatch(grown[0], grown[1], grown[2]);
   capacity = at === 0 ? [0, 0, 0] : grown;
   return at !== 0;
 }

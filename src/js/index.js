@@ -16,8 +16,10 @@ export const noRoom = (where) => new RangeError(`${where} could not be indexed: 
 export class ToolIndex {
   constructor(tools, options) { enter(build, this, [tools, options]); }
 
+  /** @type {import("./tool-palette.js").ToolIndex["search"]} */
   search(query, options) { return search(this, ToolIndex, query, options); }
 
+  /** @type {import("./tool-palette.js").ToolIndex["explain"]} */
   explain(query, options) {
     return ask(this, ToolIndex, "explain", query, options, (ix, limit, vector, names) => {
       const to = (calls.to = new Explaining(names));
@@ -29,9 +31,11 @@ export class ToolIndex {
 
   get entries() { return (context) => this.entriesFor(context); }
 
+  /** @type {import("./tool-palette.js").ToolIndex["entriesFor"]} */
   entriesFor(context) { return entriesOf(this, ToolIndex, context, ([ix], { names }, count, vector) => rowsOf(names, wasm.entries(ix, count, vector))); }
 
   /** The rows naming these tools of the index exactly, as `entries` makes them. */
+  /** @type {import("./tool-palette.js").ToolIndex["rows"]} */
   rows(names) {
     return withRecord(this, ToolIndex, "rows", (_, more) => {
       const where = "ToolIndex.rows: names";
@@ -71,6 +75,7 @@ export function entriesOf(self, Class, context, rows) {
     let read;
     try { if ((read = contextOf(context, where))) putNames(read, where); } catch (error) { if (more.embed) return Promise.reject(error); throw error; }
     if (!more.embed) return read ? rows(slots, more, read.length, undefined) : NO_ROWS;
+    // (No word to rank in the message, index.rs `worded`: embed is not asked.)
     if (!read || !wasm.worded()) return Promise.resolve(NO_ROWS);
     const rank = (failed) => (answer) => enter(embedded, self, [Class, rows, read, failed, answer], false);
     try { return Promise.resolve(more.embed(read[0])).then(rank(false), rank(true)); } catch (error) { return Promise.resolve().then(() => rank(true)(error)); } // (or its then/constructor)

@@ -25,6 +25,7 @@ export class ToolCallPolicy {
   constructor(spec) { enter(policy, this, [spec]); }
 
   // (The policy in the core's form is made when first asked: a set's policies need none.)
+  /** @type {import("./tool-palette.js").ToolCallPolicy<Ctx, Model>["matchesTool"]} */
   matchesTool(toolName) {
     return withRecord(this, ToolCallPolicy, "matchesTool", (slots) => {
       const where = `ToolCallPolicy "${this.name}".matchesTool: toolName`;
@@ -89,6 +90,7 @@ const ANY = 0xffffffff;
 export class ToolPolicies {
   constructor(policies, options) { enter(compose, this, [policies, options]); }
 
+  /** @type {import("./tool-palette.js").ToolPolicies<Ctx, Model, Call>["selectModel"]} */
   selectModel(ctx) {
     return withRecord(this, ToolPolicies, "selectModel", ([set], more) => {
       const frame = (calls.to = new Frame(this.policies, ctx, more));
@@ -99,6 +101,7 @@ export class ToolPolicies {
     });
   }
 
+  /** @type {import("./tool-palette.js").ToolPolicies<Ctx, Model, Call>["dispatch"]} */
   dispatch(call, ctx, palette) {
     return withRecord(this, ToolPolicies, "dispatch", ([set], more) => {
       const where = "ToolPolicies.dispatch: call";

@@ -350,6 +350,7 @@ export class ToolRouter {
   constructor(options) { enter(router, this, [options]); }
 
   /** One turn: `entries(context)`, within the router's budget. */
+  /** @type {import("./tool-palette.js").ToolRouter<Context>["resolve"]} */
   resolve(options) {
     const where = "ToolRouter.resolve: options";
     const [given, context, onDecision] = fields(options, ["signal", "context", "onDecision"], where);

@@ -27,11 +27,12 @@ export class PaletteRun {
    * The next step, for this turn's outcome (a refusal or RoutingUnavailable: every tool). An outcome that names
    * skills (SPEC 9) gives a step that says which are relevant and which are new to the run.
    */
+  /** @type {import("./tool-palette.js").PaletteRun["step"]} */
   step(outcome) {
     return withRecord(this, PaletteRun, "step", ([run, roster], more) => {
       const where = "PaletteRun.step: outcome";
       const names = routedNames(outcome, where);
-      const named = attempt(() => outcome.skills, `${where}.skills`);
+      const named = attempt(() => /** @type {{ skills?: unknown }} */ (outcome).skills, `${where}.skills`);
       const skills = named === undefined ? undefined : Object.freeze(strings(named, `${where}.skills`));
       putNames([...(names ?? []), ...(skills ?? [])], `${where}.names`);
       /** @type {any} the step and its lists */
@@ -51,6 +52,7 @@ export class PaletteRun {
    * SPEC 9, `load_skill`: the model loaded a skill itself (its instructions are in the conversation now). It is no
    * longer new to the run, and its tools that are registered join the palette of every later step: those that joined.
    */
+  /** @type {import("./tool-palette.js").PaletteRun["addSkill"]} */
   addSkill(skill, tools) {
     return withRecord(this, PaletteRun, "addSkill", ([run, roster], more) => {
       if (typeof skill !== "string") throw mustBe("PaletteRun.addSkill: skill", "a string", skill);
@@ -64,6 +66,7 @@ export class PaletteRun {
   }
 
   /** `"deferred"`: tools the model loaded itself join what the run revealed. */
+  /** @type {import("./tool-palette.js").PaletteRun["reveal"]} */
   reveal(names) {
     return withRecord(this, PaletteRun, "reveal", ([run, roster], more) => {
       const where = "PaletteRun.reveal: names";
@@ -93,6 +96,7 @@ export class PaletteRun {
   }
 
   /** The run a saved form holds, over the registered names it was saved with. */
+  /** @type {typeof import("./tool-palette.js").PaletteRun["load"]} */
   static load(saved, options) { return enter(restore, undefined, [saved, options]); }
 
 }

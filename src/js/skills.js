@@ -79,15 +79,20 @@ const OPTIONS = ["limit", "vectors", "embed", "onEmbedError", "tools", "disabled
 /** The procedural layer as Agent Skills: skills ranked for a turn, resolved to the host's tools. */
 export class SkillIndex {
   constructor(skills, options) { enter(build, this, [skills, options]); }
+  /** @type {import("./tool-palette.js").SkillIndex["search"]} */
   search(query, options) { return search(this, SkillIndex, query, options); }
   get entries() { return (context) => this.entriesFor(context); }
+  /** @type {import("./tool-palette.js").SkillIndex["entriesFor"]} */
   entriesFor(context) { return entriesOf(this, SkillIndex, context, ([table, ix], more, count, vector) => rowsOf(more, wasm.skill_rows(table, ix, count, vector))); }
+  /** @type {import("./tool-palette.js").SkillIndex["get"]} */
   get(name) { return recordOf(this, SkillIndex, "get").more.byName.get(name); }
   get size() { return recordOf(this, SkillIndex, "size").more.names.length; }
   get names() { return recordOf(this, SkillIndex, "names").more.names; }
   get dimensions() { return recordOf(this, SkillIndex, "dimensions").more.dims; }
   save() { return withRecord(this, SkillIndex, "save", ([table, ix]) => wasm.skills_save(table, ix)); }
+  /** @type {import("./tool-palette.js").SkillIndex["loadSkillTool"]} */
   loadSkillTool(options) { return enter(loadSkillTool, undefined, [this, options]); }
+  /** @type {typeof import("./tool-palette.js").SkillIndex["load"]} */
   static load(bytes, options) { return enter(load, undefined, [bytes, options]); }
 }
 guarded(SkillIndex, ["search"], ["entriesFor"], ["save"]);
