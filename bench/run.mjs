@@ -11,7 +11,7 @@ import { aiSdk, data as bfcl, embeddingAlone, miniSearch, pool as bfclPool, reca
 import { tokenTable, mcpOverhead, markdown as tokenLines } from "./tool-search/tokens.mjs";
 import { multiTurn, lines as multiTurnLines, markdown as multiTurnMarkdown } from "./tool-search/multi-turn.mjs";
 import * as skillsBench from "./skills/bench.mjs";
-import { finish } from "../scripts/wasm-finish.mjs";
+import { CARGO_ARGS, finish } from "../scripts/wasm-finish.mjs";
 
 const root = new URL("..", import.meta.url);
 const quick = process.argv.includes("--quick");
@@ -394,7 +394,7 @@ async function weightOfParts() {
   const parts = { shipped: weigh(readFileSync(`${dist}tool_palette_bg.wasm`), await bundle(stage(new URL("target/weight/shipped/", root).pathname, readFileSync(`${dist}tool_palette.js`), api))) };
   for (const [name, features, facade] of [["withoutSkills", ["--features", "tool-index"], "skills"], ["routing", [], "index"]]) {
     const dir = new URL(`target/weight/${name}/`, root).pathname;
-    const cargo = spawnSync("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--no-default-features", ...features, "--target-dir", `${dir}cargo`], opts);
+    const cargo = spawnSync("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--no-default-features", ...features, "--target-dir", `${dir}cargo`, ...CARGO_ARGS], opts);
     const bindgen = spawnSync("wasm-bindgen", ["--target", "web", "--omit-default-module-path", "--out-dir", `${dir}bindgen`, `${dir}cargo/wasm32-unknown-unknown/release/tool_palette.wasm`], opts);
     if (cargo.status !== 0 || bindgen.status !== 0) throw new Error(`bench: the build without ${facade} failed`);
     const out = await finish(readFileSync(`${dir}bindgen/tool_palette_bg.wasm`), readFileSync(`${dir}bindgen/tool_palette.js`, "utf8"), new URL("node_modules/.bin/wasm-opt", root).pathname);

@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, renameSync, readFileSync, rmSync, writeF
 import { join } from "node:path";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { build } from "esbuild";
-import { finish } from "./wasm-finish.mjs";
+import { CARGO_ARGS, finish } from "./wasm-finish.mjs";
 import { checkHeap } from "./heap-check.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -27,6 +27,7 @@ const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: "inherit"
 run("wasm-pack", [
   "build", "--target", "web", "--release", "--no-pack",
   "--out-dir", stage, "--out-name", "tool_palette",
+  "--", ...CARGO_ARGS,
 ]);
 
 // The allocator calls nothing once it has begun to change the heap (scripts/heap-check.mjs).

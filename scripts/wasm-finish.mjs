@@ -13,11 +13,21 @@
 // have corrupted data with; gone: no stable compiler option drops them (`-Zlocation-detail`
 // is nightly's).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import binaryen from "binaryen";
 import { transform } from "esbuild";
+
+// Cargo's arguments for the wasm's build: the crates.io sources' folders (CARGO_HOME's
+// registry/src/<index>/) left out of the paths compiled in, which panic locations keep for
+// their files: the module is the same whatever the machine's CARGO_HOME (rustflags given here
+// are added to .cargo/config.toml's).
+const registry = join(process.env.CARGO_HOME ?? join(homedir(), ".cargo"), "registry", "src");
+export const CARGO_ARGS = [
+  "--config",
+  `target.wasm32-unknown-unknown.rustflags = ${JSON.stringify((existsSync(registry) ? readdirSync(registry) : []).flatMap((index) => ["--remap-path-prefix", `${join(registry, index)}/=`]))}`,
+];
 
 // wasm-opt's arguments after the input. The features rustc emits for wasm32 today: wasm-opt
 // must be told it may keep them. -ocimfs 20: a function is inlined into its one caller only
