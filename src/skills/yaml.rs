@@ -85,7 +85,7 @@ type R<T> = Result<T, Fault>;
 
 /// Reads `s[start..end]` (whole lines) as one YAML document.
 pub(super) fn read(s: &[u16], start: usize, end: usize) -> R<Doc> {
-    let s = &s[..end];
+    let s = s.get(..end).unwrap_or(s);
     let mut r = Reader {
         s,
         start,
@@ -101,7 +101,7 @@ pub(super) fn read(s: &[u16], start: usize, end: usize) -> R<Doc> {
             Value::Null
         }
         Some(l) => {
-            if s[l.at] == b'%' as u16 {
+            if r.ch(l.at) == b'%' as u16 {
                 return Err(fault(l.at, Problem::Directive));
             }
             if l.tab && l.indent == 0 {
@@ -114,7 +114,7 @@ pub(super) fn read(s: &[u16], start: usize, end: usize) -> R<Doc> {
     match r.content(r.pos) {
         None => {}
         // `...` ends the document; anything after it would be another one.
-        Some(l) if l.marker && s[l.at] == DOT && r.rest_blank(l.at + 3) => {
+        Some(l) if l.marker && r.ch(l.at) == DOT && r.rest_blank(l.at + 3) => {
             if let Some(more) = r.content(r.next_line(l.at)) {
                 return Err(fault(more.at, Problem::SecondDocument));
             }
@@ -1114,7 +1114,7 @@ fn resolve_plain(s: &[u16], plain: Plain) -> Value {
     match plain {
         // Folded lines hold a space or a line feed: never null, a boolean or a number.
         Plain::Owned(v) => Value::String(v),
-        Plain::Span(a, b) => resolve(&s[a..b]),
+        Plain::Span(a, b) => resolve(s.get(a..b).unwrap_or(&[])),
     }
 }
 
