@@ -289,8 +289,7 @@ mod tests {
         let names = ["a", "b", "c", "b"];
         let roster = Roster::new(list(&names), &list(&["c"])).unwrap();
         let mut run = Run::new(cache, &roster);
-        run.step(&roster, Some(&list(&["a"])), &list(&[]))
-            .unwrap();
+        run.step(&roster, Some(&list(&["a"])), &list(&[])).unwrap();
         (run.save(&roster), names)
     }
 

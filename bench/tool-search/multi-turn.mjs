@@ -128,7 +128,7 @@ const blank = () => ({
  * `namespaces: false` indexes the tools without their namespaces, `history: false` routes each
  * turn on its message alone (the ablations of `--variants`).
  */
-export async function multiTurn({ lib = pkg, conversations = data.conversations, tools = poolOf(), namespaces = true, history: withHistory = true } = {}) {
+export async function multiTurn({ lib = pkg, conversations = data.conversations, tools = poolOf(), namespaces = true, history: withHistory = true, entries = (index) => index.entries } = {}) {
   const t0 = performance.now();
   const defTokens = new Map([...tools, TOOL_SEARCH].map((t) => [t.name, encode(definition(t)).length]));
   const textTokens = new Map();
@@ -140,7 +140,7 @@ export async function multiTurn({ lib = pkg, conversations = data.conversations,
   const names = tools.map((t) => t.name);
   // One index and one router for every run: the pool is the same, and ToolIndex is immutable.
   const index = new lib.ToolIndex(tools.map(({ name, description, parameters, namespace }) => ({ name, description, parameters, namespace: namespaces ? namespace : undefined })), { limit: LIMIT });
-  const router = new lib.ToolRouter({ registered: names, entries: index.entries });
+  const router = new lib.ToolRouter({ registered: names, entries: entries(index, tools) });
   const everyStep = (i) => ({ listed: names, revealed: [], kept: i > 0 });
 
   async function runOf(turns, sums) {

@@ -81,6 +81,9 @@ pub struct Params {
     pub stop: bool,
     /// Split camelCase.
     pub camel: bool,
+    /// Drop the parts of contractions and possessives (`what's` → what, `don't` → nothing):
+    /// off in snapshots of builds before it (format 4 without flag 16), which rank as saved.
+    pub elide: bool,
 }
 
 impl Default for Params {
@@ -93,6 +96,7 @@ impl Default for Params {
             stem: true,
             stop: true,
             camel: true,
+            elide: true,
         }
     }
 }
@@ -317,7 +321,7 @@ impl Builder {
         // every tool.
         let mut count = 0;
         tokens.start();
-        while let Some(tok) = tokens.next(text, p.camel) {
+        while let Some(tok) = tokens.next(text, p.camel, p.elide) {
             let s = match surface.id_of(tok) {
                 Some(s) => s,
                 None => surface.intern(tok),
@@ -568,7 +572,7 @@ impl Index {
     fn query_terms(&self, s: &mut Scratch, query: &[u16]) {
         s.terms.clear();
         s.tokens.start();
-        while let Some(tok) = s.tokens.next(query, self.params.camel) {
+        while let Some(tok) = s.tokens.next(query, self.params.camel, self.params.elide) {
             s.stem.clear();
             s.stem.extend_from_slice(tok);
             let t = match tokenize::normalize(&mut s.stem, self.params.stop, self.params.stem) {

@@ -6,10 +6,14 @@ fn u(s: &str) -> Vec<u16> {
 }
 
 fn raw_tokens(text: &[u16], camel: bool) -> Vec<Vec<u16>> {
+    raw_tokens_with(text, camel, true)
+}
+
+fn raw_tokens_with(text: &[u16], camel: bool, elide: bool) -> Vec<Vec<u16>> {
     let mut t = tokenize::Tokenizer::default();
     t.start();
     let mut out = Vec::new();
-    while let Some(tok) = t.next(text, camel) {
+    while let Some(tok) = t.next(text, camel, elide) {
         out.push(tok.to_vec());
     }
     out
@@ -144,6 +148,88 @@ fn porter_matches_nltk() {
         bad.len(),
         &bad[..bad.len().min(20)]
     );
+}
+
+#[test]
+fn contractions_and_possessives_are_not_words() {
+    // ASCII and typographic apostrophes; a suffix after a word, a negation's word before `'t`.
+    assert_eq!(
+        toks("What's the user's name?"),
+        ["what", "the", "user", "name"]
+    );
+    assert_eq!(
+        toks("What’s the user’s name"),
+        ["what", "the", "user", "name"]
+    );
+    assert_eq!(
+        toks("I'm sure we're done, they've, you'll, I'd, it's ALICE'S"),
+        ["i", "sure", "we", "done", "they", "you", "i", "it", "alice"]
+    );
+    assert_eq!(toks("don't isn’t CAN'T won't"), Vec::<String>::new());
+    // Not after a word, not a suffix, or not a whole token: kept.
+    assert_eq!(toks("'s' 'd' 't"), ["s", "d", "t"]);
+    assert_eq!(
+        toks("O'Reilly rock'n'roll d'Artagnan"),
+        ["o", "reilly", "rock", "n", "roll", "d", "artagnan"]
+    );
+    assert_eq!(toks("it'sOk the 90's s3's"), ["it", "s", "ok", "the", "s3"]);
+    assert_eq!(toks("Ann't x'st"), ["x", "st"]);
+    assert_eq!(toks("naïveté's n't"), ["naïveté"]);
+    // Without `elide` (an older build's snapshot): as before.
+    let raw: Vec<String> = raw_tokens_with(&u("What's don't"), true, false)
+        .iter()
+        .map(|t| String::from_utf16_lossy(t))
+        .collect();
+    assert_eq!(raw, ["what", "s", "don", "t"]);
+}
+
+#[test]
+fn a_contraction_ranks_nothing() {
+    let tools = vec![
+        tool("get_weather", "The weather at a place."),
+        tool("profile", "The user's profile, and what's in it."),
+        tool("seconds", "Waits for n s."),
+    ];
+    let ix = index(&tools);
+    assert_eq!(ranked(&ix, "What's the weather?", 5), [0]);
+    assert_eq!(ranked(&ix, "What’s the weather?", 5), [0]);
+    assert_eq!(ranked(&ix, "user's profile", 5), [1]);
+    // `s` on its own is still a word.
+    assert_eq!(ranked(&ix, "n s", 5), [2]);
+}
+
+#[test]
+fn older_snapshots_keep_their_contractions() {
+    let tools = vec![
+        tool("get_weather", "The weather at a place."),
+        tool("profile", "The user's profile."),
+    ];
+    // What a build before `elide` made: the same index with contractions as words.
+    let p = Params {
+        elide: false,
+        ..Params::default()
+    };
+    let texts: Vec<Vec<(Field, &[u16])>> = tools
+        .iter()
+        .map(|t| t.texts.iter().map(|(f, s)| (*f, s.as_slice())).collect())
+        .collect();
+    let docs: Vec<ToolDoc> = (tools.iter().zip(&texts))
+        .map(|(t, x)| ToolDoc {
+            name: &t.name,
+            texts: x,
+        })
+        .collect();
+    let old = Index::build_with(&docs, p, false);
+    let bytes = saved(&old, &tools);
+    // Its options word (after the limit, weights, b and k1) lacks flag 16.
+    assert_eq!(bytes[72] & 16, 0);
+    assert_eq!(saved(&index(&tools), &tools)[72] & 16, 16);
+    let back = snapshot::load(bytes).unwrap().index;
+    assert!(!back.params.elide);
+    // It ranks as the build that saved it did: `s` is a word there.
+    assert_eq!(ranked(&old, "What's the weather?", 5), [0, 1]);
+    assert_eq!(ranked(&back, "What's the weather?", 5), [0, 1]);
+    assert_eq!(ranked(&index(&tools), "What's the weather?", 5), [0]);
 }
 
 #[test]
@@ -407,7 +493,7 @@ impl Rng {
 
 /// A text's terms, by the same tokenizer, in order.
 fn naive_terms(text: &[u16], p: &Params) -> Vec<Vec<u16>> {
-    raw_tokens(text, p.camel)
+    raw_tokens_with(text, p.camel, p.elide)
         .into_iter()
         .filter_map(|mut t| tokenize::normalize(&mut t, p.stop, p.stem).map(|n| t[..n].to_vec()))
         .collect()
@@ -1243,9 +1329,9 @@ fn only_an_index_built_to_explain_keeps_counts_and_saves_them() {
     // format 5: the bytes of format 4, which an older reader reads.
     let (bytes, with) = (saved(&plain, &tools), saved(&counted, &tools));
     const FLAGS: usize = 24 + 4 + 4 * 2 * FIELDS + 4;
-    assert_eq!(with[FLAGS..FLAGS + 4], [7 | 8, 0, 0, 0]);
+    assert_eq!(with[FLAGS..FLAGS + 4], [7 | 8 | 16, 0, 0, 0]);
     assert_eq!((bytes[8], with[8]), (4, 5));
-    let mut cut = forged(&with[..bytes.len()], FLAGS, &[7, 0, 0, 0]);
+    let mut cut = forged(&with[..bytes.len()], FLAGS, &[7 | 16, 0, 0, 0]);
     cut[8] = 4;
     assert_eq!(cut, bytes);
     for (bytes, explains) in [(&bytes, false), (&with, true)] {
