@@ -110,7 +110,7 @@ if (existsSync(join(template, "adapters"))) {
   // Their require() twins: each adapter bundled with its helpers into one .cjs, and its
   // declarations as .d.cts (relative imports pointed at the .cjs/.d.cts siblings).
   await build({
-    entryPoints: readdirSync(adapters).filter((f) => f.endsWith(".js") && f !== "shared.js").map((f) => join(adapters, f)),
+    entryPoints: readdirSync(adapters).filter((f) => f.endsWith(".js")).map((f) => join(adapters, f)),
     outdir: adapters, outExtension: { ".js": ".cjs" }, bundle: true, format: "cjs", platform: "neutral", target: "node20", logLevel: "warning",
     // The adapters reach the package through its own name: require("tool-palette") at run
     // time, the one instance the consumer's require() loads too.
@@ -120,6 +120,20 @@ if (existsSync(join(template, "adapters"))) {
     const types = readFileSync(join(adapters, f), "utf8").replace(/(from "\.\.?\/[^"]*)\.js"/g, '$1.cjs"');
     writeFileSync(join(adapters, f.replace(/\.d\.ts$/, ".d.cts")), types);
   }
+}
+// tool-palette/node (pkg-template/node/): what only Node.js does, a folder of skills read
+// (readSkills). As an adapter: the package reached through its own name, its require()
+// twin bundled with the package external, its declarations as .d.cts.
+{
+  const node = join(dist, "node");
+  cpSync(join(template, "node"), node, { recursive: true });
+  await build({
+    entryPoints: [join(node, "index.js")],
+    outdir: node, outExtension: { ".js": ".cjs" }, bundle: true, format: "cjs", platform: "node", target: "node20", logLevel: "warning",
+    external: ["tool-palette", "tool-palette/*"],
+  });
+  const types = readFileSync(join(node, "index.d.ts"), "utf8").replace(/(from "\.\.?\/[^"]*)\.js"/g, '$1.cjs"');
+  writeFileSync(join(node, "index.d.cts"), types);
 }
 // require() gets the same declarations, as a CommonJS module for moduleResolution node16.
 cpSync(join(dist, "index.d.ts"), join(dist, "index.d.cts"));

@@ -17,36 +17,10 @@ import {
   rowValue,
   rowLiteral,
 } from "./scenario.js";
+import { $, group, h, WHY } from "./view.js";
+import { mountSkills } from "./skills.js";
 
-const $ = (sel) => document.querySelector(sel);
-
-// h("span", { class: "x", dataset: { field: "kind" } }, "text", child, …)
-function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") el.className = v;
-    else if (k === "dataset") Object.assign(el.dataset, v);
-    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else if (k in el && typeof v !== "string") el[k] = v;
-    else el.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) el.append(c);
-  return el;
-}
-
-// ------------------------------------------------------------------ the SPEC's refusal table
-
-// What each rule the package reports means, in words (the rule itself comes from the
-// decision report).
-const WHY = {
-  1: "entries is null or undefined: there is no procedural layer to ask.",
-  "2a": "entries threw, rejected, returned a non-iterable, or a row could not be read.",
-  "2b": "timeoutMs elapsed before entries settled.",
-  3: "the rows are null, undefined or empty.",
-  4: "every row is inactive.",
-  5: "no active row's candidate is a registered name.",
-};
+// ------------------------------------------------------------------ rows' fates
 
 // How the page shows each row's fate: the badge's style and its label.
 const FATES = {
@@ -547,23 +521,6 @@ async function resolveNow() {
 
 const fmtMs = (ms) => (ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`);
 
-function chips(field, names, cls) {
-  return h(
-    "ul",
-    { class: `chips ${cls}`, dataset: { field } },
-    names.length ? names.map((n) => h("li", { title: n }, n)) : [],
-  );
-}
-
-function group(label, field, names, cls, note) {
-  return h(
-    "div",
-    { class: "group" },
-    h("div", { class: "group-label" }, label, h("span", { class: "count" }, String(names.length)), note ? h("span", { class: "note" }, note) : null),
-    names.length ? chips(field, names, cls) : h("p", { class: "none", dataset: { field } }, "none"),
-  );
-}
-
 // The rows the report says were inactive, by the text the page gave them.
 function inactiveNames(s, decision) {
   return decision.rows.filter((r) => r.fate === "inactive").map((r) => s.rows[r.index].value.trim() || "(empty)");
@@ -975,6 +932,7 @@ async function main() {
   resolveNow();
   renderToolsets();
   searchNow();
+  mountSkills(tp);
 }
 
 main();

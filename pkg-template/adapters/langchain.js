@@ -1,26 +1,20 @@
-// tool-palette/langchain: the LangChain.js v1 (`langchain` createAgent) adapter.
+// tool-palette/langchain: the LangChain.js v1 (`langchain` createAgent) adapter, LangChain's hooks over the kernel.
 //
 //   const agent = createAgent({ model, tools, middleware: [toolPaletteMiddleware({ router, policies })] });
 //
-// `wrapModelCall` runs before every model call: it routes on the call's context (by
-// default the last human message), narrows the request's tools with the package's
-// bindPalette and swaps in the policy's model (the same instance). `wrapToolCall` runs
-// every emitted call: a call outside the palette is answered, as the agent answers a call
-// to an unknown tool, by an error ToolMessage listing the tools the model was offered; any
-// other call is dispatched through the policies, and a redirect executes the target tool
-// while the ToolMessage stays the emitted call's (its id and name).
-//
-// Each model call is reported to `onDecision` once its calls are dispatched (see
-// shared.js), and, with `tracing` (default), to the run's LangChain callbacks as a custom
-// event "tool_palette_step" (`handleCustomEvent`; LangSmith records it on the run). No
-// import of langchain: the middleware is a plain object of the documented shape.
-import { createCore, attributes, lastText, Recent, isObject, isFunction, fail, nameOf, read } from "./shared.js";
+// `wrapModelCall` routes every model call, narrows the request's tools (the package's bindPalette)
+// and swaps in the policy's model. `wrapToolCall` sends every emitted call through the kernel's
+// dispatch: a call outside the palette gets, as a call to an unknown tool does, an error ToolMessage
+// listing the offered tools; a redirect runs the target while the ToolMessage stays the emitted
+// call's. With `tracing`, each model call is a custom event "tool_palette_step" to the run's
+// callbacks. No import of langchain: the middleware is a plain object of the documented shape.
+import { attributes, contextOf, createCore } from "./kernel/core.js";
+import { fail, isFunction, isObject, nameOf } from "./kernel/values.js";
 
 const WHERE = "tool-palette/langchain";
 // The brand createMiddleware() puts on middleware objects (a registered symbol).
 const MIDDLEWARE_BRAND = Symbol.for("AgentMiddleware");
-// Where @langchain/core keeps the running config (its AsyncLocalStorage, shared through
-// registered symbols so that several copies of the library agree).
+// Where @langchain/core keeps the running config (its AsyncLocalStorage, shared by registered symbols across copies).
 const LC_ALS = Symbol.for("ls:tracing_async_local_storage");
 const LC_CONFIG = Symbol.for("lc:child_config");
 export const CUSTOM_EVENT = "tool_palette_step";
@@ -34,42 +28,26 @@ const typeOf = (m) => {
     return undefined;
   }
 };
-const isHuman = (m) => typeOf(m) === "human";
 
-/**
- * The default context: `{ message, messages, runtimeContext }`. `message` is the
- * runtime context's `message` when the agent was invoked with one
- * (`agent.invoke(input, { context: { message } })`), else the text of the last human
- * message. `request` is the request of `wrapModelCall` (messages in `request.messages`) or
- * of `wrapToolCall` (in `request.state.messages`).
- */
+/** The default context of a `wrapModelCall` (or `wrapToolCall`: `request.state.messages`) request: `{ message, messages, runtimeContext }`. */
 export function defaultContext(request) {
   const req = isObject(request) ? request : {};
-  const messages = Array.isArray(req.messages)
-    ? req.messages
-    : isObject(req.state) && Array.isArray(req.state.messages)
-      ? req.state.messages
-      : [];
-  const runtimeContext = isObject(req.runtime) ? req.runtime.context : undefined;
-  const given = isObject(runtimeContext) && typeof runtimeContext.message === "string" ? runtimeContext.message : undefined;
-  return { message: given ?? lastText(messages, isHuman), messages, runtimeContext };
+  const messages = Array.isArray(req.messages) ? req.messages : isObject(req.state) && Array.isArray(req.state.messages) ? req.state.messages : [];
+  return contextOf(messages, isObject(req.runtime) ? req.runtime.context : undefined, (m) => typeOf(m) === "human");
 }
 
 // The step within the turn: the model calls since the last human message.
 function stepIndex(messages) {
   let n = 0;
-  if (!Array.isArray(messages)) return n;
   for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i];
-    if (!isObject(m)) continue;
-    const type = typeOf(m);
+    const type = isObject(messages[i]) ? typeOf(messages[i]) : undefined;
     if (type === "human") break;
     if (type === "ai") n++;
   }
   return n;
 }
 
-// The running LangChain config's callback manager, when there is one.
+// A custom event to the running LangChain config's callback manager, when there is one.
 async function customEvent(data) {
   let manager;
   try {
@@ -85,13 +63,10 @@ async function customEvent(data) {
 
 export function toolPaletteMiddleware(options) {
   const pendingEvents = new WeakMap(); // step → its custom event (awaited by the seam that finished it)
-  const core = createCore(options, WHERE, defaultContext, {
-    trace: (report, step) => pendingEvents.set(step, customEvent(attributes(report)).catch(() => {})),
-  });
+  const core = createCore(options, WHERE, defaultContext, { extra: ["name"], trace: (report, step) => pendingEvents.set(step, customEvent(attributes(report)).catch(() => {})) });
   const { o } = core;
-  const name = (options === undefined ? undefined : read(options, "name", `${WHERE}: options.name`)) ?? "ToolPaletteMiddleware";
+  const name = o.name ?? "ToolPaletteMiddleware";
   if (typeof name !== "string" || name === "") throw fail(`${WHERE}: options.name`, "a non-empty string", name);
-  const byCall = new Recent(); // tool call id → step
   const open = new Set(); // steps waiting for their calls
 
   // The custom event of a step this seam finished, delivered within the seam's run.
@@ -107,34 +82,38 @@ export function toolPaletteMiddleware(options) {
     const messages = Array.isArray(request.messages) ? request.messages : [];
     // A step whose answer is in this call's messages is over (its calls ran or never will).
     for (const step of open) {
+      const answer = step.response;
       if (step.done) open.delete(step);
-      else if (messages.some((m) => m === step.response || (step.response && step.response.id != null && isObject(m) && m.id === step.response.id))) {
+      else if (messages.some((m) => m === answer || (answer && answer.id != null && isObject(m) && m.id === answer.id))) {
         open.delete(step);
         step.finish();
         await delivered(step);
       }
     }
-    const ctx = o.context(request);
+    // With skills, the load_skill tool (SPEC 9) as an OpenAI-format definition, answered by wrapToolCall.
+    const def = core.skills?.def;
+    const given = Array.isArray(request.tools) ? request.tools : [];
+    const all = def ? [...given.filter((t) => nameOf(t) !== def.name), { type: "function", function: { name: def.name, description: def.description, parameters: def.inputSchema } }] : given;
     const signal = isObject(request.runtime) ? request.runtime.signal : undefined;
-    const all = Array.isArray(request.tools) ? request.tools : [];
     const names = all.map(nameOf).filter((n) => typeof n === "string");
-    const step = await core.begin({ index: stepIndex(messages), ctx, signal, tools: names });
+    const step = await core.begin({ index: stepIndex(messages), ctx: o.context(request), signal, tools: def ? [...names, def.name] : names });
     step.byName = new Map(all.map((tool) => [nameOf(tool), tool]));
-    const next = { ...request };
+    const next = all === given ? { ...request } : { ...request, tools: all };
     if (core.enforce) {
       const offered = step.narrow(all);
       if (offered !== all) next.tools = offered;
       if (step.selection && step.selection.model != null) next.model = step.selection.model;
     }
+    // The skills new to the run: their instructions after the history, as human messages (of the host's class) kept in place.
+    const Human = messages.find((m) => typeOf(m) === "human")?.constructor;
+    const make = (text) => (isFunction(Human) && Human !== Object ? new Human({ content: text }) : { role: "user", content: text });
+    const placed = await core.instruct(step, messages, { said: (m) => (isObject(m) && typeOf(m) === "human" && typeof m.content === "string" ? m.content : undefined), make });
+    if (placed) next.messages = placed;
     step.visible = (next.tools ?? all).map(nameOf).filter((n) => typeof n === "string");
-    if (o.onRoute) o.onRoute({ ctx, outcome: step.outcome, activeTools: step.offered ? [...step.offered] : undefined, selection: step.selection });
     const response = await handler(next);
-    const calls = isObject(response) && Array.isArray(response.tool_calls) ? response.tool_calls : [];
-    for (const call of calls) {
+    for (const call of isObject(response) && Array.isArray(response.tool_calls) ? response.tool_calls : []) {
       if (!isObject(call)) continue;
-      if (typeof call.id === "string") byCall.set(call.id, step);
-      // The agent's tool node runs every call through wrapToolCall.
-      step.call({ id: call.id, name: call.name }, true);
+      step.call({ id: call.id, name: call.name }, true); // the agent's tool node runs every call through wrapToolCall
     }
     step.response = response;
     step.sealed();
@@ -145,44 +124,32 @@ export function toolPaletteMiddleware(options) {
 
   async function wrapToolCall(request, handler) {
     const call = request.toolCall;
-    let step = isObject(call) && typeof call.id === "string" ? byCall.take(call.id) : undefined;
-    if (!step) {
-      const signal = isObject(request.runtime) ? request.runtime.signal : undefined;
-      step = await core.begin({ index: -1, ctx: o.context(request), signal, silent: true });
-    }
-    // A call outside the palette, or to a name that is no tool at all, is refused naming the offered tools only.
-    if (isObject(call) && step.refusesCall(call.name)) {
+    const step = await core.stepFor(isObject(call) ? call.id : undefined, { ctx: () => o.context(request), signal: isObject(request.runtime) ? request.runtime.signal : undefined });
+    const def = core.skills?.def;
+    if (def && isObject(call) && call.name === def.name) {
       step.dispatched(null);
       await delivered(step);
-      return refuse(request, handler, call, step);
+      return handler({ ...request, tool: { name: def.name, description: def.description, invoke: (toolCall) => core.skills.load(toolCall?.args) } });
     }
-    if (!o.policies) {
-      step.dispatched(null);
-      await delivered(step);
-      return handler(request);
-    }
-    const dispatch = o.policies.dispatch(call, step.ctx, step.palette);
-    step.dispatched(dispatch);
+    const sent = isObject(call) ? core.dispatch(step, call) : (step.dispatched(null), {});
     await delivered(step);
-    if (o.onDispatch) o.onDispatch(dispatch, step.ctx);
-    if (!core.enforce || dispatch.call === dispatch.original) return handler(request);
+    // A call outside the palette, or to a name that is no tool at all, is refused naming the offered tools only.
+    if (sent.refused) return refuse(request, handler, call, step);
+    if (!sent.redirected) return handler(request);
     // The agent's tool node runs `tool`, or looks the call's name up among the agent's tools.
-    const result = await handler({ ...request, toolCall: dispatch.call, tool: step.byName ? step.byName.get(dispatch.call.name) : undefined });
+    const result = await handler({ ...request, toolCall: sent.call, tool: step.byName ? step.byName.get(sent.call.name) : undefined });
     // The result answers the emitted call: its id (kept by the dispatch) and its name.
     if (isObject(result) && "tool_call_id" in result && result.name !== call.name) result.name = call.name;
     return result;
   }
 
-  // As the agent answers a call to an unknown tool: an error ToolMessage listing the tools
-  // the model was offered. The framework builds the message (a tool that answers with it).
+  // As the agent answers a call to an unknown tool: an error ToolMessage (built by the framework) listing the offered tools.
   async function refuse(request, handler, call, step) {
-    const offered = step.offered ?? step.visible ?? [];
-    const content = `Error: ${call.name} is not a valid tool, try one of [${offered.join(", ")}].`;
-    const answer = { name: call.name, description: "refused by tool-palette", invoke: async () => content };
-    const message = await handler({ ...request, tool: answer });
+    const content = `Error: ${call.name} is not a valid tool, try one of [${(step.offered ?? step.visible ?? []).join(", ")}].`;
+    const message = await handler({ ...request, tool: { name: call.name, description: "refused by tool-palette", invoke: async () => content } });
     if (isObject(message) && "tool_call_id" in message) message.status = "error";
     return message;
   }
 
-  return { [MIDDLEWARE_BRAND]: true, name, wrapModelCall, wrapToolCall };
+  return { [MIDDLEWARE_BRAND]: true, name, wrapModelCall, wrapToolCall, save: core.save };
 }

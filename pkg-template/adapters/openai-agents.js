@@ -1,26 +1,19 @@
-// tool-palette/openai-agents: the OpenAI Agents SDK (`@openai/agents`) adapter.
+// tool-palette/openai-agents: the OpenAI Agents SDK (`@openai/agents`) adapter, the SDK's hooks over the kernel.
 //
 //   const palette = createToolPalette({ router, policies });
 //   const agent = new Agent({ name, tools: palette.tools(tools), model: palette.model(defaultModel) });
-//   await run(agent, message);
 //
-// Each turn is decided where the turn's input is: `palette.model(fallback)` is the
-// agent's Model, and before every model call it routes on the turn's context (by default
-// the last user item of the request's input; a run context you pass as
-// `run(agent, input, { context })` is used too, and its own `message` wins), sends the
-// model only the offered function tools, and lets the policy's model (a Model instance)
-// answer, else `fallback`. A call the model makes to a function tool it was not offered is
-// refused as the SDK refuses a tool it does not know: the run rejects with an error named
-// "ModelBehaviorError" ("Tool … not found in agent …"), before any tool of that answer runs.
-// `palette.tools(list)` returns copies of the function tools whose `invoke` runs the policies
-// (a redirect invokes the target; the SDK attributes the output to the emitted call, its id
-// and name) and whose `isEnabled` lets the model seam see the run context.
-//
-// Each turn is reported to `onDecision` once its calls are dispatched (see shared.js), and,
-// with `tracing` (default), as a custom span "tool-palette" in the run's trace. No import of
-// the SDK: only its documented shapes (FunctionTool, RunContext, Model) and the registered
+// `palette.model(fallback)` is the agent's Model: before every model call it routes the turn, sends
+// the model only the offered function tools and lets the policy's model (a Model instance) answer,
+// else `fallback`; a call to a function tool the turn did not offer makes the run reject, before any
+// tool of that answer runs, with an error named "ModelBehaviorError" (as for a tool the SDK does not
+// know). `palette.tools(list)` copies the function tools: `invoke` goes through the kernel's dispatch,
+// `isEnabled` shows the run context to the model seam. With `tracing`, each turn is a custom span
+// "tool-palette" in the run's trace. No import of the SDK: its documented shapes, and the registered
 // symbols under which it shares its trace context and trace provider across copies.
-import { createCore, attributes, lastText, Recent, isObject, isFunction, fail } from "./shared.js";
+import { attributes, createCore, lastText, noTarget } from "./kernel/core.js";
+import { openaiAgentsTools } from "./kernel/tools.js";
+import { fail, isFunction, isObject } from "./kernel/values.js";
 
 const WHERE = "tool-palette/openai-agents";
 const SDK_ALS = Symbol.for("openai.agents.core.asyncLocalStorage");
@@ -47,17 +40,14 @@ export class ToolOutsidePaletteError extends Error {
 }
 
 const userText = (items) => (typeof items === "string" ? items : lastText(items, (item) => item.role === "user"));
+const isFunctionTool = (t) => isObject(t) && t.type === "function";
+const said = (item) => (isObject(item) && item.role === "user" && typeof item.content === "string" ? item.content : undefined);
 
 /**
- * The default context. `input` is `{ request, runContext, agent, message }` at the model
- * seam (the run context and agent as the SDK last showed them to the tools of this run;
- * `message` the last user text of the request's input, or of an earlier turn of the run
- * when a server-managed conversation sends only new items) and `{ runContext, agent }` at a
- * tool seam the model seam did not serve.
- * - your run context, when it has a string `message`, is the context (you win);
- * - a string run context is the message: `{ message }`;
- * - otherwise `message` is the text of the last user item of the request's input, added
- *   to a copy of your run context object (the SDK's default run context is `{}`).
+ * The default context, of `{ request, runContext, agent, message }` (the model seam) or `{ runContext, agent }` (a tool
+ * seam it did not serve): your run context when it has a string `message`; a string run context as the message; else
+ * a copy of it with `message`, the last user text of the request's input (or of an earlier turn of a server-managed
+ * conversation, which sends only new items).
  */
 export function defaultContext(input) {
   const given = isObject(input) && isObject(input.runContext) ? input.runContext.context : undefined;
@@ -88,19 +78,20 @@ export function createToolPalette(options) {
   let lastSeen = null; // the same, for a runtime without the SDK's trace context
   const runs = new WeakMap(); // a run (its trace) → { steps, message, open }
   const fallbackRun = { steps: 0, message: "", open: null };
-  const byCall = new Recent(); // callId → step
   const wrapped = new Set(); // names of the function tools palette.tools() wrapped
 
   function tools(list) {
     if (!Array.isArray(list)) throw fail(`${WHERE}: tools(list)`, "an array of tools", list);
+    // With skills, the load_skill tool (SPEC 9), answered by the kernel, replaces one of the same name (tool-palette/mcp's).
+    const def = core.skills?.def;
+    if (def) list = [...list.filter((t) => !(isFunctionTool(t) && t.name === def.name)), ...openaiAgentsTools([def], (_, args) => core.skills.load(args))];
     const byName = new Map();
-    for (const tool of list) if (isObject(tool) && tool.type === "function") byName.set(tool.name, tool);
+    for (const tool of list) if (isFunctionTool(tool) && tool.name !== def?.name) byName.set(tool.name, tool);
     for (const name of byName.keys()) wrapped.add(name);
-    return list.map((tool) => (isObject(tool) && tool.type === "function" ? copy(tool) : tool));
+    return list.map((tool) => (isFunctionTool(tool) && tool.name !== def?.name ? copy(tool) : tool));
 
     function copy(tool) {
-      const name = tool.name;
-      const own = tool.isEnabled;
+      const { name, isEnabled: own } = tool;
       async function isEnabled(runContext, agent) {
         const sight = { runContext, agent };
         const context = traceContext();
@@ -111,13 +102,10 @@ export function createToolPalette(options) {
       }
       async function invoke(runContext, input, details) {
         const callId = isObject(details) && isObject(details.toolCall) ? details.toolCall.callId : undefined;
-        let step = typeof callId === "string" ? byCall.take(callId) : undefined;
-        if (!step) {
-          if (o.router || o.policies) {
-            core.warnOnce("NO_MODEL_SEAM", "a tool ran in a turn that palette.model() did not serve: routing and model selection happen in the agent's model, so use model: palette.model(yourModel) (or a model provider returning it).");
-          }
-          step = await core.begin({ index: -1, ctx: o.context({ runContext, agent: undefined }), silent: true });
-        }
+        const step = await core.stepFor(callId, {
+          ctx: () => o.context({ runContext, agent: undefined }),
+          warning: ["NO_MODEL_SEAM", "a tool ran in a turn that palette.model() did not serve: routing and model selection happen in the agent's model, so use model: palette.model(yourModel) (or a model provider returning it)."],
+        });
         let args;
         try {
           args = JSON.parse(input);
@@ -125,22 +113,12 @@ export function createToolPalette(options) {
           step.dispatched(null);
           return tool.invoke(runContext, input, details); // the tool reports its own parse error
         }
-        const call = { name, args };
-        if (typeof callId === "string") call.id = callId;
-        const dispatch = o.policies ? o.policies.dispatch(call, step.ctx, step.palette) : null;
-        step.dispatched(dispatch);
-        if (dispatch && o.onDispatch) o.onDispatch(dispatch, step.ctx);
-        if (!dispatch || !core.enforce || dispatch.call === dispatch.original) return tool.invoke(runContext, input, details);
-        const target = byName.get(dispatch.call.name);
-        if (!target) {
-          throw new Error(
-            `${WHERE}: "${name}" was redirected to "${dispatch.call.name}"${dispatch.redirectedBy ? ` by policy "${dispatch.redirectedBy}"` : ""}, ` +
-              "which is not a function tool among the tools given to palette.tools()",
-          );
-        }
-        // The target parses and validates the arguments with its own schema; the SDK
-        // attributes its output to the emitted call (its callId and name).
-        return target.invoke(runContext, JSON.stringify(dispatch.call.args ?? {}), details);
+        const sent = core.dispatch(step, { name, args, ...(typeof callId === "string" && { id: callId }) });
+        if (!sent.redirected) return tool.invoke(runContext, input, details);
+        const target = byName.get(sent.call.name);
+        if (!target) throw noTarget(WHERE, name, sent.dispatch, "a function tool among the tools given to palette.tools()");
+        // The target parses the arguments with its own schema; the SDK attributes its output to the emitted call.
+        return target.invoke(runContext, JSON.stringify(sent.call.args ?? {}), details);
       }
       return { ...tool, isEnabled, invoke };
     }
@@ -152,19 +130,17 @@ export function createToolPalette(options) {
     const run = context ? runs.get(context.trace) ?? runs.set(context.trace, { steps: 0, message: "", open: null }).get(context.trace) : fallbackRun;
     if (run.open) run.open.finish(); // the previous turn of this run is over
     const sight = (context ? seen.get(context.trace) : lastSeen) ?? {};
-    // A server-managed conversation (previousResponseId, conversationId) sends only the
-    // new items: the run's message is then the one of its earlier turn.
+    // A server-managed conversation (previousResponseId, conversationId) sends only new items: the earlier turn's message.
     const req = isObject(request) ? request : {};
     const found = userText(req.input);
     if (!context && found && found !== run.message) run.steps = 0; // no run identity: a new message is a new run
     if (found) run.message = found;
     const ctx = o.context({ request, runContext: sight.runContext, agent: sight.agent, message: found || run.message });
-    const functions = Array.isArray(req.tools) ? req.tools.filter((t) => isObject(t) && t.type === "function") : [];
-    const step = await core.begin({ index: run.steps++, ctx, signal: req.signal, tools: functions.map((t) => t.name) });
+    const functions = Array.isArray(req.tools) ? req.tools.filter(isFunctionTool) : [];
+    const step = await core.begin({ index: run.steps++, ctx, signal: req.signal, tools: functions.map((t) => t.name), route: { agent: sight.agent } });
     step.agent = sight.agent;
     step.traceParent = context ? context.span ?? context.trace : undefined;
     run.open = step;
-    if (o.onRoute) o.onRoute({ ctx, outcome: step.outcome, activeTools: step.offered ? [...step.offered] : undefined, selection: step.selection, agent: sight.agent });
     const policyModel = core.enforce && step.selection && step.selection.model != null ? step.selection.model : undefined;
     const chosen = policyModel ?? fallback;
     if (!isObject(chosen) || !isFunction(chosen.getResponse)) {
@@ -174,15 +150,18 @@ export function createToolPalette(options) {
         chosen,
       );
     }
-    // Only function tools are narrowed: hosted tools and handoffs stay as the agent has them.
+    // Only function tools are narrowed (with a run: its listed ones, in its order); hosted tools and handoffs stay.
     let sent = request;
-    if (core.enforce && step.listed) {
-      // A run's listed tools, in its order (options.cache).
-      sent = { ...request, tools: step.arrange(req.tools, (t) => isObject(t) && t.type === "function") };
-    } else if (core.enforce && step.offered) {
+    if (core.enforce && step.listed) sent = { ...request, tools: step.arrange(req.tools, isFunctionTool) };
+    else if (core.enforce && step.offered) {
       const kept = new Set(step.narrow(functions));
-      sent = { ...request, tools: req.tools.filter((t) => !isObject(t) || t.type !== "function" || kept.has(t)) };
+      sent = { ...request, tools: req.tools.filter((t) => !isFunctionTool(t) || kept.has(t)) };
     }
+    // The skills new to the run: their instructions after the history, as user items kept in place (SPEC 9); a
+    // server-managed conversation (previousResponseId, conversationId) keeps them itself: sent once, after the turn's input.
+    const items = typeof req.input === "string" ? [{ role: "user", content: req.input }] : req.input;
+    const placed = await core.instruct(step, items, { said, make: (text) => ({ role: "user", content: text }), once: Boolean(req.previousResponseId || req.conversationId) });
+    if (placed) sent = { ...sent, input: placed };
     return { step, chosen, sent, functions: new Set(functions.map((t) => t.name)) };
   }
 
@@ -191,7 +170,6 @@ export function createToolPalette(options) {
     const calls = Array.isArray(output) ? output.filter((item) => isObject(item) && item.type === "function_call") : [];
     let refused = null;
     for (const item of calls) {
-      if (typeof item.callId === "string") byCall.set(item.callId, step);
       const refuse = step.refusesCall(item.name);
       if (refuse && !refused) refused = item;
       step.call({ id: item.callId, name: item.name }, functions.has(item.name) && wrapped.has(item.name) && !refuse);
@@ -199,10 +177,10 @@ export function createToolPalette(options) {
     if (refused) {
       step.finish();
       const agent = isObject(step.agent) && typeof step.agent.name === "string" ? step.agent.name : "(unknown)";
-      throw new ToolOutsidePaletteError(
-        `Tool ${refused.name} not found in agent ${agent}: tool-palette did not offer it this turn (offered: ${(step.offered ?? []).join(", ")}).`,
-        { toolName: refused.name, offered: step.offered },
-      );
+      throw new ToolOutsidePaletteError(`Tool ${refused.name} not found in agent ${agent}: tool-palette did not offer it this turn (offered: ${(step.offered ?? []).join(", ")}).`, {
+        toolName: refused.name,
+        offered: step.offered,
+      });
     }
     step.sealed();
   }
@@ -225,5 +203,5 @@ export function createToolPalette(options) {
     };
   }
 
-  return { tools, model };
+  return { tools, model, save: core.save };
 }

@@ -1,33 +1,18 @@
-// tool-palette/providers: a run's step (PaletteRun, SPEC 8) as the tool fields of one
-// request to a provider's API (OpenAI Chat Completions and Responses, Anthropic Messages,
-// Gemini), from the tools' definitions. Pure data: the step's lists, decided by the core,
-// are read as they are. No SDK is imported; the shapes are the APIs' documented wire
-// formats, checked against the official SDKs' types and requests in tests/providers/.
-//
-// What a step asks of a request, read from its lists alone:
-// - `listed`: the full definitions, in this order (every strategy);
-// - `offered` not all of `listed` ("fixed"): the callable tools restricted without changing the list;
-// - `deferred` (the "deferred" strategy): definitions loaded on demand through a client tool search,
-//   and `revealed`: names to load after the history, through that search's documented round trip.
-// A provider that cannot carry what the step asks throws an Error saying so, never a request that
-// silently offers something else.
-import { attempt, errorText, fail, fields, isObject, items, NO_TOOL_MATCHES, read as readField } from "./shared.js";
+// tool-palette/providers: a run's step (SPEC 8) as the tool fields of one request to a provider's API,
+// from the tools' definitions. Pure data: `listed` are the full definitions in order; `offered` not all
+// of `listed` ("fixed") restricts the callable tools; `deferred` are loaded on demand through a client
+// tool search, `revealed` loaded after the history through its round trip. What a provider cannot carry
+// is an Error, never a request that offers something else. No SDK is imported (tests/providers/ checks
+// the shapes against the official SDKs).
+import { NO_TOOL_MATCHES } from "./kernel/tools.js";
+import { attempt, errorText, fail, fields, isObject, isString, items, read as readField } from "./kernel/values.js";
 
 const EMPTY = Object.freeze({ type: "object", properties: {} });
 const SEARCH_NAME = "tool_search";
-const SEARCH_DESCRIPTION =
-  "Search the tools that are not loaded yet, by what they should do. The tools found are loaded and can be called next.";
-const searchSchema = () => ({
-  type: "object",
-  properties: { query: { type: "string", description: "what the tool should do, in a few words" } },
-  required: ["query"],
-  additionalProperties: false,
-});
+const SEARCH_DESCRIPTION = "Search the tools that are not loaded yet, by what they should do. The tools found are loaded and can be called next.";
+const searchSchema = () => ({ type: "object", properties: { query: { type: "string", description: "what the tool should do, in a few words" } }, required: ["query"], additionalProperties: false });
 
-const isString = (v) => typeof v === "string";
-
-// The step's lists, checked (a PaletteStep, or anything of its shape), each read once: what a
-// getter or proxy of the caller's throws, here and below, is a TypeError naming what it read.
+// The step's lists, checked (a PaletteStep, or anything of its shape), each read once.
 function readStep(step, where) {
   if (!isObject(step)) throw fail(`${where}: step`, "a PaletteStep (run.step(outcome))", step);
   const given = fields(step, ["offered", "listed", "deferred", "revealed", "step"], `${where}: step`);
@@ -35,34 +20,22 @@ function readStep(step, where) {
   for (const key of ["offered", "listed", "deferred", "revealed"]) {
     const at = `${where}: step.${key}`;
     if (!attempt(() => Array.isArray(given[key]), at)) throw fail(at, "an array of tool names", given[key]);
-    const list = items(given[key], at);
-    list.forEach((name, i) => {
+    lists[key] = items(given[key], at);
+    lists[key].forEach((name, i) => {
       if (!isString(name)) throw fail(`${at}[${i}]`, "a string", name);
     });
-    lists[key] = list;
   }
-  const number = given.step;
-  return { ...lists, step: Number.isSafeInteger(number) && number > 0 ? number : 1 };
+  return { ...lists, step: Number.isSafeInteger(given.step) && given.step > 0 ? given.step : 1 };
 }
 
-// The JSON schema of a definition: a plain object (or none). A zod/Standard Schema or an AI SDK
-// jsonSchema() wrapper is no JSON schema the provider can read: converting it is the caller's.
-// What z.toJSONSchema() (zod 4) answers is a JSON schema that also carries a non-enumerable
-// "~standard" (Standard JSON Schema): a plain object whose "~standard" does not show, accepted.
-const isStandardSchema = (schema) => {
-  if (!("~standard" in schema)) return false;
-  const proto = Object.getPrototypeOf(schema);
-  return (proto !== Object.prototype && proto !== null) || Object.prototype.propertyIsEnumerable.call(schema, "~standard");
-};
-// The schema is sent as it is, so it must be JSON the SDK can serialise: a cycle (or a BigInt, a
-// throwing toJSON) is a TypeError naming the tool and the schema, never a request that fails to send.
+// A definition's JSON schema (a plain object, or none), sent as it is: JSON the SDK can serialise. A zod schema or
+// an AI SDK jsonSchema() is none; z.toJSONSchema()'s answer is one (its "~standard" is not enumerable).
 function schemaOf(given, name, where) {
   const key = ["parameters", "inputSchema", "input_schema"].find((k) => given[k] != null);
   if (key === undefined) return EMPTY;
-  const schema = given[key];
-  const at = `${where}.${key}`;
-  const wrapped = () => Array.isArray(schema) || isStandardSchema(schema) || ("jsonSchema" in schema && "validate" in schema);
-  if (!isObject(schema) || attempt(wrapped, at)) {
+  const [schema, at] = [given[key], `${where}.${key}`];
+  const standard = () => "~standard" in schema && (![Object.prototype, null].includes(Object.getPrototypeOf(schema)) || Object.prototype.propertyIsEnumerable.call(schema, "~standard"));
+  if (!isObject(schema) || attempt(() => Array.isArray(schema) || standard() || ("jsonSchema" in schema && "validate" in schema), at)) {
     throw fail(at, "a JSON schema object (convert a zod schema with z.toJSONSchema())", schema);
   }
   try {
@@ -73,11 +46,9 @@ function schemaOf(given, name, where) {
   return schema;
 }
 
-const DEFINITION = ["description", "strict", "parameters", "inputSchema", "input_schema"];
-
 function readDefinition(def, name, where) {
   if (!isObject(def)) throw fail(where, "a tool definition { name, description?, parameters? }", def);
-  const given = fields(def, DEFINITION, where);
+  const given = fields(def, ["description", "strict", "parameters", "inputSchema", "input_schema"], where);
   const { description, strict } = given;
   if (description != null && !isString(description)) throw fail(`${where}.description`, "a string", description);
   if (strict != null && typeof strict !== "boolean") throw fail(`${where}.strict`, "a boolean", strict);
@@ -99,9 +70,7 @@ function readTools(tools, where) {
       const at = `${where}: tools[${JSON.stringify(name)}]`;
       byName.set(name, readDefinition(readField(tools, name, at), name, at));
     }
-  } else {
-    throw fail(`${where}: tools`, "an array of tool definitions or a record of them keyed by name", tools);
-  }
+  } else throw fail(`${where}: tools`, "an array of tool definitions or a record of them keyed by name", tools);
   return byName;
 }
 
@@ -120,63 +89,45 @@ function read(step, tools, where) {
 
 // The options of the request builders (`{ search?: { name?, description? }, mode? }`), each read once.
 function readOptions(options, where) {
-  if (options === null) options = undefined;
-  const { search, mode } = fields(options, ["search", "mode"], `${where}: options`);
+  const { search, mode } = fields(options ?? undefined, ["search", "mode"], `${where}: options`);
   if (search != null && !isObject(search)) throw fail(`${where}: options.search`, "an object", search);
-  const { name = SEARCH_NAME, description = SEARCH_DESCRIPTION } = fields(search ?? undefined, ["name", "description"], `${where}: options.search`);
+  const { name, description } = fields(search ?? undefined, ["name", "description"], `${where}: options.search`);
   return { mode, search: { name: name ?? SEARCH_NAME, description: description ?? SEARCH_DESCRIPTION } };
 }
-const searchName = (o, where, s) => {
+function searchName(o, where, s) {
   const { name } = o.search;
   if (!isString(name) || name === "") throw fail(`${where}: options.search.name`, "a non-empty string", name);
   if (s.defs.has(name)) throw new TypeError(`${where}: options.search.name (${JSON.stringify(name)}) is the name of one of the tools: give the search tool another`);
   return name;
-};
-const searchDescription = (o, where) => {
-  const text = o.search.description;
-  if (!isString(text)) throw fail(`${where}: options.search.description`, "a string", text);
-  return text;
-};
+}
+function searchDescription(o, where) {
+  if (!isString(o.search.description)) throw fail(`${where}: options.search.description`, "a string", o.search.description);
+  return o.search.description;
+}
 const cannotDefer = (where, api) =>
   new Error(
     `${where}: this step defers tools (cache "deferred"), which ${api} cannot express: it has no deferred loading. ` +
       `Use cache "fixed" or "append" with it, or a provider that loads tools on demand (openaiResponses, anthropicMessages).`,
   );
+const described = (d) => (d.description !== undefined ? { description: d.description } : {});
 
 // ---------------------------------------------------------------- OpenAI Chat Completions
 
-const chatTool = (d) => ({
-  type: "function",
-  function: { name: d.name, ...(d.description !== undefined && { description: d.description }), parameters: d.schema, ...(d.strict !== undefined && { strict: d.strict }) },
-});
+const chatTool = (d) => ({ type: "function", function: { name: d.name, ...described(d), parameters: d.schema, ...(d.strict !== undefined && { strict: d.strict }) } });
 
 /** `{ tools, tool_choice? }` for `client.chat.completions.create`. */
 export function openaiChat(step, tools) {
-  const where = "openaiChat";
-  const s = read(step, tools, where);
-  if (s.deferred.length > 0) throw cannotDefer(where, "Chat Completions");
+  const s = read(step, tools, "openaiChat");
+  if (s.deferred.length > 0) throw cannotDefer("openaiChat", "Chat Completions");
   const out = { tools: s.listed.map((n) => chatTool(s.defs.get(n))) };
-  if (s.restricted) {
-    out.tool_choice = {
-      type: "allowed_tools",
-      allowed_tools: { mode: "auto", tools: s.offered.map((name) => ({ type: "function", function: { name } })) },
-    };
-  }
+  if (s.restricted) out.tool_choice = { type: "allowed_tools", allowed_tools: { mode: "auto", tools: s.offered.map((name) => ({ type: "function", function: { name } })) } };
   return out;
 }
 
 // ---------------------------------------------------------------- OpenAI Responses
 
-// `strict` is the definition's own, else false: the Responses API's own default is strict
-// mode, which rejects a schema not written for it.
-const responsesTool = (d, deferred) => ({
-  type: "function",
-  name: d.name,
-  ...(d.description !== undefined && { description: d.description }),
-  parameters: d.schema,
-  strict: d.strict ?? false,
-  ...(deferred && { defer_loading: true }),
-});
+// `strict` is the definition's, else false (the API's default, strict mode, rejects a schema not written for it).
+const responsesTool = (d, deferred) => ({ type: "function", name: d.name, ...described(d), parameters: d.schema, strict: d.strict ?? false, ...(deferred && { defer_loading: true }) });
 
 /** `{ tools, tool_choice? }` for `client.responses.create`; with deferred tools, a client-executed `tool_search` too. */
 export function openaiResponses(step, tools, options) {
@@ -187,22 +138,12 @@ export function openaiResponses(step, tools, options) {
   if (s.deferred.length > 0) {
     out.tools.push({ type: "tool_search", execution: "client", description: searchDescription(o, where), parameters: searchSchema() });
     for (const n of s.deferred) out.tools.push(responsesTool(s.defs.get(n), true));
-  } else if (s.restricted) {
-    out.tool_choice = { type: "allowed_tools", mode: "auto", tools: s.offered.map((name) => ({ type: "function", name })) };
-  }
+  } else if (s.restricted) out.tool_choice = { type: "allowed_tools", mode: "auto", tools: s.offered.map((name) => ({ type: "function", name })) };
   return out;
 }
 
 // A client tool search's output item: the definitions found, as they are in `tools`.
-function searchOutput(callId, names, s) {
-  return {
-    type: "tool_search_output",
-    call_id: callId,
-    execution: "client",
-    status: "completed",
-    tools: names.map((n) => responsesTool(s.defs.get(n), true)),
-  };
-}
+const searchOutput = (callId, names, s) => ({ type: "tool_search_output", call_id: callId, execution: "client", status: "completed", tools: names.map((n) => responsesTool(s.defs.get(n), true)) });
 
 // Whether the step reveals tools (each of them deferred, else a TypeError naming it).
 function revealing(s, where) {
@@ -212,24 +153,15 @@ function revealing(s, where) {
   return s.revealed.length > 0;
 }
 
-/**
- * The input items that load the step's `revealed` tools after the history: a client tool search
- * call and its output (the documented on-demand round trip), or [] when nothing is revealed.
- */
+/** The input items that load the step's `revealed` tools after the history (a client tool search call and its output), or []. */
 export function openaiResponsesReveal(step, tools) {
-  const where = "openaiResponsesReveal";
-  const s = read(step, tools, where);
-  if (!revealing(s, where)) return [];
+  const s = read(step, tools, "openaiResponsesReveal");
+  if (!revealing(s, "openaiResponsesReveal")) return [];
   const callId = `tool_palette_reveal_${s.step}`;
-  return [
-    { type: "tool_search_call", call_id: callId, execution: "client", status: "completed", arguments: { query: s.revealed.join(" ") } },
-    searchOutput(callId, s.revealed, s),
-  ];
+  return [{ type: "tool_search_call", call_id: callId, execution: "client", status: "completed", arguments: { query: s.revealed.join(" ") } }, searchOutput(callId, s.revealed, s)];
 }
 
-// The query of a search call's arguments ({ query }, or its JSON text). The arguments are the
-// model's: a call without a string query ({ q }, a bare string, { query: 5 }) searches nothing and
-// is answered as a search that found nothing, as tool-palette/mcp's search_tools answers it.
+// The query of a search call's arguments ({ query }, or its JSON text); without one (the model's) it finds nothing.
 function queryOf(args, where) {
   let value = args;
   if (isString(value)) {
@@ -243,12 +175,18 @@ function queryOf(args, where) {
   return isString(query) ? query : "";
 }
 
-// The deferred tools `index.search(query)` finds, best first.
-function found(index, query, s, limit) {
+// The deferred tools `index` finds, best first; the run (`run.reveal`) offers them from its next step on.
+function found(query, s, { index, limit, run }, where) {
   if (query.trim() === "") return [];
   const deferred = new Set(s.deferred);
-  const hits = index.search(query, limit === undefined ? undefined : { limit });
-  return hits.map((h) => h.name).filter((n) => deferred.has(n));
+  const names = index.search(query, limit === undefined ? undefined : { limit }).map((h) => h.name).filter((n) => deferred.has(n));
+  if (run == null || names.length === 0) return names;
+  try {
+    run.reveal(names);
+  } catch (error) {
+    throw new TypeError(`${where}: options.run could not take what the search loaded (${errorText(error)})`, { cause: error });
+  }
+  return names;
 }
 
 // The options of answer*ToolSearch, each read once and checked.
@@ -263,57 +201,29 @@ function searchArgs(options, where) {
   return given;
 }
 
-// What the model's search loaded is the run's to know (`run.reveal`): offered from its next
-// step on, and not revealed again.
-function loaded(names, run, where) {
-  if (run == null || names.length === 0) return names;
-  try {
-    run.reveal(names);
-  } catch (error) {
-    throw new TypeError(`${where}: options.run could not take what the search loaded (${errorText(error)})`, { cause: error });
-  }
-  return names;
-}
-
-/**
- * Answers a `tool_search_call` (execution "client") the model emitted: `index` (a ToolIndex over the
- * tools) searches its query, and the output item loads the deferred tools it found.
- */
+/** Answers a `tool_search_call` (execution "client") the model emitted: the output item loads the deferred tools `index` found. */
 export function answerOpenaiToolSearch(call, options) {
   const where = "answerOpenaiToolSearch";
-  const { step, index, tools, limit, run } = searchArgs(options, where);
+  const args = searchArgs(options, where);
   if (!isObject(call)) throw fail(`${where}: call`, 'a "tool_search_call" output item', call);
   const item = fields(call, ["type", "call_id", "arguments"], `${where}: call`);
   if (item.type !== "tool_search_call") throw fail(`${where}: call`, 'a "tool_search_call" output item', call);
-  const s = read(step, tools, where);
+  const s = read(args.step, args.tools, where);
   if (!isString(item.call_id)) throw fail(`${where}: call.call_id`, "a string", item.call_id);
-  // (A call without a query finds nothing: the output loads no tool. The item has no text for the model.)
-  return searchOutput(item.call_id, loaded(found(index, queryOf(item.arguments, `${where}: call.arguments`), s, limit), run, where), s);
+  return searchOutput(item.call_id, found(queryOf(item.arguments, `${where}: call.arguments`), s, args, where), s);
 }
 
 // ---------------------------------------------------------------- Anthropic Messages
 
-const anthropicTool = (d, deferred) => ({
-  name: d.name,
-  ...(d.description !== undefined && { description: d.description }),
-  input_schema: d.schema,
-  ...(d.strict !== undefined && { strict: d.strict }),
-  ...(deferred && { defer_loading: true }),
-});
+const anthropicTool = (d, deferred) => ({ name: d.name, ...described(d), input_schema: d.schema, ...(d.strict !== undefined && { strict: d.strict }), ...(deferred && { defer_loading: true }) });
 
-/**
- * `{ tools }` for `client.messages.create`: the listed tools (a cache breakpoint on the last one
- * loaded up front); with deferred tools, a client tool search tool and the deferred definitions.
- */
+/** `{ tools }` for `client.messages.create`: the listed tools (a cache breakpoint on the last one loaded up front); with deferred tools, a client tool search tool and the deferred definitions. */
 export function anthropicMessages(step, tools, options) {
   const where = "anthropicMessages";
   const o = readOptions(options, where);
   const s = read(step, tools, where);
   if (s.restricted && s.deferred.length === 0) {
-    throw new Error(
-      `${where}: this step offers fewer tools than it lists (cache "fixed"), which the Messages API cannot express: ` +
-        `its tool_choice has no set of allowed tools. Use cache "append" or "deferred" with it.`,
-    );
+    throw new Error(`${where}: this step offers fewer tools than it lists (cache "fixed"), which the Messages API cannot express: its tool_choice has no set of allowed tools. Use cache "append" or "deferred" with it.`);
   }
   const out = s.listed.map((n) => anthropicTool(s.defs.get(n), false));
   if (s.deferred.length > 0) out.push({ name: searchName(o, where, s), description: searchDescription(o, where), input_schema: searchSchema() });
@@ -324,10 +234,7 @@ export function anthropicMessages(step, tools, options) {
 
 const references = (names) => names.map((tool_name) => ({ type: "tool_reference", tool_name }));
 
-/**
- * The messages that load the step's `revealed` tools after the history: the search tool's
- * `tool_use` and its `tool_result` of `tool_reference` blocks, or [] when nothing is revealed.
- */
+/** The messages that load the step's `revealed` tools after the history (the search tool's `tool_use` and a `tool_result` of `tool_reference` blocks), or []. */
 export function anthropicReveal(step, tools, options) {
   const where = "anthropicReveal";
   const o = readOptions(options, where);
@@ -340,43 +247,31 @@ export function anthropicReveal(step, tools, options) {
   ];
 }
 
-/**
- * Answers the model's `tool_use` of the search tool: `index` searches its query, and the
- * `tool_result` block loads the deferred tools it found (`tool_reference` blocks; a text when none).
- */
+/** Answers the model's `tool_use` of the search tool: the `tool_result` block loads the deferred tools `index` found (a text when none). */
 export function answerAnthropicToolSearch(toolUse, options) {
   const where = "answerAnthropicToolSearch";
-  const { step, index, tools, limit, run } = searchArgs(options, where);
+  const args = searchArgs(options, where);
   const block = isObject(toolUse) ? fields(toolUse, ["type", "id", "input"], `${where}: toolUse`) : {};
   if (block.type !== "tool_use" || !isString(block.id)) throw fail(`${where}: toolUse`, 'a "tool_use" content block', toolUse);
-  const s = read(step, tools, where);
-  const names = loaded(found(index, queryOf(block.input, `${where}: toolUse.input`), s, limit), run, where);
-  return {
-    type: "tool_result",
-    tool_use_id: block.id,
-    content: names.length > 0 ? references(names) : [{ type: "text", text: NO_TOOL_MATCHES }],
-  };
+  const s = read(args.step, args.tools, where);
+  const names = found(queryOf(block.input, `${where}: toolUse.input`), s, args, where);
+  return { type: "tool_result", tool_use_id: block.id, content: names.length > 0 ? references(names) : [{ type: "text", text: NO_TOOL_MATCHES }] };
 }
 
 // ---------------------------------------------------------------- Gemini
 
-const declaration = (d) => ({ name: d.name, ...(d.description !== undefined && { description: d.description }), parametersJsonSchema: d.schema });
-
-// The modes in which Gemini reads allowedFunctionNames.
-const GEMINI_MODES = ["VALIDATED", "ANY"];
-
 /**
- * `{ tools, toolConfig? }` for the `config` of `ai.models.generateContent`: the listed function
- * declarations; a restricted step ("fixed") allows only the offered ones, in `options.mode`
- * "VALIDATED" (default: the model may still answer in text, as in AUTO) or "ANY" (it must call one).
+ * `{ tools, toolConfig? }` for the `config` of `ai.models.generateContent`: the listed function declarations; a
+ * restricted step ("fixed") allows only the offered ones, in `options.mode` "VALIDATED" (default: the model may
+ * still answer in text) or "ANY" (it must call one), the modes in which Gemini reads allowedFunctionNames.
  */
 export function geminiConfig(step, tools, options) {
   const where = "geminiConfig";
   const mode = readOptions(options, where).mode ?? "VALIDATED";
-  if (!GEMINI_MODES.includes(mode)) throw fail(`${where}: options.mode`, '"VALIDATED" or "ANY" (the modes that read allowedFunctionNames)', mode);
+  if (!["VALIDATED", "ANY"].includes(mode)) throw fail(`${where}: options.mode`, '"VALIDATED" or "ANY" (the modes that read allowedFunctionNames)', mode);
   const s = read(step, tools, where);
   if (s.deferred.length > 0) throw cannotDefer(where, "the Gemini API");
-  const out = { tools: [{ functionDeclarations: s.listed.map((n) => declaration(s.defs.get(n))) }] };
+  const out = { tools: [{ functionDeclarations: s.listed.map((n) => ({ name: n, ...described(s.defs.get(n)), parametersJsonSchema: s.defs.get(n).schema })) }] };
   if (s.restricted) out.toolConfig = { functionCallingConfig: { mode, allowedFunctionNames: [...s.offered] } };
   return out;
 }

@@ -1,6 +1,9 @@
 // Policies (SPEC 4): ToolCallPolicy, ToolPolicies, ToolRedirectDroppedWarning. The module
 // (policies.rs) holds them in the core's form and runs each seam, asking a `Frame`.
 import * as wasm from "./tool_palette.js";
+// Named, not destructured from the namespace: a destructured namespace keeps every export of
+// the glue in the browser bundle (esbuild then builds the namespace object), 427 gzip bytes.
+import { Palette } from "./tool_palette.js";
 import { FUNCTIONS, SEAMS } from "./wire.js";
 import { attempt as read, bounded, checked, describe, drop, enter, fields, guarded, isFunction, isObject, keep, mustBe, own, putNames, reserve, slot, strings, using } from "./host.js";
 import { calls } from "./calls.js";
@@ -166,7 +169,6 @@ function paletteOf(palette, where) {
   if (kind === "routed") return [Palette.Routed, strings(read(() => palette.names, `${where}.names`), `${where}.names`)];
   return [Palette.Names, strings(palette, where)];
 }
-const { Palette } = wasm;
 
 // What the module asks of one seam call (policies.rs `Frame`): each method calls the
 // caller's code, catches all it throws and answers nothing for a failure, keeping why

@@ -2,12 +2,12 @@
 // bindPalette. The facade reads, calls the store and waits; the module (routing.rs)
 // decides each step of the turn and the turn, and hands the answer over in one call.
 import * as wasm from "./tool_palette.js";
+// Named, not destructured from the namespace (see policies.js).
+import { Activity, Event, Next, Retrieved, Returned } from "./tool_palette.js";
 import { ACTIVE, EXACT, FATES, SKILL, MISSING, NO_SPAN, REASONS, RULES, UNAVAILABLE } from "./wire.js";
 import { attempt, bounded, checked, drop, enter, exactRows, fields, guard, guarded, isFunction, isObject, keep, mustBe, own, put, putNames, reserve, signal, slot, strings, using } from "./host.js";
 import { calls } from "./calls.js";
 import { deliver } from "./deliver.js";
-
-const { Activity, Event, Next, Retrieved, Returned } = wasm;
 
 // ---------------------------------------------------------------- outcomes
 

@@ -348,6 +348,7 @@ pub fn parse_frontmatter(text: &[u16]) -> Result<Frontmatter, SkillError> {
 /// Code points (a lone surrogate counts as one): the specification's "characters", as
 /// Codex (Rust `chars`), skills-ref and deepagents (Python `len`) count them; JavaScript's
 /// `length` would count a character outside the BMP twice.
+#[inline(never)]
 fn code_points(s: &[u16]) -> usize {
     s.len()
         - s.windows(2)
@@ -356,6 +357,7 @@ fn code_points(s: &[u16]) -> usize {
 }
 
 /// The specification's name: 1-64 of `a-z`, `0-9`, `-`; no hyphen first, last or twice.
+#[inline(never)]
 fn valid_name(name: &[u16]) -> bool {
     (1..=64).contains(&name.len())
         && name
@@ -430,28 +432,46 @@ pub fn parse_skill(text: &[u16], dir_name: Option<&[u16]>) -> Result<Skill, Skil
             })
         }
     };
-    // Each field's line (one pass: the keys are in the text's order; a flow mapping's
-    // fields all take the frontmatter's first line), and which field it is.
-    let mut lines = Vec::with_capacity(frontmatter.len());
-    let mut kinds = Vec::with_capacity(frontmatter.len());
-    let (mut at, mut line) = (0, 1);
-    for (i, (key, _)) in frontmatter.iter().enumerate() {
-        let pos = doc.keys.get(i).copied().unwrap_or(fm.0);
-        line += text[at..pos].iter().filter(|&&c| c == 0x0A).count();
-        at = pos;
-        lines.push(line);
-        kinds.push(field(key));
-    }
+    // Each field's line: its key's (a flow mapping's fields all take the frontmatter's
+    // first line).
+    let line = |i: usize| line_of(text, doc.keys.get(i).copied().unwrap_or(fm.0));
+    let (name, description, allowed_tools, warnings) = fields(&frontmatter, dir_name, line)?;
+    Ok(Skill {
+        name,
+        description,
+        allowed_tools,
+        frontmatter,
+        body,
+        warnings,
+    })
+}
+
+/// The skill's fields from the frontmatter's entries (borrowed, so that an error drops
+/// them in one place): name, description, allowed-tools and the warnings. `line(i)`: the
+/// line of entry `i`, counted when needed (once per field) rather than kept in a table.
+/// It and the small helpers it calls stay out of line: inlined, each weighs more in the
+/// wasm (measured).
+#[allow(clippy::type_complexity)]
+#[inline(never)]
+fn fields(
+    frontmatter: &[(Vec<u16>, Value)],
+    dir_name: Option<&[u16]>,
+    line: impl Fn(usize) -> usize,
+) -> Result<(Vec<u16>, Vec<u16>, Option<Vec<AllowedTool>>, Vec<Warning>), SkillError> {
     // name and description: required strings
-    let mut required = [Vec::new(), Vec::new()];
+    let mut required: [&[u16]; 2] = [&[], &[]];
     for (kind, slot) in required.iter_mut().enumerate() {
-        let name = FIELDS[kind].as_bytes().iter().map(|&b| u16::from(b));
-        let Some(i) = kinds.iter().position(|&k| k == kind) else {
-            return Err(fail(1, &name.collect::<Vec<u16>>(), Problem::Missing));
+        let Some(i) = frontmatter.iter().position(|(k, _)| field(k) == kind) else {
+            let name = FIELDS[kind].bytes().map(u16::from).collect();
+            return Err(SkillError {
+                line: 1,
+                field: Some(name),
+                problem: Problem::Missing,
+            });
         };
         match &frontmatter[i].1 {
-            Value::String(s) => *slot = s.clone(),
-            _ => return Err(fail(lines[i], &frontmatter[i].0, Problem::NotString)),
+            Value::String(s) => *slot = s,
+            _ => return Err(fail(line(i), &frontmatter[i].0, Problem::NotString)),
         }
     }
     let [name, description] = required;
@@ -459,25 +479,24 @@ pub fn parse_skill(text: &[u16], dir_name: Option<&[u16]>) -> Result<Skill, Skil
     let mut warnings = Vec::new();
     let mut allowed_tools = None;
     for (i, (key, value)) in frontmatter.iter().enumerate() {
-        let mut warn = |departure, detail| warn(&mut warnings, lines[i], key, departure, detail);
-        match (kinds[i], value) {
+        let at = line(i);
+        let mut warn = |departure, detail| warn(&mut warnings, at, key, departure, detail);
+        match (field(key), value) {
             (0, _) => {
-                if !valid_name(&name) {
-                    warn(Departure::NameFormat, Some(name.clone()));
+                if !valid_name(name) {
+                    warn(Departure::NameFormat, Some(name.to_vec()));
                 }
                 match dir_name {
-                    Some(dir) if dir != name.as_slice() => {
-                        warn(Departure::NameDirectory, Some(dir.to_vec()))
-                    }
+                    Some(dir) if dir != name => warn(Departure::NameDirectory, Some(dir.to_vec())),
                     _ => {}
                 }
             }
             (1, _) => {
-                let n = code_points(&description);
+                let n = code_points(description);
                 if n > 1024 {
                     warn(Departure::DescriptionLong, count(n));
                 }
-                let (start, end) = crate::names::trim_bounds(&description);
+                let (start, end) = crate::names::trim_bounds(description);
                 if start == end {
                     warn(Departure::DescriptionEmpty, None);
                 }
@@ -507,7 +526,7 @@ pub fn parse_skill(text: &[u16], dir_name: Option<&[u16]>) -> Result<Skill, Skil
                 };
                 for item in items {
                     let Value::String(s) = item else {
-                        return Err(fail(lines[i], key, Problem::ToolsType));
+                        return Err(fail(at, key, Problem::ToolsType));
                     };
                     split_tools(s, &mut tools, &mut odd);
                 }
@@ -519,14 +538,7 @@ pub fn parse_skill(text: &[u16], dir_name: Option<&[u16]>) -> Result<Skill, Skil
             _ => warn(Departure::UnknownField, None),
         }
     }
-    Ok(Skill {
-        name,
-        description,
-        allowed_tools,
-        frontmatter,
-        body,
-        warnings,
-    })
+    Ok((name.to_vec(), description.to_vec(), allowed_tools, warnings))
 }
 
 /// Splits `allowed-tools` on white space and commas outside parentheses (both separators
@@ -534,6 +546,7 @@ pub fn parse_skill(text: &[u16], dir_name: Option<&[u16]>) -> Result<Skill, Skil
 /// text exactly (spaces, colons and commas included); an entry whose parentheses do not
 /// balance is kept whole as a tool name, and listed in `odd`. A list's strings are split
 /// the same way (a `Bash(git diff:*)` stays whole; `"Read Grep"` is two tools).
+#[inline(never)]
 fn split_tools(s: &[u16], tools: &mut Vec<AllowedTool>, odd: &mut Vec<Vec<u16>>) {
     let mut depth = 0usize;
     let mut start = 0;
@@ -560,6 +573,7 @@ fn split_tools(s: &[u16], tools: &mut Vec<AllowedTool>, odd: &mut Vec<Vec<u16>>)
 
 /// One entry: `Tool(scope)` when a name is followed by a "(" that the entry's last ")"
 /// closes; a bare tool when it has no parentheses; else the entry as it is, listed in `odd`.
+#[inline(never)]
 fn tool(entry: &[u16], odd: &mut Vec<Vec<u16>>) -> AllowedTool {
     let mut depth = 0i32;
     let mut unbalanced = false;

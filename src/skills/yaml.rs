@@ -89,7 +89,6 @@ pub(super) fn read(s: &[u16], start: usize, end: usize) -> R<Doc> {
     let mut r = Reader {
         s,
         start,
-        end,
         pos: start,
         depth: 0,
         flows: 0,
@@ -221,9 +220,9 @@ impl Block {
 }
 
 struct Reader<'a> {
+    /// The text up to the frontmatter's end (the reader's end is `s.len()`).
     s: &'a [u16],
     start: usize,
-    end: usize,
     pos: usize,
     depth: u32,
     /// How many flow collections are open.
@@ -242,7 +241,7 @@ impl Reader<'_> {
     /// Whether a line break (LF, CRLF) or the end is at `i`.
     #[inline(never)]
     fn brk(&self, i: usize) -> bool {
-        i >= self.end || self.s[i] == NL || (self.s[i] == CR && self.ch(i + 1) == NL)
+        i >= self.s.len() || self.s[i] == NL || (self.s[i] == CR && self.ch(i + 1) == NL)
     }
 
     /// Whether white space, a line break or the end is at `i`.
@@ -254,10 +253,10 @@ impl Reader<'_> {
     /// The start of the line after the one holding `i`.
     #[inline(never)]
     fn next_line(&self, mut i: usize) -> usize {
-        while i < self.end && self.s[i] != NL {
+        while i < self.s.len() && self.s[i] != NL {
             i += 1;
         }
-        (i + 1).min(self.end)
+        (i + 1).min(self.s.len())
     }
 
     /// Where the line break after `i` is.
@@ -271,7 +270,7 @@ impl Reader<'_> {
 
     #[inline(never)]
     fn white(&self, mut i: usize) -> usize {
-        while i < self.end && is_ws(self.s[i]) {
+        while i < self.s.len() && is_ws(self.s[i]) {
             i += 1;
         }
         i
@@ -279,7 +278,7 @@ impl Reader<'_> {
 
     #[inline(never)]
     fn spaces(&self, mut i: usize) -> usize {
-        while i < self.end && self.s[i] == SP {
+        while i < self.s.len() && self.s[i] == SP {
             i += 1;
         }
         i
@@ -307,7 +306,7 @@ impl Reader<'_> {
 
     /// The next line with content, from the line start `i`, blank and comment lines skipped.
     fn content(&self, mut i: usize) -> Option<Line> {
-        while i < self.end {
+        while i < self.s.len() {
             let sp = self.spaces(i);
             let at = self.white(sp);
             if !self.brk(at) && self.s[at] != HASH {
@@ -427,7 +426,7 @@ impl Reader<'_> {
                     break;
                 }
                 None => {
-                    self.pos = self.end;
+                    self.pos = self.s.len();
                     break;
                 }
             }
@@ -530,7 +529,7 @@ impl Reader<'_> {
                     break;
                 }
                 None => {
-                    self.pos = self.end;
+                    self.pos = self.s.len();
                     break;
                 }
             }
@@ -630,7 +629,7 @@ impl Reader<'_> {
             let mut i = self.next_line(at);
             let mut blanks = 0;
             let j = loop {
-                if i >= self.end {
+                if i >= self.s.len() {
                     break None;
                 }
                 let sp = self.spaces(i);
@@ -686,7 +685,7 @@ impl Reader<'_> {
         let mut keep = 0;
         let mut i = open + 1;
         loop {
-            if i >= self.end {
+            if i >= self.s.len() {
                 return Err(fault(open, Problem::UnclosedQuote));
             }
             let c = self.s[i];
@@ -736,7 +735,7 @@ impl Reader<'_> {
     ) -> R<usize> {
         let mut blanks = 0;
         loop {
-            if i >= self.end {
+            if i >= self.s.len() {
                 return Err(fault(open, Problem::UnclosedQuote));
             }
             let sp = self.spaces(i);
@@ -844,7 +843,7 @@ impl Reader<'_> {
         let mut first = None;
         let mut j = i;
         let mut blank = 0;
-        while j < self.end {
+        while j < self.s.len() {
             let sp = self.spaces(j);
             if self.brk(sp) {
                 blank = blank.max(sp - j);
@@ -876,7 +875,7 @@ impl Reader<'_> {
         // The blank lines since the last line of text: where they begin, how many.
         let mut run = i;
         let mut blanks = 0;
-        while i < self.end {
+        while i < self.s.len() {
             let sp_end = self.spaces(i);
             let sp = sp_end - i;
             let w = self.white(sp_end);
@@ -945,7 +944,7 @@ impl Reader<'_> {
     /// indented more than the block around it (`parent`), its closing bracket excepted.
     fn flow_ws(&mut self, parent: isize) -> R<()> {
         let mut i = self.pos;
-        while i < self.end {
+        while i < self.s.len() {
             let c = self.s[i];
             if is_ws(c) {
                 i += 1;
@@ -994,7 +993,7 @@ impl Reader<'_> {
         let mut entries: Vec<(Vec<u16>, Value)> = Vec::new();
         loop {
             self.flow_ws(parent)?;
-            if self.pos >= self.end {
+            if self.pos >= self.s.len() {
                 return Err(fault(open, Problem::UnclosedFlow));
             }
             if self.s[self.pos] == close {
@@ -1006,7 +1005,7 @@ impl Reader<'_> {
             self.flow_ws(parent)?;
             let p = self.pos;
             let pair = self.ch(p) == COLON
-                && p < self.end
+                && p < self.s.len()
                 && (json || self.sep(p + 1) || is_flow(self.ch(p + 1)));
             if seq && pair && self.s[at..p].contains(&NL) {
                 return Err(fault(at, Problem::PairKeyLines));
@@ -1015,7 +1014,7 @@ impl Reader<'_> {
                 self.pos += 1;
                 self.flow_ws(parent)?;
                 let c = self.ch(self.pos);
-                if self.pos >= self.end {
+                if self.pos >= self.s.len() {
                     return Err(fault(open, Problem::UnclosedFlow));
                 }
                 if c == COMMA || c == close {
@@ -1045,7 +1044,7 @@ impl Reader<'_> {
                 }
             }
             self.flow_ws(parent)?;
-            if self.pos >= self.end {
+            if self.pos >= self.s.len() {
                 return Err(fault(open, Problem::UnclosedFlow));
             }
             let c = self.s[self.pos];

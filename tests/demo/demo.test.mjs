@@ -149,6 +149,8 @@ test("server: serves www/ at / and dist/ at /pkg/ with the right content types",
   const cases = [
     ["/", 200, "text/html; charset=utf-8"],
     ["/app.js", 200, "text/javascript; charset=utf-8"],
+    ["/skills.js", 200, "text/javascript; charset=utf-8"],
+    ["/view.js", 200, "text/javascript; charset=utf-8"],
     ["/style.css", 200, "text/css; charset=utf-8"],
     ["/pkg/browser.js", 200, "text/javascript; charset=utf-8"],
     ["/pkg/tool_palette.js", 200, "text/javascript; charset=utf-8"],
@@ -662,13 +664,175 @@ test("tool search: lexical, embedding and hybrid ranks side by side for a sample
   assert.equal(r.samples, 0);
 });
 
+// ------------------------------------------------------------------ skills (www/skills.js)
+
+const SKILLS_ALL = ["get_weather", "run_sql", "bar_chart", "shell", "send_email", "web_search"];
+
+// A fresh page for each skills test: the section's state is its own.
+async function skillsPage() {
+  const p = watch(await context.newPage());
+  await p.goto(server.url);
+  await p.waitForSelector('#skills-out[data-state="done"]');
+  return p;
+}
+
+async function readSkillsOut(p) {
+  await p.waitForSelector('#skills-out[data-state="done"], #skills-out[data-state="error"]');
+  return p.evaluate(() => {
+    const out = document.querySelector("#skills-out");
+    const text = (f) => out.querySelector(`[data-field="${f}"]`)?.textContent ?? null;
+    return {
+      kind: text("skills-kind"),
+      reason: text("skills-reason"),
+      rule: text("skills-rule"),
+      relevant: [...out.querySelectorAll('[data-field="skills-relevant"] li')].map((li) => ({
+        name: li.dataset.skill,
+        active: li.dataset.active === "true",
+        score: li.querySelector(".score").textContent,
+        tools: li.querySelector(".skill-tools").textContent,
+      })),
+      palette: [...out.querySelectorAll('[data-field="skills-palette"] li')].map((li) => li.textContent),
+      unresolved: [...out.querySelectorAll('[data-field="skills-unresolved"] li')].map((li) => li.textContent),
+      instructions: Object.fromEntries([...out.querySelectorAll('[data-field="skills-instructions"] details')].map((d) => [d.dataset.skill, d.querySelector("pre").textContent])),
+      instructionsNote: out.querySelector('p[data-field="skills-instructions"]')?.textContent ?? null,
+      note: text("skills-note"),
+      error: text("skills-error"),
+      files: [...document.querySelectorAll('#skill-files [data-field="skill-status"]')].map((el) => el.textContent),
+    };
+  });
+}
+
+// Types into the message and waits for the answer to that message.
+async function skillsMessage(p, message) {
+  await p.fill("#skills-message", message);
+  await p.waitForFunction((m) => document.querySelector("#skills-message").value === m && document.querySelector("#skills-out").dataset.state !== "pending", message);
+  return readSkillsOut(p);
+}
+
+const skillText = (p, i) => p.$eval(`#skill-files [data-skill="${i}"] textarea`, (el) => el.value);
+async function editSkill(p, i, text) {
+  await p.fill(`#skill-files [data-skill="${i}"] textarea`, text);
+  await p.waitForFunction(() => document.querySelector("#skills-out").dataset.state !== "pending");
+  return readSkillsOut(p);
+}
+
+test("skills: four SKILL.md files read by parseSkill, the message routed to the relevant skill's tools, its instructions revealed", async () => {
+  const p = await skillsPage();
+  const o = await readSkillsOut(p);
+  assert.equal(o.files.length, 4);
+  assert.deepEqual(o.files.slice(0, 3), ["weather-forecasttools: get_weather", "sales-reporttools: run_sql, bar_chart", "meeting-notesprose only"]);
+  assert.equal(o.files[3], "deploy-productiontools: shelldisable-model-invocation: true");
+  const warnings = await p.$$eval('#skill-files [data-skill="3"] [data-field="skill-warnings"] p', (els) => els.map((el) => el.textContent));
+  assert.match(warnings.join("\n"), /^warning: line 4, field "disable-model-invocation"/);
+  assert.equal(o.kind, "Routed");
+  assert.deepEqual(o.relevant.map((r) => [r.name, r.active, r.tools]), [["weather-forecast", true, "→ get_weather"]]);
+  assert.ok(Number(o.relevant[0].score) > 0, o.relevant[0].score);
+  assert.deepEqual(o.palette, ["get_weather"]);
+  assert.deepEqual(Object.keys(o.instructions), ["weather-forecast"]);
+  assert.match(o.instructions["weather-forecast"], /^# Weather\n\nCall `get_weather` with the city\./);
+  assert.equal(o.reason, null);
+  await p.close();
+});
+
+test("skills: editing a SKILL.md changes the palette live; an edit that does not parse is shown as its SyntaxError and the skill drops out", async () => {
+  const p = await skillsPage();
+  const original = await skillText(p, 0);
+  let o = await editSkill(p, 0, original.replace("allowed-tools: get_weather", "allowed-tools: web_search send_email"));
+  assert.deepEqual(o.palette, ["web_search", "send_email"]);
+  assert.deepEqual(o.relevant.map((r) => r.tools), ["→ web_search, send_email"]);
+  assert.equal(o.files[0], "weather-forecasttools: web_search, send_email");
+  // A tool the host lacks: rule 5, the name unresolved.
+  o = await editSkill(p, 0, original.replace("allowed-tools: get_weather", "allowed-tools: forecast_api"));
+  assert.equal(o.kind, "RoutingRefusal");
+  assert.equal(o.reason, "no skill resolved to a registered tool; allowing all tools");
+  assert.deepEqual(o.unresolved, ["forecast_api"]);
+  assert.deepEqual(o.palette, SKILLS_ALL);
+  // Unreadable YAML: the package's SyntaxError on the file, and no skill left for the message (rule 3).
+  o = await editSkill(p, 0, original.replace("description: Answer", "description: Weather: answer"));
+  assert.equal(o.files[0], "SyntaxError");
+  const error = await p.$eval('#skill-files [data-skill="0"] .error-text', (el) => el.textContent);
+  assert.match(error, /^line 3, field "description": an unquoted value cannot hold ": "/);
+  assert.equal(o.reason, "no skills in the procedural layer; allowing all tools");
+  assert.equal(o.rule, "3");
+  assert.deepEqual(o.relevant, []);
+  o = await editSkill(p, 0, original);
+  assert.deepEqual(o.palette, ["get_weather"]);
+  await p.close();
+});
+
+test("skills: the disabled skill, the only relevant one, refuses with rule 4 and reveals nothing; the prose-only skill refuses with rule 5 and reveals its instructions", async () => {
+  const p = await skillsPage();
+  let o = await skillsMessage(p, "Deploy the web site to production");
+  assert.equal(o.kind, "RoutingRefusal");
+  assert.equal(o.reason, "every skill is inactive; allowing all tools");
+  assert.equal(o.rule, "4");
+  assert.deepEqual(o.relevant.map((r) => [r.name, r.active, r.tools]), [["deploy-production", false, "→ shell"]]);
+  assert.deepEqual(o.palette, SKILLS_ALL);
+  assert.deepEqual(o.instructions, {});
+  assert.equal(o.instructionsNote, "none");
+
+  o = await skillsMessage(p, "Write the minutes of the meeting");
+  assert.equal(o.kind, "RoutingRefusal");
+  assert.equal(o.reason, "no skill resolved to a registered tool; allowing all tools");
+  assert.equal(o.rule, "5");
+  assert.deepEqual(o.relevant.map((r) => [r.name, r.active, r.tools]), [["meeting-notes", true, "prose only: no tool"]]);
+  assert.deepEqual(o.palette, SKILLS_ALL);
+  assert.deepEqual(Object.keys(o.instructions), ["meeting-notes"]);
+  assert.match(o.instructions["meeting-notes"], /^# Minutes\n/);
+
+  // Turned on (the field removed), the same skill routes.
+  const deploy = await skillText(p, 3);
+  await editSkill(p, 3, deploy.replace("disable-model-invocation: true\n", ""));
+  o = await skillsMessage(p, "Deploy the web site to production");
+  assert.equal(o.kind, "Routed");
+  assert.deepEqual(o.palette, ["shell"]);
+  assert.deepEqual(Object.keys(o.instructions), ["deploy-production"]);
+  await p.close();
+});
+
+test("skills: a conversation: a sent turn's skills are not new again, a new one is; another tool list or New conversation starts over; a name twice is the package's TypeError", async () => {
+  const p = await skillsPage();
+  let o = await skillsMessage(p, "What were the sales figures in March?");
+  assert.deepEqual(Object.keys(o.instructions), ["sales-report"]);
+  await p.click("#skills-send");
+  await p.waitForFunction(() => document.querySelector("#skills-turns").textContent === "1 turn taken");
+  o = await skillsMessage(p, "And the sales figures for April?");
+  assert.deepEqual(o.palette, ["run_sql", "bar_chart"]);
+  assert.deepEqual(o.instructions, {});
+  assert.equal(o.instructionsNote, "none new: the run has them already");
+  o = await skillsMessage(p, "Will it rain in Lyon tomorrow?");
+  assert.deepEqual(Object.keys(o.instructions), ["weather-forecast"]);
+  // Another registered list: a run keeps the list it began with, so the page starts a new one, saying why.
+  await p.fill("#skills-registered", SKILLS_ALL.slice(0, 5).join("\n"));
+  await p.waitForSelector('#skills-out [data-field="skills-note"]');
+  o = await readSkillsOut(p);
+  assert.match(o.note, /^A new conversation: PaletteRun\.load: options\.registered has 5 names; the run was saved over 6/);
+  await p.fill("#skills-registered", SKILLS_ALL.join("\n"));
+  await p.click("#skills-send");
+  await p.waitForFunction(() => document.querySelector("#skills-turns").textContent === "1 turn taken");
+  await p.click("#skills-reset");
+  await p.waitForFunction(() => document.querySelector("#skills-turns").textContent === "");
+  o = await skillsMessage(p, "What were the sales figures in March?");
+  assert.deepEqual(Object.keys(o.instructions), ["sales-report"]);
+  // A fifth skill with the name of the first: the SkillIndex refuses it, naming both.
+  await p.click("#add-skill");
+  await p.waitForSelector('#skill-files [data-skill="4"]');
+  o = await editSkill(p, 4, await skillText(p, 0));
+  assert.equal(o.error, 'TypeError: SkillIndex: skills[4] reuses the name "weather-forecast" of SkillIndex: skills[0]; skill names must be unique');
+  await p.click('#skill-files [data-skill="4"] button');
+  await p.waitForFunction(() => document.querySelectorAll("#skill-files [data-skill]").length === 4 && document.querySelector("#skills-out").dataset.state === "done");
+  o = await readSkillsOut(p);
+  assert.deepEqual(o.palette, ["run_sql", "bar_chart"]);
+  await p.close();
+});
+
 test("layout: two columns at 1280×800, one column without horizontal scrolling at phone width; screenshots", async () => {
   const p = watch(await context.newPage());
   await p.goto(server.url);
   await readOutcome(p);
   await p.click('[data-policy-preset="dropped"]');
   const cols = await p.$$eval(".columns", (els) => els.map((el) => getComputedStyle(el).gridTemplateColumns.split(" ").length));
-  assert.deepEqual(cols, [2, 2, 2]);
+  assert.deepEqual(cols, [2, 2, 2, 2]);
   const box = await p.$eval("#outcome", (el) => el.getBoundingClientRect().toJSON());
   assert.ok(box.left > 600 && box.top < 800, `the outcome sits in the right column, above the fold (${JSON.stringify(box)})`);
   assert.ok(await p.$eval("html", (el) => el.scrollWidth <= 1280));
@@ -682,7 +846,7 @@ test("layout: two columns at 1280×800, one column without horizontal scrolling 
 
   await p.setViewportSize({ width: 390, height: 844 });
   const phoneCols = await p.$$eval(".columns", (els) => els.map((el) => getComputedStyle(el).gridTemplateColumns.split(" ").length));
-  assert.deepEqual(phoneCols, [1, 1, 1]);
+  assert.deepEqual(phoneCols, [1, 1, 1, 1]);
   assert.ok(await p.$eval("html", (el) => el.scrollWidth <= 390), "no horizontal scrolling at 390 px");
   await p.click('[data-preset="rule5"]');
   const o = await readOutcome(p);

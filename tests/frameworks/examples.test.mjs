@@ -5,8 +5,11 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { root } from "./consumer.mjs";
+import { bin, freePort, startServer } from "../packaging/lib/harness.mjs";
 
 const run = promisify(execFile);
 const reportsOf = (text) => [...text.matchAll(/^ {2}report: (.*)$/gm)].map((m) => JSON.parse(m[1]));
@@ -80,4 +83,97 @@ test("node examples/conversation.mjs: a conversation over three MCP servers; def
   assert.ok(revealed[0][0].includes("sort_file") && revealed[0][1] === 2);
   assert.deepEqual(revealed[1], ["(nothing new)", 0]);
   assert.ok(revealed[3][0].includes("retry_build"));
+});
+
+// ------------------------------------------------------------------ skills (SPEC 9)
+
+// examples/skills/: the SKILL.md files both skills examples read, their bodies as written.
+const skillBody = (name) => readFileSync(join(root, "examples", "skills", name, "SKILL.md"), "utf8").split(/^---\n/m)[2];
+const ALL = ["run_sql", "bar_chart", "line_chart", "read_file", "search_files", "shell", "send_email", "web_search", "load_skill"];
+const REFUSED = { inactive: "every skill is inactive; allowing all tools", unresolved: "no skill resolved to a registered tool; allowing all tools" };
+
+test("node examples/skills-node.mjs: the skills folder read in one call, a turn per message routed by skills, the new skills' instructions once, load_skill", async () => {
+  const { stdout, stderr } = await run(process.execPath, [join("examples", "skills-node.mjs")], { cwd: root, timeout: 60_000 });
+  assert.equal(stderr, "", "no skill skipped");
+  assert.match(stdout, /^skills: deploy-production, meeting-notes, release-notes, sales-report$/m);
+  assert.match(stdout, /^ {2}warning \(deploy-production\): line 4, field "disable-model-invocation": /m);
+  const turns = stdout.split(/^user: /m).slice(1).map((text) => {
+    const line = (label) => new RegExp(`^ {2}${label}: (.*)$`, "m").exec(text)?.[1];
+    return { text, routing: line("routing"), skills: line("skills"), offered: line("offered")?.split(", "), next: line("next step offered")?.split(", ") };
+  });
+  assert.equal(turns.length, 5);
+  const [deploy, meeting, sales, april, release] = turns;
+  // The one relevant skill is turned off: every tool, no instructions.
+  assert.equal(deploy.routing, `refused: ${REFUSED.inactive}`);
+  assert.equal(deploy.skills, "(none); new to the run: (none)");
+  assert.deepEqual(deploy.offered, ALL);
+  // Prose only: every tool, and its instructions enter the run.
+  assert.equal(meeting.routing, `refused: ${REFUSED.unresolved}`);
+  assert.equal(meeting.skills, "meeting-notes; new to the run: meeting-notes");
+  assert.match(meeting.text, /instructions of meeting-notes appended after the history \(10 lines\)/);
+  // Routed to the skill's tools as the host names them; only sales-report is new.
+  assert.equal(sales.routing, "routed to run_sql, bar_chart, line_chart");
+  assert.equal(sales.skills, "sales-report, meeting-notes; new to the run: sales-report");
+  assert.deepEqual(sales.offered, ["run_sql", "bar_chart", "line_chart", "load_skill"]);
+  assert.equal(april.skills, "sales-report; new to the run: (none)");
+  assert.doesNotMatch(april.text, /instructions of/);
+  // load_skill answers the instructions, and the skill's tools join the next step.
+  assert.match(release.text, /model called load_skill \{"query":"release notes"\}: # Release notes$/m);
+  assert.deepEqual(release.offered, ["run_sql", "bar_chart", "line_chart", "load_skill"]);
+  assert.deepEqual(release.next, ["run_sql", "bar_chart", "line_chart", "read_file", "search_files", "load_skill"]);
+  assert.match(stdout, /^messages sent: 8, of them skill instructions: 2$/m);
+});
+
+test("examples/skills-worker in `wrangler dev` (local workerd): the SKILL.md texts bundled in, a conversation of POSTs carrying the run's saved form", { timeout: 180_000 }, async () => {
+  const cwd = join(root, "examples", "skills-worker");
+  const config = readFileSync(join(cwd, "wrangler.jsonc"), "utf8");
+  const date = /"compatibility_date": "(\d{4}-\d{2}-\d{2})"/.exec(config)[1];
+  assert.ok(date <= "2026-05-31", `compatibility_date ${date} is one the installed workerd accepts`);
+  assert.doesNotMatch(config, /nodejs_compat/);
+  const port = await freePort();
+  const logs = mkdtempSync(join(tmpdir(), "skills-worker-"));
+  const dev = await startServer(bin("wrangler"), ["dev", "--ip", "127.0.0.1", "--port", String(port), "--show-interactive-dev-session=false", "--persist-to", logs], {
+    cwd,
+    env: { WRANGLER_LOG_PATH: logs, CI: "true" },
+    ready: /Ready on http:\/\/127\.0\.0\.1:\d+/,
+    failed: /✘ \[ERROR\]/,
+    timeoutMs: 90_000,
+  });
+  const url = `http://127.0.0.1:${port}/`;
+  try {
+    const listed = await (await fetch(url)).json();
+    assert.deepEqual(listed.skills, ["deploy-production", "meeting-notes", "release-notes", "sales-report"]);
+    const history = [];
+    let saved;
+    const turn = async (message, extra = {}) => {
+      const response = await fetch(url, { method: "POST", body: JSON.stringify({ message, history, run: saved, ...extra }) });
+      const answer = await response.json();
+      assert.equal(response.status, 200, JSON.stringify(answer));
+      history.push(message);
+      saved = answer.run;
+      return answer;
+    };
+    const deploy = await turn("Deploy the web site to production now");
+    assert.deepEqual([deploy.routing, deploy.skills, deploy.newSkills, deploy.offered], [{ refused: REFUSED.inactive }, [], [], ALL]);
+    const meeting = await turn("Here is the meeting transcript: write the minutes");
+    assert.deepEqual(meeting.routing, { refused: REFUSED.unresolved });
+    assert.deepEqual(meeting.instructions, { "meeting-notes": skillBody("meeting-notes") });
+    const sales = await turn("What were our sales in March, by region? A bar chart please.");
+    assert.deepEqual([sales.routing, sales.newSkills, sales.offered], [{ routed: ["run_sql", "bar_chart", "line_chart"] }, ["sales-report"], ["run_sql", "bar_chart", "line_chart", "load_skill"]]);
+    assert.deepEqual(sales.instructions, { "sales-report": skillBody("sales-report") });
+    // The run came back through the client: sales-report is not new again.
+    const april = await turn("And the same figures for April");
+    assert.deepEqual([april.skills, april.newSkills, april.instructions], [["sales-report"], [], {}]);
+    const release = await turn("Summarise what is new in v2.3 for our customers", { loadSkill: { query: "release notes" } });
+    assert.equal(release.loadSkill, skillBody("release-notes"));
+    assert.deepEqual(release.nextOffered, ["run_sql", "bar_chart", "line_chart", "read_file", "search_files", "load_skill"]);
+    // What is no turn, or no run of these tools, is a 400 that says why.
+    const bad = await fetch(url, { method: "POST", body: JSON.stringify({ message: "hi", run: "tprun1.garbage" }) });
+    assert.equal(bad.status, 400);
+    assert.match((await bad.json()).error, /^PaletteRun\.load: saved is not a saved PaletteRun/);
+    assert.equal((await fetch(url, { method: "POST", body: "{" })).status, 400);
+  } finally {
+    await dev.stop();
+    rmSync(logs, { recursive: true, force: true });
+  }
 });

@@ -42,30 +42,31 @@ test("the packed manifest exports each adapter, types first, and depends on no f
 
 test("the adapters import nothing but their own helpers and the package itself (no framework, no wasm), and the CommonJS twins leave the package external", () => {
   const dir = join(pkgDir, "adapters");
-  // An adapter's own parts (tool-palette/mcp's mcp/*.js) are held to the same imports.
-  const parts = readdirSync(join(dir, "mcp")).map((f) => `mcp/${f}`);
-  assert.ok(parts.length > 0, "tool-palette/mcp ships its parts");
+  // The adapter kernel (kernel/*.js) and an adapter's own parts (tool-palette/mcp's mcp/*.js) are held to the same imports.
+  const parts = ["kernel", "mcp"].flatMap((sub) => readdirSync(join(dir, sub)).map((f) => `${sub}/${f}`));
+  assert.ok(parts.some((f) => f.startsWith("mcp/")) && parts.some((f) => f.startsWith("kernel/")), "the kernel and tool-palette/mcp's parts ship");
   for (const file of [...readdirSync(dir), ...parts].filter((f) => /\.(c?js)$/.test(f))) {
     const source = readFileSync(join(dir, file), "utf8");
     const specifiers = [...source.matchAll(/^\s*(?:import|export)\s[^;]*?\bfrom\s+"([^"]+)"|\bimport\(\s*"([^"]+)"|\brequire\(\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
     // A self-reference: the host's own instance of the package, through its exports map.
     // ../deliver.js: the one warning delivery, which host.js shares (it imports nothing).
-    // Relative to adapters/: shared.js, deliver.js (the package's) and mcp.js's parts.
+    // Relative to adapters/: the kernel's files, deliver.js (the package's) and mcp.js's parts.
     const own = (s) => join("adapters", file, "..", s);
-    const allowed = new Set(["adapters/shared.js", "deliver.js", ...parts.map((f) => `adapters/${f}`)]);
+    const allowed = new Set(["deliver.js", ...parts.map((f) => `adapters/${f}`)]);
     assert.deepEqual(specifiers.filter((s) => s !== "tool-palette" && !(s.startsWith(".") && allowed.has(own(s)))), [], `${file} imports ${specifiers}`);
     if (file.endsWith(".cjs")) {
-      assert.ok(specifiers.includes("tool-palette"), `${file} requires the package`);
+      // (tool-palette/providers only shapes a step's lists: it needs nothing of the package.)
+      if (file !== "providers.cjs") assert.ok(specifiers.includes("tool-palette"), `${file} requires the package`);
       assert.doesNotMatch(source, /__wbg|tool_palette_bg\.wasm|WebAssembly/, `${file} bundles no copy of the core`);
     }
   }
   assert.doesNotMatch(readFileSync(join(pkgDir, "deliver.js"), "utf8"), /^\s*import\b|\bimport\(|\brequire\(/m, "deliver.js imports nothing");
-  const shared = readFileSync(join(dir, "shared.js"), "utf8");
-  assert.match(shared, /^import \{ activeTools, bindPalette, PaletteRun \} from "tool-palette";$/m);
+  const kernel = readFileSync(join(dir, "kernel", "core.js"), "utf8");
+  assert.match(kernel, /^import \{ activeTools, bindPalette, PaletteRun \} from "tool-palette";$/m);
 });
 
 test("an adapter resolves the package to the host's own instance: node.mjs for import, node.cjs for require", async () => {
-  // A probe beside the adapters resolves "tool-palette" as shared.js does.
+  // A probe beside the adapters resolves "tool-palette" as the kernel does.
   const probe = join(pkgDir, "adapters", "__probe.mjs");
   writeFileSync(probe, 'export const url = import.meta.resolve("tool-palette");\n');
   try {

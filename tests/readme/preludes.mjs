@@ -45,6 +45,13 @@ declare const message: string;
 `;
 
 export const PRELUDES = {
+  // README.md, "Skills": the host's tool names, and the conversation it keeps.
+  "// Skills from a folder, routed per turn, their instructions revealed once": `
+declare const registered: string[];
+declare const message: string;
+declare const history: string[];
+declare const messages: { role: "user" | "assistant"; content: string }[];
+`,
   // pkg-template/README.md, "Tool search": tools as an array of definitions.
   'import { ToolIndex, ToolRouter } from "tool-palette";': `
 declare const tools: { name: string; description: string; parameters: object }[];

@@ -1,17 +1,14 @@
-// tool-palette/mcp, calling: one run's calls. A call goes through the policies (POST seam) and
-// the palette gate, then to its server; a call outside the turn's palette, or to no tool at
-// all, is answered as MCP answers a failed call (isError: true), naming only the offered tools,
-// and no server is called. search_tools answers from the listing's index.
-import { abortable, attempt, checkSignal, errorText, fail, fields, isObject, isFunction, NO_TOOL_MATCHES, put, read, reasonOf, within } from "../shared.js";
-
-// The AI SDK's schema brand (a registered symbol): a JSON schema the SDK takes as it is.
-const AI_SCHEMA = Symbol.for("vercel.ai.schema");
+// tool-palette/mcp, calling: one run's calls, through the kernel's gate and the policies (POST seam) to
+// their server. A call outside the turn's palette, or to no tool at all, is a failed call (isError: true)
+// naming only the offered tools, and no server is called. search_tools answers from the listing's index.
+import { refuses } from "../kernel/core.js";
+import { aiSdkTools, langchainTools, NO_TOOL_MATCHES, openaiAgentsTools, resultText } from "../kernel/tools.js";
+import { abortable, attempt, checkSignal, errorText, fail, fields, isFunction, isObject, read, reasonOf, within } from "../kernel/values.js";
 
 const failed = (text) => ({ content: [{ type: "text", text }], isError: true });
 
-// The call in MCP's shape { name, arguments } or a framework's: { name, args }, { toolName, input }, arguments as JSON text.
-// Each field is read once; what a getter or proxy throws is a TypeError naming it. Arguments that are no
-// JSON text are answered (`invalid`), not thrown: they are the model's.
+// A call in MCP's shape { name, arguments } or a framework's ({ name, args }, { toolName, input }, arguments as JSON
+// text), each field read once. Arguments that are no JSON are the model's: answered (`invalid`), not thrown.
 function readCall(call, where) {
   const at = `${where}: callTool(call)`;
   if (!isObject(call)) throw fail(at, "a tool call ({ name, arguments })", call);
@@ -32,20 +29,13 @@ function readCall(call, where) {
   return { name, args: args ?? {}, ...(id == null ? {} : { id }) };
 }
 
-// A tool result as the text a framework's tool answers.
-const text = (result) =>
-  (isObject(result) && Array.isArray(result.content) ? result.content : []).map((p) => (isObject(p) && p.type === "text" ? p.text : JSON.stringify(p))).join("\n");
-
-/**
- * The calls of one run: `callTool(call, options)` through the gate of `routing`'s latest turn, and every listed tool
- * (and the search tool) in the frameworks' shapes, each calling through callTool.
- */
+/** One run's calls: `callTool(call, options)` through the gate of its latest turn, and its tools in the frameworks' shapes. */
 export function createCalling(o, listing, routing) {
-  const { clients, policies, searchName, outsidePalette, limit, embed, onEmbedError, timeoutMs, where } = o;
-  const { found } = routing;
+  const { clients, policies, searchName, skillTool, outsidePalette, limit, embed, onEmbedError, timeoutMs, where } = o;
+  const { found, skills, changed } = routing;
+  const isSkillTool = (name) => skills !== null && skills.def !== null && name === skillTool;
 
-  // The best matches of the query: hybrid when the tools were embedded (the query embedded
-  // within timeoutMs; if that fails, onEmbedError gets the error and the search is lexical).
+  // The best matches: hybrid when the tools were embedded (the query embedded within timeoutMs; else lexical, onEmbedError told).
   async function search(args, l, signal) {
     const query = isObject(args) && typeof args.query === "string" ? args.query : "";
     let hits = null;
@@ -56,7 +46,6 @@ export function createCalling(o, listing, routing) {
         hits = l.index.search(query, { limit, vector });
       } catch (error) {
         if (signal?.aborted) throw reasonOf(signal);
-        // As an index's own onEmbedError: what it throws is ignored, and the search is lexical.
         try {
           if (onEmbedError !== null) onEmbedError(error);
         } catch {}
@@ -65,30 +54,28 @@ export function createCalling(o, listing, routing) {
     try {
       hits ??= l.index.search(query, { limit });
     } catch (error) {
-      // A query the index cannot take (beyond its size limits) is answered, not thrown.
       return failed(`The query could not be searched: ${errorText(error)}`);
     }
+    const before = found.length;
     const tools = hits.map(({ name }) => {
       const { description, inputSchema } = l.byName.get(name);
       if (!found.includes(name)) found.push(name);
       return { name, description, inputSchema: inputSchema ?? {} };
     });
-    const answer = tools.length
-      ? `Found ${tools.length} tool${tools.length === 1 ? "" : "s"}; you can call ${tools.length === 1 ? "it" : "them"} from your next step on:\n${JSON.stringify(tools)}`
-      : NO_TOOL_MATCHES;
+    if (found.length > before) changed();
+    const n = tools.length;
+    const answer = n ? `Found ${n} tool${n === 1 ? "" : "s"}; you can call ${n === 1 ? "it" : "them"} from your next step on:\n${JSON.stringify(tools)}` : NO_TOOL_MATCHES;
     return { content: [{ type: "text", text: answer }], structuredContent: { tools } };
   }
 
-  // The call `c` to the tool `entry` of its server. The server gets a signal of this call's own, aborted with the
-  // caller's: the SDK leaves a listener on the signal it is given, so a run's one signal, given to each of its calls,
-  // would keep one per call (Node warns past 10).
+  // The call to its server, with a signal of its own aborted with the caller's (the SDK leaves a listener on the
+  // signal it is given: a run's one signal would keep one per call).
   async function dispatch(entry, args, signal) {
     const own = signal ? new AbortController() : null;
     const relay = () => own.abort(reasonOf(signal));
     signal?.addEventListener("abort", relay, { once: true });
     try {
       const answer = await abortable(Promise.resolve(clients.get(entry.server).callTool({ name: entry.name, arguments: args ?? {} }, undefined, own ? { signal: own.signal } : undefined)), signal);
-      // A client that is not the SDK's may answer anything: what is no CallToolResult is a failed call.
       return isObject(answer) ? answer : failed(`Server "${entry.server}" answered the call of ${entry.name} with no CallToolResult (${answer === null ? "null" : typeof answer}).`);
     } catch (error) {
       if (signal?.aborted) throw reasonOf(signal);
@@ -106,75 +93,53 @@ export function createCalling(o, listing, routing) {
     const c = readCall(call, where);
     if (c.invalid) return failed(c.invalid);
     const l = await abortable(listing.listed(), signal);
-    // Before the run's first step nothing is offered yet.
     const current = routing.current;
     const turn = current ? current.turn : null;
     const offered = turn ? turn.names : [];
     const isSearch = c.name === searchName && searchName !== false;
-    const known = l.byName.has(c.name) || isSearch;
-    // A turn that did not narrow offers every tool: the frameworks' tool sets hold the search tool
-    // too, and a search then reveals nothing hidden. A name offered for a tool that now belongs
-    // to another server (after list_changed) is not that turn's tool.
+    // A turn that did not narrow offers the search tool too (it reveals nothing hidden); a name now another server's
+    // (after list_changed) is not that turn's tool; an unknown name is answered as a hidden one (nothing hidden shows).
     const was = current ? current.targets.get(c.name) : undefined;
     const now = l.byName.get(c.name);
     const moved = was !== undefined && (was.server !== now?.server || was.name !== now?.name);
-    const outside = moved || (!offered.includes(c.name) && !(isSearch && turn !== null && turn.outcome.kind !== "routed"));
-    if (!known || (outside && outsidePalette === "refuse" && !(current !== null && current.lenient))) {
-      // An unknown name is answered as a hidden one: the answer tells the model nothing of what is hidden.
+    const gate = new Set(moved ? [] : offered);
+    if (isSearch && turn !== null && turn.outcome.kind !== "routed") gate.add(c.name);
+    const known = (name) => l.byName.has(name) || (name === searchName && searchName !== false) || isSkillTool(name);
+    if (!known(c.name) || refuses(gate, c.name, { allow: outsidePalette === "allow" || (current !== null && current.lenient), known })) {
       const available = offered.length ? `Available tools: ${offered.join(", ")}.` : "No tool is offered before the run's first step (route()).";
       return failed(`Tool ${c.name} is not available in this step. ${available}`);
     }
     if (isSearch) return search(c.args, l, signal);
-    const ctx = turn ? turn.ctx : { message: "" };
-    const dispatched = policies ? policies.dispatch(c, ctx, turn ? turn.palette : undefined) : null;
+    // load_skill (SPEC 9): the skill's instructions; its tools join the run's later steps.
+    if (isSkillTool(c.name)) {
+      const text = await skills.load(c.args);
+      changed();
+      return { content: [{ type: "text", text }] };
+    }
+    const dispatched = policies ? policies.dispatch(c, turn ? turn.ctx : { message: "" }, turn ? turn.palette : undefined) : null;
     const target = dispatched ? dispatched.call : c;
-    // A redirect to the search tool (which the turn offers when routing narrows) searches.
     if (target.name === searchName && searchName !== false) return search(target.args, l, signal);
     const entry = l.byName.get(target.name);
     if (!entry) return failed(`Tool ${c.name} was redirected to ${target.name}, which no server lists.`);
     return dispatch(entry, target.args, signal);
   }
 
-  // Every listed tool (and the search tool), in a framework's shape, each calling through callTool.
   async function every() {
     const l = await listing.listed();
     const all = l.names.map((name) => listing.offeredTool(l, name));
     if (searchName !== false) all.push(listing.searchTool());
+    if (skills?.def) all.push(skills.def);
     return all;
   }
+  const run = (name, args, { id, signal }) => callTool({ name, arguments: args, id }, { signal });
 
   return {
     callTool,
-    async aiSdkTools() {
-      const record = {};
-      for (const t of await every()) {
-        // (defined, not assigned: a tool named "__proto__" is an own key like any other)
-        const schema = { [AI_SCHEMA]: true, _type: undefined, jsonSchema: t.inputSchema ?? { type: "object", properties: {} }, validate: undefined };
-        put(record, t.name, { type: "function", description: t.description ?? "", inputSchema: schema, execute: (input, o) => callTool({ name: t.name, arguments: input, id: o?.toolCallId }, { signal: o?.abortSignal }) });
-      }
-      return record;
-    },
-    async openaiAgentsTools() {
-      return (await every()).map((t) => ({
-        type: "function",
-        name: t.name,
-        description: t.description ?? "",
-        parameters: t.inputSchema ?? { type: "object", properties: {} },
-        strict: false,
-        needsApproval: async () => false,
-        isEnabled: async () => true,
-        invoke: async (_runContext, input, details) => text(await callTool({ name: t.name, arguments: input, id: details?.toolCall?.callId }, { signal: details?.signal })),
-      }));
-    },
+    aiSdkTools: async () => aiSdkTools(await every(), run),
+    openaiAgentsTools: async () => openaiAgentsTools(await every(), run, resultText),
     async langchainTools(tool) {
       if (!isFunction(tool)) throw fail(`${where}: langchainTools(tool)`, 'the tool function of "langchain"', tool);
-      return (await every()).map((t) =>
-        tool(async (input, config) => text(await callTool({ name: t.name, arguments: input, id: config?.toolCall?.id }, { signal: config?.signal })), {
-          name: t.name,
-          description: t.description ?? "",
-          schema: t.inputSchema ?? { type: "object", properties: {} },
-        }),
-      );
+      return langchainTools(await every(), run, tool, resultText);
     },
   };
 }

@@ -1,108 +1,98 @@
-// tool-palette/mcp, listing: every server's tools (tools/list pages within listTimeoutMs),
-// their palette names (a name two servers list is <server>__<name>), the index over them
-// (hybrid with options.index.embed), what is left out (a server that fails to list, or whose
-// tools are too large to index with the others; a tool that cannot be read) and the
-// definitions' sizes the reports give.
+// tool-palette/mcp, listing: every server's tools (tools/list pages within listTimeoutMs), their
+// palette names (a name two servers list is <server>__<name>), the index over them (hybrid with
+// options.index.embed), what is left out (a server that fails to list, or whose tools are too
+// large to index with the others; a tool that cannot be read) and the definitions' sizes.
 import { ToolIndex } from "tool-palette";
-import { errorText, fail, isObject, isFunction, put, timerFor, within } from "../shared.js";
+import { errorText, fail, isFunction, isObject, put, timerFor, within } from "../kernel/values.js";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
-
-// The largest tool definition (name, description, input schema as JSON, in code units) the palette keeps:
-// far beyond what a model is sent for one tool, and one server's oversized tool cannot take the index down.
+// The largest tool definition (its JSON, in code units) the palette keeps: far beyond what a model is sent
+// for one tool, and one server's oversized tool cannot take the index down.
 const MAX_DEFINITION = 1_048_576;
 
-// One listed tool, read once (a getter runs once; what throws leaves this tool out): its name,
-// description and input schema as the JSON a model is sent (a cyclic or unserialisable schema,
-// or a definition beyond MAX_DEFINITION, cannot be sent, so the tool is left out).
+// One listed tool, read once: its name, description and input schema as the JSON a model is sent (a cyclic
+// or unserialisable schema, or a definition beyond MAX_DEFINITION, cannot be sent: the tool is left out).
 function readTool(tool) {
   if (!isObject(tool)) throw new TypeError("it is not an object");
   const name = tool.name;
   if (typeof name !== "string" || name === "") throw new TypeError("its name is not a non-empty string");
-  const description = tool.description;
-  const schema = tool.inputSchema;
-  const json = JSON.stringify({ name, description: typeof description === "string" ? description : "", inputSchema: schema ?? {} });
+  const { description, inputSchema } = tool;
+  const json = JSON.stringify({ name, description: typeof description === "string" ? description : "", inputSchema: inputSchema ?? {} });
   if (json.length > MAX_DEFINITION) throw new RangeError(`it is ${json.length} code units long, more than ${MAX_DEFINITION} (too large to send to a model)`);
-  const { description: text, inputSchema } = JSON.parse(json);
-  return { tool, name, description: text, inputSchema };
+  return { tool, ...JSON.parse(json) };
 }
 
-// Every tool of one server: the pages of tools/list, all of them within `ms`. When the time is
-// up the listing rejects, and the request in flight is cancelled (its signal aborts). Each request
-// gets a signal of its own (the SDK leaves a listener on the signal it is given: one shared signal
-// makes Node warn of a leak past 10 pages). A server whose pages answer at once (in-process) never
-// lets the timer run: the time is also checked between pages. A cursor answered twice is a loop.
-function listAll(client, ms, server) {
-  const timedOut = () => new Error(`listTools() of server "${server}" timed out after ${ms} ms`);
+// What an SDK Client's request() checks an answer with (the SDK takes any schema with safeParse):
+// nothing, so that one tool the SDK's schema refuses stays alone in being left out, by readTool.
+export const UNCHECKED = Object.freeze({ safeParse: (data) => ({ success: true, data }) });
+
+/**
+ * Every page of a paginated list (`page(params, { signal })` answers `{ [key]: [...], nextCursor? }`), all within
+ * `ms` (`timedOut()` then rejects and the request in flight is cancelled: each request has a signal of its own,
+ * since the SDK leaves a listener on the signal it is given). Pages that answer at once never let the timer run:
+ * the time is checked between pages too. A cursor answered twice is a loop.
+ */
+export function pages(page, key, ms, timedOut, what) {
   const deadline = timerFor(ms) === null ? Infinity : Date.now() + ms;
-  let current = null; // the controller of the request in flight
-  const pages = async () => {
-    const tools = [];
+  let current = null;
+  const all = async () => {
+    const out = [];
     const cursors = new Set();
-    let cursor;
-    for (let page = 0; ; page++) {
+    for (let n = 0, cursor; ; n++) {
       if (Date.now() > deadline) throw timedOut();
       current = new AbortController();
-      const params = cursor === undefined ? undefined : { cursor };
-      const result = await listPage(client, params, { signal: current.signal });
-      if (!isObject(result) || !Array.isArray(result.tools)) throw new TypeError(`listTools() answered no tools array (page ${page})`);
-      for (const tool of result.tools) tools.push(tool); // (not push(...tools): a page of 150,000 tools overflows the stack)
+      const result = await page(cursor === undefined ? undefined : { cursor }, { signal: current.signal });
+      if (!isObject(result) || !Array.isArray(result[key])) throw new TypeError(`${what} answered no ${key} array (page ${n})`);
+      for (const item of result[key]) out.push(item); // (not push(...): a page of 150,000 items overflows the stack)
       cursor = result.nextCursor;
-      if (cursor == null || cursor === "") return tools;
-      if (cursors.has(cursor)) throw new RangeError(`listTools() answered the nextCursor ${JSON.stringify(String(cursor)).slice(0, 80)} twice (page ${page + 1}): its pages loop`);
+      if (cursor == null || cursor === "") return out;
+      if (cursors.has(cursor)) throw new RangeError(`${what} answered the nextCursor ${JSON.stringify(String(cursor)).slice(0, 80)} twice (page ${n + 1}): its pages loop`);
       cursors.add(cursor);
-      if (page >= 10_000) throw new RangeError("listTools() kept answering a nextCursor (10,000 pages)");
+      if (n >= 10_000) throw new RangeError(`${what} kept answering a nextCursor (10,000 pages)`);
     }
   };
-  return within(pages(), ms, timedOut, { abort: (error) => current?.abort(error) });
+  return within(all(), ms, timedOut, { abort: (error) => current?.abort(error) });
 }
 
-// What an SDK Client's request() checks a tools/list answer with (the SDK takes any schema with
-// safeParse): nothing, so that one tool the SDK's schema refuses (one without a name) stays
-// alone in being left out, by readTool, instead of failing its whole page.
-const UNCHECKED = Object.freeze({ safeParse: (data) => ({ success: true, data }) });
-
-// One page of tools/list: the client's listTools() (the SDK Client then keeps what it learns of
-// each tool, such as output schemas to check call results against); when the SDK Client's own
-// check refuses the page, the page again through its request() with UNCHECKED.
-async function listPage(client, params, options) {
+// One page of tools/list: the client's listTools() (the SDK Client then keeps what it learns of each tool, such as
+// output schemas); when the SDK Client's own check refuses the page, the page again through request() unchecked.
+const listPage = (client) => async (params, options) => {
   try {
     return await client.listTools(params, options);
   } catch (error) {
-    const sdk = isFunction(client.request) && "fallbackNotificationHandler" in client;
-    if (!sdk || options.signal.aborted) throw error;
+    if (!(isFunction(client.request) && "fallbackNotificationHandler" in client) || options.signal.aborted) throw error;
     return client.request({ method: "tools/list", params }, UNCHECKED, options);
   }
-}
+};
 
 // What a tool's definition looks like to a model: its name, description and input schema as JSON.
-const definition = (name, t) => JSON.stringify({ name, description: t.description, inputSchema: t.inputSchema ?? {} });
+export const definition = (name, t) => JSON.stringify({ name, description: t.description, inputSchema: t.inputSchema ?? {} });
 
-const shown = (value) =>
-  value instanceof Promise || (isObject(value) && isFunction(value.then))
+const shown = (v) =>
+  v instanceof Promise || (isObject(v) && isFunction(v.then))
     ? "a Promise (countTokens must count synchronously)"
-    : typeof value === "number"
-      ? String(value)
-      : value === null
+    : typeof v === "number"
+      ? String(v)
+      : v === null
         ? "null"
-        : typeof value === "string"
-          ? `a string (${JSON.stringify(value.slice(0, 20))})`
-          : typeof value;
+        : typeof v === "string"
+          ? `a string (${JSON.stringify(v.slice(0, 20))})`
+          : typeof v;
 
 /**
- * The listing of the servers `o.clients`: `listed()` answers the current one (listing the servers marked
- * stale first), `{ byName, names, index, embedding, failures, skipped, sizes, tokens }`, where `byName` maps a
- * palette name to `{ server, tool (the server's own object), name (the server's name for it), offered (the object
- * under its palette name), description and inputSchema (read once, as JSON) }`.
+ * The listing of the servers `o.clients`: `listed()` answers the current one (listing the servers marked stale first),
+ * `{ byName, names, index, embedding, failures, skipped, sizes, tokens }`, where `byName` maps a palette name to
+ * `{ server, tool (the server's own object), name (the server's name for it), offered (the object under its palette
+ * name), description and inputSchema (read once, as JSON) }`.
  */
 export function createListing(o) {
-  const { clients, limit, listTimeoutMs, searchName, embed, onEmbedError, cache, countTokens, warn } = o;
+  const { clients, limit, listTimeoutMs, searchName, skillTool, embed, onEmbedError, cache, countTokens, warn } = o;
+  const serverOrder = [...clients.keys()];
 
-  // Hybrid ranking (options.index.embed): each tool's definition as a model is sent it (its
-  // JSON: palette name, description, input schema; measured better than name and description
-  // alone, bench/tool-search/DESIGN.md) is embedded when the tools are (re)listed, within
-  // listTimeoutMs; a text embedded before is not embedded again. When embedding fails, the
-  // index ranks lexically until the next listing.
+  // Hybrid ranking (options.index.embed): each tool's definition as a model is sent it (measured better than name
+  // and description alone, bench/tool-search/DESIGN.md) is embedded when the tools are (re)listed, within
+  // listTimeoutMs; a text embedded before is not embedded again. When embedding fails, ranking is lexical until
+  // the next listing.
   const vectors = new Map(); // text → the vector embed answered for it
   async function indexOf(docs) {
     if (embed === null || docs.length === 0) return { index: new ToolIndex(docs, { limit }), embedding: embed === null ? null : Object.freeze({ hybrid: false, error: null }) };
@@ -117,25 +107,23 @@ export function createListing(o) {
       texts.forEach((text, i) => vectors.set(text, answered[i]));
       return { index, embedding: Object.freeze({ hybrid: true, error: null }) };
     } catch (error) {
-      // Tools too large to index (a RangeError of the index itself) are no embedding failure:
-      // the listing leaves out the servers that make them so (list()).
+      // Tools too large to index (the index's own RangeError) are no embedding failure: list() leaves out their servers.
       if (building && error instanceof RangeError) throw error;
       vectors.clear();
-      const message = errorText(error);
-      warn("EMBED_FAILED", `the tools could not be embedded (${message}); routing ranks them lexically until they are listed again.`);
-      return { index: new ToolIndex(docs, { limit }), embedding: Object.freeze({ hybrid: false, error: message }) };
+      warn("EMBED_FAILED", `the tools could not be embedded (${errorText(error)}); routing ranks them lexically until they are listed again.`);
+      return { index: new ToolIndex(docs, { limit }), embedding: Object.freeze({ hybrid: false, error: errorText(error) }) };
     }
   }
 
   let listing = null;
   let listing$ = null;
+  let last = null; // the latest listing, even when stale
   const stale = new Set(clients.keys()); // servers to list again
   const perServer = new Map(); // server → { tools, error }
-  const serverOrder = [...clients.keys()];
-  const order = (server) => serverOrder.indexOf(server);
+  const listeners = []; // what else a listing reads of the servers (their skills, mcp/skills.js)
 
-  // notifications/tools/list_changed marks the server for listing again at the next turn.
-  // Through the SDK's fallback handler, so a handler of your own stays in charge of its method.
+  // notifications/tools/list_changed marks the server for listing again at the next turn, through the SDK's
+  // fallback handler, so a handler of your own stays in charge of its method.
   for (const [name, client] of clients) {
     if (!("fallbackNotificationHandler" in client) && !isFunction(client.setNotificationHandler)) continue;
     const previous = client.fallbackNotificationHandler;
@@ -148,42 +136,33 @@ export function createListing(o) {
     };
   }
 
-  // Each tool read once: one that cannot be read (a throwing getter, a cyclic schema) is left
-  // out and listed in `skipped`; its server's other tools and the other servers still serve.
-  function readable(skipped) {
-    const read = new Map(); // server → its tools, read
-    for (const [server, { tools }] of perServer) {
-      const kept = [];
-      for (const tool of tools) {
+  // Each tool read once; one that cannot be read is left out and listed in `skipped`. Names listed by two servers
+  // (or taken by the search tool or the load_skill tool) are known as <server>__<name>, whose names are taken first: a listed name equal
+  // to one of them is the one left out. A server that lists one name twice keeps it for its first tool of it.
+  function named(skipped) {
+    const inOrder = [...perServer].sort((a, b) => serverOrder.indexOf(a[0]) - serverOrder.indexOf(b[0]));
+    const read = inOrder.map(([server, { tools }]) => [
+      server,
+      tools.flatMap((tool) => {
         try {
-          kept.push(readTool(tool));
+          return [readTool(tool)];
         } catch (error) {
           let name = "";
           try {
             if (isObject(tool) && typeof tool.name === "string") name = tool.name;
           } catch {}
           skipped.push({ server, name, reason: `its definition cannot be read: ${errorText(error)}` });
+          return [];
         }
-      }
-      read.set(server, kept);
-    }
-    return read;
-  }
-
-  // Names listed by two servers (or taken by the search tool) are known as <server>__<name>. A server
-  // that lists one name twice does not make it collide: its first tool of that name keeps it.
-  function named(readable, skipped) {
-    const inOrder = [...readable].sort((a, b) => order(a[0]) - order(b[0]));
+      }),
+    ]);
     const listers = new Map(); // name → the servers that list it
-    for (const [server, tools] of inOrder) for (const t of tools) (listers.get(t.name) ?? listers.set(t.name, new Set()).get(t.name)).add(server);
-    const paletteName = (server, t) => (listers.get(t.name).size > 1 || t.name === searchName ? `${server}__${t.name}` : t.name);
-    // The <server>__<name> of colliding tools are taken first: a listed name equal to one of them is the one left out.
+    for (const [server, tools] of read) for (const t of tools) (listers.get(t.name) ?? listers.set(t.name, new Set()).get(t.name)).add(server);
+    const paletteName = (server, t) => (listers.get(t.name).size > 1 || t.name === searchName || t.name === skillTool ? `${server}__${t.name}` : t.name);
     const claimed = new Map(); // <server>__<name> → that server
-    for (const [server, tools] of inOrder) {
-      for (const t of tools) if (paletteName(server, t) !== t.name && !claimed.has(paletteName(server, t))) claimed.set(paletteName(server, t), server);
-    }
+    for (const [server, tools] of read) for (const t of tools) if (paletteName(server, t) !== t.name && !claimed.has(paletteName(server, t))) claimed.set(paletteName(server, t), server);
     const byName = new Map();
-    for (const [server, tools] of inOrder) {
+    for (const [server, tools] of read) {
       for (const t of tools) {
         const name = paletteName(server, t);
         const owner = byName.has(name) ? byName.get(name).server : name === t.name && claimed.has(name) ? claimed.get(name) : null;
@@ -191,25 +170,22 @@ export function createListing(o) {
           skipped.push({ server, name: t.name, reason: `"${name}" is already the name of a tool of server "${owner}"` });
           continue;
         }
-        let offered;
         try {
-          offered = t.name === name ? t.tool : { ...t.tool, name }; // the MCP tool object under its palette name
+          const offered = t.name === name ? t.tool : { ...t.tool, name }; // the MCP tool object under its palette name
+          byName.set(name, { server, tool: t.tool, name: t.name, offered, description: t.description, inputSchema: t.inputSchema });
         } catch (error) {
           skipped.push({ server, name: t.name, reason: `its definition cannot be read: ${errorText(error)}` });
-          continue;
         }
-        byName.set(name, { server, tool: t.tool, name: t.name, offered, description: t.description, inputSchema: t.inputSchema });
       }
     }
     return byName;
   }
 
-  // The index over the named tools. Too large for one index: each server whose tools make it so is
-  // left out, in the servers' order (named in the failures).
+  // The index over the named tools. Too large for one index: each server whose tools make it so is left out, in the
+  // servers' order (named in the failures). With options.cache each server is its tools' namespace (SPEC 8): the
+  // index offers a small server whole once the message or the history ranks one of its tools (measured for runs,
+  // bench/tool-search/DESIGN.md "Runs"); without a run, routing narrows within servers.
   function indexed(byName) {
-    // With options.cache, each server is its tools' namespace (SPEC 8): the index offers a small
-    // server whole once the message or the history ranks one of its tools (measured for runs,
-    // bench/tool-search/DESIGN.md "Runs"); without a run, routing narrows within servers as before.
     const docs = [...byName].map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema, ...(cache === null ? {} : { namespace: t.server }) }));
     return indexOf(docs).catch(async (error) => {
       if (!(error instanceof RangeError)) throw error;
@@ -234,16 +210,16 @@ export function createListing(o) {
     stale.clear();
     await Promise.all(
       names.map(async (server) => {
+        const timedOut = () => new Error(`listTools() of server "${server}" timed out after ${listTimeoutMs} ms`);
         try {
-          perServer.set(server, { tools: await listAll(clients.get(server), listTimeoutMs, server), error: null });
+          perServer.set(server, { tools: await pages(listPage(clients.get(server)), "tools", listTimeoutMs, timedOut, "listTools()"), error: null });
         } catch (error) {
-          // Left out until it is listed again: refresh(), or its list_changed notification.
-          perServer.set(server, { tools: [], error: errorText(error) });
+          perServer.set(server, { tools: [], error: errorText(error) }); // left out until refresh() or its list_changed
         }
       }),
     );
     const skipped = [];
-    const byName = named(readable(skipped), skipped);
+    const byName = named(skipped);
     // The previous index is left to the garbage collector: a turn in flight may still search it.
     const { index, embedding } = await indexed(byName);
     const failures = [...perServer].filter(([, s]) => s.error !== null).map(([server, s]) => Object.freeze({ server, error: s.error }));
@@ -251,8 +227,10 @@ export function createListing(o) {
     const sizes = new Map([...byName].map(([name, t]) => [name, definition(name, t)]));
     // The search tool is sent when a turn narrows: its definition counts among those offered (never a listed name).
     if (searchName !== false) sizes.set(searchName, definition(searchName, searchTool()));
-    listing = { byName, names: [...byName.keys()], index, embedding, failures, skipped: skipped.map((x) => Object.freeze(x)), sizes, tokens: new Map() };
-    return listing;
+    const l = { byName, names: [...byName.keys()], index, embedding, failures, skipped, sizes, tokens: new Map() };
+    for (const listen of listeners) await listen(l, names);
+    l.skipped = l.skipped.map((x) => Object.freeze(x));
+    return (listing = last = l);
   }
 
   async function listed() {
@@ -276,45 +254,31 @@ export function createListing(o) {
 
   // A definition's tokens, counted once per listing; countTokens must answer a finite number >= 0.
   function tokensOf(name, l) {
-    let tokens = l.tokens.get(name);
-    if (tokens === undefined) {
-      tokens = countTokens(l.sizes.get(name));
-      if (typeof tokens !== "number" || !Number.isFinite(tokens) || tokens < 0) {
-        throw new TypeError(`${o.where}: options.countTokens must return a finite number >= 0, got ${shown(tokens)}`);
-      }
+    if (!l.tokens.has(name)) {
+      const tokens = countTokens(l.sizes.get(name));
+      if (typeof tokens !== "number" || !Number.isFinite(tokens) || tokens < 0) throw new TypeError(`${o.where}: options.countTokens must return a finite number >= 0, got ${shown(tokens)}`);
       l.tokens.set(name, tokens);
     }
-    return tokens;
+    return l.tokens.get(name);
   }
 
   // The size of the definitions of `names`: characters, and tokens with countTokens.
-  function measure(names, l) {
-    const chars = names.reduce((n, name) => n + l.sizes.get(name).length, 0);
-    const tokens = countTokens ? names.reduce((n, name) => n + tokensOf(name, l), 0) : null;
-    return Object.freeze({ chars, tokens });
-  }
+  const measure = (names, l) =>
+    Object.freeze({ chars: names.reduce((n, name) => n + l.sizes.get(name).length, 0), tokens: countTokens ? names.reduce((n, name) => n + tokensOf(name, l), 0) : null });
 
-  // Per server: whether it is listed, its tools offered (`offered`, a set of palette names) and hidden, and
-  // their definitions against all of its tools'.
+  // Per server: whether it is listed, its tools offered (`offered`, a set of palette names) and hidden, and their
+  // definitions against all of its tools'.
   function servers(l, offered) {
     const record = {};
     for (const server of clients.keys()) {
       const state = perServer.get(server);
       const own = l.names.filter((n) => l.byName.get(n).server === server);
       const mine = own.filter((n) => offered.has(n));
-      put(record, server, Object.freeze({
-        listed: state !== undefined && state.error === null,
-        error: state ? state.error : null,
-        tools: own.length,
-        offered: mine.length,
-        hidden: own.length - mine.length,
-        definitions: Object.freeze({ offered: measure(mine, l), all: measure(own, l) }),
-      }));
+      const definitions = Object.freeze({ offered: measure(mine, l), all: measure(own, l) });
+      put(record, server, Object.freeze({ listed: state !== undefined && state.error === null, error: state ? state.error : null, tools: own.length, offered: mine.length, hidden: own.length - mine.length, definitions }));
     }
     return Object.freeze(record);
   }
-
-  const report = (l) => Object.freeze({ tools: l.names.length, failures: l.failures, skipped: Object.freeze(l.skipped), embedding: l.embedding });
 
   return {
     listed,
@@ -322,16 +286,20 @@ export function createListing(o) {
     offeredTool,
     measure,
     servers,
+    /** `listen(listing, servers)`: called at each listing, with the servers it listed again, before it is answered. */
+    listen: (listen) => listeners.push(listen),
+    /** The latest listing (`null` before the first). */
+    latest: () => last,
     // The palette's own members.
     palette: {
-      /** Lists every server again now (or the one named). */
+      /** Lists every server again now (or the one named), after a listing in flight (asked before this refresh). */
       async refresh(server) {
         if (server !== undefined && !clients.has(server)) throw fail(`${o.where}: refresh(server)`, `one of the servers (${[...clients.keys()].join(", ")})`, server);
-        // A listing in flight was asked before this refresh: let it finish, then list again.
         while (listing$) await listing$.catch(() => {});
         for (const name of server === undefined ? clients.keys() : [server]) stale.add(name);
         listing = null;
-        return report(await listed());
+        const l = await listed();
+        return Object.freeze({ tools: l.names.length, failures: l.failures, skipped: Object.freeze(l.skipped), embedding: l.embedding });
       },
       /** Where a palette name goes: `{ server, name }`, or `undefined`. */
       async locate(name) {

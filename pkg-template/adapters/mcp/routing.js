@@ -1,54 +1,39 @@
-// tool-palette/mcp, routing: one run's turns. Each route() asks the core (resolvePalette) with
-// the rows of the index (a ToolIndex over every listed tool) or of options.entries, followed by
-// the tools search_tools found earlier in the run: the rule, the fates and the hidden names are
-// the core's. With options.cache, the run's PaletteRun (SPEC 8) says what is offered, listed
-// and deferred.
+// tool-palette/mcp, routing: one run's turns. Each route() asks the core (resolvePalette) with the rows
+// of the skills (SPEC 9), then of the index (or of options.entries), then of the tools search_tools found
+// earlier in the run; with options.cache (or skills), the run (SPEC 8) says what is offered, listed and
+// deferred, and which skills are new to it. The run's saved form (issue 41) restores it in another process.
 import { resolvePalette } from "tool-palette";
-import { abortable, checkSignal, fail, fields, isObject, runKeeper } from "../shared.js";
+import { Runs } from "../kernel/runs.js";
+import { createSkills } from "../kernel/skills.js";
+import { abortable, checkSignal, errorText, fail, fields, isObject, isString } from "../kernel/values.js";
 
 /**
- * The routing of one run over `listing`: `run` (`route(context, options)`, the framework adapters' `router`, `turn`,
- * `reveal(names)`…), `found` (the palette names search_tools found, in order: calling adds to it) and `current` (the
- * run's latest turn and what its gate reads, or `null` before the first).
+ * One run's routing: its members (`run`), `found` (what search_tools found, in order), `current` (its latest turn,
+ * or null), `skills` (the kernel's, over the palette's `skills`: load_skill's answers) and `saved()` (after a change).
  */
-export function createRouting(o, listing) {
-  const { cache, searchName, entries, timeoutMs, onDecision, where } = o;
-  const found = [];
-  // The turn of the latest route() started that finished: { turn, targets (where each name it offered went: a call
-  // is gated on (server, tool)), lenient (routed for an adapter that lets calls outside the palette run: shadow, "allow") }.
+export function createRouting(o, listing, palette, { saved, onSaved }) {
+  const { cache, searchName, skillTool, entries, timeoutMs, onDecision, where } = o;
+  // The search tool and the load_skill tool are pinned: offered whenever routing narrows.
+  const pins = [...(searchName === false ? [] : [searchName]), ...(palette && skillTool !== false ? [skillTool] : [])];
+  // With options.cache: a run over the listed tools and the pins, anew (carrying what the model was shown) when they change.
+  const runs = new Runs(cache, () => pins, { carry: true, saved: saved ?? null, at: `${where}: run(options).saved` });
+  const back = runs.pending ?? { turns: 0, message: null, found: [] };
+  if (!Number.isSafeInteger(back.turns) || back.turns < 0 || (back.message !== null && !isString(back.message)) || !Array.isArray(back.found) || !back.found.every(isString)) {
+    throw new TypeError(`${where}: run(options).saved is not a saved run of tool-palette/mcp (from onSaved or run.save())`);
+  }
+  const found = [...back.found];
+  // The latest route() started that finished: { turn, targets (where each offered name went: a call is gated on
+  // (server, tool)), lenient (routed for an adapter that lets calls outside the palette run) }.
   let current = null;
-  let turns = 0; // route() calls started
-  const messages = []; // the run's user messages, each once in a row
+  let turns = back.turns; // route() calls started
+  const messages = back.message === null ? [] : [back.message]; // the run's user messages, each once in a row
   const earlier = (message) => {
     if (messages[messages.length - 1] !== message) messages.push(message);
     return Object.freeze(messages.slice(0, -1));
   };
-  // With options.cache: the run's PaletteRun over the listed tools and the search tool (pinned),
-  // a new one when the listing's names change. When the listing changes, what the run showed the
-  // model of the tools still listed is carried into the new run: a deferred run's revealed tools
-  // stay revealed (the model loaded them), an appending run's listed tools stay listed (nothing is removed).
-  const keep = cache === null ? null : runKeeper(cache, () => (searchName === false ? [] : [searchName]));
-  let kept = null; // { run, last: its last step, revealed: what it revealed, in order }
-  // (A loop, not push(...names): a list of 150,000 names overflows the stack.)
-  const remember = (names) => {
-    for (const name of names) kept.revealed.push(name);
-    return names;
-  };
-  const stepOf = (l, outcome) => {
-    const registered = searchName === false ? l.names : [...l.names, searchName];
-    const { run, fresh } = keep(registered);
-    let carried = [];
-    if (fresh) {
-      const still = new Set(registered);
-      carried = (cache === "deferred" ? kept?.revealed ?? [] : cache === "append" ? kept?.last?.listed ?? [] : []).filter((n) => still.has(n));
-      kept = { run, last: null, revealed: [] };
-      if (cache === "deferred") remember(run.reveal(carried));
-    }
-    const palette = cache === "append" && carried.length && outcome.kind === "routed" ? { kind: "routed", names: [...carried, ...outcome.names], unresolved: [] } : outcome;
-    kept.last = kept.run.step(palette);
-    remember(kept.last.revealed);
-    return kept.last;
-  };
+  const skills = palette && createSkills(palette.source(), { tool: skillTool, runs });
+  const save = () => runs.save({ turns, message: messages.at(-1) ?? null, found });
+  const changed = () => onSaved?.(save());
 
   async function routeTurn(context, signal, lenient) {
     if (typeof context !== "string" && !isObject(context)) throw fail(`${where}: route(context)`, "the turn's message (a string) or a context object with its message", context);
@@ -57,14 +42,13 @@ export function createRouting(o, listing) {
     const number = turns++;
     const l = await abortable(listing.listed(), signal);
     let decision = null;
-    // With a run (options.cache), the index also reads the run's earlier messages (SPEC 8
-    // `history`), unless the context brings its own. Read as the rows are: a context that
-    // cannot be read fails the procedural layer (refusal 2a), as the index's own reading does.
+    // With a run, the index and the skills also read the run's earlier messages (SPEC 8 `history`) unless the context
+    // has its own; read as the rows are (a context that cannot be read is refusal 2a).
     const withHistory = () => (cache !== null && typeof ctx.message === "string" && !("history" in ctx) ? { ...ctx, history: earlier(ctx.message) } : ctx);
     const rows = async () => {
+      const list = skills ? [...(await skills.source.entries(withHistory()))] : [];
       const own = entries ? await entries(ctx) : await l.index.entries(withHistory());
-      const list = own == null ? [] : [...own];
-      // (The index's rows: routing reads their names exactly, as the index found them.)
+      if (own != null) list.push(...own);
       const known = found.filter((name) => l.byName.has(name));
       if (known.length > 0) list.push(...l.index.rows(known));
       return list;
@@ -74,63 +58,70 @@ export function createRouting(o, listing) {
       registered: l.names,
       signal,
       ...(timeoutMs === undefined || timeoutMs === Infinity ? {} : { timeoutMs }), // Infinity: no budget
-      onDecision: (d) => {
-        decision = d;
-      },
+      onDecision: (d) => void (decision = d),
     });
     const narrowed = outcome.kind === "routed";
-    // With a run, its step: what is offered (the gate), listed (sent in full) and deferred.
-    const step = cache === null ? null : stepOf(l, outcome);
-    const toolOf = (name) => (name === searchName && !l.byName.has(name) ? listing.searchTool() : listing.offeredTool(l, name));
+    const step = cache === null ? null : runs.step([...l.names, ...pins], outcome);
+    const toolOf = (name) => (l.byName.has(name) ? listing.offeredTool(l, name) : name === searchName ? listing.searchTool() : skills.def);
     const withSearch = step === null && narrowed && searchName !== false;
     const offeredNames = step ? [...step.offered] : narrowed ? [...outcome.names, ...(withSearch ? [searchName] : [])] : [...l.names];
     const listedNames = step ? [...step.listed] : offeredNames;
     const names = offeredNames.filter((name) => l.byName.has(name)); // the servers' tools offered
-    const tools = listedNames.map(toolOf);
-    // Per server: offered and hidden counts, definitions offered against the whole set.
-    const servers = listing.servers(l, new Set(names));
+    const newSkills = step?.newSkills ?? [];
     const report = Object.freeze({
       turn: number,
-      // The turn from 1: the report is then a step tool-palette/providers reads as it is.
+      // The turn from 1: a step tool-palette/providers reads as it is.
       step: number + 1,
       routing: decision,
       offered: Object.freeze(offeredNames),
       hidden: Object.freeze(decision && narrowed ? [...decision.hidden] : []),
       found: Object.freeze([...found]),
-      servers,
+      servers: listing.servers(l, new Set(names)),
       failures: l.failures,
       skipped: Object.freeze(l.skipped),
       embedding: l.embedding,
-      // What the model is sent in full (the search tool included) against every listed tool.
       definitions: Object.freeze({ offered: listing.measure(listedNames, l), all: listing.measure(l.names, l) }),
       // The run's lists (SPEC 8) with options.cache; without it, what is sent is what is offered.
       listed: step ? step.listed : Object.freeze(listedNames),
       deferred: step ? step.deferred : Object.freeze([]),
       revealed: step ? step.revealed : Object.freeze([]),
       kept: step ? step.kept : null,
+      ...(skills && { skills: step.skills ?? Object.freeze([]), newSkills: Object.freeze([...newSkills]) }),
     });
-    const palette = step || narrowed ? report.offered : outcome;
-    const deferred = Object.freeze((step ? step.deferred : []).map(toolOf));
-    // `index`: the listing's index the turn was ranked by (what tool-palette/providers' answer*ToolSearch search with).
-    const turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools: Object.freeze(tools), deferred, report, index: l.index, palette });
-    const targets = new Map(names.map((name) => [name, l.byName.get(name)]));
-    // A throwing onDecision fails this route() before it becomes the run's turn.
+    // The instructions of the skills new to the run (SPEC 9): the host gives them the model after the history, once.
+    const instructions = async (skill) => Object.freeze({ skill, text: await skills.text(skill).catch((error) => `The skill "${skill}" could not be read: ${errorText(error)}`) });
+    const turn = Object.freeze({
+      ctx,
+      outcome,
+      decision,
+      names: report.offered,
+      tools: Object.freeze(listedNames.map(toolOf)),
+      deferred: Object.freeze((step ? step.deferred : []).map(toolOf)),
+      report,
+      index: l.index,
+      palette: step || narrowed ? report.offered : outcome,
+      ...(skills && { instructions: Object.freeze(await Promise.all(newSkills.map(instructions))) }),
+    });
+    // A throwing onDecision fails this route() before it is the run's turn; a route() started earlier that finishes later is not.
     if (onDecision) onDecision(report);
-    // The run gates on its latest step: a route() started earlier that finishes later is not taken.
-    if (current === null || current.turn.report.turn < number) current = { turn, targets, lenient };
+    if (current === null || current.turn.report.turn < number) current = { turn, targets: new Map(names.map((name) => [name, l.byName.get(name)])), lenient };
+    changed();
     return turn;
   }
 
-  // An adapter in shadow mode, or with outsidePalette: "allow", lets a call to a tool it did not offer run:
-  // so does the run, for the steps it routes for that adapter (the adapter reports such calls in `outside`).
+  // An adapter in shadow mode or with outsidePalette "allow" lets a call outside the palette run: so does the run, for its steps.
   const router = async (ctx, { signal, onDecision: decided, mode, outsidePalette: adapterOutside } = {}) => {
     const turn = await routeTurn(ctx, signal, mode === "shadow" || adapterOutside === "allow");
     if (decided && turn.decision) decided(turn.decision);
     return turn.outcome;
   };
+  // What a framework adapter reads this run's skills through: a skill the model loaded there joins this run too.
+  const shared = palette && palette.source((skill, tools) => runs.addSkill(skill, tools));
 
   return {
     found,
+    skills,
+    changed,
     get current() {
       return current;
     },
@@ -138,21 +129,24 @@ export function createRouting(o, listing) {
     run: {
       route: async (context, options) => routeTurn(context, fields(options, ["signal"], `${where}: route(context, options)`).signal, false),
       router,
-      // For the framework adapters: each step routed by this run, the search tool pinned whenever routing narrows.
-      adapterOptions: Object.freeze({ router, alwaysInclude: Object.freeze(searchName === false ? [] : [searchName]) }),
+      adapterOptions: Object.freeze({ router, alwaysInclude: Object.freeze([...pins]), ...(shared && { skills: shared }) }),
+      skills: shared,
       get turn() {
         return current?.turn ?? null;
       },
       get found() {
         return [...found];
       },
-      // With cache "deferred": tools the model loaded itself (a client tool search you answered,
-      // e.g. with tool-palette/providers given this run): offered from the next turn on.
+      // With cache "deferred": tools the model loaded itself (a client tool search you answered), offered from the next turn on.
       reveal(names) {
         if (cache !== "deferred") throw new Error(`${where}: run.reveal() needs options.cache "deferred" (this palette's is ${cache === null ? "none" : `"${cache}"`})`);
-        if (kept === null) throw new Error(`${where}: run.reveal() before the run's first step (route())`);
-        return remember(kept.run.reveal(names));
+        if (runs.run === null) throw new Error(`${where}: run.reveal() before the run's first step (route())`);
+        const revealed = runs.reveal(names);
+        changed();
+        return revealed;
       },
+      /** The run's saved form (issue 41): `createMcpPalette(…).run({ saved })` restores it in another process. */
+      save,
     },
   };
 }

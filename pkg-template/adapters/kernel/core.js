@@ -1,0 +1,391 @@
+// The adapter kernel: what the framework adapters (tool-palette/ai-sdk, /openai-agents, /langchain)
+// share, each keeping only its framework's hooks. Internal. What the package decides it takes from
+// the package itself (a self-reference through its exports map): `activeTools` names a step's
+// palette, `bindPalette` narrows a tool list, a `PaletteRun` keeps a conversation's tools list.
+//
+// One model step of any framework is a `Step`: its context, the router's outcome and decision
+// report, the model selection, the names offered (the gate), then the calls the model emitted and
+// their dispatches (`dispatch`, the one pipeline of every call). Once every call is accounted for,
+// the step is reported once: `onDecision(report)`, and the framework's tracing.
+import { activeTools, bindPalette, PaletteRun } from "tool-palette";
+import { Runs } from "./runs.js";
+import { createSkills, readSkills } from "./skills.js";
+import { checkFunctions, checkOneOf, fail, fields, hasMethod, isFunction, isObject, isString, names, nameOf, warnings } from "./values.js";
+
+// The options every adapter takes (an adapter adds its own: `extra`), each read once.
+const OPTIONS = ["router", "policies", "context", "onRoute", "onDispatch", "onDecision", "onWarning", "mode", "outsidePalette", "alwaysInclude", "tracing", "cache", "skills", "skillTool", "saved", "onSaved"];
+
+function readOptions(options, where, defaultContext, extra) {
+  const o = fields(options, [...OPTIONS, ...extra], `${where}: options`);
+  const { router, policies, context, mode = "enforce", outsidePalette = "refuse", tracing = true } = o;
+  if (router != null && !isFunction(router) && !hasMethod(router, "resolve", `${where}: options.router.resolve`)) {
+    throw fail(`${where}: options.router`, "a ToolRouter or a function (ctx, { signal, onDecision }) => outcome", router);
+  }
+  const seam = (key) => hasMethod(policies, key, `${where}: options.policies.${key}`);
+  if (policies != null && !(seam("selectModel") && seam("dispatch"))) throw fail(`${where}: options.policies`, "a ToolPolicies", policies);
+  checkFunctions(`${where}: options`, { context, onRoute: o.onRoute, onDispatch: o.onDispatch, onDecision: o.onDecision, onWarning: o.onWarning, onSaved: o.onSaved });
+  checkOneOf(where, "mode", mode, ["enforce", "shadow"]);
+  checkOneOf(where, "outsidePalette", outsidePalette, ["refuse", "allow"]);
+  if (typeof tracing !== "boolean") throw fail(`${where}: options.tracing`, "a boolean", tracing);
+  const pins = o.alwaysInclude == null ? [] : names(o.alwaysInclude, `${where}: options.alwaysInclude`);
+  // With skills (SPEC 9) the adapter is one run (of cache "per-turn" unless given), its load_skill tool pinned.
+  const skills = readSkills(o.skills, `${where}: options.skills`);
+  const skillTool = readSkillTool(o.skillTool, `${where}: options.skillTool`, skills);
+  if (skills && skillTool !== false && !pins.includes(skillTool)) pins.push(skillTool);
+  const cache = readCache(o.cache, where, { deferred: false }) ?? (skills ? "per-turn" : null);
+  for (const key of ["saved", "onSaved"]) if (o[key] != null && cache === null) throw new TypeError(`${where}: options.${key} needs options.cache or options.skills: without them the adapter keeps no run to save`);
+  return Object.assign(o, { router: router ?? null, policies: policies ?? null, context: context ?? defaultContext, ownContext: context != null, mode, outsidePalette, pins, tracing, cache, skills, skillTool });
+}
+
+/** The name of the load_skill tool (SPEC 9): "load_skill" unless given, `false` for none; only with skills. */
+export function readSkillTool(value, where, skills) {
+  if (value == null) return "load_skill";
+  if (!skills) throw new TypeError(`${where} needs the skills option`);
+  if (value !== false && (!isString(value) || value === "")) throw fail(where, "a tool name or false", value);
+  return value;
+}
+
+/** `options.cache` by the core's rule (a PaletteRun's) under the caller's name for it; `null` when not given. */
+export function readCache(cache, where, { deferred = true } = {}) {
+  if (cache == null) return null;
+  if (!deferred && cache === "deferred") {
+    throw new TypeError(
+      `${where}: options.cache "deferred" cannot be sent through this framework: its tools list has no deferred definitions to reveal after the history. ` +
+        'Use "fixed" (every tool listed, the gate refuses the rest) or "append", or build the provider\'s request with tool-palette/providers.',
+    );
+  }
+  byCore(() => new PaletteRun({ registered: [], cache }).dispose(), `${where}: options.cache`, (given) => `${deferred ? '"per-turn", "append", "fixed" or "deferred"' : '"per-turn", "append" or "fixed"'}${given}`);
+  return cache;
+}
+
+/** An option checked by the core's own rule (`check()` throws the core's TypeError), its words put under the option's name (`where`). */
+export function byCore(check, where, expected) {
+  try {
+    check();
+  } catch (error) {
+    const m = error.message;
+    throw new TypeError(expected ? `${where} must be ${expected(m.slice(m.lastIndexOf(", got ")))}` : `${where}${m.slice(m.indexOf(" must"))}`);
+  }
+}
+
+// ---------------------------------------------------------------- the step's context
+
+// The text of a message whose content is a string or an array of text parts, joined by line breaks
+// (so that the words at their boundaries stay apart).
+export function textOf(content) {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.flatMap((part) => (typeof part === "string" ? [part] : isObject(part) && typeof part.text === "string" ? [part.text] : [])).join("\n");
+}
+
+// The text of the last message for which `isUser` holds, or "".
+export function lastText(messages, isUser) {
+  for (let i = Array.isArray(messages) ? messages.length - 1 : -1; i >= 0; i--) if (isObject(messages[i]) && isUser(messages[i])) return textOf(messages[i].content);
+  return "";
+}
+
+/** A default context `{ message, messages, runtimeContext }`: the runtime context's string `message`, else the last user message's text. */
+export function contextOf(messages, runtimeContext, isUser) {
+  const given = isObject(runtimeContext) && typeof runtimeContext.message === "string" ? runtimeContext.message : undefined;
+  return { message: given ?? lastText(messages, isUser), messages, runtimeContext };
+}
+
+// A small bounded map: the step of the last `limit` tool calls, by their id.
+class Recent extends Map {
+  set(key, value) {
+    this.delete(key);
+    super.set(key, value);
+    if (this.size > 1024) this.delete(this.keys().next().value);
+    return this;
+  }
+  take(key) {
+    const value = this.get(key);
+    this.delete(key);
+    return value;
+  }
+}
+
+// ---------------------------------------------------------------- reports
+
+// A label for a model in a report: a string model, or the model's id or name (a getter that throws names nothing).
+function modelLabel(model) {
+  if (typeof model === "string") return model;
+  for (const key of isObject(model) || isFunction(model) ? ["modelId", "model", "modelName", "name"] : []) {
+    try {
+      if (typeof model[key] === "string" && model[key] !== "") return model[key];
+    } catch {}
+  }
+  return null;
+}
+
+const freeze = (list) => Object.freeze([...list]);
+
+/** The report's facts as flat attributes for a tracing backend (OpenTelemetry values: strings, numbers, booleans, arrays of strings). */
+export function attributes(report) {
+  const a = { "tool_palette.step": report.step, "tool_palette.mode": report.mode };
+  const { routing: r, selection: s } = report;
+  if (r) Object.assign(a, { "tool_palette.rule": r.rule, "tool_palette.outcome": r.outcome.kind, "tool_palette.retrieval_ms": r.retrievalMs });
+  if (report.offered) a["tool_palette.offered"] = [...report.offered];
+  if (report.kept !== null) Object.assign(a, { "tool_palette.listed": [...report.listed], "tool_palette.kept": report.kept });
+  a["tool_palette.hidden"] = [...report.hidden];
+  if (s) a["tool_palette.model.source"] = s.source;
+  if (s?.policy != null) a["tool_palette.model.policy"] = s.policy;
+  if (s?.model != null) a["tool_palette.model.id"] = s.model;
+  a["tool_palette.dispatches"] = report.dispatches.map((d) => `${d.original.name} -> ${d.call.name}${d.redirectedBy ? ` (${d.redirectedBy})` : ""}${d.dropped ? ` [dropped: ${d.dropped.reason}]` : ""}`);
+  a["tool_palette.outside"] = report.outside.map((c) => c.name);
+  a["tool_palette.outside_refused"] = report.outside.some((c) => c.refused);
+  return a;
+}
+
+// ---------------------------------------------------------------- the gate and the dispatch
+
+/** The palette gate of every adapter: a call outside the `offered` names (`null`: every tool) is refused, unless calls outside are allowed and it names a tool. */
+export const refuses = (offered, name, { allow, known }) => offered !== null && !offered.has(name) && (!allow || !known(name));
+
+/** The words of a redirect to a name that is no runnable tool (`kind` says which tools there are). */
+export const noTarget = (where, name, d, kind) =>
+  new Error(`${where}: "${name}" was redirected to "${d.call.name}"${d.redirectedBy ? ` by policy "${d.redirectedBy}"` : ""}, which is not ${kind}`);
+
+/** Redirected arguments validated by the target's Standard Schema (zod 3.25+/4, valibot, arktype…) when it has one. */
+export async function validateArgs(schema, args, toolName, where) {
+  const standard = isObject(schema) || isFunction(schema) ? schema["~standard"] : undefined;
+  if (!isObject(standard) || !isFunction(standard.validate)) return args;
+  const result = await standard.validate(args);
+  if (result && result.issues) {
+    const detail = result.issues.map((i) => i && i.message).filter(Boolean).join("; ");
+    throw new TypeError(`${where}: the redirected arguments do not match the input schema of "${toolName}"${detail ? `: ${detail}` : ""}`);
+  }
+  return result ? result.value : args;
+}
+
+// ---------------------------------------------------------------- the kernel
+
+/**
+ * One adapter instance: its options, its warnings (each once), its routing, run and steps.
+ * `trace(report, step)` puts a report's facts into the framework's tracing; `extra` names the adapter's own options.
+ */
+export function createCore(options, where, defaultContext, { trace, extra = [] } = {}) {
+  const o = readOptions(options, where, defaultContext, extra);
+  const warn = warnings(where, o.onWarning);
+  // With options.cache (or skills), the adapter is one run (SPEC 8) over the framework's tools: a new run when they
+  // change, restored from `options.saved` at the first step.
+  const runs = o.cache ? new Runs(o.cache, (registered) => o.pins.filter((pin) => registered.includes(pin)), { saved: o.saved ?? null, at: `${where}: options.saved` }) : null;
+  const skills = o.skills && createSkills(o.skills, { tool: o.skillTool, runs });
+  const calls = new Recent(); // a call's id → the step whose model emitted it
+
+  // The step's outcome and the router's report of it. A ToolRouter is asked `resolve({ signal, context, onDecision })`;
+  // a function router gets `(ctx, { signal, onDecision, mode, outsidePalette })` (tool-palette/mcp's run gates calls
+  // too, as the adapter does). No router: `undefined` ("every tool") and no report.
+  // With skills, their rows join what the router routed (kernel/skills.js), over the framework's tools (`tools`).
+  async function route(ctx, signal, tools) {
+    if (o.router == null) return skills ? skills.route({ outcome: undefined, decision: null }, ctx, signal, tools ?? []) : { outcome: undefined, decision: null };
+    let decision = null;
+    const onDecision = (d) => void (decision = d);
+    const outcome = isFunction(o.router)
+      ? await o.router(ctx, { signal, onDecision, mode: o.mode, outsidePalette: o.outsidePalette })
+      : await o.router.resolve(signal ? { signal, context: ctx, onDecision } : { context: ctx, onDecision });
+    if (!["routed", "refused", "unavailable"].includes(isObject(outcome) ? outcome.kind : undefined)) {
+      throw fail(`${where}: the router's outcome`, "a Routed, RoutingRefusal or RoutingUnavailable", outcome);
+    }
+    const asked = { outcome, decision: isObject(decision) && decision.outcome === outcome ? decision : null };
+    return skills ? skills.route(asked, ctx, signal, tools ?? (Array.isArray(o.router.registered) ? o.router.registered : [])) : asked;
+  }
+
+  /**
+   * Routes one model step (`tools`: the framework's tool names, when known). `shape(names)` turns the routed names
+   * into those the framework really shows (the AI SDK's deferred tools). A `silent` step (a tool ran where no model
+   * seam routed) is neither checked nor reported; `route` adds to what `onRoute` receives.
+   */
+  async function begin({ index, ctx, signal, tools = null, silent = false, shape = null, route: more }) {
+    // The default context must carry the turn's message; a context the host builds is the host's business.
+    if (!silent && !o.ownContext && !(isObject(ctx) && typeof ctx.message === "string" && ctx.message.trim() !== "")) {
+      warn(
+        "NO_MESSAGE",
+        "no user message was found for this step, so the router and the policies see an empty message (every tool may be offered). " +
+          "Give the run a user message, or derive the context yourself with options.context(input).",
+      );
+    }
+    const { outcome, decision } = await route(ctx, signal, tools);
+    const selection = o.policies ? o.policies.selectModel(ctx) : null;
+    const step = new Step(core, { index, ctx, outcome, decision, selection, tools, silent, shape });
+    const named = outcome?.skills === undefined ? {} : { skills: outcome.skills };
+    if (!silent && runs && tools) step.follow(runs.step(tools, step.offered ? { kind: "routed", names: step.offered, unresolved: [], ...named } : { kind: "unavailable", ...named }));
+    if (!silent && o.onRoute) o.onRoute({ ctx, outcome, activeTools: step.offered ? [...step.offered] : undefined, selection, ...more });
+    return step;
+  }
+
+  /**
+   * One call of the model's through the seams, the pipeline of every adapter: the step's gate, the policies (POST
+   * seam), `onDispatch`. `{ refused: true }` when the gate refuses it (the adapter answers the framework's way), else
+   * `{ dispatch, redirected, call }`: `call` runs, the emitted call unless an enforced redirect made it another.
+   */
+  function dispatch(step, call) {
+    const d = step.refusesCall(call.name) ? undefined : o.policies ? o.policies.dispatch(call, step.ctx, step.palette) : null;
+    step.dispatched(d ?? null);
+    if (d === undefined) return { refused: true };
+    if (d && o.onDispatch) o.onDispatch(d, step.ctx);
+    const redirected = d !== null && core.enforce && d.call !== d.original;
+    return { dispatch: d, redirected, call: redirected ? d.call : call };
+  }
+
+  /** The step whose model emitted the call `id` (or `also`); else a silent one on `ctx()`, after the adapter's `warning` ([code, message]). */
+  async function stepFor(id, { also, ctx, signal, warning }) {
+    const step = (typeof id === "string" && calls.take(id)) || also || null;
+    if (step) return step;
+    if (warning && (o.router || o.policies)) warn(...warning);
+    return begin({ index: -1, ctx: ctx(), signal, silent: true });
+  }
+
+  // The step's report, then (issue 41) the run's saved form.
+  function emit(step) {
+    const report = step.report();
+    if (o.tracing && trace) trace(report, step);
+    if (o.onDecision) o.onDecision(report);
+    if (o.onSaved) o.onSaved(runs.save());
+  }
+
+  /**
+   * SPEC 9: the framework's messages with the run's skill instructions in place (kernel/skills.js `place`), or
+   * `undefined` when there are none; `hooks` are the framework's `said(message)` and `make(text)`.
+   */
+  const instruct = (step, messages, hooks) => (skills && step.runStep && Array.isArray(messages) ? skills.place(step.runStep.newSkills ?? [], messages, hooks) : undefined);
+
+  const save = () => runs?.save() ?? null;
+  const core = { o, where, warn, begin, dispatch, stepFor, emit, calls, skills, instruct, save, enforce: o.mode === "enforce" };
+  return core;
+}
+
+/** One model step of one run. */
+class Step {
+  constructor(core, { index, ctx, outcome, decision, selection, tools, silent, shape }) {
+    Object.assign(this, { core, index, ctx, outcome, decision, selection, silent, dispatches: [], outside: [], expected: 0, received: 0, seen: false, done: false });
+    this.tools = tools ? new Set(tools) : null;
+    this.listed = this.runStep = null; // with a run: its step, whose names are sent to the model in this order
+    // The names offered: the routed names (the package's activeTools) and the pins; `null` is "every tool"
+    // (no router, a refusal, RoutingUnavailable).
+    const routed = outcome === undefined ? undefined : activeTools(outcome);
+    if (routed === undefined) {
+      this.palette = outcome ?? null;
+      return void this.offer(null);
+    }
+    // Routing must name a tool the framework has: pinned names alone are no palette.
+    const named = this.tools ? routed.some((name) => this.tools.has(name)) : routed.length > 0;
+    const { pins } = core.o;
+    for (const pin of pins) if (!routed.includes(pin)) routed.push(pin);
+    // What bindPalette and the policies' gate read: the outcome, or its names with the pins (the outcome is unchanged).
+    this.palette = pins.length ? { kind: "routed", names: routed, unresolved: [] } : outcome;
+    // What the model is really shown: of those names, the framework's tools (when known); never none.
+    const shown = (named ? (shape ? shape(routed) : routed) : []).filter((name) => !this.tools || this.tools.has(name));
+    if (shown.length === 0) {
+      this.palette = null; // every tool, and no palette for the gate to hold a redirect to
+      if (!this.tools || this.tools.size > 0) {
+        core.warn(
+          "NOTHING_OFFERED",
+          "routing named no tool the framework shows the model this step (names it does not have, or deferred tools no toolSearch found yet), so every tool is offered instead: a step never offers nothing.",
+        );
+      }
+    }
+    this.offer(shown.length ? shown : null);
+  }
+
+  /** With a run: its step, whose `listed` names the model is sent in that order, and whose `offered` names the gate admits. */
+  follow(step) {
+    this.runStep = step;
+    this.listed = step.listed;
+    this.listedSet = new Set(step.listed);
+    this.offer(step.offered.length === this.tools.size ? null : step.offered);
+  }
+
+  /** The names offered (`null`: every tool) and those hidden: the decision report's (of the framework's tools), then the framework's others. */
+  offer(offered) {
+    this.offered = offered ? [...offered] : null;
+    this.offeredSet = offered ? new Set(offered) : null;
+    const hidden = new Set();
+    for (const name of this.offeredSet ? [...(this.decision?.hidden ?? []).filter((n) => !this.tools || this.tools.has(n)), ...(this.tools ?? [])] : []) if (!this.offeredSet.has(name)) hidden.add(name);
+    this.hidden = [...hidden];
+    // Live tracing attributes (the AI SDK carries them in runtimeContext): completed in place.
+    this.attributes = Object.assign(this.attributes ?? {}, attributes(this.report()));
+  }
+
+  /** Whether a call names a tool this step did not offer (one of the framework's, or no tool at all). */
+  isOutside(name) {
+    return this.offeredSet !== null && !this.offeredSet.has(name);
+  }
+
+  /** Whether the step refuses a call to `name` (enforced): outside the palette with "refuse", or no tool at all. */
+  refusesCall(name) {
+    return this.core.enforce && refuses(this.offeredSet, name, { allow: this.core.o.outsidePalette === "allow", known: (n) => this.tools === null || this.tools.has(n) });
+  }
+
+  /** Whether the model is sent `name` (with a run: it is listed; else: it is offered). */
+  isSent(name) {
+    return this.listedSet ? this.listedSet.has(name) : !this.isOutside(name);
+  }
+
+  /** The tools to hand the model: with a run, the listed ones in its order (unnamed entries first, as they were); else narrowed by bindPalette. */
+  narrow(tools) {
+    const unnamed = (t) => typeof nameOf(t) !== "string";
+    if (this.listed && Array.isArray(tools)) {
+      const byName = new Map();
+      for (const t of tools) if (!unnamed(t) && !byName.has(nameOf(t))) byName.set(nameOf(t), t);
+      return [...tools.filter(unnamed), ...this.listed.filter((name) => byName.has(name)).map((name) => byName.get(name))];
+    }
+    if (!this.offeredSet || !Array.isArray(tools)) return tools;
+    const kept = new Set(bindPalette(tools.filter((t) => !unnamed(t)), this.palette));
+    return tools.filter((t) => unnamed(t) || kept.has(t));
+  }
+
+  /** With a run: the tools `narrowed` picks (the framework's function tools) as `narrow` answers, after the others as they were. */
+  arrange(tools, narrowed) {
+    if (!this.listed || !Array.isArray(tools)) return tools;
+    return [...tools.filter((t) => !narrowed(t)), ...this.narrow(tools.filter(narrowed))];
+  }
+
+  /** One call the model emitted: known by its id, recorded if outside the palette; `dispatches`: whether a dispatch will follow. */
+  call({ id, name }, dispatches) {
+    if (typeof id === "string") this.core.calls.set(id, this);
+    if (this.isOutside(name)) this.outside.push(Object.freeze({ id: id ?? null, name, refused: this.refusesCall(name) }));
+    if (dispatches) this.expected++;
+  }
+
+  /** Every call of the model's answer is known: the step is over once they are dispatched. */
+  sealed() {
+    this.seen = true;
+    this.dispatched(undefined);
+  }
+
+  /** One call was dispatched (`dispatch`, or `null` when nothing was asked of the policies); the step reported once all were. */
+  dispatched(dispatch) {
+    if (dispatch) this.dispatches.push(dispatch);
+    if (dispatch !== undefined) this.received++;
+    if (this.seen && this.received >= this.expected) this.finish();
+  }
+
+  /** Reports the step now (once), whatever is still outstanding. */
+  finish() {
+    if (this.done) return;
+    this.done = true;
+    if (!this.silent) this.core.emit(this);
+  }
+
+  report() {
+    const { selection: s, runStep: run } = this;
+    return Object.freeze({
+      step: this.index,
+      mode: this.core.o.mode,
+      routing: this.decision,
+      offered: this.offered ? freeze(this.offered) : null,
+      hidden: freeze(this.hidden),
+      selection: s ? Object.freeze({ model: s.model == null ? null : modelLabel(s.model), source: s.source, policy: s.policy ?? null }) : null,
+      dispatches: freeze(this.dispatches),
+      outside: freeze(this.outside),
+      // The run's lists (SPEC 8), with options.cache; without one, what was sent is what was offered.
+      listed: run ? run.listed : this.offered ? freeze(this.offered) : null,
+      deferred: run ? run.deferred : freeze([]),
+      revealed: run ? run.revealed : freeze([]),
+      kept: run ? run.kept : null,
+      // With skills (SPEC 9): the turn's relevant skills, and those new to the run (whose instructions were placed).
+      ...(this.core.skills && { skills: run?.skills ?? freeze([]), newSkills: run?.newSkills ?? freeze([]) }),
+    });
+  }
+}

@@ -1,0 +1,100 @@
+// The run (SPEC 8, 9) of an adapter: one PaletteRun over the tools the adapter is given, a new one
+// when they change, and its saved form (issue 41): the framework adapters and tool-palette/mcp keep
+// their runs here. Internal.
+import { PaletteRun } from "tool-palette";
+import { errorText, fail, isObject } from "./values.js";
+
+const VERSION = 1;
+
+/**
+ * A run over the registered names of each step, kept while they stay the same. With `carry`, a new run starts with
+ * what the previous one showed the model of the names still registered: a deferred run's revealed tools stay
+ * revealed (the model loaded them), an appending run's listed tools stay listed. The skills the run met (SPEC 9)
+ * stay met in a new run, and the tools of those the model loaded stay joined. `saved` (a saved form) is restored at
+ * the first step, over that step's registered names: a run saved over others is a TypeError naming `at`, or,
+ * with `carry`, a new run that carries what the saved one showed (as a change of the tools would).
+ */
+export class Runs {
+  constructor(cache, pinnedOf, { carry = false, saved = null, at = "options.saved" } = {}) {
+    Object.assign(this, { cache, pinnedOf, carry, at, names: null, run: null, listed: [], revealed: [], met: [], placed: [] });
+    this.pending = saved === null ? null : Runs.parse(saved, at);
+    if (this.pending) Object.assign(this, { listed: this.pending.listed, revealed: this.pending.revealed, met: this.pending.met, placed: this.pending.placed });
+  }
+
+  /** The run's step for `outcome` over `registered` (a new or restored run first when they changed). */
+  step(registered, outcome) {
+    const { cache } = this;
+    let carried = [];
+    if (!(this.names && this.names.length === registered.length && this.names.every((name, i) => name === registered[i]))) {
+      const still = new Set(registered);
+      this.run?.dispose();
+      this.names = [...registered];
+      this.run = this.restored(registered);
+      if (this.run === null) {
+        if (this.carry) carried = (cache === "deferred" ? this.revealed : cache === "append" ? this.listed : []).filter((n) => still.has(n));
+        this.run = new PaletteRun({ registered: this.names, cache, pinned: this.pinnedOf(this.names) });
+        this.revealed = [];
+        if (cache === "deferred") this.remember(this.run.reveal(carried));
+        for (const [skill, tools] of this.met) this.run.addSkill(skill, tools);
+      }
+    }
+    const palette = cache === "append" && carried.length && outcome.kind === "routed" ? { ...outcome, kind: "routed", names: [...carried, ...outcome.names], unresolved: [] } : outcome;
+    const step = this.run.step(palette);
+    this.listed = step.listed;
+    this.remember(step.revealed);
+    for (const skill of step.newSkills ?? []) this.met.push([skill, []]);
+    return step;
+  }
+
+  // The saved run, over `registered`: `null` when there is none, or (with `carry`) when it does not fit.
+  restored(registered) {
+    const saved = this.pending;
+    this.pending = null;
+    if (saved === null || saved.run === null) return null;
+    try {
+      return PaletteRun.load(saved.run, { registered });
+    } catch (error) {
+      if (this.carry) return null;
+      throw new TypeError(`${this.at} cannot be restored over the tools given now (${errorText(error)})`, { cause: error });
+    }
+  }
+
+  /** "deferred": tools the model loaded itself, offered from the next step on (the names newly revealed). */
+  reveal(names) {
+    return this.remember(this.run.reveal(names));
+  }
+
+  /** SPEC 9: the model loaded `skill`: no longer new, and its registered `tools` join the later steps (those that joined). */
+  addSkill(skill, tools) {
+    this.met.push([skill, [...tools]]);
+    return this.run ? this.run.addSkill(skill, tools) : [];
+  }
+
+  // (A loop, not push(...names): a list of 150,000 names overflows the stack.)
+  remember(names) {
+    for (const name of names) this.revealed.push(name);
+    return names;
+  }
+
+  /** The saved form (issue 41): versioned JSON text, the run's own saved form in it (`null` before its first step); `more` is the adapter's. */
+  save(more = {}) {
+    const run = this.run ? this.run.save() : this.pending?.run ?? null;
+    return JSON.stringify({ "tool-palette": "run", version: VERSION, run, listed: this.listed, revealed: this.revealed, met: this.met, placed: this.placed, ...more });
+  }
+
+  /** A saved form read and checked (a TypeError naming it, `at`, says why not); the adapter's own part of it too. */
+  static parse(saved, at) {
+    if (typeof saved !== "string") throw fail(at, "a string (a saved run, from onSaved or save())", saved);
+    let o;
+    try {
+      o = JSON.parse(saved);
+    } catch {}
+    const lists = (v) => Array.isArray(v) && v.every((x) => typeof x === "string");
+    if (!isObject(o) || o["tool-palette"] !== "run" || typeof o.version !== "number") throw new TypeError(`${at} is not a saved run of an adapter (from onSaved or save()), or it was cut short or altered`);
+    if (o.version !== VERSION) throw new TypeError(`${at} is a saved run of another version of tool-palette`);
+    const met = Array.isArray(o.met) && o.met.every((m) => Array.isArray(m) && typeof m[0] === "string" && lists(m[1]));
+    const placed = Array.isArray(o.placed) && o.placed.every((p) => Array.isArray(p) && typeof p[0] === "string" && Number.isSafeInteger(p[1]) && p[1] >= 0);
+    if ((o.run !== null && typeof o.run !== "string") || !lists(o.listed) || !lists(o.revealed) || !met || !placed) throw new TypeError(`${at} is not a saved run of an adapter (from onSaved or save()), or it was cut short or altered`);
+    return o;
+  }
+}

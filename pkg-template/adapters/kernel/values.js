@@ -1,0 +1,151 @@
+// The kernel's readers of the caller's values, its waits and warnings, for every adapter. Internal. A
+// value is read once; what the read throws (a getter, a proxy's trap, a revoked proxy) is the TypeError
+// naming what was read, the thrown value its `cause`, in the core's words (src/js/host.js).
+import { deliver } from "../../deliver.js";
+
+export const isObject = (v) => typeof v === "object" && v !== null;
+export const isFunction = (v) => typeof v === "function";
+export const isString = (v) => typeof v === "string";
+
+// How a message names what was given ("…, got an object").
+function describe(v) {
+  if (v === null) return "null";
+  if (typeof v !== "object") return typeof v;
+  try {
+    return Array.isArray(v) ? "an array" : "an object";
+  } catch {
+    return "an object"; // a revoked proxy
+  }
+}
+
+/** `<where> must be <what>, got <what it is>`. */
+export const fail = (where, what, value) => new TypeError(`${where} must be ${what}, got ${describe(value)}`);
+
+/** `f()`, reading a value of the caller's named `where`. */
+export function attempt(f, where) {
+  try {
+    return f();
+  } catch (cause) {
+    throw new TypeError(`${where} could not be read`, { cause });
+  }
+}
+
+/** `value[key]`, read once; `where` names it. */
+export const read = (value, key, where) => attempt(() => value[key], where);
+
+/** The `keys` of the caller's object `o` (`where`), read once each, as a record (all `undefined` when `o` is). */
+export function fields(o, keys, where) {
+  const out = {};
+  if (o !== undefined && !isObject(o)) throw fail(where, "an object", o);
+  for (const key of keys) out[key] = o === undefined ? undefined : read(o, key, `${where}.${key}`);
+  return out;
+}
+
+/** The items of the caller's iterable `value` (`where`) as an array. */
+export const items = (value, where) => attempt(() => [...value], where);
+
+/** Whether the caller's `value` has a method `key` (`where` names the read). */
+export const hasMethod = (value, key, where) => (isObject(value) || isFunction(value)) && isFunction(read(value, key, where));
+
+/** An iterable of strings (not a string itself), as a list of each once; `where` names it. */
+export function names(value, where, what = "an iterable of tool names") {
+  if (isString(value) || !hasMethod(value, Symbol.iterator, `${where}[Symbol.iterator]`)) throw fail(where, what, value);
+  const out = [];
+  for (const [i, name] of items(value, where).entries()) {
+    if (!isString(name)) throw fail(`${where}[${i}]`, "a string", name);
+    if (!out.includes(name)) out.push(name);
+  }
+  return out;
+}
+
+/** Each of `values` (option name → value), when given (not null or undefined), a function; `at` names their record. */
+export function checkFunctions(at, values) {
+  for (const [key, value] of Object.entries(values)) if (value != null && !isFunction(value)) throw fail(`${at}.${key}`, "a function", value);
+}
+
+/** `value` (the option `key` of `where`), one of the strings `allowed`. */
+export function checkOneOf(where, key, value, allowed) {
+  if (allowed.includes(value)) return value;
+  const quoted = allowed.map((a) => JSON.stringify(a));
+  throw fail(`${where}: options.${key}`, `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`, value);
+}
+
+/** A signal as the core takes one: `undefined`/`null`, or an object with `aborted`, `addEventListener` and `removeEventListener`. */
+export function checkSignal(signal, where) {
+  if (signal == null) return;
+  const fits = () => typeof signal.aborted === "boolean" && isFunction(signal.addEventListener) && isFunction(signal.removeEventListener);
+  if (!isObject(signal) || !attempt(fits, where)) throw fail(where, "an AbortSignal", signal);
+}
+
+/** The message of a thrown value (the value itself as text when it is no Error). */
+export const errorText = (error) => (error instanceof Error ? error.message : String(error));
+
+/** Defines an own, enumerable property, whatever the key ("__proto__" included). */
+export const put = (record, key, value) => Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+
+/** A tool's `name` (a getter that throws names nothing). */
+export function nameOf(tool) {
+  try {
+    return isObject(tool) || isFunction(tool) ? tool.name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+// ---------------------------------------------------------------- waiting
+
+// The waits the core does not run (listing, embedding, calling a server), bounded by its rule for a budget
+// (src/routing/turn.rs): a timer past 2^31 - 1 ms would fire at once, so such a budget never runs out.
+
+/** The timer to set for a budget of `ms`, or `null` for none. */
+export const timerFor = (ms) => (ms <= 2 ** 31 - 1 ? ms : null);
+
+/** `work` within `ms`: when the time is up, rejects with `timedOut()` and aborts `controller`. */
+export function within(work, ms, timedOut, controller) {
+  if (timerFor(ms) === null) return work;
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      const error = timedOut();
+      reject(error);
+      controller?.abort(error);
+    }, ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Why a signal aborted: its reason (an AbortError when it gives none). */
+export const reasonOf = (signal) => signal.reason ?? new DOMException("This operation was aborted", "AbortError");
+
+/** `promise`, or the signal's reason as soon as it aborts (even if the work never heeds it). */
+export function abortable(promise, signal) {
+  if (signal == null) return promise;
+  if (signal.aborted) return Promise.reject(reasonOf(signal));
+  let onAbort;
+  const aborted = new Promise((_, reject) => {
+    onAbort = () => reject(reasonOf(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  return Promise.race([promise, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
+}
+
+// ---------------------------------------------------------------- warnings
+
+/** A warning of an adapter (name "ToolPaletteAdapterWarning", with a `code`). */
+export class ToolPaletteAdapterWarning extends Error {
+  constructor(message, code) {
+    super(message);
+    this.name = "ToolPaletteAdapterWarning";
+    this.code = code;
+  }
+}
+
+/** `warn(code, message)`: an adapter's warning (`${where}: message`), delivered as the core's are, once per code. */
+export function warnings(where, onWarning) {
+  const warned = new Set();
+  return (code, message) => {
+    if (warned.has(code)) return;
+    warned.add(code);
+    deliver(new ToolPaletteAdapterWarning(`${where}: ${message}`, code), onWarning);
+  };
+}

@@ -1,0 +1,154 @@
+// tool-palette/mcp, skills (SPEC 9): the host's skills and those of every server that declares the MCP
+// Skills extension (io.modelcontextprotocol/skills: `skills/list`, `skills/get`, the SKILL.md read as a
+// resource) in one SkillIndex, rebuilt at each listing. A server's skill is indexed from its entry (its
+// frontmatter: nothing is read ahead of need), its tools resolve to that server's tools first, and its
+// instructions are read when first needed, checked against the entry (size, SHA-256 digest,
+// frontmatter; once refreshed with skills/get), and given the model tagged with the server's name.
+import { parseSkill, SkillIndex } from "tool-palette";
+import { instructions } from "../kernel/skills.js";
+import { errorText, isFunction, isObject, isString } from "../kernel/values.js";
+import { definition, pages, UNCHECKED } from "./listing.js";
+
+export const EXTENSION = "io.modelcontextprotocol/skills";
+
+/** Whether a connected client's server declares the Skills extension (the SDK Client's capabilities). */
+export function declares(client) {
+  try {
+    return isFunction(client.getServerCapabilities) && isObject(client.getServerCapabilities()?.extensions?.[EXTENSION]);
+  } catch {
+    return false;
+  }
+}
+
+// A frontmatter as YAML's flow style (JSON), the way SKILL.md texts carry any skill the core reads.
+const skillText = (frontmatter) => `---\n{${Object.entries(frontmatter).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")}}\n---\n`;
+// Two frontmatters alike field by field (any key order).
+const canonical = (v) => (Array.isArray(v) ? v.map(canonical) : isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])])) : v);
+const same = (a, b) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+const hex = (buffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+/** A skills/list entry checked (the extension's `Skill`): `{ uri, frontmatter: { name, description, … }, resources: [...] | "dynamic" }`. */
+function readEntry(entry) {
+  const fm = isObject(entry) ? entry.frontmatter : undefined;
+  if (!isObject(entry) || !isString(entry.uri) || !isObject(fm) || !isString(fm.name) || !isString(fm.description)) throw new TypeError("it is not a skill entry { uri, frontmatter: { name, description } }");
+  if (entry.resources !== "dynamic" && !Array.isArray(entry.resources)) throw new TypeError(`its resources are neither a list nor "dynamic"`);
+  return { uri: entry.uri, frontmatter: fm, resources: entry.resources };
+}
+
+/**
+ * The skills of the palette over `listing`: `o.skills` (the host's own, read), `o.skillIndex` (SkillIndex options:
+ * `tools`, `disabled`, `limit`), `o.skillServers` (those that declare the extension). Each listing gets `skills`:
+ * `{ index, byName (a server skill's name → its entry and server), texts }`; `source(loaded)` is what the kernel reads
+ * the latest listing's skills through (kernel/skills.js), `loaded(skill, tools)` told of a skill the model loaded.
+ */
+export function createSkills(o, listing) {
+  const { clients, listTimeoutMs, warn, skills: host, skillIndex: options, skillServers: servers, skillTool } = o;
+  const entries = new Map(); // server → its entries
+  const hostNames = new Set(host.map((skill) => skill.name));
+  const map = (tool, skill) => (isFunction(options.tools) ? options.tools(tool, skill) : isObject(options.tools) && Object.hasOwn(options.tools, tool) ? options.tools[tool] : undefined);
+
+  // At each listing: the entries of the servers listed again (all pages, within listTimeoutMs), then one index of the
+  // host's skills and every server's. A server's skill keeps its name unless another origin has it: then
+  // <server>__<name> (<server>__<its path> when one server lists it twice).
+  listing.listen(async (l, relisted) => {
+    await Promise.all(
+      relisted.filter((server) => servers.includes(server)).map(async (server) => {
+        const client = clients.get(server);
+        const page = (params, opts) => client.request({ method: "skills/list", params: params ?? {} }, UNCHECKED, opts);
+        try {
+          const timedOut = () => new Error(`skills/list of server "${server}" timed out after ${listTimeoutMs} ms`);
+          entries.set(server, await pages(page, "skills", listTimeoutMs, timedOut, "skills/list"));
+        } catch (error) {
+          entries.set(server, []);
+          warn(`SKILLS_FAILED:${server}`, `the skills of server "${server}" could not be listed (${errorText(error)}); they are left out until it lists again.`);
+        }
+      }),
+    );
+    const read = [...entries].flatMap(([server, list]) =>
+      list.flatMap((entry) => {
+        try {
+          return [{ server, ...readEntry(entry) }];
+        } catch (error) {
+          warn(`SKILL_SKIPPED:${server}`, `a skill entry of server "${server}" was left out: ${errorText(error)}.`);
+          return [];
+        }
+      }),
+    );
+    const count = new Map();
+    for (const name of [...hostNames, ...read.map((s) => s.frontmatter.name)]) count.set(name, (count.get(name) ?? 0) + 1);
+    const taken = new Set(hostNames);
+    const byName = new Map(); // a server skill's name here → { server, uri, frontmatter, resources }
+    const skills = [...host];
+    for (const s of read) {
+      let name = count.get(s.frontmatter.name) > 1 ? `${s.server}__${s.frontmatter.name}` : s.frontmatter.name;
+      if (taken.has(name)) name = `${s.server}__${s.uri.replace(/^[a-z][a-z0-9+.-]*:\/\//i, "").replace(/\/SKILL\.md$/, "")}`;
+      try {
+        if (taken.has(name)) throw new TypeError(`"${name}" is already the name of another skill`);
+        skills.push(parseSkill(skillText({ ...s.frontmatter, name })));
+        taken.add(name);
+        byName.set(name, s);
+      } catch (error) {
+        warn(`SKILL_SKIPPED:${s.server}`, `the skill ${s.uri} of server "${s.server}" was left out: ${errorText(error)}.`);
+      }
+    }
+    // A server's skill's tools: that server's tools first (their palette names), else the host's mapping.
+    const own = new Map([...l.byName].map(([name, t]) => [`${t.server}\u0000${t.name}`, name]));
+    const tools = (tool, skill) => own.get(`${byName.get(skill.name)?.server}\u0000${tool}`) ?? map(tool, skill);
+    const index = new SkillIndex(skills, { tools, ...(options.disabled === undefined ? {} : { disabled: options.disabled }), ...(options.limit === undefined ? {} : { limit: options.limit }) });
+    l.skills = { index, byName, texts: new Map() };
+    // The load_skill tool is sent with the pinned tools: its definition counts among those offered.
+    if (skillTool !== false) l.sizes.set(skillTool, definition(skillTool, index.loadSkillTool({ name: skillTool })));
+  });
+
+  // A server skill's SKILL.md (resources/read), checked against its entry: its size and digest when the entry lists
+  // them, its frontmatter always. A mismatch refreshes the entry (skills/get) and reads again, once.
+  async function read(s, refreshed = false) {
+    const client = clients.get(s.server);
+    const result = isFunction(client.readResource) ? await client.readResource({ uri: s.uri }) : await client.request({ method: "resources/read", params: { uri: s.uri } }, UNCHECKED);
+    const contents = isObject(result) && Array.isArray(result.contents) ? result.contents : [];
+    const content = contents.find((c) => isObject(c) && c.uri === s.uri) ?? contents[0];
+    const text = isString(content?.text) ? content.text : isString(content?.blob) ? new TextDecoder().decode(Uint8Array.from(atob(content.blob), (c) => c.charCodeAt(0))) : null;
+    let why = text === null ? "it has no text" : null;
+    if (why === null && Array.isArray(s.resources)) {
+      const listed = s.resources.find((r) => isObject(r) && r.uri === s.uri);
+      const bytes = new TextEncoder().encode(text);
+      if (!listed) why = "its entry lists no SKILL.md";
+      else if (bytes.length !== listed.size) why = `it is ${bytes.length} bytes, its entry says ${listed.size}`;
+      else if (`sha256:${hex(await globalThis.crypto.subtle.digest("SHA-256", bytes))}` !== listed.digest) why = "its SHA-256 digest is not its entry's";
+    }
+    let skill;
+    if (why === null) {
+      try {
+        skill = parseSkill(text, { path: s.uri });
+        if (!same(skill.frontmatter, s.frontmatter)) why = "its frontmatter is not its entry's";
+      } catch (error) {
+        why = errorText(error);
+      }
+    }
+    if (why === null) return skill.body;
+    if (refreshed) throw new Error(`the SKILL.md at ${s.uri} does not match its entry: ${why}`);
+    const got = await client.request({ method: "skills/get", params: { uri: s.uri } }, UNCHECKED);
+    return read({ ...s, ...readEntry(isObject(got) ? got.skill : undefined) }, true);
+  }
+
+  // Before the first listing: an index of no skill (its load_skill tool's definition is the same).
+  let none = null;
+  const current = () => listing.latest()?.skills ?? { index: (none ??= new SkillIndex([])), byName: new Map(), texts: new Map() };
+
+  /** What the kernel reads the latest listing's skills through: a SkillIndex's members, and a skill's instructions. */
+  const source = (loaded) => ({
+    entries: (ctx) => current().index.entries(ctx),
+    get: (name) => current().index.get(name),
+    loadSkillTool: (opts) => current().index.loadSkillTool(opts),
+    loaded,
+    async instructions(name) {
+      const { index, byName, texts } = current();
+      const s = byName.get(name);
+      if (!s) return instructions(name, index.get(name)?.body ?? "");
+      if (!texts.has(name)) texts.set(name, read(s).catch((error) => (texts.delete(name), Promise.reject(error))));
+      return instructions(name, await texts.get(name), s.server);
+    },
+  });
+
+  return { source };
+}
