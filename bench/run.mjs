@@ -10,6 +10,7 @@ import * as baseline from "./baseline.mjs";
 import { aiSdk, data as bfcl, embeddingAlone, miniSearch, pool as bfclPool, recall, recalls, synthetic, toolIndexRankers, vectors } from "./tool-search/compare.mjs";
 import { tokenTable, mcpOverhead, markdown as tokenLines } from "./tool-search/tokens.mjs";
 import { multiTurn, lines as multiTurnLines, markdown as multiTurnMarkdown } from "./tool-search/multi-turn.mjs";
+import { mcpEntries, lines as mcpLines, markdown as mcpMarkdown } from "./tool-search/mcp/entries.mjs";
 import * as skillsBench from "./skills/bench.mjs";
 import { shortenImports, trapAtPanic, WASM_OPT_ARGS } from "../scripts/wasm-edit.mjs";
 
@@ -434,6 +435,11 @@ if (process.argv.includes("--multi-turn")) {
   console.log(multiTurnLines(await multiTurn()).join("\n"));
   process.exit(0);
 }
+// `--mcp`: only the multi-server MCP sets (servers as namespaces), printed, nothing written.
+if (process.argv.includes("--mcp")) {
+  console.log(mcpLines(await mcpEntries()).join("\n"));
+  process.exit(0);
+}
 
 const turns = await race(scenarios);
 for (const r of turns) console.log(`${r.name.padEnd(40)} package ${fmt(r.packageUs).padStart(10)}  baseline ${fmt(r.baselineUs).padStart(10)}  ratio ${r.ratio.toFixed(2)}×`);
@@ -529,11 +535,13 @@ const tokens = { routing: await tokenTable(), mcp: await mcpOverhead({ runs: qui
 console.log(`\n${tokenLines(tokens.routing, tokens.mcp).join("\n")}`);
 const runs = await multiTurn();
 console.log(`\n${multiTurnLines(runs).join("\n")}`);
+const mcp = await mcpEntries();
+console.log(`\n${mcpLines(mcp).join("\n")}`);
 console.log("");
 const skillsResults = await skills();
 printSkills(skillsResults);
 
-const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem, crossings, door, binding, toolSearch: search, tokens, multiTurn: runs, skills: skillsResults };
+const results = { machine, date: new Date().toISOString(), rounds: ROUNDS, timeMs: TIME_MS, turns, scaling: series, weights, coldStart: cold, workerd, memory: mem, crossings, door, binding, toolSearch: search, tokens, multiTurn: runs, mcp, skills: skillsResults };
 if (!quick) {
   writeFileSync(new URL("bench/results.json", root), JSON.stringify(results, null, 2) + "\n");
   const table = [
@@ -581,6 +589,8 @@ if (!quick) {
     ...tokenLines(tokens.routing, tokens.mcp),
     "",
     ...multiTurnMarkdown(runs),
+    "",
+    ...mcpMarkdown(mcp),
     "",
     ...skillsBench.markdown(skillsResults),
   ].join("\n");
