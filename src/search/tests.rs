@@ -1189,14 +1189,23 @@ fn entries_of(ix: &Index, q: &str, history: Option<&str>, limit: usize) -> Vec<u
 }
 
 #[test]
-fn entries_offer_small_namespaces_whole() {
+fn entries_offer_the_turns_namespaces() {
     let ix = namespaced();
-    // "sort" ranks sort first; its namespace comes whole after the hits.
-    assert_eq!(entries_of(&ix, "sort by line", None, 1), [2, 0, 1, 3]);
+    // One message alone: the first hit's namespace (files, 4 tools) is larger than the
+    // limit, so only its best tools come (those among the deep hits: sort alone matches).
+    assert_eq!(entries_of(&ix, "sort by line", None, 1), [2]);
+    // No larger than the limit: whole.
+    assert_eq!(entries_of(&ix, "sort by line", None, 4), [2, 0, 1, 3]);
+    assert_eq!(entries_of(&ix, "the mean", None, 2), [4, 5]);
+    // In a run (with history), a namespace the ranking names is offered whole up to
+    // WHOLE_NAMESPACE tools.
+    assert_eq!(
+        entries_of(&ix, "sort by line", Some("zzz"), 1),
+        [2, 0, 1, 3]
+    );
     // A tool without a namespace brings only itself.
     assert_eq!(entries_of(&ix, "forecast", None, 1), [7]);
-    // Namespaces of the first 2 × limit hits: "weather city" hits 6, 7 only.
-    assert_eq!(entries_of(&ix, "weather city", None, 5), [6, 7]);
+    assert_eq!(entries_of(&ix, "weather city", Some("zzz"), 5), [6, 7]);
     // The history's namespaces come after the message's, each tool once.
     assert_eq!(
         entries_of(&ix, "the mean", Some("move the file"), 1),
@@ -1218,23 +1227,45 @@ fn entries_offer_small_namespaces_whole() {
 }
 
 #[test]
-fn large_namespaces_are_ranked_tool_by_tool() {
+fn a_namespace_is_the_turns_by_its_first_hit_or_its_share_of_the_hits() {
+    // 0: no namespace; 1-3: one namespace; 4-5: another.
+    let mut ix = index(&[
+        tool("g", "gamma alpha"),
+        tool("a1", "alpha"),
+        tool("a2", "alpha"),
+        tool("a3", "delta"),
+        tool("b1", "alpha"),
+        tool("b2", "zeta"),
+    ]);
+    assert!(ix.set_namespaces(vec![NONE, 1, 1, 1, 4, 4]));
+    // The first hit has no namespace; of the first 3 hits (0, 1, 2), two are of the first
+    // namespace: it is the turn's, whole; the other's hit (4, fourth) brings nothing.
+    assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 3), [0, 1, 2, 3]);
+    // Of the first 2 hits only one is of it: no namespace is the turn's.
+    assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 2), [0, 1]);
+}
+
+#[test]
+fn large_namespaces_bring_their_best_tools() {
     let n = WHOLE_NAMESPACE as usize + 1;
     let tools: Vec<Tool> = (0..n)
         .map(|i| {
             tool(
                 &alloc::format!("t{i}"),
-                if i == 3 { "alpha" } else { "beta" },
+                if i % 4 == 3 { "alpha" } else { "beta" },
             )
         })
         .collect();
     let mut ix = index(&tools);
     assert!(ix.set_namespaces(vec![0; n]));
-    assert_eq!(entries_of(&ix, "alpha", None, 5), [3]);
-    // One tool fewer: offered whole.
+    // Its tools among the first NAMESPACE_DEPTH x limit hits, in a run or not.
+    assert_eq!(entries_of(&ix, "alpha", None, 1), [3, 7, 11, 15]);
+    assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 1), [3, 7, 11, 15]);
+    assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 2).len(), 8);
+    // One tool fewer: offered whole in a run.
     let mut ix = index(&tools[..n - 1]);
     assert!(ix.set_namespaces(vec![0; n - 1]));
-    assert_eq!(entries_of(&ix, "alpha", None, 5).len(), n - 1);
+    assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 5).len(), n - 1);
 }
 
 #[test]
