@@ -245,9 +245,13 @@ export function runs(tp) {
   });
 
   describe("ToolIndex: namespaces and history (SPEC 8)", () => {
-    test("a small namespace ranked among the first 2 × limit comes whole, after the hits", () => {
+    test("the first hit's namespace comes whole after the hits when it is no larger than the limit, or in a run; else its best tools", () => {
       const index = new ToolIndex(FS, { limit: 1 });
-      assert.deepEqual(tools(index.entries("sort by line")), ["sort", "cd", "ls"]);
+      // One message: files (3 tools) is larger than the limit; of it, sort alone ranks.
+      assert.deepEqual(tools(index.entries("sort by line")), ["sort"]);
+      assert.deepEqual(tools(new ToolIndex(FS, { limit: 3 }).entries("sort by line")), ["sort", "cd", "ls"]);
+      // In a run (a history), whole.
+      assert.deepEqual(tools(index.entries({ message: "sort by line", history: ["zzz"] })), ["sort", "cd", "ls"]);
       assert.deepEqual(tools(index.entries({ message: "forecast" })), ["forecast"]);
       // search stays the ranking alone.
       assert.deepEqual(index.search("sort by line").map((h) => h.name), ["sort"]);
@@ -257,8 +261,8 @@ export function runs(tp) {
       const index = new ToolIndex(FS, { limit: 1 });
       assert.deepEqual(tools(index.entries({ message: "the mean", history: ["weather", "sort the file"] })), ["mean", "add", "cd", "ls", "sort"]);
       assert.deepEqual(tools(index.entries({ message: "zzz", history: ["sort the file"] })), []);
-      assert.deepEqual(tools(index.entries({ message: "the mean", history: [] })), ["mean", "add"]);
-      assert.deepEqual(tools(index.entries({ message: "the mean", history: null })), ["mean", "add"]);
+      assert.deepEqual(tools(index.entries({ message: "the mean", history: [] })), ["mean"]);
+      assert.deepEqual(tools(index.entries({ message: "the mean", history: null })), ["mean"]);
     });
 
     test("namespaces are exact strings, kept by snapshots", () => {
@@ -291,7 +295,7 @@ export function runs(tp) {
       assert.deepEqual(tools(await index.entries({ message: "numbers", history: ["sort the file"] })), ["mean", "add", "cd", "ls", "sort"]);
     });
 
-    test("a run over a router over the index: the second turn keeps the first's namespace", async () => {
+    test("a run over a router over the index: the first turn brings its namespace's best tools, the second (in a run) that namespace whole", async () => {
       const index = new ToolIndex(FS, { limit: 1 });
       const registered = FS.map((t) => t.name);
       const router = new ToolRouter({ registered, entries: index.entries });
@@ -302,8 +306,8 @@ export function runs(tp) {
         steps.push(run.step(await router.resolve({ context: { message, history: [...history] } })));
         history.push(message);
       }
-      assert.deepEqual(steps.map((s) => s.revealed), [["cd", "ls", "sort"], ["mean", "add"]]);
-      assert.deepEqual(steps[1].offered, ["cd", "ls", "sort", "mean", "add"]);
+      assert.deepEqual(steps.map((s) => s.revealed), [["ls", "sort"], ["cd", "mean", "add"]]);
+      assert.deepEqual(steps[1].offered, ["ls", "sort", "cd", "mean", "add"]);
       assert.deepEqual(steps.map((s) => s.kept), [false, true]);
     });
   });
