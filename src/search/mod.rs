@@ -882,8 +882,8 @@ impl Index {
     ///   first `limit` hits; then the same of `history` (the run's last earlier message,
     ///   ranked lexically);
     /// - each such namespace whole when it is no larger than `limit`, or in a run (with
-    ///   `history`) when it is no larger than `WHOLE_NAMESPACE`; else only its best tools,
-    ///   those among the deep hits.
+    ///   `history`, empty on a run's first turn) when it is no larger than
+    ///   `WHOLE_NAMESPACE`; else only its best tools, those among the deep hits.
     ///
     /// Each tool once; a turn adds at most `NAMESPACE_DEPTH × limit` tools or
     /// `WHOLE_NAMESPACE` per namespace, of at most `1 + limit / CONCENTRATION` namespaces
@@ -919,7 +919,9 @@ impl Index {
         self.offer_evident(&hits, limit, whole_up_to, &mut offered, out);
         if let Some(history) = history {
             self.search(history, depth, &mut hits);
-            self.offer_evident(&hits, limit, whole_up_to, &mut offered, out);
+            if !hits.is_empty() {
+                self.offer_evident(&hits, limit, whole_up_to, &mut offered, out);
+            }
         }
     }
 

@@ -1197,8 +1197,9 @@ fn entries_offer_the_turns_namespaces() {
     // No larger than the limit: whole.
     assert_eq!(entries_of(&ix, "sort by line", None, 4), [2, 0, 1, 3]);
     assert_eq!(entries_of(&ix, "the mean", None, 2), [4, 5]);
-    // In a run (with history), a namespace the ranking names is offered whole up to
-    // WHOLE_NAMESPACE tools.
+    // In a run (with history, even an empty one: a run's first turn), a namespace the
+    // ranking names is offered whole up to WHOLE_NAMESPACE tools.
+    assert_eq!(entries_of(&ix, "sort by line", Some(""), 1), [2, 0, 1, 3]);
     assert_eq!(
         entries_of(&ix, "sort by line", Some("zzz"), 1),
         [2, 0, 1, 3]

@@ -250,8 +250,9 @@ export function runs(tp) {
       // One message: files (3 tools) is larger than the limit; of it, sort alone ranks.
       assert.deepEqual(tools(index.entries("sort by line")), ["sort"]);
       assert.deepEqual(tools(new ToolIndex(FS, { limit: 3 }).entries("sort by line")), ["sort", "cd", "ls"]);
-      // In a run (a history), whole.
+      // In a run (a history, even an empty one), whole.
       assert.deepEqual(tools(index.entries({ message: "sort by line", history: ["zzz"] })), ["sort", "cd", "ls"]);
+      assert.deepEqual(tools(index.entries({ message: "sort by line", history: [] })), ["sort", "cd", "ls"]);
       assert.deepEqual(tools(index.entries({ message: "forecast" })), ["forecast"]);
       // search stays the ranking alone.
       assert.deepEqual(index.search("sort by line").map((h) => h.name), ["sort"]);
@@ -261,7 +262,8 @@ export function runs(tp) {
       const index = new ToolIndex(FS, { limit: 1 });
       assert.deepEqual(tools(index.entries({ message: "the mean", history: ["weather", "sort the file"] })), ["mean", "add", "cd", "ls", "sort"]);
       assert.deepEqual(tools(index.entries({ message: "zzz", history: ["sort the file"] })), []);
-      assert.deepEqual(tools(index.entries({ message: "the mean", history: [] })), ["mean"]);
+      // An empty history is a run's first turn: in a run, the namespace comes whole.
+      assert.deepEqual(tools(index.entries({ message: "the mean", history: [] })), ["mean", "add"]);
       assert.deepEqual(tools(index.entries({ message: "the mean", history: null })), ["mean"]);
     });
 
@@ -295,7 +297,7 @@ export function runs(tp) {
       assert.deepEqual(tools(await index.entries({ message: "numbers", history: ["sort the file"] })), ["mean", "add", "cd", "ls", "sort"]);
     });
 
-    test("a run over a router over the index: the first turn brings its namespace's best tools, the second (in a run) that namespace whole", async () => {
+    test("a run over a router over the index: the second turn keeps the first's namespace", async () => {
       const index = new ToolIndex(FS, { limit: 1 });
       const registered = FS.map((t) => t.name);
       const router = new ToolRouter({ registered, entries: index.entries });
@@ -306,8 +308,8 @@ export function runs(tp) {
         steps.push(run.step(await router.resolve({ context: { message, history: [...history] } })));
         history.push(message);
       }
-      assert.deepEqual(steps.map((s) => s.revealed), [["ls", "sort"], ["cd", "mean", "add"]]);
-      assert.deepEqual(steps[1].offered, ["ls", "sort", "cd", "mean", "add"]);
+      assert.deepEqual(steps.map((s) => s.revealed), [["cd", "ls", "sort"], ["mean", "add"]]);
+      assert.deepEqual(steps[1].offered, ["cd", "ls", "sort", "mean", "add"]);
       assert.deepEqual(steps.map((s) => s.kept), [false, true]);
     });
   });
