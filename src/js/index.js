@@ -124,11 +124,13 @@ function ask(self, Class, method, query, options, f) {
   });
 }
 
-// A context's message and the history's last (SPEC 8), or undefined without a message.
+// A context's message and the history's last (SPEC 8), or undefined without a message. A
+// history given empty (a run's first turn) is "": the core ranks it as a turn of a run.
 function contextOf(context, where) {
   if (!isObject(context)) return typeof context === "string" ? [context] : undefined;
   const [message, history] = fields(context, ["message", "history"], where);
   const last = history == null ? [] : strings(history, `${where}.history`).slice(-1);
+  if (history != null && last.length === 0) last.push("");
   return typeof message === "string" ? [message, ...last] : undefined;
 }
 

@@ -81,6 +81,9 @@ pub struct Params {
     pub stop: bool,
     /// Split camelCase.
     pub camel: bool,
+    /// Drop the parts of contractions and possessives (`what's` → what, `don't` → nothing):
+    /// off in snapshots of builds before it (format 4 without flag 16), which rank as saved.
+    pub elide: bool,
 }
 
 impl Default for Params {
@@ -93,6 +96,7 @@ impl Default for Params {
             stem: true,
             stop: true,
             camel: true,
+            elide: true,
         }
     }
 }
@@ -317,7 +321,7 @@ impl Builder {
         // every tool.
         let mut count = 0;
         tokens.start();
-        while let Some(tok) = tokens.next(text, p.camel) {
+        while let Some(tok) = tokens.next(text, p.camel, p.elide) {
             let s = match surface.id_of(tok) {
                 Some(s) => s,
                 None => surface.intern(tok),
@@ -568,7 +572,7 @@ impl Index {
     fn query_terms(&self, s: &mut Scratch, query: &[u16]) {
         s.terms.clear();
         s.tokens.start();
-        while let Some(tok) = s.tokens.next(query, self.params.camel) {
+        while let Some(tok) = s.tokens.next(query, self.params.camel, self.params.elide) {
             s.stem.clear();
             s.stem.extend_from_slice(tok);
             let t = match tokenize::normalize(&mut s.stem, self.params.stop, self.params.stem) {
@@ -800,13 +804,17 @@ fn sift(h: &mut [(f32, u32)], mut i: usize, above: fn((f32, u32), (f32, u32)) ->
     }
 }
 
-/// A namespace of at most this many tools is offered whole by `Index::entries` (measured:
-/// DESIGN.md, "Runs"); a larger one (a big MCP server) is ranked tool by tool.
+/// A namespace of at most this many tools may be offered whole by `Index::entries` in a run
+/// (a turn with history); a larger one (a big MCP server) only ever brings its best tools.
 pub const WHOLE_NAMESPACE: u32 = 32;
 
-/// How deep `Index::entries` looks for namespaces: the first `NAMESPACE_DEPTH × limit`
-/// ranked tools.
-pub const NAMESPACE_DEPTH: usize = 2;
+/// How deep `Index::entries` ranks: the first `NAMESPACE_DEPTH × limit` tools, where a
+/// namespace's best tools are taken from (bench/tool-search/DESIGN.md, "Namespaces by evidence").
+pub const NAMESPACE_DEPTH: usize = 4;
+
+/// A namespace with at least this many of the first `limit` hits is the turn's, as is the
+/// first hit's (DESIGN.md, "Namespaces by evidence").
+pub const CONCENTRATION: usize = 2;
 
 /// Which tools share a namespace: per tool, the first tool of its namespace (`NONE`: it
 /// has none), the next tool of the same namespace (`NONE` after the last), and per first
@@ -865,12 +873,22 @@ impl Index {
         &self.namespaces.first
     }
 
-    /// The rows of `entries` (SPEC 6 and 8), into `out` (cleared first): the query's first
-    /// `limit` hits (hybrid with `vector`), then every tool of each namespace of at most
-    /// `WHOLE_NAMESPACE` tools among its first `NAMESPACE_DEPTH × limit` hits, then of the
-    /// namespaces so found for `history` (the run's last earlier message), each namespace
-    /// in registration order and each tool once. A query that ranks nothing gives nothing
-    /// (a search miss never hides the palette); without namespaces this is `search`.
+    /// The rows of `entries` (SPEC 6 and 8), into `out` (cleared first), from the ranking's
+    /// evidence (bench/tool-search/DESIGN.md, "Namespaces by evidence"):
+    ///
+    /// - the query's first `limit` hits (hybrid with `vector`), ranked `NAMESPACE_DEPTH ×
+    ///   limit` deep;
+    /// - the turn's namespaces: the first hit's, and each holding `CONCENTRATION` of the
+    ///   first `limit` hits; then the same of `history` (the run's last earlier message,
+    ///   ranked lexically);
+    /// - each such namespace whole when it is no larger than `limit`, or in a run (with
+    ///   `history`, empty on a run's first turn) when it is no larger than
+    ///   `WHOLE_NAMESPACE`; else only its best tools, those among the deep hits.
+    ///
+    /// Each tool once; a turn adds at most `NAMESPACE_DEPTH × limit` tools or
+    /// `WHOLE_NAMESPACE` per namespace, of at most `1 + limit / CONCENTRATION` namespaces
+    /// per ranking. A query that ranks nothing gives nothing (a search miss never hides the
+    /// palette); without namespaces this is `search`.
     pub fn entries(
         &self,
         query: &[u16],
@@ -892,27 +910,73 @@ impl Index {
         if ns.first.is_empty() || hits.is_empty() {
             return;
         }
-        let mut wholes: Vec<u32> = Vec::new();
-        let mut add = |hits: &[Hit], out: &mut Vec<u32>| {
-            for hit in hits {
-                let f = ns.first[hit.tool as usize];
-                if f == NONE || ns.size[f as usize] > WHOLE_NAMESPACE || wholes.contains(&f) {
-                    continue;
-                }
-                wholes.push(f);
-                let mut t = f;
-                while t != NONE {
-                    if !out[..limit.min(out.len())].contains(&t) {
-                        out.push(t);
-                    }
-                    t = ns.next[t as usize];
-                }
-            }
+        let whole_up_to = if history.is_some() {
+            WHOLE_NAMESPACE.max(limit as u32)
+        } else {
+            limit as u32
         };
-        add(&hits, out);
+        let mut offered: Vec<u32> = Vec::new();
+        self.offer_evident(&hits, limit, whole_up_to, &mut offered, out);
         if let Some(history) = history {
             self.search(history, depth, &mut hits);
-            add(&hits, out);
+            if !hits.is_empty() {
+                self.offer_evident(&hits, limit, whole_up_to, &mut offered, out);
+            }
+        }
+    }
+
+    /// The namespaces `hits` (a ranking, best first) give evidence for, by their first tools:
+    /// the first hit's and each holding `CONCENTRATION` of the first `limit` hits.
+    fn evident(&self, hits: &[Hit], limit: usize, into: &mut Vec<u32>) {
+        into.clear();
+        let first = &self.namespaces.first;
+        let top = &hits[..limit.min(hits.len())];
+        for (i, hit) in top.iter().enumerate() {
+            let f = first[hit.tool as usize];
+            if f == NONE || into.contains(&f) {
+                continue;
+            }
+            let count = top.iter().filter(|h| first[h.tool as usize] == f).count();
+            if i == 0 || count >= CONCENTRATION {
+                into.push(f);
+            }
+        }
+    }
+
+    /// Offers each namespace `hits` give evidence for (and not offered whole yet, in
+    /// `offered`): whole when it has at most `whole_up_to` tools, else its tools among `hits`.
+    fn offer_evident(
+        &self,
+        hits: &[Hit],
+        limit: usize,
+        whole_up_to: u32,
+        offered: &mut Vec<u32>,
+        out: &mut Vec<u32>,
+    ) {
+        let ns = &self.namespaces;
+        let mut found = Vec::new();
+        self.evident(hits, limit, &mut found);
+        let put = |t: u32, out: &mut Vec<u32>| {
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        };
+        for f in found {
+            if offered.contains(&f) {
+                continue;
+            }
+            if ns.size[f as usize] <= whole_up_to {
+                offered.push(f);
+                let mut t = f;
+                while t != NONE {
+                    put(t, out);
+                    t = ns.next[t as usize];
+                }
+            } else {
+                for hit in hits.iter().filter(|h| ns.first[h.tool as usize] == f) {
+                    put(hit.tool, out);
+                }
+            }
         }
     }
 }

@@ -307,7 +307,8 @@ pub fn save<'a>(
     }
     w.f32(p.k1);
     let counted = u32::from(index.counts.is_some()) << 3;
-    w.u32(u32::from(p.stem) | u32::from(p.stop) << 1 | u32::from(p.camel) << 2 | counted);
+    let elide = u32::from(p.elide) << 4;
+    w.u32(u32::from(p.stem) | u32::from(p.stop) << 1 | u32::from(p.camel) << 2 | counted | elide);
     w.f32(fusion.k);
     w.f32(fusion.lexical);
     w.f32(fusion.embedding);
@@ -573,6 +574,7 @@ pub fn load(mut bytes: Vec<u8>) -> Result<Snapshot, SnapshotError> {
         stem: flags & 1 != 0,
         stop: flags & 2 != 0,
         camel: flags & 4 != 0,
+        elide: flags & 16 != 0,
     };
     let fusion = Fusion {
         k: r.f32()?,

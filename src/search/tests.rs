@@ -6,10 +6,14 @@ fn u(s: &str) -> Vec<u16> {
 }
 
 fn raw_tokens(text: &[u16], camel: bool) -> Vec<Vec<u16>> {
+    raw_tokens_with(text, camel, true)
+}
+
+fn raw_tokens_with(text: &[u16], camel: bool, elide: bool) -> Vec<Vec<u16>> {
     let mut t = tokenize::Tokenizer::default();
     t.start();
     let mut out = Vec::new();
-    while let Some(tok) = t.next(text, camel) {
+    while let Some(tok) = t.next(text, camel, elide) {
         out.push(tok.to_vec());
     }
     out
@@ -144,6 +148,88 @@ fn porter_matches_nltk() {
         bad.len(),
         &bad[..bad.len().min(20)]
     );
+}
+
+#[test]
+fn contractions_and_possessives_are_not_words() {
+    // ASCII and typographic apostrophes; a suffix after a word, a negation's word before `'t`.
+    assert_eq!(
+        toks("What's the user's name?"),
+        ["what", "the", "user", "name"]
+    );
+    assert_eq!(
+        toks("What’s the user’s name"),
+        ["what", "the", "user", "name"]
+    );
+    assert_eq!(
+        toks("I'm sure we're done, they've, you'll, I'd, it's ALICE'S"),
+        ["i", "sure", "we", "done", "they", "you", "i", "it", "alice"]
+    );
+    assert_eq!(toks("don't isn’t CAN'T won't"), Vec::<String>::new());
+    // Not after a word, not a suffix, or not a whole token: kept.
+    assert_eq!(toks("'s' 'd' 't"), ["s", "d", "t"]);
+    assert_eq!(
+        toks("O'Reilly rock'n'roll d'Artagnan"),
+        ["o", "reilly", "rock", "n", "roll", "d", "artagnan"]
+    );
+    assert_eq!(toks("it'sOk the 90's s3's"), ["it", "s", "ok", "the", "s3"]);
+    assert_eq!(toks("Ann't x'st"), ["x", "st"]);
+    assert_eq!(toks("naïveté's n't"), ["naïveté"]);
+    // Without `elide` (an older build's snapshot): as before.
+    let raw: Vec<String> = raw_tokens_with(&u("What's don't"), true, false)
+        .iter()
+        .map(|t| String::from_utf16_lossy(t))
+        .collect();
+    assert_eq!(raw, ["what", "s", "don", "t"]);
+}
+
+#[test]
+fn a_contraction_ranks_nothing() {
+    let tools = vec![
+        tool("get_weather", "The weather at a place."),
+        tool("profile", "The user's profile, and what's in it."),
+        tool("seconds", "Waits for n s."),
+    ];
+    let ix = index(&tools);
+    assert_eq!(ranked(&ix, "What's the weather?", 5), [0]);
+    assert_eq!(ranked(&ix, "What’s the weather?", 5), [0]);
+    assert_eq!(ranked(&ix, "user's profile", 5), [1]);
+    // `s` on its own is still a word.
+    assert_eq!(ranked(&ix, "n s", 5), [2]);
+}
+
+#[test]
+fn older_snapshots_keep_their_contractions() {
+    let tools = vec![
+        tool("get_weather", "The weather at a place."),
+        tool("profile", "The user's profile."),
+    ];
+    // What a build before `elide` made: the same index with contractions as words.
+    let p = Params {
+        elide: false,
+        ..Params::default()
+    };
+    let texts: Vec<Vec<(Field, &[u16])>> = tools
+        .iter()
+        .map(|t| t.texts.iter().map(|(f, s)| (*f, s.as_slice())).collect())
+        .collect();
+    let docs: Vec<ToolDoc> = (tools.iter().zip(&texts))
+        .map(|(t, x)| ToolDoc {
+            name: &t.name,
+            texts: x,
+        })
+        .collect();
+    let old = Index::build_with(&docs, p, false);
+    let bytes = saved(&old, &tools);
+    // Its options word (after the limit, weights, b and k1) lacks flag 16.
+    assert_eq!(bytes[72] & 16, 0);
+    assert_eq!(saved(&index(&tools), &tools)[72] & 16, 16);
+    let back = snapshot::load(bytes).unwrap().index;
+    assert!(!back.params.elide);
+    // It ranks as the build that saved it did: `s` is a word there.
+    assert_eq!(ranked(&old, "What's the weather?", 5), [0, 1]);
+    assert_eq!(ranked(&back, "What's the weather?", 5), [0, 1]);
+    assert_eq!(ranked(&index(&tools), "What's the weather?", 5), [0]);
 }
 
 #[test]
@@ -407,7 +493,7 @@ impl Rng {
 
 /// A text's terms, by the same tokenizer, in order.
 fn naive_terms(text: &[u16], p: &Params) -> Vec<Vec<u16>> {
-    raw_tokens(text, p.camel)
+    raw_tokens_with(text, p.camel, p.elide)
         .into_iter()
         .filter_map(|mut t| tokenize::normalize(&mut t, p.stop, p.stem).map(|n| t[..n].to_vec()))
         .collect()
@@ -1103,14 +1189,24 @@ fn entries_of(ix: &Index, q: &str, history: Option<&str>, limit: usize) -> Vec<u
 }
 
 #[test]
-fn entries_offer_small_namespaces_whole() {
+fn entries_offer_the_turns_namespaces() {
     let ix = namespaced();
-    // "sort" ranks sort first; its namespace comes whole after the hits.
-    assert_eq!(entries_of(&ix, "sort by line", None, 1), [2, 0, 1, 3]);
+    // One message alone: the first hit's namespace (files, 4 tools) is larger than the
+    // limit, so only its best tools come (those among the deep hits: sort alone matches).
+    assert_eq!(entries_of(&ix, "sort by line", None, 1), [2]);
+    // No larger than the limit: whole.
+    assert_eq!(entries_of(&ix, "sort by line", None, 4), [2, 0, 1, 3]);
+    assert_eq!(entries_of(&ix, "the mean", None, 2), [4, 5]);
+    // In a run (with history, even an empty one: a run's first turn), a namespace the
+    // ranking names is offered whole up to WHOLE_NAMESPACE tools.
+    assert_eq!(entries_of(&ix, "sort by line", Some(""), 1), [2, 0, 1, 3]);
+    assert_eq!(
+        entries_of(&ix, "sort by line", Some("zzz"), 1),
+        [2, 0, 1, 3]
+    );
     // A tool without a namespace brings only itself.
     assert_eq!(entries_of(&ix, "forecast", None, 1), [7]);
-    // Namespaces of the first 2 × limit hits: "weather city" hits 6, 7 only.
-    assert_eq!(entries_of(&ix, "weather city", None, 5), [6, 7]);
+    assert_eq!(entries_of(&ix, "weather city", Some("zzz"), 5), [6, 7]);
     // The history's namespaces come after the message's, each tool once.
     assert_eq!(
         entries_of(&ix, "the mean", Some("move the file"), 1),
@@ -1132,23 +1228,45 @@ fn entries_offer_small_namespaces_whole() {
 }
 
 #[test]
-fn large_namespaces_are_ranked_tool_by_tool() {
+fn a_namespace_is_the_turns_by_its_first_hit_or_its_share_of_the_hits() {
+    // 0: no namespace; 1-3: one namespace; 4-5: another.
+    let mut ix = index(&[
+        tool("g", "gamma alpha"),
+        tool("a1", "alpha"),
+        tool("a2", "alpha"),
+        tool("a3", "delta"),
+        tool("b1", "alpha"),
+        tool("b2", "zeta"),
+    ]);
+    assert!(ix.set_namespaces(vec![NONE, 1, 1, 1, 4, 4]));
+    // The first hit has no namespace; of the first 3 hits (0, 1, 2), two are of the first
+    // namespace: it is the turn's, whole; the other's hit (4, fourth) brings nothing.
+    assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 3), [0, 1, 2, 3]);
+    // Of the first 2 hits only one is of it: no namespace is the turn's.
+    assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 2), [0, 1]);
+}
+
+#[test]
+fn large_namespaces_bring_their_best_tools() {
     let n = WHOLE_NAMESPACE as usize + 1;
     let tools: Vec<Tool> = (0..n)
         .map(|i| {
             tool(
                 &alloc::format!("t{i}"),
-                if i == 3 { "alpha" } else { "beta" },
+                if i % 4 == 3 { "alpha" } else { "beta" },
             )
         })
         .collect();
     let mut ix = index(&tools);
     assert!(ix.set_namespaces(vec![0; n]));
-    assert_eq!(entries_of(&ix, "alpha", None, 5), [3]);
-    // One tool fewer: offered whole.
+    // Its tools among the first NAMESPACE_DEPTH x limit hits, in a run or not.
+    assert_eq!(entries_of(&ix, "alpha", None, 1), [3, 7, 11, 15]);
+    assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 1), [3, 7, 11, 15]);
+    assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 2).len(), 8);
+    // One tool fewer: offered whole in a run.
     let mut ix = index(&tools[..n - 1]);
     assert!(ix.set_namespaces(vec![0; n - 1]));
-    assert_eq!(entries_of(&ix, "alpha", None, 5).len(), n - 1);
+    assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 5).len(), n - 1);
 }
 
 #[test]
@@ -1243,9 +1361,9 @@ fn only_an_index_built_to_explain_keeps_counts_and_saves_them() {
     // format 5: the bytes of format 4, which an older reader reads.
     let (bytes, with) = (saved(&plain, &tools), saved(&counted, &tools));
     const FLAGS: usize = 24 + 4 + 4 * 2 * FIELDS + 4;
-    assert_eq!(with[FLAGS..FLAGS + 4], [7 | 8, 0, 0, 0]);
+    assert_eq!(with[FLAGS..FLAGS + 4], [7 | 8 | 16, 0, 0, 0]);
     assert_eq!((bytes[8], with[8]), (4, 5));
-    let mut cut = forged(&with[..bytes.len()], FLAGS, &[7, 0, 0, 0]);
+    let mut cut = forged(&with[..bytes.len()], FLAGS, &[7 | 16, 0, 0, 0]);
     cut[8] = 4;
     assert_eq!(cut, bytes);
     for (bytes, explains) in [(&bytes, false), (&with, true)] {

@@ -105,9 +105,15 @@ impl Tokenizer {
         self.at = 0;
     }
 
-    /// The next token of `text`, or `None` at its end. `camel` splits camelCase.
+    /// The next token of `text`, or `None` at its end. `camel` splits camelCase; `elide`
+    /// drops the parts of contractions and possessives (`elided`).
     #[cfg_attr(target_arch = "wasm32", target_feature(enable = "simd128"))]
-    pub(crate) fn next<'a>(&'a mut self, text: &'a [u16], camel: bool) -> Option<&'a [u16]> {
+    pub(crate) fn next<'a>(
+        &'a mut self,
+        text: &'a [u16],
+        camel: bool,
+        elide: bool,
+    ) -> Option<&'a [u16]> {
         let n = text.len();
         let mut i = self.at;
         loop {
@@ -161,7 +167,7 @@ impl Tokenizer {
                 c = next;
                 i += 1;
             }
-            if digits {
+            if digits || elide && elided(text, start, i) {
                 continue;
             }
             self.at = i;
@@ -190,6 +196,27 @@ impl Tokenizer {
             return Some(dst);
         }
     }
+}
+
+/// Whether `text[start..end]`, a token, is a part of a contraction or a possessive, which
+/// says nothing about what a tool is for: a suffix `s t d m re ve ll` right after a word
+/// and an apostrophe (`what's`, `user's`, `don't`, `we're`, `I'd`), or a word ending in `n`
+/// right before `'t` (`don't`, `isn't`, `can't`). Apostrophes: ASCII `'` and typographic `’`.
+#[inline(never)]
+fn elided(text: &[u16], start: usize, end: usize) -> bool {
+    // Units past either end read as 0, a separator.
+    let at = |i: usize| text.get(i).map_or(0, |&u| u);
+    let apostrophe = |i: usize| at(i) == 0x27 || at(i) == 0x2019;
+    let sep = |i: usize| class(at(i)) == Class::Sep;
+    if apostrophe(end) {
+        // A negation's word: `…n` `'` `t`, then no more letters.
+        return at(end - 1) | 0x20 == 0x6E && at(end + 1) | 0x20 == 0x74 && sep(end + 2);
+    }
+    start > 1
+        && apostrophe(start - 1)
+        && !sep(start - 2)
+        && sep(end)
+        && listed(b"s t d m re ve ll", &text[start..end])
 }
 
 /// Where the run of lower-case ASCII letters from `i` ends: eight code units at a time
@@ -235,6 +262,13 @@ pub(crate) fn normalize(tok: &mut [u16], stop: bool, stem: bool) -> Option<usize
 const STOP: &[u8] = b"a about all an and any are as at be by can could do for from have he her his how i if in is it its me my of on or our please she should so that the their them then there these they this to us was we what which will with would you";
 
 fn is_stop(tok: &[u16]) -> bool {
-    STOP.split(|&b| b == b' ')
-        .any(|w| w.len() == tok.len() && w.iter().zip(tok).all(|(&a, &b)| u16::from(a) == b))
+    listed(STOP, tok)
+}
+
+/// Whether `tok` is one of the space-separated lower-case words of `list` (ASCII letters
+/// compared case-blind).
+#[inline(never)]
+fn listed(list: &[u8], tok: &[u16]) -> bool {
+    list.split(|&b| b == b' ')
+        .any(|w| w.len() == tok.len() && w.iter().zip(tok).all(|(&a, &b)| u16::from(a) == b | 0x20))
 }

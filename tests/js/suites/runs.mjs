@@ -245,9 +245,14 @@ export function runs(tp) {
   });
 
   describe("ToolIndex: namespaces and history (SPEC 8)", () => {
-    test("a small namespace ranked among the first 2 × limit comes whole, after the hits", () => {
+    test("the first hit's namespace comes whole after the hits when it is no larger than the limit, or in a run; else its best tools", () => {
       const index = new ToolIndex(FS, { limit: 1 });
-      assert.deepEqual(tools(index.entries("sort by line")), ["sort", "cd", "ls"]);
+      // One message: files (3 tools) is larger than the limit; of it, sort alone ranks.
+      assert.deepEqual(tools(index.entries("sort by line")), ["sort"]);
+      assert.deepEqual(tools(new ToolIndex(FS, { limit: 3 }).entries("sort by line")), ["sort", "cd", "ls"]);
+      // In a run (a history, even an empty one), whole.
+      assert.deepEqual(tools(index.entries({ message: "sort by line", history: ["zzz"] })), ["sort", "cd", "ls"]);
+      assert.deepEqual(tools(index.entries({ message: "sort by line", history: [] })), ["sort", "cd", "ls"]);
       assert.deepEqual(tools(index.entries({ message: "forecast" })), ["forecast"]);
       // search stays the ranking alone.
       assert.deepEqual(index.search("sort by line").map((h) => h.name), ["sort"]);
@@ -257,8 +262,9 @@ export function runs(tp) {
       const index = new ToolIndex(FS, { limit: 1 });
       assert.deepEqual(tools(index.entries({ message: "the mean", history: ["weather", "sort the file"] })), ["mean", "add", "cd", "ls", "sort"]);
       assert.deepEqual(tools(index.entries({ message: "zzz", history: ["sort the file"] })), []);
+      // An empty history is a run's first turn: in a run, the namespace comes whole.
       assert.deepEqual(tools(index.entries({ message: "the mean", history: [] })), ["mean", "add"]);
-      assert.deepEqual(tools(index.entries({ message: "the mean", history: null })), ["mean", "add"]);
+      assert.deepEqual(tools(index.entries({ message: "the mean", history: null })), ["mean"]);
     });
 
     test("namespaces are exact strings, kept by snapshots", () => {
