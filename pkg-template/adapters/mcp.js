@@ -9,7 +9,7 @@
 // with `listTools` and `callTool` (nothing of the SDK is imported). The listing is mcp/listing.js, a
 // run's routing mcp/routing.js and its calls mcp/calling.js; this module reads the options.
 import { SkillIndex, ToolIndex } from "tool-palette";
-import { byCore, readCache, readSkillTool } from "./kernel/core.js";
+import { readCache, readSkillTool } from "./kernel/core.js";
 import { readSkills } from "./kernel/skills.js";
 import { attempt, checkFunctions, checkOneOf, errorText, fail, fields, hasMethod, isFunction, isObject, read, warnings } from "./kernel/values.js";
 import { createListing } from "./mcp/listing.js";
@@ -49,16 +49,12 @@ function readMcpOptions(options) {
   checkFunctions(`${WHERE}: options`, { entries, onDecision, onWarning, countTokens });
   if (searchName !== false && (typeof searchName !== "string" || searchName === "")) throw fail(`${WHERE}: options.searchTool`, "a tool name or false", searchName);
   checkOneOf(WHERE, "outsidePalette", outsidePalette, ["refuse", "allow"]);
-  // The limit by the core's own rule (a ToolIndex's), under this option's name.
-  byCore(() => new ToolIndex([], { limit }).dispose(), `${WHERE}: options.limit`);
-  // Skills (SPEC 9): the host's own (read here, once), and those of the servers that declare the extension.
-  const skills = readHostSkills(given.skills);
+  // The limit and skillIndex by the core's own rules (wire.js has no table of them: a throwaway index checks them), under these options' names.
+  byCore(() => new ToolIndex([], { limit }).dispose(), /^ToolIndex: options/, `${WHERE}: options`);
+  const hostSkills = readSkills(given.skills, `${WHERE}: options.skills`); // the host's own (a SkillIndex's rules)
+  const skills = hostSkills ? hostSkills.names.map((name) => hostSkills.get(name)) : [];
   const skillIndex = fields(given.skillIndex ?? undefined, ["tools", "disabled", "limit"], `${WHERE}: options.skillIndex`);
-  try {
-    new SkillIndex([], skillIndex).dispose();
-  } catch (error) {
-    throw new TypeError(errorText(error).replace(/^SkillIndex: options/, `${WHERE}: options.skillIndex`), { cause: error });
-  }
+  byCore(() => new SkillIndex([], skillIndex).dispose(), /^SkillIndex: options/, `${WHERE}: options.skillIndex`);
   const skillServers = [...clients].filter(([, client]) => declares(client)).map(([name]) => name);
   const hasSkills = skills.length > 0 || skillServers.length > 0 || given.skills != null;
   const skillTool = readSkillTool(given.skillTool, `${WHERE}: options.skillTool`, hasSkills);
@@ -77,10 +73,13 @@ function readMcpOptions(options) {
   return { where: WHERE, clients, policies, entries, onDecision, countTokens, limit, listTimeoutMs, timeoutMs, outsidePalette, searchName, cache, embed, onEmbedError, warn: warnings(WHERE, onWarning), ...(hasSkills && { skills, skillIndex, skillServers }), skillTool: hasSkills ? skillTool : null };
 }
 
-// The host's own skills (SKILL.md texts, or skills from parseSkill), read and checked as the adapters' (a SkillIndex's rules).
-function readHostSkills(value) {
-  const index = readSkills(value, `${WHERE}: options.skills`);
-  return index ? index.names.map((name) => index.get(name)) : [];
+// A check of the core's (`check()` throws its TypeError), its words put under the option's name (`from` → `to`).
+function byCore(check, from, to) {
+  try {
+    check();
+  } catch (error) {
+    throw new TypeError(errorText(error).replace(from, to), { cause: error });
+  }
 }
 
 /** Creates the palette over the servers; see the package README, "MCP servers". */

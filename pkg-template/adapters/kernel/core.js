@@ -7,7 +7,8 @@
 // report, the model selection, the names offered (the gate), then the calls the model emitted and
 // their dispatches (`dispatch`, the one pipeline of every call). Once every call is accounted for,
 // the step is reported once: `onDecision(report)`, and the framework's tracing.
-import { activeTools, bindPalette, PaletteRun } from "tool-palette";
+import { activeTools, bindPalette } from "tool-palette";
+import { CACHES } from "../../wire.js";
 import { Runs } from "./runs.js";
 import { createSkills, readSkills } from "./skills.js";
 import { checkFunctions, checkOneOf, fail, fields, hasMethod, isFunction, isObject, isString, names, nameOf, warnings } from "./values.js";
@@ -45,7 +46,7 @@ export function readSkillTool(value, where, skills) {
   return value;
 }
 
-/** `options.cache` by the core's rule (a PaletteRun's) under the caller's name for it; `null` when not given. */
+/** `options.cache`, one of the core's strategies (wire.js `CACHES`, as a PaletteRun reads it) under the caller's name for it; `null` when not given. */
 export function readCache(cache, where, { deferred = true } = {}) {
   if (cache == null) return null;
   if (!deferred && cache === "deferred") {
@@ -54,18 +55,7 @@ export function readCache(cache, where, { deferred = true } = {}) {
         'Use "fixed" (every tool listed, the gate refuses the rest) or "append", or build the provider\'s request with tool-palette/providers.',
     );
   }
-  byCore(() => new PaletteRun({ registered: [], cache }).dispose(), `${where}: options.cache`, (given) => `${deferred ? '"per-turn", "append", "fixed" or "deferred"' : '"per-turn", "append" or "fixed"'}${given}`);
-  return cache;
-}
-
-/** An option checked by the core's own rule (`check()` throws the core's TypeError), its words put under the option's name (`where`). */
-export function byCore(check, where, expected) {
-  try {
-    check();
-  } catch (error) {
-    const m = error.message;
-    throw new TypeError(expected ? `${where} must be ${expected(m.slice(m.lastIndexOf(", got ")))}` : `${where}${m.slice(m.indexOf(" must"))}`);
-  }
+  return checkOneOf(where, "cache", cache, deferred ? CACHES : CACHES.filter((c) => c !== "deferred"), true);
 }
 
 // ---------------------------------------------------------------- the step's context

@@ -18,8 +18,9 @@ function describe(v) {
   }
 }
 
-/** `<where> must be <what>, got <what it is>`. */
-export const fail = (where, what, value) => new TypeError(`${where} must be ${what}, got ${describe(value)}`);
+/** `<where> must be <what>, got <what it is>`; `exact`: a string or number shown too, as the core words it (src/js/run.js). */
+export const fail = (where, what, v, exact = false) =>
+  new TypeError(`${where} must be ${what}, got ${exact && isString(v) ? `"${v}"` : describe(v)}${exact && typeof v === "number" ? ` (${v})` : ""}`);
 
 /** `f()`, reading a value of the caller's named `where`. */
 export function attempt(f, where) {
@@ -64,10 +65,10 @@ export function checkFunctions(at, values) {
 }
 
 /** `value` (the option `key` of `where`), one of the strings `allowed`. */
-export function checkOneOf(where, key, value, allowed) {
+export function checkOneOf(where, key, value, allowed, exact) {
   if (allowed.includes(value)) return value;
   const quoted = allowed.map((a) => JSON.stringify(a));
-  throw fail(`${where}: options.${key}`, `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`, value);
+  throw fail(`${where}: options.${key}`, `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`, value, exact);
 }
 
 /** A signal as the core takes one: `undefined`/`null`, or an object with `aborted`, `addEventListener` and `removeEventListener`. */
