@@ -5,9 +5,8 @@
 //   const turn = await run.route(message);        // every step: outcome, report, turn.tools (MCP objects)
 //   const result = await run.callTool(call);      // { name, arguments } (or a framework's shape) → a CallToolResult
 //
-// `servers`: connected clients of the official SDK (`Client` from @modelcontextprotocol/sdk), or anything
-// with `listTools` and `callTool` (nothing of the SDK is imported). The listing is mcp/listing.js, a
-// run's routing mcp/routing.js and its calls mcp/calling.js; this module reads the options.
+// `servers`: connected clients of the official SDK (`Client` from @modelcontextprotocol/sdk), or anything with `listTools` and `callTool` (nothing of
+// the SDK is imported). The listing is mcp/listing.js, a run's routing mcp/routing.js and its calls mcp/calling.js; this module reads the options.
 import { SkillIndex, ToolIndex } from "tool-palette";
 import { readCache, readSkillTool } from "./kernel/core.js";
 import { readSkills } from "./kernel/skills.js";

@@ -1,11 +1,9 @@
-// tool-palette/providers: a run's step (SPEC 8) as the tool fields of one request to a provider's API,
-// from the tools' definitions. Pure data: `listed` are the full definitions in order; `offered` not all
-// of `listed` ("fixed") restricts the callable tools; `deferred` are loaded on demand through a client
-// tool search, `revealed` loaded after the history through its round trip. What a provider cannot carry
-// is an Error, never a request that offers something else. No SDK is imported (tests/providers/ checks
-// the shapes against the official SDKs).
+// tool-palette/providers: a run's step (SPEC 8) as the tool fields of one request to a provider's API, from the tools' definitions. Pure data:
+// `listed` are the full definitions in order; `offered` not all of `listed` ("fixed") restricts the callable tools; `deferred` are loaded on demand
+// through a client tool search, `revealed` loaded after the history through its round trip. What a provider cannot carry is an Error, never a request
+// that offers something else. No SDK is imported (tests/providers/ checks the shapes against the official SDKs).
 import { NO_TOOL_MATCHES } from "./kernel/tools.js";
-import { attempt, errorText, fail, fields, isObject, isString, items, read as readField } from "./kernel/values.js";
+import { attempt, errorText, fail, fields, isObject, isString, items, read as readField, tryOr } from "./kernel/values.js";
 
 const EMPTY = Object.freeze({ type: "object", properties: {} });
 const SEARCH_NAME = "tool_search";
@@ -28,8 +26,8 @@ function readStep(step, where) {
   return { ...lists, step: Number.isSafeInteger(given.step) && given.step > 0 ? given.step : 1 };
 }
 
-// A definition's JSON schema (a plain object, or none), sent as it is: JSON the SDK can serialise. A zod schema or
-// an AI SDK jsonSchema() is none; z.toJSONSchema()'s answer is one (its "~standard" is not enumerable).
+// A definition's JSON schema (a plain object, or none), sent as it is: JSON the SDK can serialise. A zod schema or an AI SDK jsonSchema() is none;
+// z.toJSONSchema()'s answer is one (its "~standard" is not enumerable).
 function schemaOf(given, name, where) {
   const key = ["parameters", "inputSchema", "input_schema"].find((k) => given[k] != null);
   if (key === undefined) return EMPTY;
@@ -163,14 +161,7 @@ export function openaiResponsesReveal(step, tools) {
 
 // The query of a search call's arguments ({ query }, or its JSON text); without one (the model's) it finds nothing.
 function queryOf(args, where) {
-  let value = args;
-  if (isString(value)) {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      value = undefined;
-    }
-  }
+  const value = isString(args) ? tryOr(() => JSON.parse(args)) : args;
   const query = isObject(value) ? readField(value, "query", `${where}.query`) : undefined;
   return isString(query) ? query : "";
 }
@@ -261,9 +252,9 @@ export function answerAnthropicToolSearch(toolUse, options) {
 // ---------------------------------------------------------------- Gemini
 
 /**
- * `{ tools, toolConfig? }` for the `config` of `ai.models.generateContent`: the listed function declarations; a
- * restricted step ("fixed") allows only the offered ones, in `options.mode` "VALIDATED" (default: the model may
- * still answer in text) or "ANY" (it must call one), the modes in which Gemini reads allowedFunctionNames.
+ * `{ tools, toolConfig? }` for the `config` of `ai.models.generateContent`: the listed function declarations; a restricted step ("fixed") allows only
+ * the offered ones, in `options.mode` "VALIDATED" (default: the model may still answer in text) or "ANY" (it must call one), the modes in which
+ * Gemini reads allowedFunctionNames.
  */
 export function geminiConfig(step, tools, options) {
   const where = "geminiConfig";

@@ -1,17 +1,15 @@
-// The adapter kernel: what the framework adapters (tool-palette/ai-sdk, /openai-agents, /langchain)
-// share, each keeping only its framework's hooks. Internal. What the package decides it takes from
-// the package itself (a self-reference through its exports map): `activeTools` names a step's
+// The adapter kernel: what the framework adapters (tool-palette/ai-sdk, /openai-agents, /langchain) share, each keeping only its framework's hooks.
+// Internal. What the package decides it takes from the package itself (a self-reference through its exports map): `activeTools` names a step's
 // palette, `bindPalette` narrows a tool list, a `PaletteRun` keeps a conversation's tools list.
 //
-// One model step of any framework is a `Step`: its context, the router's outcome and decision
-// report, the model selection, the names offered (the gate), then the calls the model emitted and
-// their dispatches (`dispatch`, the one pipeline of every call). Once every call is accounted for,
-// the step is reported once: `onDecision(report)`, and the framework's tracing.
+// One model step of any framework is a `Step`: its context, the router's outcome and decision report, the model selection, the names offered (the
+// gate), then the calls the model emitted and their dispatches (`dispatch`, the one pipeline of every call). Once every call is accounted for, the
+// step is reported once: `onDecision(report)`, and the framework's tracing.
 import { activeTools, bindPalette } from "tool-palette";
 import { CACHES } from "../../wire.js";
 import { Runs } from "./runs.js";
 import { createSkills, readSkills } from "./skills.js";
-import { checkFunctions, checkOneOf, fail, fields, hasMethod, isFunction, isObject, isString, names, nameOf, warnings } from "./values.js";
+import { checkFunctions, checkOneOf, fail, fields, hasMethod, isFunction, isObject, isString, names, nameOf, tryOr, warnings } from "./values.js";
 
 // The options every adapter takes (an adapter adds its own: `extra`), each read once.
 const OPTIONS = ["router", "policies", "context", "onRoute", "onDispatch", "onDecision", "onWarning", "mode", "outsidePalette", "alwaysInclude", "tracing", "cache", "skills", "skillTool", "saved", "onSaved"];
@@ -49,19 +47,15 @@ export function readSkillTool(value, where, skills) {
 /** `options.cache`, one of the core's strategies (wire.js `CACHES`, as a PaletteRun reads it) under the caller's name for it; `null` when not given. */
 export function readCache(cache, where, { deferred = true } = {}) {
   if (cache == null) return null;
-  if (!deferred && cache === "deferred") {
-    throw new TypeError(
-      `${where}: options.cache "deferred" cannot be sent through this framework: its tools list has no deferred definitions to reveal after the history. ` +
-        'Use "fixed" (every tool listed, the gate refuses the rest) or "append", or build the provider\'s request with tool-palette/providers.',
-    );
-  }
+  const instead = 'Use "fixed" (every tool listed, the gate refuses the rest) or "append", or build the provider\'s request with tool-palette/providers.';
+  if (!deferred && cache === "deferred") throw new TypeError(`${where}: options.cache "deferred" cannot be sent through this framework: its tools list has no deferred definitions to reveal after the history. ${instead}`);
   return checkOneOf(where, "cache", cache, deferred ? CACHES : CACHES.filter((c) => c !== "deferred"), true);
 }
 
 // ---------------------------------------------------------------- the step's context
 
-// The text of a message whose content is a string or an array of text parts, joined by line breaks
-// (so that the words at their boundaries stay apart).
+// The text of a message whose content is a string or an array of text parts, joined by line breaks (so that the words at their boundaries stay
+// apart).
 export function textOf(content) {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
@@ -90,8 +84,7 @@ class Recent extends Map {
   }
   take(key) {
     const value = this.get(key);
-    this.delete(key);
-    return value;
+    return this.delete(key), value;
   }
 }
 
@@ -100,12 +93,8 @@ class Recent extends Map {
 // A label for a model in a report: a string model, or the model's id or name (a getter that throws names nothing).
 function modelLabel(model) {
   if (typeof model === "string") return model;
-  for (const key of isObject(model) || isFunction(model) ? ["modelId", "model", "modelName", "name"] : []) {
-    try {
-      if (typeof model[key] === "string" && model[key] !== "") return model[key];
-    } catch {}
-  }
-  return null;
+  const keys = isObject(model) || isFunction(model) ? ["modelId", "model", "modelName", "name"] : [];
+  return keys.map((key) => tryOr(() => model[key])).find((v) => typeof v === "string" && v !== "") ?? null;
 }
 
 const freeze = (list) => Object.freeze([...list]);
@@ -151,22 +140,21 @@ export async function validateArgs(schema, args, toolName, where) {
 // ---------------------------------------------------------------- the kernel
 
 /**
- * One adapter instance: its options, its warnings (each once), its routing, run and steps.
- * `trace(report, step)` puts a report's facts into the framework's tracing; `extra` names the adapter's own options.
+ * One adapter instance: its options, its warnings (each once), its routing, run and steps. `trace(report, step)` puts a report's facts into the
+ * framework's tracing; `extra` names the adapter's own options.
  */
 export function createCore(options, where, defaultContext, { trace, extra = [] } = {}) {
   const o = readOptions(options, where, defaultContext, extra);
   const warn = warnings(where, o.onWarning);
-  // With options.cache (or skills), the adapter is one run (SPEC 8) over the framework's tools: a new run when they
-  // change, restored from `options.saved` at the first step.
+  // With options.cache (or skills), the adapter is one run (SPEC 8) over the framework's tools: a new run when they change, restored from
+  // `options.saved` at the first step.
   const runs = o.cache ? new Runs(o.cache, (registered) => o.pins.filter((pin) => registered.includes(pin)), { saved: o.saved ?? null, at: `${where}: options.saved` }) : null;
   const skills = o.skills && createSkills(o.skills, { tool: o.skillTool, runs });
   const calls = new Recent(); // a call's id → the step whose model emitted it
 
-  // The step's outcome and the router's report of it. A ToolRouter is asked `resolve({ signal, context, onDecision })`;
-  // a function router gets `(ctx, { signal, onDecision, mode, outsidePalette })` (tool-palette/mcp's run gates calls
-  // too, as the adapter does). No router: `undefined` ("every tool") and no report.
-  // With skills, their rows join what the router routed (kernel/skills.js), over the framework's tools (`tools`).
+  // The step's outcome and the router's report of it. A ToolRouter is asked `resolve({ signal, context, onDecision })`; a function router gets `(ctx,
+  // { signal, onDecision, mode, outsidePalette })` (tool-palette/mcp's run gates calls too, as the adapter does). No router: `undefined` ("every
+  // tool") and no report. With skills, their rows join what the router routed (kernel/skills.js), over the framework's tools (`tools`).
   async function route(ctx, signal, tools) {
     if (o.router == null) return skills ? skills.route({ outcome: undefined, decision: null }, ctx, signal, tools ?? []) : { outcome: undefined, decision: null };
     let decision = null;
@@ -182,18 +170,15 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
   }
 
   /**
-   * Routes one model step (`tools`: the framework's tool names, when known). `shape(names)` turns the routed names
-   * into those the framework really shows (the AI SDK's deferred tools). A `silent` step (a tool ran where no model
-   * seam routed) is neither checked nor reported; `route` adds to what `onRoute` receives.
+   * Routes one model step (`tools`: the framework's tool names, when known). `shape(names)` turns the routed names into those the framework really
+   * shows (the AI SDK's deferred tools). A `silent` step (a tool ran where no model seam routed) is neither checked nor reported; `route` adds to
+   * what `onRoute` receives.
    */
   async function begin({ index, ctx, signal, tools = null, silent = false, shape = null, route: more }) {
     // The default context must carry the turn's message; a context the host builds is the host's business.
     if (!silent && !o.ownContext && !(isObject(ctx) && typeof ctx.message === "string" && ctx.message.trim() !== "")) {
-      warn(
-        "NO_MESSAGE",
-        "no user message was found for this step, so the router and the policies see an empty message (every tool may be offered). " +
-          "Give the run a user message, or derive the context yourself with options.context(input).",
-      );
+      const fix = "Give the run a user message, or derive the context yourself with options.context(input).";
+      warn("NO_MESSAGE", `no user message was found for this step, so the router and the policies see an empty message (every tool may be offered). ${fix}`);
     }
     const { outcome, decision } = await route(ctx, signal, tools);
     const selection = o.policies ? o.policies.selectModel(ctx) : null;
@@ -205,9 +190,9 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
   }
 
   /**
-   * One call of the model's through the seams, the pipeline of every adapter: the step's gate, the policies (POST
-   * seam), `onDispatch`. `{ refused: true }` when the gate refuses it (the adapter answers the framework's way), else
-   * `{ dispatch, redirected, call }`: `call` runs, the emitted call unless an enforced redirect made it another.
+   * One call of the model's through the seams, the pipeline of every adapter: the step's gate, the policies (POST seam), `onDispatch`. `{ refused:
+   * true }` when the gate refuses it (the adapter answers the framework's way), else `{ dispatch, redirected, call }`: `call` runs, the emitted call
+   * unless an enforced redirect made it another.
    */
   function dispatch(step, call) {
     const d = step.refusesCall(call.name) ? undefined : o.policies ? o.policies.dispatch(call, step.ctx, step.palette) : null;
@@ -235,8 +220,8 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
   }
 
   /**
-   * SPEC 9: the framework's messages with the run's skill instructions in place (kernel/skills.js `place`), or
-   * `undefined` when there are none; `hooks` are the framework's `said(message)` and `make(text)`.
+   * SPEC 9: the framework's messages with the run's skill instructions in place (kernel/skills.js `place`), or `undefined` when there are none;
+   * `hooks` are the framework's `said(message)` and `make(text)`.
    */
   const instruct = (step, messages, hooks) => (skills && step.runStep && Array.isArray(messages) ? skills.place(step.runStep.newSkills ?? [], messages, hooks) : undefined);
 
@@ -251,8 +236,8 @@ class Step {
     Object.assign(this, { core, index, ctx, outcome, decision, selection, silent, dispatches: [], outside: [], expected: 0, received: 0, seen: false, done: false });
     this.tools = tools ? new Set(tools) : null;
     this.listed = this.runStep = null; // with a run: its step, whose names are sent to the model in this order
-    // The names offered: the routed names (the package's activeTools) and the pins; `null` is "every tool"
-    // (no router, a refusal, RoutingUnavailable).
+    // The names offered: the routed names (the package's activeTools) and the pins; `null` is "every tool" (no router, a refusal,
+    // RoutingUnavailable).
     const routed = outcome === undefined ? undefined : activeTools(outcome);
     if (routed === undefined) {
       this.palette = outcome ?? null;
@@ -268,12 +253,8 @@ class Step {
     const shown = (named ? (shape ? shape(routed) : routed) : []).filter((name) => !this.tools || this.tools.has(name));
     if (shown.length === 0) {
       this.palette = null; // every tool, and no palette for the gate to hold a redirect to
-      if (!this.tools || this.tools.size > 0) {
-        core.warn(
-          "NOTHING_OFFERED",
-          "routing named no tool the framework shows the model this step (names it does not have, or deferred tools no toolSearch found yet), so every tool is offered instead: a step never offers nothing.",
-        );
-      }
+      const why = "names it does not have, or deferred tools no toolSearch found yet";
+      if (!this.tools || this.tools.size > 0) core.warn("NOTHING_OFFERED", `routing named no tool the framework shows the model this step (${why}), so every tool is offered instead: a step never offers nothing.`);
     }
     this.offer(shown.length ? shown : null);
   }

@@ -1,18 +1,16 @@
-// The run (SPEC 8, 9) of an adapter: one PaletteRun over the tools the adapter is given, a new one
-// when they change, and its saved form (issue 41): the framework adapters and tool-palette/mcp keep
-// their runs here. Internal.
+// The run (SPEC 8, 9) of an adapter: one PaletteRun over the tools the adapter is given, a new one when they change, and its saved form (issue 41):
+// the framework adapters and tool-palette/mcp keep their runs here. Internal.
 import { PaletteRun } from "tool-palette";
 import { errorText, fail, isObject } from "./values.js";
 
 const VERSION = 1;
 
 /**
- * A run over the registered names of each step, kept while they stay the same. With `carry`, a new run starts with
- * what the previous one showed the model of the names still registered: a deferred run's revealed tools stay
- * revealed (the model loaded them), an appending run's listed tools stay listed. The skills the run met (SPEC 9)
- * stay met in a new run, and the tools of those the model loaded stay joined. `saved` (a saved form) is restored at
- * the first step, over that step's registered names: a run saved over others is a TypeError naming `at`, or,
- * with `carry`, a new run that carries what the saved one showed (as a change of the tools would).
+ * A run over the registered names of each step, kept while they stay the same. With `carry`, a new run starts with what the previous one showed the
+ * model of the names still registered: a deferred run's revealed tools stay revealed (the model loaded them), an appending run's listed tools stay
+ * listed. The skills the run met (SPEC 9) stay met in a new run, and the tools of those the model loaded stay joined. `saved` (a saved form) is
+ * restored at the first step, over that step's registered names: a run saved over others is a TypeError naming `at`, or, with `carry`, a new run that
+ * carries what the saved one showed (as a change of the tools would).
  */
 export class Runs {
   constructor(cache, pinnedOf, { carry = false, saved = null, at = "options.saved" } = {}) {

@@ -1,6 +1,5 @@
-// The kernel's readers of the caller's values, its waits and warnings, for every adapter. Internal. A
-// value is read once; what the read throws (a getter, a proxy's trap, a revoked proxy) is the TypeError
-// naming what was read, the thrown value its `cause`, in the core's words (src/js/host.js).
+// The kernel's readers of the caller's values, its waits and warnings, for every adapter. Internal. A value is read once; what the read throws (a
+// getter, a proxy's trap, a revoked proxy) is the TypeError naming what was read, the thrown value its `cause`, in the core's words (src/js/host.js).
 import { deliver } from "../../deliver.js";
 
 export const isObject = (v) => typeof v === "object" && v !== null;
@@ -84,19 +83,22 @@ export const errorText = (error) => (error instanceof Error ? error.message : St
 /** Defines an own, enumerable property, whatever the key ("__proto__" included). */
 export const put = (record, key, value) => Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 
-/** A tool's `name` (a getter that throws names nothing). */
-export function nameOf(tool) {
+/** `f()`, or `otherwise` when it throws (a getter, a proxy's trap, text that is no JSON): what cannot be read is nothing. */
+export function tryOr(f, otherwise) {
   try {
-    return isObject(tool) || isFunction(tool) ? tool.name : undefined;
+    return f();
   } catch {
-    return undefined;
+    return otherwise;
   }
 }
 
+/** A tool's `name` (a getter that throws names nothing). */
+export const nameOf = (tool) => tryOr(() => (isObject(tool) || isFunction(tool) ? tool.name : undefined));
+
 // ---------------------------------------------------------------- waiting
 
-// The waits the core does not run (listing, embedding, calling a server), bounded by its rule for a budget
-// (src/routing/turn.rs): a timer past 2^31 - 1 ms would fire at once, so such a budget never runs out.
+// The waits the core does not run (listing, embedding, calling a server), bounded by its rule for a budget (src/routing/turn.rs): a timer past 2^31 -
+// 1 ms would fire at once, so such a budget never runs out.
 
 /** The timer to set for a budget of `ms`, or `null` for none. */
 export const timerFor = (ms) => (ms <= 2 ** 31 - 1 ? ms : null);

@@ -1,15 +1,14 @@
-// tool-palette/mcp, routing: one run's turns. Each route() asks the core (resolvePalette) with the rows
-// of the skills (SPEC 9), then of the index (or of options.entries), then of the tools search_tools found
-// earlier in the run; with options.cache (or skills), the run (SPEC 8) says what is offered, listed and
-// deferred, and which skills are new to it. The run's saved form (issue 41) restores it in another process.
+// tool-palette/mcp, routing: one run's turns. Each route() asks the core (resolvePalette) with the rows of the skills (SPEC 9), then of the index (or
+// of options.entries), then of the tools search_tools found earlier in the run; with options.cache (or skills), the run (SPEC 8) says what is
+// offered, listed and deferred, and which skills are new to it. The run's saved form (issue 41) restores it in another process.
 import { resolvePalette } from "tool-palette";
 import { Runs } from "../kernel/runs.js";
 import { createSkills } from "../kernel/skills.js";
 import { abortable, checkSignal, errorText, fail, fields, isObject, isString } from "../kernel/values.js";
 
 /**
- * One run's routing: its members (`run`), `found` (what search_tools found, in order), `current` (its latest turn,
- * or null), `skills` (the kernel's, over the palette's `skills`: load_skill's answers) and `saved()` (after a change).
+ * One run's routing: its members (`run`), `found` (what search_tools found, in order), `current` (its latest turn, or null), `skills` (the kernel's,
+ * over the palette's `skills`: load_skill's answers) and `saved()` (after a change).
  */
 export function createRouting(o, listing, palette, { saved, onSaved }) {
   const { cache, searchName, skillTool, entries, timeoutMs, onDecision, where } = o;
@@ -22,8 +21,8 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     throw new TypeError(`${where}: run(options).saved is not a saved run of tool-palette/mcp (from onSaved or run.save())`);
   }
   const found = [...back.found];
-  // The latest route() started that finished: { turn, targets (where each offered name went: a call is gated on
-  // (server, tool)), lenient (routed for an adapter that lets calls outside the palette run) }.
+  // The latest route() started that finished: { turn, targets (where each offered name went: a call is gated on (server, tool)), lenient (routed for
+  // an adapter that lets calls outside the palette run) }.
   let current = null;
   let turns = back.turns; // route() calls started
   const messages = back.message === null ? [] : [back.message]; // the run's user messages, each once in a row
@@ -42,8 +41,8 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     const number = turns++;
     const l = await abortable(listing.listed(), signal);
     let decision = null;
-    // With a run, the index and the skills also read the run's earlier messages (SPEC 8 `history`) unless the context
-    // has its own; read as the rows are (a context that cannot be read is refusal 2a).
+    // With a run, the index and the skills also read the run's earlier messages (SPEC 8 `history`) unless the context has its own; read as the rows
+    // are (a context that cannot be read is refusal 2a).
     const withHistory = () => (cache !== null && typeof ctx.message === "string" && !("history" in ctx) ? { ...ctx, history: earlier(ctx.message) } : ctx);
     const rows = async () => {
       const list = skills ? [...(await skills.source.entries(withHistory()))] : [];
