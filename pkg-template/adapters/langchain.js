@@ -62,10 +62,7 @@ export function toolPaletteMiddleware(options) {
   // The custom event of a step this seam finished, delivered within the seam's run.
   const delivered = async (step) => {
     const pending = step && pendingEvents.get(step);
-    if (pending) {
-      pendingEvents.delete(step);
-      await pending;
-    }
+    if (pending) await (pendingEvents.delete(step), pending);
   };
 
   async function wrapModelCall(request, handler) {

@@ -19,9 +19,7 @@ function readStep(step, where) {
     const at = `${where}: step.${key}`;
     if (!attempt(() => Array.isArray(given[key]), at)) throw fail(at, "an array of tool names", given[key]);
     lists[key] = items(given[key], at);
-    lists[key].forEach((name, i) => {
-      if (!isString(name)) throw fail(`${at}[${i}]`, "a string", name);
-    });
+    for (const [i, name] of lists[key].entries()) if (!isString(name)) throw fail(`${at}[${i}]`, "a string", name);
   }
   return { ...lists, step: Number.isSafeInteger(given.step) && given.step > 0 ? given.step : 1 };
 }
@@ -77,9 +75,7 @@ function read(step, tools, where) {
   const s = readStep(step, where);
   const defs = readTools(tools, where);
   for (const key of ["listed", "deferred", "offered"]) {
-    s[key].forEach((name, i) => {
-      if (!defs.has(name)) throw new TypeError(`${where}: step.${key}[${i}] (${JSON.stringify(name)}) has no definition in tools`);
-    });
+    for (const [i, name] of s[key].entries()) if (!defs.has(name)) throw new TypeError(`${where}: step.${key}[${i}] (${JSON.stringify(name)}) has no definition in tools`);
   }
   const listed = new Set(s.listed);
   return { ...s, defs, restricted: s.offered.length !== s.listed.length || s.offered.some((n) => !listed.has(n)) };
@@ -102,11 +98,8 @@ function searchDescription(o, where) {
   if (!isString(o.search.description)) throw fail(`${where}: options.search.description`, "a string", o.search.description);
   return o.search.description;
 }
-const cannotDefer = (where, api) =>
-  new Error(
-    `${where}: this step defers tools (cache "deferred"), which ${api} cannot express: it has no deferred loading. ` +
-      `Use cache "fixed" or "append" with it, or a provider that loads tools on demand (openaiResponses, anthropicMessages).`,
-  );
+const instead = 'Use cache "fixed" or "append" with it, or a provider that loads tools on demand (openaiResponses, anthropicMessages).';
+const cannotDefer = (where, api) => new Error(`${where}: this step defers tools (cache "deferred"), which ${api} cannot express: it has no deferred loading. ${instead}`);
 const described = (d) => (d.description !== undefined ? { description: d.description } : {});
 
 // ---------------------------------------------------------------- OpenAI Chat Completions
@@ -145,9 +138,7 @@ const searchOutput = (callId, names, s) => ({ type: "tool_search_output", call_i
 
 // Whether the step reveals tools (each of them deferred, else a TypeError naming it).
 function revealing(s, where) {
-  s.revealed.forEach((name, i) => {
-    if (!s.deferred.includes(name)) throw new TypeError(`${where}: step.revealed[${i}] (${JSON.stringify(name)}) is not deferred`);
-  });
+  for (const [i, name] of s.revealed.entries()) if (!s.deferred.includes(name)) throw new TypeError(`${where}: step.revealed[${i}] (${JSON.stringify(name)}) is not deferred`);
   return s.revealed.length > 0;
 }
 

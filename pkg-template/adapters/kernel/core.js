@@ -7,7 +7,7 @@
 // step is reported once: `onDecision(report)`, and the framework's tracing.
 import { activeTools, bindPalette } from "tool-palette";
 import { CACHES } from "../../wire.js";
-import { Runs } from "./runs.js";
+import { runLists, Runs } from "./runs.js";
 import { createSkills, readSkills } from "./skills.js";
 import { checkFunctions, checkOneOf, fail, fields, hasMethod, isFunction, isObject, isString, names, nameOf, tryOr, warnings } from "./values.js";
 
@@ -350,13 +350,7 @@ class Step {
       selection: s ? Object.freeze({ model: s.model == null ? null : modelLabel(s.model), source: s.source, policy: s.policy ?? null }) : null,
       dispatches: freeze(this.dispatches),
       outside: freeze(this.outside),
-      // The run's lists (SPEC 8), with options.cache; without one, what was sent is what was offered.
-      listed: run ? run.listed : this.offered ? freeze(this.offered) : null,
-      deferred: run ? run.deferred : freeze([]),
-      revealed: run ? run.revealed : freeze([]),
-      kept: run ? run.kept : null,
-      // With skills (SPEC 9): the turn's relevant skills, and those new to the run (whose instructions were placed).
-      ...(this.core.skills && { skills: run?.skills ?? freeze([]), newSkills: run?.newSkills ?? freeze([]) }),
+      ...runLists(run, this.offered ? freeze(this.offered) : null, this.core.skills),
     });
   }
 }
