@@ -9,9 +9,9 @@
 // toolSearch, a narrowed step keeps the search tool and the deferred tools within its reach, and what it found joins the offered names. With
 // `tracing`, the step's attributes ride in `runtimeContext.toolPalette`. No import of `ai`: its documented shapes.
 import { ToolIndex } from "tool-palette";
-import { attributes, contextOf, createCore, noTarget, validateArgs } from "./kernel/core.js";
+import { attributes, contextOf, createCore, noTarget, standardValidate, validateArgs } from "./kernel/core.js";
 import { aiSdkTools } from "./kernel/tools.js";
-import { attempt, fail, isFunction, isObject, put, tryOr } from "./kernel/values.js";
+import { attempt, fail, isFunction, isObject, NOT_JSON, put, tryOr } from "./kernel/values.js";
 
 const WHERE = "tool-palette/ai-sdk";
 // The AI SDK's toolSearch() tool carries this registered symbol (ai 7), its schemas (jsonSchema(), zodSchema()) the other.
@@ -39,12 +39,12 @@ function discoveredBy(input, searchers) {
 // Schema's validate) accepts. A refused input gets a tool error; nothing runs.
 async function accepted(tool, input) {
   if (typeof input !== "string") return true;
-  const value = tryOr(() => (input.trim() === "" ? {} : JSON.parse(input)), accepted);
-  if (value === accepted) return false;
+  const value = tryOr(() => (input.trim() === "" ? {} : JSON.parse(input)), NOT_JSON);
+  if (value === NOT_JSON) return false;
   const schema = isObject(tool) ? tool.inputSchema : undefined;
   try {
-    const standard = isObject(schema) || isFunction(schema) ? schema["~standard"] : undefined;
-    if (isObject(standard) && isFunction(standard.validate)) return !(await standard.validate(value))?.issues;
+    const validate = standardValidate(schema);
+    if (validate) return !(await validate(value))?.issues;
     if (isObject(schema) && schema[AI_SCHEMA] === true && isFunction(schema.validate)) return (await schema.validate(value))?.success !== false;
   } catch {
     return false;
@@ -202,9 +202,8 @@ export function createToolPalette(options) {
  * once per set): the candidates (deferred tools still to find) that match, best first.
  */
 export function toolSearchFunction(index) {
-  if (index !== undefined && !(isObject(index) && isFunction(attempt(() => index.search, `${WHERE}: toolSearchFunction(index).search`)))) {
-    throw fail(`${WHERE}: toolSearchFunction(index)`, "a ToolIndex or undefined", index);
-  }
+  const searches = index === undefined || (isObject(index) && isFunction(attempt(() => index.search, `${WHERE}: toolSearchFunction(index).search`)));
+  if (!searches) throw fail(`${WHERE}: toolSearchFunction(index)`, "a ToolIndex or undefined", index);
   let [names, own] = [null, null]; // without an index: the candidates' names, and the index of them
   return ({ query, tools }) => {
     const candidates = Array.isArray(tools) ? tools : [];

@@ -100,10 +100,8 @@ export function toolPaletteMiddleware(options) {
     if (placed) next.messages = placed;
     step.visible = (next.tools ?? all).map(nameOf).filter((n) => typeof n === "string");
     const response = await handler(next);
-    for (const call of isObject(response) && Array.isArray(response.tool_calls) ? response.tool_calls : []) {
-      if (!isObject(call)) continue;
-      step.call({ id: call.id, name: call.name }, true); // the agent's tool node runs every call through wrapToolCall
-    }
+    // The agent's tool node runs every call through wrapToolCall.
+    for (const call of isObject(response) && Array.isArray(response.tool_calls) ? response.tool_calls : []) if (isObject(call)) step.call({ id: call.id, name: call.name }, true);
     step.response = response;
     step.sealed();
     if (!step.done) open.add(step);

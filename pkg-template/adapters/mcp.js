@@ -10,7 +10,7 @@
 import { SkillIndex, ToolIndex } from "tool-palette";
 import { readCache, readSkillTool } from "./kernel/core.js";
 import { readSkills } from "./kernel/skills.js";
-import { attempt, checkFunctions, checkOneOf, errorText, fail, fields, hasMethod, isFunction, isObject, read, warnings } from "./kernel/values.js";
+import { attempt, checkFunctions, checkOneOf, errorText, fail, fields, hasMethod, isObject, warnings } from "./kernel/values.js";
 import { createListing } from "./mcp/listing.js";
 import { createRouting } from "./mcp/routing.js";
 import { createCalling } from "./mcp/calling.js";
@@ -38,9 +38,8 @@ function readMcpOptions(options) {
   for (const [name, client] of attempt(() => Object.entries(servers), at)) {
     if (name === "") throw new TypeError(`${at}: a server name must be a non-empty string`);
     const where = `${at}[${JSON.stringify(name)}]`;
-    if (!isObject(client) || !isFunction(read(client, "listTools", `${where}.listTools`)) || !isFunction(read(client, "callTool", `${where}.callTool`))) {
-      throw fail(where, "an MCP client (with listTools and callTool)", client);
-    }
+    const isClient = isObject(client) && hasMethod(client, "listTools", `${where}.listTools`) && hasMethod(client, "callTool", `${where}.callTool`);
+    if (!isClient) throw fail(where, "an MCP client (with listTools and callTool)", client);
     clients.set(name, client);
   }
   if (clients.size === 0) throw new TypeError(`${at} must name at least one server`);
@@ -64,10 +63,8 @@ function readMcpOptions(options) {
   if (timeoutMs !== undefined) checkBudget(timeoutMs, "timeoutMs");
   if (indexOptions !== undefined && !isObject(indexOptions)) throw fail(`${WHERE}: options.index`, "ToolIndex options (an object)", indexOptions);
   const { embed = null, onEmbedError = null } = fields(indexOptions, ["embed", "onEmbedError"], `${WHERE}: options.index`);
-  for (const key of attempt(() => Object.keys(indexOptions ?? {}), `${WHERE}: options.index`)) {
-    if (key === "embed" || key === "onEmbedError") continue;
-    throw new TypeError(`${WHERE}: options.index.${key} is not an option here (the palette gives the index its tools, their vectors and the limit; it takes embed and onEmbedError)`);
-  }
+  const other = attempt(() => Object.keys(indexOptions ?? {}), `${WHERE}: options.index`).find((key) => key !== "embed" && key !== "onEmbedError");
+  if (other !== undefined) throw new TypeError(`${WHERE}: options.index.${other} is not an option here (the palette gives the index its tools, their vectors and the limit; it takes embed and onEmbedError)`);
   checkFunctions(`${WHERE}: options.index`, { embed, onEmbedError });
   return { where: WHERE, clients, policies, entries, onDecision, countTokens, limit, listTimeoutMs, timeoutMs, outsidePalette, searchName, cache, embed, onEmbedError, warn: warnings(WHERE, onWarning), ...(hasSkills && { skills, skillIndex, skillServers }), skillTool: hasSkills ? skillTool : null };
 }

@@ -11,7 +11,7 @@
 // trace context and trace provider across copies.
 import { attributes, createCore, lastText, noTarget } from "./kernel/core.js";
 import { openaiAgentsTools } from "./kernel/tools.js";
-import { fail, isFunction, isObject, tryOr } from "./kernel/values.js";
+import { fail, isFunction, isObject, NOT_JSON, tryOr } from "./kernel/values.js";
 
 const WHERE = "tool-palette/openai-agents";
 const SDK_ALS = Symbol.for("openai.agents.core.asyncLocalStorage");
@@ -28,9 +28,7 @@ const traceContext = () =>
 export class ToolOutsidePaletteError extends Error {
   constructor(message, { toolName, offered }) {
     super(message);
-    this.name = "ModelBehaviorError";
-    this.toolName = toolName;
-    this.offered = offered;
+    Object.assign(this, { name: "ModelBehaviorError", toolName, offered });
   }
 }
 
@@ -78,10 +76,10 @@ export function createToolPalette(options) {
     // With skills, the load_skill tool (SPEC 9), answered by the kernel, replaces one of the same name (tool-palette/mcp's).
     const def = core.skills?.def;
     if (def) list = [...list.filter((t) => !(isFunctionTool(t) && t.name === def.name)), ...openaiAgentsTools([def], (_, args) => core.skills.load(args))];
-    const byName = new Map();
-    for (const tool of list) if (isFunctionTool(tool) && tool.name !== def?.name) byName.set(tool.name, tool);
+    const ours = (t) => isFunctionTool(t) && t.name !== def?.name;
+    const byName = new Map(list.filter(ours).map((t) => [t.name, t]));
     for (const name of byName.keys()) wrapped.add(name);
-    return list.map((tool) => (isFunctionTool(tool) && tool.name !== def?.name ? copy(tool) : tool));
+    return list.map((tool) => (ours(tool) ? copy(tool) : tool));
 
     function copy(tool) {
       const { name, isEnabled: own } = tool;
@@ -97,13 +95,8 @@ export function createToolPalette(options) {
         const callId = isObject(details) && isObject(details.toolCall) ? details.toolCall.callId : undefined;
         const warning = ["NO_MODEL_SEAM", "a tool ran in a turn that palette.model() did not serve: routing and model selection happen in the agent's model, so use model: palette.model(yourModel) (or a model provider returning it)."];
         const step = await core.stepFor(callId, { ctx: () => o.context({ runContext, agent: undefined }), warning });
-        let args;
-        try {
-          args = JSON.parse(input);
-        } catch {
-          step.dispatched(null);
-          return tool.invoke(runContext, input, details); // the tool reports its own parse error
-        }
+        const args = tryOr(() => JSON.parse(input), NOT_JSON);
+        if (args === NOT_JSON) return step.dispatched(null), tool.invoke(runContext, input, details); // the tool reports its own parse error
         const sent = core.dispatch(step, { name, args, ...(typeof callId === "string" && { id: callId }) });
         if (!sent.redirected) return tool.invoke(runContext, input, details);
         const target = byName.get(sent.call.name);

@@ -17,9 +17,8 @@ const OPTIONS = ["router", "policies", "context", "onRoute", "onDispatch", "onDe
 function readOptions(options, where, defaultContext, extra) {
   const o = fields(options, [...OPTIONS, ...extra], `${where}: options`);
   const { router, policies, context, mode = "enforce", outsidePalette = "refuse", tracing = true } = o;
-  if (router != null && !isFunction(router) && !hasMethod(router, "resolve", `${where}: options.router.resolve`)) {
-    throw fail(`${where}: options.router`, "a ToolRouter or a function (ctx, { signal, onDecision }) => outcome", router);
-  }
+  const routes = router == null || isFunction(router) || hasMethod(router, "resolve", `${where}: options.router.resolve`);
+  if (!routes) throw fail(`${where}: options.router`, "a ToolRouter or a function (ctx, { signal, onDecision }) => outcome", router);
   const seam = (key) => hasMethod(policies, key, `${where}: options.policies.${key}`);
   if (policies != null && !(seam("selectModel") && seam("dispatch"))) throw fail(`${where}: options.policies`, "a ToolPolicies", policies);
   checkFunctions(`${where}: options`, { context, onRoute: o.onRoute, onDispatch: o.onDispatch, onDecision: o.onDecision, onWarning: o.onWarning, onSaved: o.onSaved });
@@ -125,11 +124,17 @@ export const refuses = (offered, name, { allow, known }) => offered !== null && 
 export const noTarget = (where, name, d, kind) =>
   new Error(`${where}: "${name}" was redirected to "${d.call.name}"${d.redirectedBy ? ` by policy "${d.redirectedBy}"` : ""}, which is not ${kind}`);
 
+/** A Standard Schema's `validate` (zod 3.25+/4, valibot, arktype…), bound; `undefined` for any other schema. */
+export function standardValidate(schema) {
+  const standard = isObject(schema) || isFunction(schema) ? schema["~standard"] : undefined;
+  return isObject(standard) && isFunction(standard.validate) ? (value) => standard.validate(value) : undefined;
+}
+
 /** Redirected arguments validated by the target's Standard Schema (zod 3.25+/4, valibot, arktype…) when it has one. */
 export async function validateArgs(schema, args, toolName, where) {
-  const standard = isObject(schema) || isFunction(schema) ? schema["~standard"] : undefined;
-  if (!isObject(standard) || !isFunction(standard.validate)) return args;
-  const result = await standard.validate(args);
+  const validate = standardValidate(schema);
+  if (!validate) return args;
+  const result = await validate(args);
   if (result && result.issues) {
     const detail = result.issues.map((i) => i && i.message).filter(Boolean).join("; ");
     throw new TypeError(`${where}: the redirected arguments do not match the input schema of "${toolName}"${detail ? `: ${detail}` : ""}`);
@@ -162,9 +167,8 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     const outcome = isFunction(o.router)
       ? await o.router(ctx, { signal, onDecision, mode: o.mode, outsidePalette: o.outsidePalette })
       : await o.router.resolve(signal ? { signal, context: ctx, onDecision } : { context: ctx, onDecision });
-    if (!["routed", "refused", "unavailable"].includes(isObject(outcome) ? outcome.kind : undefined)) {
-      throw fail(`${where}: the router's outcome`, "a Routed, RoutingRefusal or RoutingUnavailable", outcome);
-    }
+    const known = ["routed", "refused", "unavailable"].includes(isObject(outcome) ? outcome.kind : undefined);
+    if (!known) throw fail(`${where}: the router's outcome`, "a Routed, RoutingRefusal or RoutingUnavailable", outcome);
     const asked = { outcome, decision: isObject(decision) && decision.outcome === outcome ? decision : null };
     return skills ? skills.route(asked, ctx, signal, tools ?? (Array.isArray(o.router.registered) ? o.router.registered : [])) : asked;
   }

@@ -72,9 +72,8 @@ export function checkOneOf(where, key, value, allowed, exact) {
 
 /** A signal as the core takes one: `undefined`/`null`, or an object with `aborted`, `addEventListener` and `removeEventListener`. */
 export function checkSignal(signal, where) {
-  if (signal == null) return;
   const fits = () => typeof signal.aborted === "boolean" && isFunction(signal.addEventListener) && isFunction(signal.removeEventListener);
-  if (!isObject(signal) || !attempt(fits, where)) throw fail(where, "an AbortSignal", signal);
+  if (signal != null && !(isObject(signal) && attempt(fits, where))) throw fail(where, "an AbortSignal", signal);
 }
 
 /** The message of a thrown value (the value itself as text when it is no Error). */
@@ -91,6 +90,9 @@ export function tryOr(f, otherwise) {
     return otherwise;
   }
 }
+
+/** What `tryOr(() => JSON.parse(text), NOT_JSON)` answers for text that is no JSON. */
+export const NOT_JSON = Symbol("not JSON");
 
 /** A tool's `name` (a getter that throws names nothing). */
 export const nameOf = (tool) => tryOr(() => (isObject(tool) || isFunction(tool) ? tool.name : undefined));
@@ -138,8 +140,7 @@ export function abortable(promise, signal) {
 export class ToolPaletteAdapterWarning extends Error {
   constructor(message, code) {
     super(message);
-    this.name = "ToolPaletteAdapterWarning";
-    this.code = code;
+    Object.assign(this, { name: "ToolPaletteAdapterWarning", code });
   }
 }
 

@@ -3,7 +3,7 @@
 // the listing's index.
 import { refuses } from "../kernel/core.js";
 import { aiSdkTools, langchainTools, NO_TOOL_MATCHES, openaiAgentsTools, resultText } from "../kernel/tools.js";
-import { abortable, attempt, checkSignal, errorText, fail, fields, isFunction, isObject, read, reasonOf, within } from "../kernel/values.js";
+import { abortable, attempt, checkSignal, errorText, fail, fields, isFunction, isObject, read, reasonOf, tryOr, within } from "../kernel/values.js";
 
 const failed = (text) => ({ content: [{ type: "text", text }], isError: true });
 
@@ -46,9 +46,7 @@ export function createCalling(o, listing, routing) {
         hits = l.index.search(query, { limit, vector });
       } catch (error) {
         if (signal?.aborted) throw reasonOf(signal);
-        try {
-          if (onEmbedError !== null) onEmbedError(error);
-        } catch {}
+        if (onEmbedError !== null) tryOr(() => onEmbedError(error));
       }
     }
     try {
