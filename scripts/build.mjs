@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, renameSync, readFileSync, rmSync, writeF
 import { join } from "node:path";
 import { gzipSync, brotliCompressSync, constants } from "node:zlib";
 import { build } from "esbuild";
-import { shortenImports, trapAtPanic, WASM_OPT_ARGS } from "./wasm-edit.mjs";
+import { CARGO_ARGS, finish } from "./wasm-finish.mjs";
 import { checkHeap } from "./heap-check.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -27,6 +27,7 @@ const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: "inherit"
 run("wasm-pack", [
   "build", "--target", "web", "--release", "--no-pack",
   "--out-dir", stage, "--out-name", "tool_palette",
+  "--", ...CARGO_ARGS,
 ]);
 
 // The allocator calls nothing once it has begun to change the heap (scripts/heap-check.mjs).
@@ -35,16 +36,13 @@ checkHeap(join(root, "target", "wasm32-unknown-unknown", "release", "tool_palett
 rmSync(dist, { recursive: true, force: true });
 mkdirSync(dist, { recursive: true });
 
-// The panic handler traps at once (see scripts/wasm-edit.mjs): the trap panic = "abort"
-// ends in anyway, without the message formatting that only it reached.
-writeFileSync(join(stage, "tool_palette_bg.wasm"), trapAtPanic(readFileSync(join(stage, "tool_palette_bg.wasm"))));
-run(bin("wasm-opt"), [join(stage, "tool_palette_bg.wasm"), ...WASM_OPT_ARGS, "-o", join(dist, "tool_palette_bg.wasm")]);
-// The glue, with these changes, each checked so that a new wasm-bindgen cannot slip past:
-// - no default wasm URL: every entry hands the module over itself, and the default's
-//   `new URL("tool_palette_bg.wasm", import.meta.url)` would make bundlers for Node emit
-//   an asset nobody loads, and esbuild warn about import.meta in CommonJS and iife output;
-// - the wasm's imports renamed without wasm-bindgen's hashes, in the glue and the wasm
-//   at once (scripts/wasm-edit.mjs);
+// The module and its glue as shipped (scripts/wasm-finish.mjs): the panic machinery trapping,
+// the imports renamed short in both, wasm-opt. The glue has besides, each checked so that a new
+// wasm-bindgen cannot slip past:
+// - no default wasm URL (wasm-bindgen's --omit-default-module-path, set in Cargo.toml): every
+//   entry hands the module over itself, and the default's
+//   `new URL("tool_palette_bg.wasm", import.meta.url)` would make bundlers for Node emit an
+//   asset nobody loads, and esbuild warn about import.meta in CommonJS and iife output;
 // - initSync takes a compiled module from another realm as one: Next.js runs edge routes
 //   in a vm context and hands the `.wasm?module` import over as the outer realm's
 //   WebAssembly.Module, which `instanceof` does not recognise (it would be recompiled from
@@ -53,30 +51,30 @@ run(bin("wasm-opt"), [join(stage, "tool_palette_bg.wasm"), ...WASM_OPT_ARGS, "-o
 //   for environments without it, see pkg-template/text-codec.js).
 {
   const glue = readFileSync(join(stage, "tool_palette.js"), "utf8");
-  const once = (text, what) => {
-    if (glue.split(text).length !== 2) throw new Error(`build: the glue's ${what} was not found once; check scripts/build.mjs against this wasm-bindgen`);
-  };
-  const defaultUrl = "module_or_path = new URL('tool_palette_bg.wasm', import.meta.url);";
   const moduleCheck = "if (!(module instanceof WebAssembly.Module)) {";
-  once(defaultUrl, "default wasm URL");
-  once(moduleCheck, "initSync module check");
-  const patched = glue
-    .replace(defaultUrl, 'throw new TypeError("tool-palette: no WebAssembly module given");')
-    .replace(moduleCheck, 'if (!(module instanceof WebAssembly.Module) && Object.prototype.toString.call(module) !== "[object WebAssembly.Module]") {');
-  if (patched.includes("import.meta")) throw new Error("build: the glue still uses import.meta");
-  // The import names without wasm-bindgen's hashes, in the wasm and the glue at once.
-  const short = shortenImports(readFileSync(join(dist, "tool_palette_bg.wasm")), patched);
-  writeFileSync(join(dist, "tool_palette_bg.wasm"), short.wasm);
-  writeFileSync(join(dist, "tool_palette.js"), short.glue);
+  if (glue.split(moduleCheck).length !== 2) throw new Error("build: the glue's initSync module check was not found once; check scripts/build.mjs against this wasm-bindgen");
+  if (glue.includes("import.meta")) throw new Error("build: the glue uses import.meta (is --omit-default-module-path still set in Cargo.toml?)");
+  const patched = glue.replace(moduleCheck, 'if (!(module instanceof WebAssembly.Module) && Object.prototype.toString.call(module) !== "[object WebAssembly.Module]") {');
+  const out = await finish(readFileSync(join(stage, "tool_palette_bg.wasm")), patched, bin("wasm-opt"));
+  writeFileSync(join(dist, "tool_palette_bg.wasm"), out.wasm);
+  writeFileSync(join(dist, "tool_palette.js"), out.glue);
 }
 
+// The glue's declaration (what the module exports to the facade, written by wasm-bindgen)
+// kept in src/js/ beside the facade that imports it, so that the tree resolves and type
+// checks as dist/ does (tests/types/tsconfig.facade.json). Committed: a build that changes
+// the module's exports changes this file too (git shows it).
+writeFileSync(join(root, "src", "js", "tool_palette.d.ts"), "// The wasm-bindgen glue's declaration (dist/tool_palette.js): generated by scripts/build.mjs, do not edit.\n// Not the package's types: those are tool-palette.d.ts.\n" + readFileSync(join(stage, "tool_palette.d.ts"), "utf8"));
+
 const template = join(root, "pkg-template");
-// Copied as they are (node.mjs is bundled from them below; deliver.js is the adapters' too).
-for (const file of ["package.json", "README.md", "LICENSE", "deliver.js", "state.js", "node.mjs"]) {
+// Copied as they are (node.mjs is bundled from them below).
+for (const file of ["package.json", "README.md", "LICENSE", "node.mjs"]) {
   cpSync(join(template, file), join(dist, file));
 }
 // The binding's JavaScript half, beside its Rust half: the facade of each area, what they
-// share (host.js) and the tables both halves read (wire.js, generated from wire.rs).
+// share (host.js), the tables both halves read (wire.js, generated from wire.rs), the
+// module's state that the entries set (state.js) and the warning delivery that the
+// adapters share (deliver.js, which they import from dist/).
 const { readdirSync } = await import("node:fs");
 for (const file of readdirSync(join(root, "src", "js")).filter((f) => f.endsWith(".js"))) cpSync(join(root, "src", "js", file), join(dist, file));
 // The types: src/js/tool-palette.d.ts, the one declaration of the public API; the build

@@ -40,6 +40,7 @@ const layers = [
   { name: "resources (heavy scenarios, each in a child process)", plan: nodeTest("tests/resources", /\.test\.mjs$/), parse: "node" },
   { name: "types (tsc --noEmit, with DOM)", plan: () => ({ cmd: join(root, "node_modules/.bin/tsc"), args: ["-p", "tests/types"] }), parse: "tsc" },
   { name: "types (tsc --noEmit, ES2022 only, adapters)", plan: () => ({ cmd: join(root, "node_modules/.bin/tsc"), args: ["-p", "tests/types/tsconfig.nodom.json"] }), parse: "tsc" },
+  { name: "types (tsc --noEmit, checkJs: the facade src/js/*.js against src/js/tool-palette.d.ts)", plan: () => ({ cmd: join(root, "node_modules/.bin/tsc"), args: ["-p", "tests/types/tsconfig.facade.json"] }), parse: "tsc" },
   { name: "README code blocks (tsc --strict against dist/ types)", plan: nodeTest("tests/readme", /\.test\.mjs$/), parse: "node" },
   { name: `packaging (packed tarball in each runtime), Node ${main.major}`, plan: nodeTest("tests/packaging", /\.test\.mjs$/), parse: "node" },
   ...otherNodes.map((node) => ({

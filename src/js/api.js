@@ -1,3 +1,4 @@
+// @ts-check
 // The public API of tool-palette behind every runtime entry: each area's facade, beside its
 // Rust half in src/js/, where the core decides every SPEC rule.
 export { PaletteRun } from "./run.js";

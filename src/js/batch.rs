@@ -1,5 +1,5 @@
 //! Names into wasm memory, one batch per call, as UTF-16 code units (a Rust `String` would
-//! replace an unpaired surrogate with U+FFFD and make two tools equal): host.js `put`
+//! replace an unpaired surrogate with U+FFFD and make two tools equal): host.js `writeBatch`
 //! writes them straight into the room kept here, and the export it calls next copies them
 //! out before any caller code runs. Answers go back as indices into the caller's strings.
 

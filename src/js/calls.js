@@ -1,9 +1,11 @@
+// @ts-check
 // What the module calls back in the middle of a call (the `raw_module = "./calls.js"`
 // imports of src/js/*.rs): each function hands its answer to the receiver the facade set
 // for the call in progress, `calls.to` (a turn's `Decided`, a seam's `Frame`, a step's
 // `Stepped`, an `Explaining`, a `Load`, a `Skilled`); the door puts back the receiver of the call it
 // interrupted when a nested call ends. It imports nothing: the glue and the facade both
 // import it, and no receiver is ever lent to the module (whose slot an unwind could keep).
+/** @type {{ to: any }} the receiver of the call in progress (any of those above) */
 export const calls = { to: undefined };
 
 // routing.rs `decide`

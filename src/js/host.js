@@ -1,9 +1,10 @@
+// @ts-check
 // What every area's facade (routing.js, policies.js, run.js, index.js) shares: the door
 // every call into the module passes, the batch names cross in, and the readers of the
 // caller's values, which word every error. The module decides (src/js/*.rs).
 import { state } from "./state.js";
 import { calls } from "./calls.js";
-import { close, open, release, room } from "./tool_palette.js";
+import { close, open, release, room as growBatch } from "./tool_palette.js";
 
 // ---------------------------------------------------------------- the door
 
@@ -19,7 +20,7 @@ let entered = 0; // calls through the door in progress (the rest of a call after
 let cutting = false;
 // The module's stack pointer when no call is in progress (read at the first call).
 let base;
-// The instances borrowed by the calls in progress, innermost last (`using`).
+// The instances borrowed by the calls in progress, innermost last (`withRecord`).
 const lent = [];
 
 // Throws for a call that a runaway recursion cuts.
@@ -69,22 +70,25 @@ export function enter(f, self, args, counts = true) {
 
 // A function of the API through the door (`async`: one whose promise rejects with what a
 // call made too early throws; a runaway recursion still throws at once).
+/** @template {(...args: any[]) => any} F @param {F} f @param {boolean} [async] @returns {F} (its type: the facade's check sees f's) */
 export const guard = (f, async) =>
-  function (...args) {
-    if (!async) return enter(f, this, args);
-    if (!state.ready) return Promise.reject(notReady());
-    cut();
-    try { return enter(f, this, args); } catch (error) { return Promise.reject(error); }
-  };
+  /** @type {any} */ (
+    /** @this {unknown} */
+    function (...args) {
+      if (!async) return enter(f, this, args);
+      if (!state.ready) return Promise.reject(notReady());
+      cut();
+      try { return enter(f, this, args); } catch (error) { return Promise.reject(error); }
+    });
 
 // A class's methods through the door, each [name, async], and its `dispose()`: what the
 // instance holds is freed now, or once the calls in flight on it are done.
 export function guarded(Class, ...methods) {
   const define = (key, value) => Object.defineProperty(Class.prototype, key, { value, writable: true, configurable: true });
   for (const [name, async] of methods) define(name, guard(Class.prototype[name], async));
-  define("dispose", guard(function dispose() {
-    const held = use(this, Class, "dispose");
-    if (!held.disposed && (held.disposed = true) && held.busy === 0) free(held);
+  define("dispose", guard(/** @this {unknown} */ function dispose() {
+    const record = recordOf(this, Class, "dispose");
+    if (!record.disposed && (record.disposed = true) && record.busy === 0) free(record);
   }));
   if (typeof Symbol.dispose === "symbol") define(Symbol.dispose, Class.prototype.dispose);
 }
@@ -105,8 +109,8 @@ function notReady() {
 let capacity = [0, 0, 0]; // strings, code units, codes the room holds
 let at; // its address
 let views; // [bytes, 16-bit words, 32-bit words, the Node writer] (outgrown: detached, empty)
-export function put(strings, codes = NO_CODES) {
-  if (!fits(strings, codes)) return false;
+export function writeBatch(strings, codes = NO_CODES) {
+  if (!batchHolds(strings, codes)) return false;
   if (views === undefined || views[0].length === 0) {
     const { buffer } = state.wasm.memory;
     views = [new Uint8Array(buffer), new Uint16Array(buffer), new Uint32Array(buffer), state.writer?.(buffer)];
@@ -128,13 +132,14 @@ export function put(strings, codes = NO_CODES) {
 }
 const NO_CODES = new Uint8Array(0);
 
-// Whether the room holds `strings` and `codes`, grown if need be (the module answers).
-function fits(strings, codes = NO_CODES) {
+// Whether the batch holds `strings` and `codes`, its room grown if need be (batch.rs `room`
+// answers its new address, or 0 beyond what one call may hold).
+function batchHolds(strings, codes = NO_CODES) {
   let units = 0;
   for (let i = 0; i < strings.length; i++) units += strings[i].length;
   if (strings.length <= capacity[0] && units <= capacity[1] && codes.length <= capacity[2]) return true;
   const grown = [Math.max(strings.length, capacity[0]), Math.max(units, capacity[1]), Math.max(codes.length, capacity[2])];
-  at = room(grown[0], grown[1], grown[2]);
+  at = growBatch(grown[0], grown[1], grown[2]);
   capacity = at === 0 ? [0, 0, 0] : grown;
   return at !== 0;
 }
@@ -142,7 +147,7 @@ function fits(strings, codes = NO_CODES) {
 // Code units (the module's answer) as strings ending at `ends`: decoded natively when long
 // and well-formed (else unit by unit, exact), then cut (50,000 names: 4 ms).
 let utf16;
-export function texts(units, ends = [units.length]) {
+export function decodeStrings(units, ends = [units.length]) {
   let all = "";
   try { all = units.length > 8192 ? (utf16 ??= new TextDecoder("utf-16le", { fatal: true, ignoreBOM: true })).decode(units) : ""; } catch {}
   for (let i = all.length; i < units.length; i += 8192) all += String.fromCharCode.apply(null, units.subarray(i, i + 8192));
@@ -213,9 +218,9 @@ const RULES = {
   target: [(v) => typeof v === "string" && v !== "", "a non-empty string, null or undefined", NULLABLE],
 };
 export function checked(v, rule, where) {
-  const [fits, what, absent] = RULES[rule];
+  const [valid, what, absent] = RULES[rule];
   if (absent(v)) return undefined;
-  if (!fits(v)) throw mustBe(where, what, v);
+  if (!valid(v)) throw mustBe(where, what, v);
   return v;
 }
 
@@ -245,10 +250,10 @@ export function bounded(value) {
 // Names (and their codes) into the batch, or only room for them (`reserve`), or the
 // RangeError naming them (`where`) when they are more than one call may hold.
 export function putNames(names, where, codes) {
-  if (!put(names, codes)) throw tooLarge(where);
+  if (!writeBatch(names, codes)) throw tooLarge(where);
 }
 export function reserve(names, where) {
-  if (!fits(names)) throw tooLarge(where);
+  if (!batchHolds(names)) throw tooLarge(where);
 }
 const tooLarge = (where) => new RangeError(`${where} is too large: a call takes at most 1,048,576 names and 8,388,608 code units of names`);
 
@@ -278,14 +283,14 @@ export function signal(value, where) {
 
 // The module numbers an instance's state by a slot that JavaScript hands out (slot 0 is
 // the batch's room), so that no answer of the module's can lose one. A slot taken is in
-// `limbo` until an owner keeps it (`own`, `keep`): when the outermost call ends, what is
+// `limbo` until an owner keeps it (`attachRecord`, `keep`): when the outermost call ends, what is
 // still there (a call cut short between taking a slot and keeping it) is freed.
 const spare = [];
 const spared = new Set();
 let slots = 1;
 const limbo = new Set();
 export function slot() {
-  const s = spare.length > 0 ? spare.pop() : slots++;
+  const s = spare.length > 0 ? /** @type {number} */ (spare.pop()) : slots++;
   spared.delete(s);
   limbo.add(s);
   return s;
@@ -301,51 +306,53 @@ export function drop(s) {
   spare.push(s);
 }
 
-// The module's states behind each public instance (held by the instance itself, not by a
-// WeakMap: garbage collection then takes both at once, and the module's memory comes back
-// sooner), and the class that made it: a method called on anything else is a TypeError.
-// `slots`: the instance's own; `free`: frees them (and anything else it holds), once.
-const HELD = Symbol("tool-palette");
+// Each public instance's record: the module's states behind it (`slots`, the instance's
+// own), what else it keeps (`more`: its options, its names), the class that made it (a
+// method called on anything else is a TypeError), the calls in flight on it (`busy`),
+// whether it is disposed, and `free`, which frees its slots (and anything else it holds),
+// once. Held by the instance itself, not by a WeakMap: garbage collection then takes both
+// at once, and the module's memory comes back sooner.
+const RECORD = Symbol("tool-palette");
 const collected = typeof FinalizationRegistry === "function" ? new FinalizationRegistry((f) => f()) : undefined;
 // `f()` once `token` is garbage-collected (unless `forget(token)` first).
 export const whenCollected = (token, f) => collected?.register(token, f, token);
 export const forget = (token) => collected?.unregister(token);
-export function own(self, slots, more, free = () => slots.forEach(drop)) {
+export function attachRecord(self, slots, more, free = () => slots.forEach(drop)) {
   slots.forEach(keep);
-  const held = { slots, more, Class: self.constructor, busy: 0, disposed: false, free: once(free) };
-  Object.defineProperty(self, HELD, { value: held });
-  collected?.register(self, held.free, held);
+  const record = { slots, more, Class: self.constructor, busy: 0, disposed: false, free: once(free) };
+  Object.defineProperty(self, RECORD, { value: record });
+  collected?.register(self, record.free, record);
 }
 const once = (f) => {
   let done = false;
   return () => { if (!done) { done = true; f(); } };
 };
-function free(held) {
-  collected?.unregister(held);
-  held.free();
+function free(record) {
+  collected?.unregister(record);
+  record.free();
 }
-export function use(self, Class, method) {
-  let held;
+export function recordOf(self, Class, method) {
+  let record;
   try {
-    held = Object.getOwnPropertyDescriptor(self, HELD)?.value; // (a Proxy's trap may throw)
+    record = Object.getOwnPropertyDescriptor(self, RECORD)?.value; // (a Proxy's trap may throw)
   } catch (error) { if (error instanceof RangeError) throw error; } // (the stack ran out: not a wrong object)
-  if (held?.Class !== Class) throw new TypeError(`tool-palette: ${Class.name}.prototype.${method} called on an object that is not a ${Class.name}`);
-  return held;
+  if (record?.Class !== Class) throw new TypeError(`tool-palette: ${Class.name}.prototype.${method} called on an object that is not a ${Class.name}`);
+  return record;
 }
-// Runs `f(slots, more)` on what `self` holds (an Error once disposed), keeping it from
+// Runs `f(slots, more)` on `self`'s record (an Error once disposed), keeping it from
 // being freed until `f` (or the promise it returns) is done; the door gives it back should
 // `f` never return.
-export function using(self, Class, method, f) {
-  const held = use(self, Class, method);
-  if (held.disposed) throw new Error(`${Class.name}: ${method}() after dispose()`);
-  held.busy++;
-  lent.push(held);
-  const result = f(held.slots, held.more);
+export function withRecord(self, Class, method, f) {
+  const record = recordOf(self, Class, method);
+  if (record.disposed) throw new Error(`${Class.name}: ${method}() after dispose()`);
+  record.busy++;
+  lent.push(record);
+  const result = f(record.slots, record.more);
   lent.pop();
-  if (result instanceof Promise) result.then(() => done(held), () => done(held));
-  else done(held);
+  if (result instanceof Promise) result.then(() => done(record), () => done(record));
+  else done(record);
   return result;
 }
-function done(held) {
-  if (--held.busy === 0 && held.disposed) free(held);
+function done(record) {
+  if (--record.busy === 0 && record.disposed) free(record);
 }

@@ -1,12 +1,13 @@
+// @ts-check
 // ToolIndex (SPEC 6, 8): the facade reads the tools (JSON schemas, zod), vectors and calls'
 // values once each and waits; the module (src/js/index.rs) checks, ranks, saves and loads.
 import * as wasm from "./tool_palette.js";
-import { FIELDS, NONE } from "./wire.js";
-import { attempt, bounded, checked, drop, enter, exactRows, fields, forget, guarded, isFunction, isObject, keep, mustBe, own, putNames, signal as checkSignal, slot, strings, texts, use, using, whenCollected } from "./host.js";
+import { FIELDS, NONE as NO_NAMESPACE } from "./wire.js";
+import { attempt, bounded, checked, drop, enter, exactRows, fields, forget, guarded, isFunction, isObject, keep, mustBe, attachRecord, putNames, signal as checkSignal, slot, strings, decodeStrings, recordOf, withRecord, whenCollected } from "./host.js";
 import { calls } from "./calls.js";
 
 const OPTIONS = ["limit", "vectors", "embed", "onEmbedError", "explain", "signal"];
-const NO_ROWS = Object.freeze([]);
+const NO_ROWS = /** @type {readonly any[]} */ (Object.freeze([]));
 // The module's answer for memory that ran out (index.rs `indexer`).
 const NO_ROOM = 0xffffffff;
 export const noRoom = (where) => new RangeError(`${where} could not be indexed: the WebAssembly module's memory ran out`);
@@ -15,8 +16,10 @@ export const noRoom = (where) => new RangeError(`${where} could not be indexed: 
 export class ToolIndex {
   constructor(tools, options) { enter(build, this, [tools, options]); }
 
+  /** @type {import("./tool-palette.js").ToolIndex["search"]} */
   search(query, options) { return search(this, ToolIndex, query, options); }
 
+  /** @type {import("./tool-palette.js").ToolIndex["explain"]} */
   explain(query, options) {
     return ask(this, ToolIndex, "explain", query, options, (ix, limit, vector, names) => {
       const to = (calls.to = new Explaining(names));
@@ -28,11 +31,13 @@ export class ToolIndex {
 
   get entries() { return (context) => this.entriesFor(context); }
 
+  /** @type {import("./tool-palette.js").ToolIndex["entriesFor"]} */
   entriesFor(context) { return entriesOf(this, ToolIndex, context, ([ix], { names }, count, vector) => rowsOf(names, wasm.entries(ix, count, vector))); }
 
   /** The rows naming these tools of the index exactly, as `entries` makes them. */
+  /** @type {import("./tool-palette.js").ToolIndex["rows"]} */
   rows(names) {
-    return using(this, ToolIndex, "rows", (_, more) => {
+    return withRecord(this, ToolIndex, "rows", (_, more) => {
       const where = "ToolIndex.rows: names";
       const list = strings(names, where);
       const known = (more.known ??= new Set(more.names));
@@ -42,10 +47,10 @@ export class ToolIndex {
     });
   }
 
-  get size() { return use(this, ToolIndex, "size").more.names.length; }
-  get names() { return use(this, ToolIndex, "names").more.names; }
-  get dimensions() { return use(this, ToolIndex, "dimensions").more.dims; }
-  save() { return using(this, ToolIndex, "save", ([ix], { names }) => (putNames(names, "ToolIndex.save: the index's names"), wasm.save(ix, names.length))); }
+  get size() { return recordOf(this, ToolIndex, "size").more.names.length; }
+  get names() { return recordOf(this, ToolIndex, "names").more.names; }
+  get dimensions() { return recordOf(this, ToolIndex, "dimensions").more.dims; }
+  save() { return withRecord(this, ToolIndex, "save", ([ix], { names }) => (putNames(names, "ToolIndex.save: the index's names"), wasm.save(ix, names.length))); }
   static load(bytes, options) { return enter(load, undefined, [bytes, options]); }
 }
 guarded(ToolIndex, ["search"], ["explain"], ["entriesFor"], ["rows"], ["save"]);
@@ -64,18 +69,20 @@ export function search(self, Class, query, options) {
 // the history's last in the batch. With `embed`, a Promise: embed's answer is awaited here
 // (not in the module), then ranked.
 export function entriesOf(self, Class, context, rows) {
-  use(self, Class, "entriesFor");
-  return using(self, Class, "entries", (slots, more) => {
+  recordOf(self, Class, "entriesFor");
+  return withRecord(self, Class, "entries", (slots, more) => {
     const where = `${Class.name}.entries: context`;
     let read;
     try { if ((read = contextOf(context, where))) putNames(read, where); } catch (error) { if (more.embed) return Promise.reject(error); throw error; }
     if (!more.embed) return read ? rows(slots, more, read.length, undefined) : NO_ROWS;
+    // (No word to rank in the message, index.rs `worded`: embed is not asked.)
     if (!read || !wasm.worded()) return Promise.resolve(NO_ROWS);
     const rank = (failed) => (answer) => enter(embedded, self, [Class, rows, read, failed, answer], false);
     try { return Promise.resolve(more.embed(read[0])).then(rank(false), rank(true)); } catch (error) { return Promise.resolve().then(() => rank(true)(error)); } // (or its then/constructor)
   });
 }
 
+/** @this {ToolIndex} */
 function build(tools, options) {
   const where = "ToolIndex: tools";
   if (!isObject(tools)) throw mustBe(where, "an iterable of tools or a record of tools keyed by name", tools);
@@ -93,11 +100,13 @@ function build(tools, options) {
     if (!readVectors(ix, values[1], names.length) && embed) throw new TypeError("ToolIndex: options.embed needs options.vectors (the tools' vectors, to rank its answers against)");
     if (!wasm.finish(ix, ...unitsOf(read, where), Uint32Array.from(read.parts), namespacesOf(read, where))) throw noRoom(where);
   } catch (error) { throw (drop(ix), error); }
-  made(this, ix, names, embed, onEmbedError);
+  finishIndex(this, ix, names, embed, onEmbedError);
 }
 
-const made = (self, ix, names, embed, onEmbedError) => (own(self, [ix], { names: Object.freeze(names), embed, onEmbedError, dims: wasm.dimensions(ix) ?? null }), Object.freeze(self));
+// A ToolIndex over the index in slot `ix`, its record attached, frozen.
+const finishIndex = (self, ix, names, embed, onEmbedError) => (attachRecord(self, [ix], { names: Object.freeze(names), embed, onEmbedError, dims: wasm.dimensions(ix) ?? null }), Object.freeze(self));
 
+/** @param {unknown[]} values the options read (`fields`) @param {string} where */
 export const optionsOf = ([limit, , embed, onEmbedError, explain], where) => [checked(limit, "limit", `${where}.limit`), checked(embed, "function", `${where}.embed`), checked(onEmbedError, "function", `${where}.onEmbedError`), checked(explain, "flag", `${where}.explain`)];
 
 // search or explain: the call read and checked, the query's vector checked, the query put in.
@@ -107,7 +116,7 @@ function ask(self, Class, method, query, options, f) {
   if (typeof query !== "string") throw mustBe(`${where}query`, "a string", query);
   const [limit, vector] = fields(options, ["limit", "vector"], `${where}options`);
   checked(limit, "limit", `${where}options.limit`);
-  return using(self, Class, method, (slots, { names, dims }) => {
+  return withRecord(self, Class, method, (slots, { names, dims }) => {
     const ix = slots.at(-1);
     const hybrid = dims !== null && vector !== undefined ? checkVector((v) => wasm.fitting(ix, v), vector, `${where}options.vector`, dims) : undefined;
     putNames([query], `${where}query`);
@@ -124,8 +133,9 @@ function contextOf(context, where) {
 }
 
 // The rows once embed answered (or `failed`): lexical when it failed (onEmbedError gets why).
+/** @this {unknown} */
 function embedded(Class, rows, read, failed, answer) {
-  return using(this, Class, "entries", (slots, more) => {
+  return withRecord(this, Class, "entries", (slots, more) => {
     let vector;
     try { vector = failed ? undefined : checkVector((v) => wasm.fitting(slots.at(-1), v), answer, `${Class.name}: the vector embed(message) answered`, more.dims); } catch (error) { [failed, answer] = [true, error]; }
     try { if (failed) more.onEmbedError?.(answer); } catch {}
@@ -142,8 +152,9 @@ const rowsOf = (names, found) => Object.freeze(Array.from(found, (i) => {
 }));
 
 // A typed array of any realm as a plain view of its bytes, read by its internal slots.
-const [typedName, typedBuffer, typedOffset, typedLength] = [Symbol.toStringTag, "buffer", "byteOffset", "length"].map((key) => Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), key).get);
-export const realView = (value) => typedName.call(value) && new globalThis[typedName.call(value)](typedBuffer.call(value), typedOffset.call(value), typedLength.call(value));
+const [typedName, typedBuffer, typedOffset, typedLength] = [Symbol.toStringTag, "buffer", "byteOffset", "length"].map((key) => /** @type {(this: unknown) => any} */ (Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), key)?.get));
+/** @returns {Uint8Array | Float32Array | Float64Array | Uint16Array | undefined | false} (any typed array, in fact) */
+export const realView = (value) => typedName.call(value) && new /** @type {any} */ (globalThis)[typedName.call(value)](typedBuffer.call(value), typedOffset.call(value), typedLength.call(value));
 
 // A vector read as numbers and checked by the module (`check(v)`, its verdict): the
 // vector, or the TypeError why not.
@@ -173,6 +184,7 @@ function vectorOf(value) {
 export function readVectors(ix, value, count, where = "ToolIndex: options.vectors", item = "tool") {
   if (value === undefined) return false;
   if (!isObject(value)) throw mustBe(where, "an iterable of vectors or a flat Float32Array", value);
+  /** @type {any} */
   let flat;
   let rows = attempt(() => ((flat = realView(value)) instanceof Float32Array ? [] : bounded(value).map(vectorOf)), where);
   const d = flat instanceof Float32Array && flat.length / count;
@@ -185,6 +197,7 @@ export function readVectors(ix, value, count, where = "ToolIndex: options.vector
 
 // The tools read once: names, namespaces, and per tool four parts of texts (`parts`: ends).
 function readTools(tools) {
+  /** @type {{ record: boolean, names: unknown[], namespaces: unknown[], texts: string[], parts: number[], size: Float64Array }} */
   const out = { record: false, names: [], namespaces: [], texts: [], parts: [], size: new Float64Array(8) };
   const items = attempt(() => (isFunction(tools[Symbol.iterator]) ? bounded(tools) : ((out.record = true), Object.keys(tools))), "ToolIndex: tools");
   items.forEach((item, i) => attempt(() => {
@@ -193,7 +206,7 @@ function readTools(tools) {
     if (out.record && Array.isArray(tool)) throw new TypeError("it is an array, not a tool: pass the list of tools itself (an MCP tools/list result's `tools`), or a record of tools keyed by name");
     const held = out.record || !isObject(tool) || "name" in tool ? undefined : tool.function;
     if (isObject(held)) tool = held; // Chat Completions' { type: "function", function }
-    const [parts, ok] = [[[], [], [], []], isObject(tool)];
+    const [parts, ok] = [/** @type {string[][]} */ ([[], [], [], []]), isObject(tool)];
     out.names.push(out.record ? item : ok ? tool.name : undefined);
     const description = ok ? tool.description : undefined;
     if (typeof description === "string" && description !== "") parts[0].push(description);
@@ -223,7 +236,7 @@ function jsonSchemaOf(schema) {
 function zodJsonSchema(schema, memo, depth) {
   if (!isObject(schema) || depth > 16) return undefined;
   if (memo.has(schema)) return memo.get(schema);
-  const [json, inner] = [{}, (s) => zodJsonSchema(s, memo, depth + 1)];
+  const [json, inner] = [/** @type {Record<string, any>} */ ({}), (s) => zodJsonSchema(s, memo, depth + 1)];
   memo.set(schema, json);
   const { description, shape, element, options } = schema;
   if (typeof description === "string") json.description = description;
@@ -274,6 +287,7 @@ function referenced(ref, root) {
 }
 
 // The texts' code units and ends; a RangeError past what an index reads of one part.
+/** @param {{ texts: string[], size: Float64Array }} read @param {string} where @returns {[Uint16Array, Uint32Array]} */
 function unitsOf({ texts, size }, where) {
   for (let f = 0; f < 4; f++) if (!wasm.fits(size[2 * f], size[2 * f + 1])) throw new RangeError(`${where} is too large: a ToolIndex reads at most 1,048,576 texts and 33,554,432 code units of each kind (descriptions, parameter names, …), as memory allows`);
   const [units, ends] = [new Uint16Array(size[1] + size[3] + size[5] + size[7]), new Uint32Array(texts.length)];
@@ -285,9 +299,9 @@ function unitsOf({ texts, size }, where) {
   return [units, ends];
 }
 
-// Per tool, the first tool of its namespace (search::NONE: none), or nothing when none has one.
+// Per tool, the first tool of its namespace (NO_NAMESPACE: none), or nothing when none has one.
 function namespacesOf({ namespaces, names, record }, where) {
-  const [first, seen] = [new Uint32Array(namespaces.length).fill(NONE), new Map()];
+  const [first, seen] = [new Uint32Array(namespaces.length).fill(NO_NAMESPACE), new Map()];
   namespaces.forEach((namespace, i) => {
     if (namespace == null) return;
     if (typeof namespace !== "string") throw mustBe(`${where}[${record ? `"${names[i]}"` : i}].namespace`, "a string", namespace);
@@ -321,15 +335,16 @@ function load(bytes, options) {
 // The index of a snapshot's bytes (`to` gets the names or why not), or the one a stream
 // loaded into slot `ix`.
 // loaded into slot `ix` (which stays the stream's to free should this throw).
+/** @param {Load} to @param {Uint8Array} bytes @param {any[]} options @param {number} [ix] */
 function loaded(to, bytes, [limit, embed, onEmbedError], ix) {
   const ours = ix === undefined;
-  if (ours) {
+  if (ix === undefined) {
     ix = slot();
     calls.to = to;
     if (!wasm.load(ix, bytes, limit)) throw (drop(ix), to.error ?? noRoom("ToolIndex.load: bytes"));
   }
   if (embed && wasm.dimensions(ix) === undefined) throw ((ours && drop(ix)), new TypeError("ToolIndex.load: options.embed needs a snapshot with vectors (this one has none)"));
-  return made(Object.create(ToolIndex.prototype), ix, to.names, embed, onEmbedError);
+  return finishIndex(Object.create(ToolIndex.prototype), ix, to.names, embed, onEmbedError);
 }
 
 // A source judged by shape: [a stream], [a Response's body] (USED, or null), [a Blob, true].
@@ -409,30 +424,40 @@ const BYTES = "ToolIndex.load: source's bytes";
 // An explanation as the module hands it over (index.rs `Searcher::explain`) part by part,
 // tools and terms by place: a hit, its parts, a lexical hit's fields, a field's terms.
 class Explaining {
-  constructor(names) { Object.assign(this, { names, hits: [] }); }
-  terms(units, ends) { this.words = texts(units, ends); }
-  hit(tool, score, rank) { this.hits.push((this.at = { name: this.names[tool], score, rank, lexical: null, vector: null, fused: null })); }
+  /** @param {readonly string[]} names */
+  constructor(names) {
+    this.names = names;
+    /** @type {any[]} */
+    this.hits = [];
+  }
+  terms(units, ends) { this.words = decodeStrings(units, ends); }
+  hit(tool, score, rank) { this.hits.push((this.at = /** @type {any} the hit being told */ ({ name: this.names[tool], score, rank, lexical: null, vector: null, fused: null }))); }
   lexical(score, rank) { this.at.lexical = { score, rank, fields: [] }; }
   similar(similarity, rank) { this.at.vector = { similarity, rank }; }
   fused(lexical, vector) { this.at.fused = { lexical, vector }; }
   field(field, score) { this.at.lexical.fields.push({ field: FIELDS[field], score, terms: [] }); }
-  term(term, score, count) { this.at.lexical.fields.at(-1).terms.push({ term: this.words[term], score, count }); }
+  term(term, score, count) { this.at.lexical.fields.at(-1).terms.push({ term: /** @type {string[]} */ (this.words)[term], score, count }); }
 }
 
 // A load's JavaScript half (src/js/index.rs `Load`, `named`, `refused`): the names, or why the bytes are refused;
 // `next`: the next chunk's length, undefined at the end, or the TypeError of a failed read.
 class Load {
-  constructor(where, reader) { Object.assign(this, { where, reader, chunks: 0 }); }
-  named(units, ends) { this.names = texts(units, ends); }
-  refused(range, units) { this.error = new (range ? RangeError : TypeError)(this.where + texts(units)[0]); }
+  /** @param {string} where @param {ReadableStreamDefaultReader} [reader] */
+  constructor(where, reader) {
+    this.where = where;
+    this.reader = reader;
+    this.chunks = 0;
+  }
+  named(units, ends) { this.names = decodeStrings(units, ends); }
+  refused(range, units) { this.error = new (range ? RangeError : TypeError)(this.where + decodeStrings(units)[0]); }
   next() { return (this.pending = this.read()); }
   async read() {
     let read, view;
-    try { read = await this.reader.read(); if (read.done) return undefined; read = read.value; } catch (cause) { throw new TypeError("ToolIndex.load: source could not be read", { cause }); }
+    try { read = await /** @type {ReadableStreamDefaultReader} */ (this.reader).read(); if (read.done) return undefined; read = read.value; } catch (cause) { throw new TypeError("ToolIndex.load: source could not be read", { cause }); }
     try { view = realView(read); } catch {}
     if (!(view instanceof Uint8Array)) throw mustBe(`ToolIndex.load: source's chunk ${this.chunks}`, "a Uint8Array", read);
     this.chunks++;
     return (this.chunk = view).length;
   }
-  copy(from, to) { try { to.set(this.chunk.subarray(from, from + to.length)); } catch {} } // (a buffer detached since: the checksum refuses)
+  copy(from, to) { try { to.set(/** @type {Uint8Array} */ (this.chunk).subarray(from, from + to.length)); } catch {} } // (a buffer detached since: the checksum refuses)
 }

@@ -58,7 +58,7 @@ extern "C" {
 /// (`u32::MAX`: the memory ran out).
 #[wasm_bindgen]
 pub fn indexer(slot: u32, count: u32, limit: Option<u32>, explain: bool) -> Option<u32> {
-    let made = heap::build(slot, false, || {
+    let placed = heap::build(slot, false, || {
         Some(Ix::Building {
             names: batch::names(count),
             vectors: None,
@@ -66,7 +66,7 @@ pub fn indexer(slot: u32, count: u32, limit: Option<u32>, explain: bool) -> Opti
             explain,
         })
     });
-    if !made {
+    if !placed {
         return Some(u32::MAX);
     }
     heap::with(slot, |ix: &Ix| match ix {
@@ -99,8 +99,8 @@ pub fn vector(slot: u32, v: Vec<f64>) -> u32 {
 }
 
 /// Builds the index of the tools' texts (`units` ending at `ends`, four parts per tool
-/// ending at `parts`) and per tool the first tool of its namespace (`ns`: `search::NONE`
-/// for none; empty: no namespaces). False when the slot was not being built.
+/// ending at `parts`) and per tool the first tool of its namespace (`ns`: `search::NONE`,
+/// wire.js `NO_NAMESPACE`, for none; empty: no namespaces). False when the slot was not being built.
 #[wasm_bindgen]
 pub fn finish(slot: u32, units: Vec<u16>, ends: Vec<u32>, parts: Vec<u32>, ns: Vec<u32>) -> bool {
     finish_with(slot, LIMIT, |names, explain| {
@@ -266,7 +266,7 @@ pub fn load(slot: u32, bytes: Vec<u8>, limit: Option<u32>) -> bool {
 
 fn load_into(slot: u32, bytes: Vec<u8>, limit: Option<u32>) -> bool {
     let mut why = None;
-    let built = heap::build(slot, false, || {
+    let placed = heap::build(slot, false, || {
         // (The bytes are the index's: its vectors stay where the snapshot held them.)
         heap::adopt(&bytes);
         let s = snapshot::load(bytes).map_err(|e| why = Some(e)).ok()?;
@@ -279,7 +279,7 @@ fn load_into(slot: u32, bytes: Vec<u8>, limit: Option<u32>) -> bool {
     });
     match why {
         Some(e) => refuse(e),
-        None => built,
+        None => placed,
     }
 }
 

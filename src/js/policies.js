@@ -1,3 +1,4 @@
+// @ts-check
 // Policies (SPEC 4): ToolCallPolicy, ToolPolicies, ToolRedirectDroppedWarning. The module
 // (policies.rs) holds them in the core's form and runs each seam, asking a `Frame`.
 import * as wasm from "./tool_palette.js";
@@ -5,7 +6,7 @@ import * as wasm from "./tool_palette.js";
 // the glue in the browser bundle (esbuild then builds the namespace object), 427 gzip bytes.
 import { Palette } from "./tool_palette.js";
 import { FUNCTIONS, SEAMS } from "./wire.js";
-import { attempt as read, bounded, checked, describe, drop, enter, fields, guarded, isFunction, isObject, keep, mustBe, own, putNames, reserve, slot, strings, using } from "./host.js";
+import { attempt as read, bounded, checked, describe, drop, enter, fields, guarded, isFunction, isObject, keep, mustBe, attachRecord, putNames, reserve, slot, strings, withRecord } from "./host.js";
 import { calls } from "./calls.js";
 import { deliver } from "./deliver.js";
 
@@ -17,14 +18,16 @@ export class ToolRedirectDroppedWarning extends Error {
   }
 }
 
-const built = new WeakSet(); // the policies made here, which a ToolPolicies keeps as they are
+const checkedPolicies = new WeakSet(); // the ToolCallPolicy instances made here, which a ToolPolicies keeps as they are
 
+/** @template [Ctx=unknown] @template [Model=unknown] */
 export class ToolCallPolicy {
   constructor(spec) { enter(policy, this, [spec]); }
 
   // (The policy in the core's form is made when first asked: a set's policies need none.)
+  /** @type {import("./tool-palette.js").ToolCallPolicy<Ctx, Model>["matchesTool"]} */
   matchesTool(toolName) {
-    return using(this, ToolCallPolicy, "matchesTool", (slots) => {
+    return withRecord(this, ToolCallPolicy, "matchesTool", (slots) => {
       const where = `ToolCallPolicy "${this.name}".matchesTool: toolName`;
       if (typeof toolName !== "string") throw mustBe(where, "a string", toolName);
       if (slots.length === 0) keep(slots[slots.push(composed([this], undefined, false, false)) - 1]);
@@ -36,6 +39,7 @@ guarded(ToolCallPolicy, ["matchesTool"]);
 
 // A spec's fields, read once each in order, then checked (one that throws is named with the policy).
 const SPEC = ["name", "match", "whenTool", "redirectTo", "model", "argsTransform", "guard"];
+/** @this {ToolCallPolicy} */
 function policy(spec) {
   if (!isObject(spec)) throw mustBe("ToolCallPolicy: spec", "an object", spec);
   const values = [];
@@ -51,8 +55,8 @@ function policy(spec) {
   fields.argsTransform = checked(argsTransform, "nullableFunction", `${who}: argsTransform`) ?? null;
   fields.guard = checked(guard, "nullableFunction", `${who}: guard`) ?? null;
   // (Its slot, when `matchesTool` first needs one.)
-  own(this, []);
-  built.add(Object.freeze(Object.assign(this, fields)));
+  attachRecord(this, []);
+  checkedPolicies.add(Object.freeze(Object.assign(this, fields)));
 }
 
 // `ToolCallPolicy "<name>"`, the name checked.
@@ -82,21 +86,24 @@ function composed(list, gate, resolver, hook) {
 }
 const ANY = 0xffffffff;
 
+/** @template [Ctx=unknown] @template [Model=unknown] @template {import("./tool-palette.js").ToolCall} [Call=import("./tool-palette.js").ToolCall] */
 export class ToolPolicies {
   constructor(policies, options) { enter(compose, this, [policies, options]); }
 
+  /** @type {import("./tool-palette.js").ToolPolicies<Ctx, Model, Call>["selectModel"]} */
   selectModel(ctx) {
-    return using(this, ToolPolicies, "selectModel", ([set], more) => {
+    return withRecord(this, ToolPolicies, "selectModel", ([set], more) => {
       const frame = (calls.to = new Frame(this.policies, ctx, more));
       const i = wasm.selectModel(set);
-      if (frame.misstep !== null) throw frame.thrown;
+      if (frame.failure !== null) throw frame.thrown;
       const p = i === undefined ? undefined : this.policies[i];
       return Object.freeze(p ? { model: p.model, source: "policy", policy: p.name } : { model: frame.model, source: frame.model === null ? "default" : "resolver", policy: null });
     });
   }
 
+  /** @type {import("./tool-palette.js").ToolPolicies<Ctx, Model, Call>["dispatch"]} */
   dispatch(call, ctx, palette) {
-    return using(this, ToolPolicies, "dispatch", ([set], more) => {
+    return withRecord(this, ToolPolicies, "dispatch", ([set], more) => {
       const where = "ToolPolicies.dispatch: call";
       if (!isObject(call)) throw mustBe(where, "an object { name, args, id? }", call);
       const name = read(() => call.name, `${where}.name`);
@@ -106,7 +113,7 @@ export class ToolPolicies {
       putNames(names.length > 0 ? [name, ...names] : [name], "ToolPolicies.dispatch: palette");
       const frame = (calls.to = new Frame(this.policies, ctx, more, call, name));
       const i = wasm.dispatch(set, handed, names.length);
-      if (frame.misstep !== null) throw frame.thrown;
+      if (frame.failure !== null) throw frame.thrown;
       const by = i === undefined ? null : this.policies[i].name;
       if (frame.drop === null) return Object.freeze({ call: frame.current, original: call, redirectedBy: by, dropped: null });
       const reason = `redirect target "${frame.target}" is ${frame.drop}; dispatching the original call "${name}"`;
@@ -120,24 +127,25 @@ export class ToolPolicies {
 guarded(ToolPolicies, ["selectModel"], ["dispatch"]);
 
 // A new set: its policies (a spec becomes a ToolCallPolicy), then its options, checked.
+/** @this {ToolPolicies} */
 function compose(policies, options) {
   const where = "ToolPolicies: policies";
   const items = read(() => (isObject(policies) && isFunction(policies[Symbol.iterator]) ? bounded(policies) : undefined), where);
   if (items === undefined) throw mustBe(where, "an iterable of ToolCallPolicy", policies);
-  const made = [];
+  const fromSpecs = []; // the policies this set made of specs (it disposes of them)
   const list = items.map((item, i) => {
     try {
-      if (built.has(item)) return item;
+      if (checkedPolicies.has(item)) return item;
       const policy = new ToolCallPolicy(item);
-      made.push(policy);
+      fromSpecs.push(policy);
       return policy;
     } catch (cause) {
-      throw new (cause instanceof RangeError ? RangeError : TypeError)(`${where}[${i}]: ${cause.message}`, { cause });
+      throw new (cause instanceof RangeError ? RangeError : TypeError)(`${where}[${i}]: ${/** @type {Error} */ (cause).message}`, { cause });
     }
   });
   const at = "ToolPolicies: options";
   const [resolver, hook, onWarning, registered] = fields(options, ["modelResolver", "onToolCallDispatch", "onWarning", "registered"], at);
-  const more = { made, resolver: checked(resolver, "function", `${at}.modelResolver`), hook: checked(hook, "function", `${at}.onToolCallDispatch`) };
+  const more = { resolver: checked(resolver, "function", `${at}.modelResolver`), hook: checked(hook, "function", `${at}.onToolCallDispatch`) };
   more.onWarning = checked(onWarning, "function", `${at}.onWarning`);
   const names = registered === undefined ? undefined : strings(registered, `${at}.registered`);
   let known;
@@ -154,7 +162,7 @@ function compose(policies, options) {
   }
   // (The policies it made of specs go with it; the caller's own stay theirs.)
   const slots = known === undefined ? [set] : [set, known];
-  own(this, slots, more, () => (slots.forEach(drop), made.forEach((p) => p.dispose())));
+  attachRecord(this, slots, more, () => (slots.forEach(drop), fromSpecs.forEach((p) => p.dispose())));
   this.policies = Object.freeze(list);
   Object.freeze(this);
 }
@@ -162,6 +170,7 @@ function compose(policies, options) {
 // A dispatch's palette, read once: what it is (policies.rs `Palette`: who the gate admits is
 // the core's to decide) and the names it holds (judged by `kind`, so that another build's
 // outcomes count too).
+/** @returns {[Palette] | [Palette, string[]]} */
 function paletteOf(palette, where) {
   if (palette == null) return [Palette.Nothing];
   const kind = read(() => (isObject(palette) ? palette.kind : undefined), where);
@@ -172,7 +181,7 @@ function paletteOf(palette, where) {
 
 // What the module asks of one seam call (policies.rs `Frame`): each method calls the
 // caller's code, catches all it throws and answers nothing for a failure, keeping why
-// (`misstep`; RAW: thrown as it is) and what; and the call, its target, the model, a drop.
+// (`failure`; RAW: thrown as it is) and what; and the call, its target, the model, a drop.
 class Frame {
   constructor(policies, ctx, more, call, name) {
     this.policies = policies;
@@ -180,26 +189,26 @@ class Frame {
     this.more = more;
     this.call = this.current = call;
     this.target = name;
-    this.model = this.drop = this.misstep = null;
+    this.model = this.drop = this.failure = null;
   }
-  fail(misstep, thrown) {
-    [this.misstep, this.thrown] = [misstep, thrown];
+  fail(failure, thrown) {
+    [this.failure, this.thrown] = [failure, thrown];
   }
   // A predicate's (or argsTransform's, given `args`) answer, or FAILED.
   answer(f, args) {
-    let misstep = "threw";
+    let failure = "threw";
     try {
-      const answer = args === NONE ? f(this.ctx) : f(args, this.ctx);
-      misstep = "returned a value whose `then` could not be read";
+      const answer = args === NO_ARGS ? f(this.ctx) : f(args, this.ctx);
+      failure = "returned a value whose `then` could not be read";
       if (!thenable(answer)) return answer;
       this.fail("returned a promise or thenable (it must be synchronous)", answer);
     } catch (error) {
-      this.fail(misstep, error);
+      this.fail(failure, error);
     }
     return FAILED;
   }
   asked(i, guard) {
-    const answer = this.answer(guard ? this.policies[i].guard : this.policies[i].match, NONE);
+    const answer = this.answer(guard ? this.policies[i].guard : this.policies[i].match, NO_ARGS);
     return answer === FAILED ? undefined : Boolean(answer);
   }
   // The call rewritten; argsTransform gets a copy of its args and must answer a plain object.
@@ -246,11 +255,11 @@ class Frame {
   }
   // SPEC 4: a policy's function that failed is named, with the policy and the seam.
   failed(i, f, seam) {
-    if (this.misstep === RAW) return;
-    this.thrown = new Error(`ToolCallPolicy "${this.policies[i].name}": ${FUNCTIONS[f]} ${this.misstep} at the ${SEAMS[seam]}`, { cause: this.thrown });
+    if (this.failure === RAW) return;
+    this.thrown = new Error(`ToolCallPolicy "${this.policies[i].name}": ${FUNCTIONS[f]} ${this.failure} at the ${SEAMS[seam]}`, { cause: this.thrown });
   }
 }
-const [NONE, FAILED, RAW] = [Symbol("none"), Symbol("failed"), Symbol("raw")];
+const [NO_ARGS, FAILED, RAW] = [Symbol("none"), Symbol("failed"), Symbol("raw")];
 const thenable = (v) => (isObject(v) || isFunction(v)) && isFunction(v.then);
 
 // A copy of `args` of the same shape (array, plain or null-prototype object, instance).

@@ -59,7 +59,7 @@ pub fn policies(
     shape: Vec<u32>,
 ) -> Option<u32> {
     let mut reused = None;
-    let built = heap::build(slot, false, || {
+    let placed = heap::build(slot, false, || {
         let counts: Vec<u32> = shape
             .chunks_exact(3)
             .map(|p| 2 + if p[0] == u32::MAX { 0 } else { p[0] })
@@ -92,7 +92,7 @@ pub fn policies(
             }
         }
     });
-    reused.or((!built).then_some(NO_ROOM))
+    reused.or((!placed).then_some(NO_ROOM))
 }
 
 /// Whether policy `i`'s `whenTool` covers the name in the batch.

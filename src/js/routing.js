@@ -1,3 +1,4 @@
+// @ts-check
 // Routing (SPEC 2, 3, 5): resolvePalette, ToolRouter, outcomes and reports, activeTools,
 // bindPalette. The facade reads, calls the store and waits; the module (routing.rs)
 // decides each step of the turn and the turn, and hands the answer over in one call.
@@ -5,7 +6,7 @@ import * as wasm from "./tool_palette.js";
 // Named, not destructured from the namespace (see policies.js).
 import { Activity, Event, Next, Retrieved, Returned } from "./tool_palette.js";
 import { ACTIVE, EXACT, FATES, SKILL, MISSING, NO_SPAN, REASONS, RULES, UNAVAILABLE } from "./wire.js";
-import { attempt, bounded, checked, drop, enter, exactRows, fields, guard, guarded, isFunction, isObject, keep, mustBe, own, put, putNames, reserve, signal, slot, strings, using } from "./host.js";
+import { attempt, bounded, checked, drop, enter, exactRows, fields, guard, guarded, isFunction, isObject, keep, mustBe, attachRecord, writeBatch, putNames, reserve, signal, slot, strings, withRecord } from "./host.js";
 import { calls } from "./calls.js";
 import { deliver } from "./deliver.js";
 
@@ -25,6 +26,7 @@ const make = (Class, fields) => Object.freeze(Object.assign(Object.create(Class.
 // skills (a `SkillIndex`'s); absent otherwise.
 export class Routed {
   constructor(names, unresolved = [], skills = undefined) {
+    /** @type {"routed"} */
     this.kind = "routed";
     this.names = frozen(strings(names, "Routed: names"));
     if (this.names.length === 0) throw new TypeError("Routed: names must not be empty (a routed palette is never empty)");
@@ -37,6 +39,7 @@ export class Routed {
 export class RoutingRefusal {
   constructor(reason, unresolved = [], skills = undefined) {
     if (typeof reason !== "string") throw mustBe("RoutingRefusal: reason", "a string", reason);
+    /** @type {"refused"} */
     this.kind = "refused";
     this.reason = reason;
     this.unresolved = frozen(strings(unresolved, "RoutingRefusal: unresolved"));
@@ -47,7 +50,9 @@ export class RoutingRefusal {
 
 export class RoutingUnavailable {
   constructor(missing) {
+    /** @type {"unavailable"} */
     this.kind = "unavailable";
+    /** @type {readonly import("./tool-palette.js").RoutingPrerequisite[]} (not checked: the module makes them) */
     this.missing = frozen(strings(missing, "RoutingUnavailable: missing"));
     Object.freeze(this);
   }
@@ -56,8 +61,7 @@ export class RoutingUnavailable {
 export class ToolRoutingUnavailableWarning extends Error {
   constructor(message, missing) {
     super(message);
-    this.name = "ToolRoutingUnavailableWarning";
-    this.missing = frozen(strings(missing, "ToolRoutingUnavailableWarning: missing"));
+    Object.assign(this, { name: "ToolRoutingUnavailableWarning", missing: frozen(strings(missing, "ToolRoutingUnavailableWarning: missing")) });
   }
 }
 
@@ -76,7 +80,7 @@ export function routedNames(outcome, where) {
 
 // ---------------------------------------------------------------- one turn
 
-const NONE = Object.freeze([]);
+const EMPTY = /** @type {readonly any[]} */ (Object.freeze([]));
 
 // The answer of one turn, as the module hands it over (src/js/routing.rs `decide`): the
 // outcome built from the caller's own strings by index, and the report when asked.
@@ -88,7 +92,8 @@ class Decided {
     this.timeoutMs = timeoutMs;
     this.skilled = skilled;
     this.outcome = this.rule = undefined;
-    this.report = [];
+    /** @type {[string | undefined, readonly object[], readonly string[]]} the rule, rows and hidden names (empty until `reported`, which a turn without reports never calls) */
+    this.report = /** @type {any} */ ([]);
   }
   cut(spans, k) {
     return this.strings[spans[k]].slice(spans[k + 1], spans[k + 2]);
@@ -118,7 +123,7 @@ class Decided {
 }
 
 // The caller's reports, each given the frozen decision (what one throws rejects the call).
-function report(reports, outcome, rule, rows = NONE, hidden = NONE, retrievalMs = 0) {
+function report(reports, outcome, rule, rows = EMPTY, hidden = EMPTY, retrievalMs = 0) {
   if (reports.length === 0) return outcome;
   const decision = Object.freeze({ outcome, rule, rows, hidden, retrievalMs });
   for (const f of reports) f(decision);
@@ -152,7 +157,7 @@ function readRows(answer, isActive, candidateOf) {
   }
   const skilled = skills.length > 0;
   for (const skill of skills) found.push(skill);
-  if (!put(found, codes)) return failed(new RangeError("the procedural layer's answer is too large to route"));
+  if (!writeBatch(found, codes)) return failed(new RangeError("the procedural layer's answer is too large to route"));
   return [Retrieved.Rows, found, codes.length, skilled];
 }
 const isRecord = (row) => isObject(row) && !Array.isArray(row);
@@ -177,7 +182,7 @@ function failed(thrown) {
     }
   };
   const facts = [text(() => thrown.name), text(() => thrown.constructor.name), typeof thrown];
-  return put(facts) ? [Retrieved.Failed, facts] : failed(new RangeError());
+  return writeBatch(facts) ? [Retrieved.Failed, facts] : failed(new RangeError());
 }
 
 // Decides the turn over the registry [slot, names] and what `read()` put in the batch.
@@ -275,6 +280,7 @@ const ignore = (value) => void wait(value);
 // The layer's options, read once each and checked (`where`: "resolvePalette: options").
 const LAYER = ["entries", "timeoutMs", "candidateOf", "isActive", "onDecision", "registered"];
 const [ROUTING, ROUTER] = [[...LAYER, "signal"], [...LAYER, "onWarning"]];
+/** @param {unknown[]} values the options read (`fields`) @param {string} where */
 function layerOf([entries, timeoutMs, candidateOf, isActive, onDecision], where) {
   return {
     entries: checked(entries, "layer", `${where}.entries`),
@@ -339,16 +345,18 @@ export const resolvePalette = guard(function resolvePalette(options) {
 // ---------------------------------------------------------------- ToolRouter
 
 /** The routing capability an agent host constructs once and asks every turn (SPEC 3). */
+/** @template [Context=any] */
 export class ToolRouter {
   constructor(options) { enter(router, this, [options]); }
 
   /** One turn: `entries(context)`, within the router's budget. */
+  /** @type {import("./tool-palette.js").ToolRouter<Context>["resolve"]} */
   resolve(options) {
     const where = "ToolRouter.resolve: options";
     const [given, context, onDecision] = fields(options, ["signal", "context", "onDecision"], where);
     const ask = { signal: signal(given, `${where}.signal`), context };
     const mine = checked(onDecision, "function", `${where}.onDecision`);
-    return using(this, ToolRouter, "resolve", ([index], layer) => {
+    return withRecord(this, ToolRouter, "resolve", ([index], layer) => {
       Object.assign(ask, layer, { reports: mine ? [...layer.reports, mine] : layer.reports });
       if (this.unavailable) return Promise.resolve(report(ask.reports, this.unavailable, RULES[UNAVAILABLE]));
       return turn(ask, [index, this.registered]);
@@ -359,6 +367,7 @@ export class ToolRouter {
 guarded(ToolRouter, ["resolve", true]);
 
 // A new router's options, read once each and checked; its registered names indexed once.
+/** @this {ToolRouter} */
 function router(options) {
   const where = "ToolRouter: options";
   const values = fields(options, ROUTER, where);
@@ -372,7 +381,7 @@ function router(options) {
     const advice = missing.includes("no-registered-tools") ? "" : ". To narrow it, compose a serving router: register a procedural layer (`entries`)";
     deliver(new ToolRoutingUnavailableWarning(`tool routing is unavailable (missing: ${missing.join(", ")}); the full palette is kept on every turn${advice}`, missing), onWarning);
   } else entry.users++;
-  own(this, unavailable ? [] : [entry.index], layer, unavailable ? () => {} : () => release(entry, -1));
+  attachRecord(this, unavailable ? [] : [entry.index], layer, unavailable ? () => {} : () => release(entry, -1));
   this.registered = registered;
   this.unavailable = unavailable;
   Object.freeze(this);

@@ -1,8 +1,9 @@
+// @ts-check
 // PaletteRun (SPEC 8): one conversation's palette across steps, each decided by the module
 // (run.rs) and answered as indices into the caller's own registered strings.
 import * as wasm from "./tool_palette.js";
 import { CACHES } from "./wire.js";
-import { attempt, drop, enter, fields, guarded, mustBe, own, putNames, slot, strings, texts, use, using } from "./host.js";
+import { attempt, drop, enter, fields, guarded, mustBe, attachRecord, putNames, slot, strings, decodeStrings, recordOf, withRecord } from "./host.js";
 import { calls } from "./calls.js";
 import { pick, routedNames } from "./routing.js";
 
@@ -26,20 +27,22 @@ export class PaletteRun {
    * The next step, for this turn's outcome (a refusal or RoutingUnavailable: every tool). An outcome that names
    * skills (SPEC 9) gives a step that says which are relevant and which are new to the run.
    */
+  /** @type {import("./tool-palette.js").PaletteRun["step"]} */
   step(outcome) {
-    return using(this, PaletteRun, "step", ([run, roster], held) => {
+    return withRecord(this, PaletteRun, "step", ([run, roster], more) => {
       const where = "PaletteRun.step: outcome";
       const names = routedNames(outcome, where);
-      const named = attempt(() => outcome.skills, `${where}.skills`);
+      const named = attempt(() => /** @type {{ skills?: unknown }} */ (outcome).skills, `${where}.skills`);
       const skills = named === undefined ? undefined : Object.freeze(strings(named, `${where}.skills`));
       putNames([...(names ?? []), ...(skills ?? [])], `${where}.names`);
+      /** @type {any} the step and its lists */
       let answer;
-      calls.to = { stepped: (step, ...lists) => (answer = [step, ...lists.map((list, i) => (i < 4 ? pick(held.names, list) : list))]) };
+      calls.to = { stepped: (step, ...lists) => (answer = [step, ...lists.map((list, i) => (i < 4 ? pick(more.names, list) : list))]) };
       const i = wasm.step(run, roster, names !== undefined, names?.length ?? 0, skills?.length ?? 0);
       if (i === MISSING) throw gone();
       if (i !== undefined) throw unregistered(`${where}.names`, names, i);
       const [step, offered, listed, deferred, revealed, kept, fresh] = answer;
-      held.size = step;
+      more.size = step;
       if (!skills) return Object.freeze({ step, offered, listed, deferred, revealed, kept });
       return Object.freeze({ step, offered, listed, deferred, revealed, kept, skills, newSkills: Object.freeze(skills.filter((_, k) => fresh[k] === 1)) });
     });
@@ -49,28 +52,30 @@ export class PaletteRun {
    * SPEC 9, `load_skill`: the model loaded a skill itself (its instructions are in the conversation now). It is no
    * longer new to the run, and its tools that are registered join the palette of every later step: those that joined.
    */
+  /** @type {import("./tool-palette.js").PaletteRun["addSkill"]} */
   addSkill(skill, tools) {
-    return using(this, PaletteRun, "addSkill", ([run, roster], held) => {
+    return withRecord(this, PaletteRun, "addSkill", ([run, roster], more) => {
       if (typeof skill !== "string") throw mustBe("PaletteRun.addSkill: skill", "a string", skill);
       const list = strings(tools, "PaletteRun.addSkill: tools");
       putNames([skill, ...list], "PaletteRun.addSkill: tools");
       let added;
-      calls.to = { revealed: (indices) => (added = pick(held.names, indices)) };
+      calls.to = { revealed: (indices) => (added = pick(more.names, indices)) };
       if (!wasm.join(run, roster, list.length)) throw gone();
       return added;
     });
   }
 
   /** `"deferred"`: tools the model loaded itself join what the run revealed. */
+  /** @type {import("./tool-palette.js").PaletteRun["reveal"]} */
   reveal(names) {
-    return using(this, PaletteRun, "reveal", ([run, roster], held) => {
+    return withRecord(this, PaletteRun, "reveal", ([run, roster], more) => {
       const where = "PaletteRun.reveal: names";
       const list = strings(names, where);
       putNames(list, where);
       let added;
-      calls.to = { revealed: (indices) => (added = pick(held.names, indices)) };
+      calls.to = { revealed: (indices) => (added = pick(more.names, indices)) };
       const i = wasm.reveal(run, roster, list.length);
-      if (i === NOT_DEFERRED) throw new Error(`PaletteRun.reveal: only a "deferred" run reveals tools (this run is "${held.cache}")`);
+      if (i === NOT_DEFERRED) throw new Error(`PaletteRun.reveal: only a "deferred" run reveals tools (this run is "${more.cache}")`);
       if (i === MISSING) throw gone();
       if (i !== undefined) throw unregistered(where, list, i);
       return added;
@@ -78,19 +83,20 @@ export class PaletteRun {
   }
 
   /** Steps taken. */
-  get size() { return use(this, PaletteRun, "size").more.size; }
+  get size() { return recordOf(this, PaletteRun, "size").more.size; }
 
   /** The run's saved form: short, versioned text that `PaletteRun.load` restores in another process. */
   save() {
-    return using(this, PaletteRun, "save", ([run, roster]) => {
+    return withRecord(this, PaletteRun, "save", ([run, roster]) => {
       let saved;
-      calls.to = { text: (units) => (saved = texts(units)[0]) };
+      calls.to = { text: (units) => (saved = decodeStrings(units)[0]) };
       if (!wasm.saved(run, roster)) throw gone();
       return saved;
     });
   }
 
   /** The run a saved form holds, over the registered names it was saved with. */
+  /** @type {typeof import("./tool-palette.js").PaletteRun["load"]} */
   static load(saved, options) { return enter(restore, undefined, [saved, options]); }
 
 }
@@ -110,10 +116,11 @@ function restore(saved, options) {
     throw why[0] === 4 ? gone() : new TypeError(`${where}: ${SAVED[why[0]](why[1], why[2])}`);
   }
   const self = Object.create(PaletteRun.prototype);
-  own(self, slots, { names, cache: CACHES[wasm.strategy(slots[0])], size: wasm.steps(slots[0]) });
+  attachRecord(self, slots, { names, cache: CACHES[wasm.strategy(slots[0])], size: wasm.steps(slots[0]) });
   return Object.freeze(self);
 }
 
+/** @this {PaletteRun} */
 function start(options) {
   const where = "PaletteRun: options";
   if (options == null) throw mustBe(where, "an object with `registered`", options);
@@ -130,6 +137,6 @@ function start(options) {
     slots.forEach(drop);
     throw i === MISSING ? gone() : unregistered(`${where}.pinned`, pins, i);
   }
-  own(this, slots, { names, cache, size: 0 });
+  attachRecord(this, slots, { names, cache, size: 0 });
   Object.freeze(this);
 }

@@ -1,9 +1,11 @@
+// @ts-check
 // Skills (SPEC 9): parseSkill and SkillIndex. The facade reads the caller's texts, skills
 // and options once each, calls the host's `tools` and `embed`, and waits; the module
 // (src/js/skills.rs) parses, resolves, ranks, makes the rows, saves and loads.
 import * as wasm from "./tool_palette.js";
-import { NONE } from "./wire.js";
-import { attempt, bounded, drop, enter, exactRows, fields, guarded, isFunction, isObject, mustBe, own, putNames, slot, strings, texts, use, using } from "./host.js";
+// The core's "no index" (wire.js `NONE`) by what it means in each place (skills.rs).
+import { NONE as NO_ALLOWED_TOOLS, NONE as NO_TOOL, NONE as OWN_NAME } from "./wire.js";
+import { attempt, bounded, drop, enter, exactRows, fields, guarded, isFunction, isObject, mustBe, attachRecord, putNames, slot, strings, decodeStrings, recordOf, withRecord } from "./host.js";
 import { calls } from "./calls.js";
 import { entriesOf, noRoom, optionsOf, readVectors, realView, search } from "./index.js";
 
@@ -18,17 +20,24 @@ const plain = (v) => (v instanceof Map ? Object.freeze(Object.fromEntries(Array.
 // Skills as the module hands them over (skills.rs `hand`), frozen, each body cut from the
 // text it was read from (`texts`; a load's come first, as `sources`).
 class Skilled {
-  constructor(texts) { Object.assign(this, { texts, skills: [], lists: [] }); }
-  sources(units, ends) { this.lists.push(texts(units, ends)); }
-  fault(units) { this.message = texts(units)[0]; }
-  refused(range, units) { this.error = new (range ? RangeError : TypeError)(`SkillIndex.load: bytes${texts(units)[0]}`); }
+  /** @param {string[]} [texts] */
+  constructor(texts) {
+    this.texts = texts;
+    /** @type {any[]} */
+    this.skills = [];
+    /** @type {string[][]} */
+    this.lists = [];
+  }
+  sources(units, ends) { this.lists.push(decodeStrings(units, ends)); }
+  fault(units) { this.message = decodeStrings(units)[0]; }
+  refused(range, units) { this.error = new (range ? RangeError : TypeError)(`SkillIndex.load: bytes${decodeStrings(units)[0]}`); }
   skill(frontmatter, units, ends, shape) {
-    const strs = texts(units, ends);
+    const strs = decodeStrings(units, ends);
     let s = 2;
     const [name, description] = strs;
     const [start, end, tools, warned] = shape;
     let allowedTools = null;
-    if (tools !== NONE) {
+    if (tools !== NO_ALLOWED_TOOLS) {
       allowedTools = new Array(tools);
       for (let i = 0; i < tools; i++) allowedTools[i] = Object.freeze({ tool: strs[s++], scope: shape[4 + i] ? strs[s++] : null });
       Object.freeze(allowedTools);
@@ -58,15 +67,20 @@ const OPTIONS = ["limit", "vectors", "embed", "onEmbedError", "tools", "disabled
 /** The procedural layer as Agent Skills: skills ranked for a turn, resolved to the host's tools. */
 export class SkillIndex {
   constructor(skills, options) { enter(build, this, [skills, options]); }
+  /** @type {import("./tool-palette.js").SkillIndex["search"]} */
   search(query, options) { return search(this, SkillIndex, query, options); }
   get entries() { return (context) => this.entriesFor(context); }
+  /** @type {import("./tool-palette.js").SkillIndex["entriesFor"]} */
   entriesFor(context) { return entriesOf(this, SkillIndex, context, ([table, ix], more, count, vector) => rowsOf(more, wasm.skill_rows(table, ix, count, vector))); }
-  get(name) { return use(this, SkillIndex, "get").more.byName.get(name); }
-  get size() { return use(this, SkillIndex, "size").more.names.length; }
-  get names() { return use(this, SkillIndex, "names").more.names; }
-  get dimensions() { return use(this, SkillIndex, "dimensions").more.dims; }
-  save() { return using(this, SkillIndex, "save", ([table, ix]) => wasm.skills_save(table, ix)); }
+  /** @type {import("./tool-palette.js").SkillIndex["get"]} */
+  get(name) { return recordOf(this, SkillIndex, "get").more.byName.get(name); }
+  get size() { return recordOf(this, SkillIndex, "size").more.names.length; }
+  get names() { return recordOf(this, SkillIndex, "names").more.names; }
+  get dimensions() { return recordOf(this, SkillIndex, "dimensions").more.dims; }
+  save() { return withRecord(this, SkillIndex, "save", ([table, ix]) => wasm.skills_save(table, ix)); }
+  /** @type {import("./tool-palette.js").SkillIndex["loadSkillTool"]} */
   loadSkillTool(options) { return enter(loadSkillTool, undefined, [this, options]); }
+  /** @type {typeof import("./tool-palette.js").SkillIndex["load"]} */
   static load(bytes, options) { return enter(load, undefined, [bytes, options]); }
 }
 guarded(SkillIndex, ["search"], ["entriesFor"], ["save"]);
@@ -80,7 +94,7 @@ function loadSkillTool(index, options) {
   const [name = "load_skill", run] = fields(options, ["name", "run"], where);
   if (typeof name !== "string" || name === "") throw mustBe(`${where}.name`, "a non-empty string", name);
   if (run !== undefined && !(isObject(run) && isFunction(run.addSkill))) throw mustBe(`${where}.run`, "a PaletteRun", run);
-  use(index, SkillIndex, "loadSkillTool");
+  recordOf(index, SkillIndex, "loadSkillTool");
   const call = (args) => enter(called, undefined, [index, name, run, args]);
   return Object.freeze({
     name,
@@ -102,7 +116,7 @@ function called(index, tool, run, args) {
   try { if (isObject(args)) [name, query] = [args.name, args.query]; } catch {}
   [name, query] = [typeof name === "string" && name !== "" ? name : undefined, typeof query === "string" && query !== "" ? query : undefined];
   if (name === undefined && query === undefined) return `${tool} takes {"name": "<a skill's name>"} or {"query": "<what the task needs>"}.`;
-  const found = using(index, SkillIndex, "loadSkillTool", ([table, ix], { names, tools }) => {
+  const found = withRecord(index, SkillIndex, "loadSkillTool", ([table, ix], { names, tools }) => {
     putNames([name, query].filter((t) => t !== undefined), "SkillIndex.loadSkillTool: call");
     const [kind, i, ...at] = wasm.skill_pick(table, ix, name !== undefined, query !== undefined);
     return kind === undefined ? undefined : [kind, names[i], at.map((t) => tools[t])];
@@ -114,6 +128,7 @@ function called(index, tool, run, args) {
   return index.get(skill).body;
 }
 
+/** @this {SkillIndex} */
 function build(skills, options) {
   const where = "SkillIndex: skills";
   const items = attempt(() => (isObject(skills) && isFunction(skills[Symbol.iterator]) ? bounded(skills) : undefined), where);
@@ -135,25 +150,26 @@ function build(skills, options) {
     putNames(names, where);
     if (wasm.indexer(ix, names.length, limit, false) !== undefined) throw noRoom(where);
     if (!readVectors(ix, values[1], names.length, "SkillIndex: options.vectors", "skill") && embed) throw new TypeError("SkillIndex: options.embed needs options.vectors (the skills' vectors, to rank its answers against)");
-    // Each allowed tool of each skill, in order: the host's names (NONE: its own).
-    const [counts, mapped] = [[], []];
+    // Each allowed tool of each skill, in order: the host's names (OWN_NAME: its own).
+    const [counts, mapped] = [/** @type {number[]} */ ([]), /** @type {string[]} */ ([])];
     for (const skill of to.skills) for (const { tool } of skill.allowedTools ?? []) {
       const names = resolve(tool, skill);
-      counts.push(names === undefined ? NONE : names.length);
+      counts.push(names === undefined ? OWN_NAME : names.length);
       if (names) mapped.push(...names);
     }
     putNames([...mapped, ...disabled], "SkillIndex: options.tools");
     if (!wasm.skills_finish(table, ix, Uint32Array.from(counts), disabled.length)) throw noRoom(where);
-    made(this, table, ix, to.skills, to.lists[0], embed, onEmbedError);
+    finishSkillIndex(this, table, ix, to.skills, to.lists[0], embed, onEmbedError);
   } catch (error) {
     throw (drop(table), drop(ix), error);
   }
 }
 
-const made = (self, table, ix, skills, tools, embed, onEmbedError) => {
+// A SkillIndex over the skills table in slot `table` and their ranking in `ix`, its record attached, frozen.
+const finishSkillIndex = (self, table, ix, skills, tools, embed, onEmbedError) => {
   const names = Object.freeze(skills.map((skill) => skill.name));
   const byName = new Map(skills.map((skill) => [skill.name, skill]));
-  own(self, [table, ix], { names, byName, tools, embed, onEmbedError, dims: wasm.dimensions(ix) ?? null });
+  attachRecord(self, [table, ix], { names, byName, tools, embed, onEmbedError, dims: wasm.dimensions(ix) ?? null });
   return Object.freeze(self);
 };
 
@@ -173,8 +189,8 @@ function sourceOf(item, where) {
     const tools = attempt(() => Array.from(allowedTools, (t) => (typeof t === "string" ? t : `${t.tool}${t.scope == null ? "" : `(${t.scope})`}`)), `${where}.allowedTools`);
     pairs.push(["allowed-tools", tools.join(" ")]);
   }
-  const own = isObject(frontmatter) ? attempt(() => Object.entries(frontmatter), `${where}.frontmatter`) : [];
-  for (const pair of own) if (!["name", "description", "allowed-tools"].includes(pair[0]) && pair[1] !== undefined) pairs.push(pair);
+  const given = isObject(frontmatter) ? attempt(() => Object.entries(frontmatter), `${where}.frontmatter`) : [];
+  for (const pair of given) if (!["name", "description", "allowed-tools"].includes(pair[0]) && pair[1] !== undefined) pairs.push(pair);
   const json = attempt(() => pairs.map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(", "), `${where}.frontmatter`);
   return [`---\n{${json}}\n---\n${body}`, ""];
 }
@@ -198,7 +214,7 @@ function rowsOf({ names, tools }, found) {
   const rows = new Array(found.length / 3);
   for (let i = 0; i < rows.length; i++) {
     const [skill, tool, active] = [names[found[3 * i]], found[3 * i + 1], found[3 * i + 2] === 1];
-    rows[i] = Object.freeze(tool === NONE ? { skill, active } : { skill, tool: tools[tool], active });
+    rows[i] = Object.freeze(tool === NO_TOOL ? { skill, active } : { skill, tool: tools[tool], active });
     exactRows.add(rows[i]);
   }
   return Object.freeze(rows);
@@ -218,7 +234,7 @@ function load(bytes, options) {
     const to = (calls.to = new Skilled(undefined));
     if (!wasm.skills_load(table, ix, view, limit)) throw to.error ?? noRoom("SkillIndex.load: bytes");
     if (embed && wasm.dimensions(ix) === undefined) throw new TypeError("SkillIndex.load: options.embed needs a snapshot with vectors (this one has none)");
-    return made(Object.create(SkillIndex.prototype), table, ix, to.skills, to.lists[1], embed, onEmbedError);
+    return finishSkillIndex(Object.create(SkillIndex.prototype), table, ix, to.skills, to.lists[1], embed, onEmbedError);
   } catch (error) {
     throw (drop(table), drop(ix), error);
   }

@@ -9,6 +9,11 @@ use super::batch;
 use super::index::{finish_with, fused_in, ready, Ix, Searcher};
 use crate::names::NameList;
 use crate::search::{snapshot, NONE};
+
+/// In a skill's `shape`: the skill has no `allowed-tools` field.
+pub(crate) const NO_ALLOWED_TOOLS: u32 = NONE;
+/// In `skills_finish`'s counts: the allowed tool keeps its own name (the host mapped it to none).
+pub(crate) const OWN_NAME: u32 = NONE;
 use crate::skills::table::{self, refusal, Picked, Skills, SkillsError, LIMIT};
 use crate::skills::{Skill, Value};
 use alloc::{boxed::Box, vec::Vec};
@@ -24,7 +29,7 @@ extern "C" {
     /// whose keys are in the text's order, a string its exact code units), then its name,
     /// description, each allowed tool and its scope if it has one, and its warnings, as
     /// strings (`units` ending at `ends`); `shape`: the body's start and end in the text, the
-    /// allowed tools' count (`NONE`: the field is absent), the warnings' count, then per tool
+    /// allowed tools' count ([`NO_ALLOWED_TOOLS`]: the field is absent), the warnings' count, then per tool
     /// whether it has a scope.
     fn skill(frontmatter: JsValue, units: &[u16], ends: &[u32], shape: &[u32]);
     /// Why a text is no skill: its `SyntaxError`'s message.
@@ -45,7 +50,7 @@ fn hand(s: &Skill) {
     let mut shape = Vec::from([
         s.body.0 as u32,
         s.body.1 as u32,
-        tools.map_or(NONE, |t| t.len() as u32),
+        tools.map_or(NO_ALLOWED_TOOLS, |t| t.len() as u32),
         s.warnings.len() as u32,
     ]);
     for t in tools.unwrap_or_default() {
@@ -149,19 +154,19 @@ pub fn skills_read(table: u32, count: u32) -> Vec<u32> {
 
 /// The skills' tools resolved and the ranking index built into `ix` (made by `indexer`
 /// with the skills' names, its vectors given): `mapped[k]` for the k-th allowed tool is how
-/// many of the batch's names it resolves to (`NONE`: its own name), the `disabled` names
+/// many of the batch's names it resolves to ([`OWN_NAME`]: its own name), the `disabled` names
 /// after them. Their tools, each skill's once, handed to skills.js (`sources`). False:
 /// no such index, or the memory ran out.
 #[wasm_bindgen]
 pub fn skills_finish(table: u32, ix: u32, mapped: Vec<u32>, disabled: u32) -> bool {
-    let given: u32 = mapped.iter().filter(|&&n| n != NONE).sum();
+    let given: u32 = mapped.iter().filter(|&&n| n != OWN_NAME).sum();
     let names = batch::names(given + disabled);
     let (names, off) = names.split(given as usize);
     let mut at = 0;
     let lists: Vec<Option<Vec<&[u16]>>> = mapped
         .iter()
         .map(|&n| {
-            (n != NONE).then(|| {
+            (n != OWN_NAME).then(|| {
                 at += n as usize;
                 (at - n as usize..at.min(names.len()))
                     .map(|i| names.get(i))
@@ -183,7 +188,7 @@ pub fn skills_finish(table: u32, ix: u32, mapped: Vec<u32>, disabled: u32) -> bo
 }
 
 /// The rows of `entries` for the message in the batch (and the history's last after it):
-/// (skill, tool, active) per row, the tool an index into the skills' tools (`NONE`: none).
+/// (skill, tool, active) per row, the tool an index into the skills' tools (`search::NONE`, wire.js `NO_TOOL`: none).
 #[wasm_bindgen]
 pub fn skill_rows(table: u32, ix: u32, count: u32, vector: Option<Vec<f64>>) -> Vec<u32> {
     let texts = batch::names(count);
@@ -254,14 +259,14 @@ pub fn skills_load(table: u32, ix: u32, bytes: Vec<u8>, limit: Option<u32>) -> b
             None
         }
     });
-    let built = read
+    let placed = read
         && heap::build(ix, false, || {
             // (The index's bytes, read out of the table's build, are the index's own.)
             let bytes = inner.take()?;
             heap::adopt(&bytes);
             let loaded = snapshot::load(bytes).map_err(|e| why = Some(e)).ok()?;
-            let fits = heap::with(table, |s: &Skills| s.ranked_by(&loaded))?;
-            fits.map_err(|e| why = Some(e)).ok()?;
+            let consistent = heap::with(table, |s: &Skills| s.ranked_by(&loaded))?;
+            consistent.map_err(|e| why = Some(e)).ok()?;
             Some(Ix::Ready(Box::new(Searcher {
                 index: loaded.index,
                 fusion: loaded.fusion,
@@ -273,7 +278,7 @@ pub fn skills_load(table: u32, ix: u32, bytes: Vec<u8>, limit: Option<u32>) -> b
         refused(range, &units);
         return false;
     }
-    built
+    placed
         && heap::with(table, |s: &Skills| {
             let mut all = NameList::default();
             (0..s.len()).for_each(|i| all.push(s.text(i)));

@@ -52,7 +52,17 @@ mod tests {
                 items.join(", ")
             );
         }
-        let (no_span, none) = (super::super::routing::NO_SPAN, crate::search::NONE);
+        let no_span = super::super::routing::NO_SPAN;
+        // The core's "no index" (`search::NONE`), one value that the facade imports under
+        // the name of what each place means (one constant in the bundle): `NO_NAMESPACE`, a
+        // tool without a namespace (index.rs `finish`); `NO_ALLOWED_TOOLS`, a skill without
+        // the field, and `OWN_NAME`, an allowed tool that keeps its own name (skills.rs, which
+        // names them so); `NO_TOOL`, a skill's row without a tool (skills.rs `skill_rows`).
+        let none = crate::search::NONE;
+        {
+            use super::super::skills::{NO_ALLOWED_TOOLS, OWN_NAME};
+            assert!(NO_ALLOWED_TOOLS == none && OWN_NAME == none);
+        }
         let (exact, skill) = (super::super::routing::EXACT, super::super::routing::SKILL);
         js + &format!(
             "export const NO_SPAN = {no_span};\nexport const UNAVAILABLE = {UNAVAILABLE};\nexport const NONE = {none};\nexport const EXACT = {exact};\nexport const SKILL = {skill};\n"
@@ -62,13 +72,13 @@ mod tests {
     #[test]
     fn wire_js_is_generated_from_these_definitions() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/js/wire.js");
-        let made = javascript();
+        let generated = javascript();
         if std::env::var_os("UPDATE_WIRE").is_some() {
-            std::fs::write(path, &made).unwrap();
+            std::fs::write(path, &generated).unwrap();
         }
         let shipped = std::fs::read_to_string(path).unwrap_or_default();
         assert_eq!(
-            shipped, made,
+            shipped, generated,
             "src/js/wire.js drifted from src/js/wire.rs: run `UPDATE_WIRE=1 cargo test wire`"
         );
     }

@@ -176,7 +176,12 @@ impl Big {
     fn cmp(&self, other: &Big) -> core::cmp::Ordering {
         let len = |b: &Big| b.0.iter().rposition(|&w| w != 0).map_or(0, |i| i + 1);
         let (a, b) = (len(self), len(other));
-        a.cmp(&b)
-            .then_with(|| self.0[..a].iter().rev().cmp(other.0[..b].iter().rev()))
+        a.cmp(&b).then_with(|| {
+            let (x, y) = (
+                self.0.get(..a).unwrap_or(&[]),
+                other.0.get(..b).unwrap_or(&[]),
+            );
+            x.iter().rev().cmp(y.iter().rev())
+        })
     }
 }

@@ -304,7 +304,10 @@ fn split(text: &[u16]) -> Result<(Span, Span), SkillError> {
             .map(|i| from + i)
     };
     let first_end = eol(start);
-    if !is_fence(&text[start..first_end.unwrap_or(text.len())]) {
+    if !is_fence(
+        text.get(start..first_end.unwrap_or(text.len()))
+            .unwrap_or(&[]),
+    ) {
         return Err(no(Problem::NoFrontmatter));
     }
     let Some(first_end) = first_end else {
@@ -314,7 +317,7 @@ fn split(text: &[u16]) -> Result<(Span, Span), SkillError> {
     let mut line = fm;
     while line < text.len() {
         let end = eol(line);
-        if is_fence(&text[line..end.unwrap_or(text.len())]) {
+        if is_fence(text.get(line..end.unwrap_or(text.len())).unwrap_or(&[])) {
             let body = end.map_or(text.len(), |e| e + 1);
             return Ok(((fm, line), (body, text.len())));
         }
@@ -363,8 +366,8 @@ fn valid_name(name: &[u16]) -> bool {
         && name
             .iter()
             .all(|&c| matches!(c, 0x61..=0x7A | 0x30..=0x39 | 0x2D))
-        && name[0] != 0x2D
-        && name[name.len() - 1] != 0x2D
+        && name.first() != Some(&0x2D)
+        && name.last() != Some(&0x2D)
         && !name.windows(2).any(|w| w == [0x2D, 0x2D])
 }
 
@@ -593,7 +596,7 @@ fn tool(entry: &[u16], odd: &mut Vec<Vec<u16>>) -> AllowedTool {
     let mut scope = None;
     match open {
         Some(o) if o > 0 && !unbalanced && depth == 0 && first_close == Some(entry.len() - 1) => {
-            scope = Some(entry[o + 1..entry.len() - 1].to_vec());
+            scope = Some(entry.get(o + 1..entry.len() - 1).unwrap_or(&[]).to_vec());
         }
         None if !unbalanced => {}
         _ => odd.push(entry.to_vec()),

@@ -163,8 +163,8 @@ impl Skills {
 
     /// Skill i's tools, as indices into [`Skills::tools`].
     fn tools_of(&self, i: usize) -> core::ops::Range<usize> {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        start..self.ends[i] as usize
+        let end = |k: usize| self.ends.get(k).map_or(0, |&e| e as usize);
+        (if i == 0 { 0 } else { end(i - 1) })..end(i)
     }
 
     /// Every skill's tools, back to back (a row's tool is an index into it).

@@ -1,3 +1,4 @@
+// @ts-check
 // Every warning of the package's: to `onWarning`, else Node's `process.emitWarning` (looked
 // up at call time; one that throws, as the Next.js Edge Runtime's does), else `console.warn`.
 //
