@@ -151,3 +151,12 @@ test("the declarations type-check against the frameworks' types, and accept the 
   const result = await promisify(execFile)(process.execPath, [tsc, "-p", dir], { cwd: c.dir, timeout: 120_000 }).catch((e) => e);
   assert.equal(result.code ?? 0, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
 });
+
+test("tool-palette/mcp's own size limit (a tool definition as JSON, a server's SKILL.md) is written once: the types and the README state the code's number", async () => {
+  const { MAX_DEFINITION } = await import(pathToFileURL(join(pkgDir, "adapters", "mcp", "listing.js")).href);
+  const stated = MAX_DEFINITION.toLocaleString("en-US");
+  assert.match(readFileSync(join(pkgDir, "adapters", "mcp.d.ts"), "utf8"), new RegExp(`a definition of more than ${stated} code units as JSON`));
+  const readme = readFileSync(join(pkgDir, "README.md"), "utf8").replace(/\s+/g, " ");
+  assert.match(readme, new RegExp(`a definition of more than ${stated} code units as JSON`));
+  assert.match(readme, new RegExp(`larger than ${stated} bytes`));
+});
