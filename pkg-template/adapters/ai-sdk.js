@@ -3,17 +3,15 @@
 //   const palette = createToolPalette({ router, policies });
 //   await generateText({ model, prompt, stopWhen, tools: palette.wrapTools(tools), prepareStep: palette.prepareStep });
 //
-// `prepareStep` routes each step and returns the offered names as `activeTools` (omitted for every
-// tool), so the SDK itself refuses a call outside them (NoSuchToolError), and the policy's model,
-// handed back in a Proxy that watches doGenerate/doStream for the calls it emits. `wrapTools` sends
-// every `execute` through the kernel's dispatch (a redirect runs the target's `execute`; the result
-// stays the emitted call's). With the SDK's toolSearch, a narrowed step keeps the search tool and the
-// deferred tools within its reach, and what it found joins the offered names. With `tracing`, the
-// step's attributes ride in `runtimeContext.toolPalette`. No import of `ai`: its documented shapes.
+// `prepareStep` routes each step and returns the offered names as `activeTools` (omitted for every tool), so the SDK itself refuses a call outside
+// them (NoSuchToolError), and the policy's model, handed back in a Proxy that watches doGenerate/doStream for the calls it emits. `wrapTools` sends
+// every `execute` through the kernel's dispatch (a redirect runs the target's `execute`; the result stays the emitted call's). With the SDK's
+// toolSearch, a narrowed step keeps the search tool and the deferred tools within its reach, and what it found joins the offered names. With
+// `tracing`, the step's attributes ride in `runtimeContext.toolPalette`. No import of `ai`: its documented shapes.
 import { ToolIndex } from "tool-palette";
-import { attributes, contextOf, createCore, noTarget, validateArgs } from "./kernel/core.js";
+import { attributes, contextOf, createCore, noTarget, standardValidate, validateArgs } from "./kernel/core.js";
 import { aiSdkTools } from "./kernel/tools.js";
-import { attempt, fail, isFunction, isObject, put } from "./kernel/values.js";
+import { attempt, fail, isFunction, isObject, NOT_JSON, put, tryOr } from "./kernel/values.js";
 
 const WHERE = "tool-palette/ai-sdk";
 // The AI SDK's toolSearch() tool carries this registered symbol (ai 7), its schemas (jsonSchema(), zodSchema()) the other.
@@ -37,20 +35,16 @@ function discoveredBy(input, searchers) {
   return found;
 }
 
-// Whether the SDK accepts a call's input before running a tool: JSON (blank is {}) that the tool's input schema
-// (a Standard Schema, or an AI SDK Schema's validate) accepts. A refused input gets a tool error; nothing runs.
+// Whether the SDK accepts a call's input before running a tool: JSON (blank is {}) that the tool's input schema (a Standard Schema, or an AI SDK
+// Schema's validate) accepts. A refused input gets a tool error; nothing runs.
 async function accepted(tool, input) {
   if (typeof input !== "string") return true;
-  let value;
-  try {
-    value = input.trim() === "" ? {} : JSON.parse(input);
-  } catch {
-    return false;
-  }
+  const value = tryOr(() => (input.trim() === "" ? {} : JSON.parse(input)), NOT_JSON);
+  if (value === NOT_JSON) return false;
   const schema = isObject(tool) ? tool.inputSchema : undefined;
   try {
-    const standard = isObject(schema) || isFunction(schema) ? schema["~standard"] : undefined;
-    if (isObject(standard) && isFunction(standard.validate)) return !(await standard.validate(value))?.issues;
+    const validate = standardValidate(schema);
+    if (validate) return !(await validate(value))?.issues;
     if (isObject(schema) && schema[AI_SCHEMA] === true && isFunction(schema.validate)) return (await schema.validate(value))?.success !== false;
   } catch {
     return false;
@@ -90,15 +84,12 @@ export function createToolPalette(options) {
     const { enforce } = core;
     const result = {};
     const model = enforce && step.selection && step.selection.model != null ? step.selection.model : isObject(input) ? input.model : undefined;
-    // Narrowing: `activeTools` (the SDK refuses what it does not list) or, when calls outside the palette are
-    // allowed, only the tools sent to the model; with a run (options.cache), its listed ones, in its order.
+    // Narrowing: `activeTools` (the SDK refuses what it does not list) or, when calls outside the palette are allowed, only the tools sent to the
+    // model; with a run (options.cache), its listed ones, in its order.
     const watched = watch(model, step, enforce && (step.listed || (step.offered && o.outsidePalette === "allow")));
     if (!watched && model != null) {
-      core.warn(
-        "MODEL_NOT_WATCHED",
-        "this step's model is not a model object (a model id string?), so the adapter cannot see the calls it emits: its report comes when the next step starts (none for the last step), " +
-          'and outsidePalette: "allow" falls back to activeTools. Give the policies model instances.',
-      );
+      const then = 'its report comes when the next step starts (none for the last step), and outsidePalette: "allow" falls back to activeTools. Give the policies model instances.';
+      core.warn("MODEL_NOT_WATCHED", `this step's model is not a model object (a model id string?), so the adapter cannot see the calls it emits: ${then}`);
     }
     // The deferred tools stay active (the SDK hides them until found): the candidates of the search.
     const active = step.listed ?? step.offered;
@@ -112,8 +103,8 @@ export function createToolPalette(options) {
     return result;
   }
 
-  // The step's model, forwarding everything: the step learns the tools sent and the calls emitted (and, with `filter`,
-  // the model is sent only the offered function tools).
+  // The step's model, forwarding everything: the step learns the tools sent and the calls emitted (and, with `filter`, the model is sent only the
+  // offered function tools).
   function watch(model, step, filter) {
     if (!isObject(model) || !isFunction(model.doGenerate)) return undefined;
     const send = (callOptions) => {
@@ -128,8 +119,8 @@ export function createToolPalette(options) {
       return sent;
     };
     const see = async (part) => {
-      // A call reaches a wrapped execute unless the provider ran it, the tool has none, or the SDK refuses it or its
-      // input (not sent: not among the activeTools, or not listed; "fixed" refuses the rest in the execute).
+      // A call reaches a wrapped execute unless the provider ran it, the tool has none, or the SDK refuses it or its input (not sent: not among the
+      // activeTools, or not listed; "fixed" refuses the rest in the execute).
       const sdkRefuses = step.refusesCall(part.toolName) && !step.isSent(part.toolName);
       const runs = !part.providerExecuted && known.executable.has(part.toolName) && !sdkRefuses && (await accepted(known.tools.get(part.toolName), part.input));
       step.call({ id: part.toolCallId, name: part.toolName }, runs);
@@ -172,14 +163,9 @@ export function createToolPalette(options) {
       }),
     );
     const searchers = new Set(names.filter((n) => read.get(n).search));
-    known = {
-      names,
-      tools: new Map(names.map((n) => [n, read.get(n).tool])),
-      searchers,
-      deferred: new Set(names.filter((n) => read.get(n).deferred && !searchers.has(n))),
-      // The SDK binds a toolSearch's execute itself: only the others are dispatched.
-      executable: new Set(names.filter((n) => read.get(n).runs && !searchers.has(n))),
-    };
+    // The SDK binds a toolSearch's execute itself: only the others are dispatched.
+    const others = (key) => new Set(names.filter((n) => read.get(n)[key] && !searchers.has(n)));
+    known = { names, tools: new Map(names.map((n) => [n, read.get(n).tool])), searchers, deferred: others("deferred"), executable: others("runs") };
     for (const name of names) {
       const { tool } = read.get(name);
       put(wrapped, name, known.executable.has(name) ? { ...tool, execute: (input, execOptions) => execute(name, tool, input, execOptions) } : tool);
@@ -195,12 +181,8 @@ export function createToolPalette(options) {
 
     async function execute(name, tool, input, execOptions) {
       const opts = isObject(execOptions) ? execOptions : {};
-      const step = await core.stepFor(opts.toolCallId, {
-        also: Array.isArray(opts.messages) && byMessages.get(opts.messages),
-        ctx: () => o.context(opts),
-        signal: opts.abortSignal,
-        warning: ["NO_PREPARE_STEP", "a tool ran in a step that prepareStep did not see: pass prepareStep: palette.prepareStep to generateText/streamText/ToolLoopAgent, or nothing is routed nor reported."],
-      });
+      const warning = ["NO_PREPARE_STEP", "a tool ran in a step that prepareStep did not see: pass prepareStep: palette.prepareStep to generateText/streamText/ToolLoopAgent, or nothing is routed nor reported."];
+      const step = await core.stepFor(opts.toolCallId, { also: Array.isArray(opts.messages) && byMessages.get(opts.messages), ctx: () => o.context(opts), signal: opts.abortSignal, warning });
       const call = { name, args: input, ...(typeof opts.toolCallId === "string" && { id: opts.toolCallId }) };
       const sent = core.dispatch(step, call);
       // Listed but not offered ("fixed"): a tool error, nothing runs. A redirect's result stays the emitted call's.
@@ -216,15 +198,13 @@ export function createToolPalette(options) {
 }
 
 /**
- * A `search` for the AI SDK's `toolSearch({ search })`, ranked by a `ToolIndex` of your tools (or, without one, of
- * the candidates the SDK hands over, once per set): the candidates (deferred tools still to find) that match, best first.
+ * A `search` for the AI SDK's `toolSearch({ search })`, ranked by a `ToolIndex` of your tools (or, without one, of the candidates the SDK hands over,
+ * once per set): the candidates (deferred tools still to find) that match, best first.
  */
 export function toolSearchFunction(index) {
-  if (index !== undefined && !(isObject(index) && isFunction(attempt(() => index.search, `${WHERE}: toolSearchFunction(index).search`)))) {
-    throw fail(`${WHERE}: toolSearchFunction(index)`, "a ToolIndex or undefined", index);
-  }
-  let names = null;
-  let own = null;
+  const searches = index === undefined || (isObject(index) && isFunction(attempt(() => index.search, `${WHERE}: toolSearchFunction(index).search`)));
+  if (!searches) throw fail(`${WHERE}: toolSearchFunction(index)`, "a ToolIndex or undefined", index);
+  let [names, own] = [null, null]; // without an index: the candidates' names, and the index of them
   return ({ query, tools }) => {
     const candidates = Array.isArray(tools) ? tools : [];
     const text = typeof query === "string" ? query : "";
@@ -239,9 +219,6 @@ export function toolSearchFunction(index) {
     // The index holds other tools too (those not deferred, or already found): rank them all, keep the candidates.
     const wanted = new Set(candidates.map((t) => (isObject(t) ? t.name : undefined)));
     const depth = typeof index.size === "number" && index.size > 0 ? index.size : undefined;
-    return index
-      .search(text, depth === undefined ? undefined : { limit: depth })
-      .map((hit) => hit.name)
-      .filter((name) => wanted.has(name));
+    return index.search(text, depth === undefined ? undefined : { limit: depth }).flatMap((hit) => (wanted.has(hit.name) ? [hit.name] : []));
   };
 }

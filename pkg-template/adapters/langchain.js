@@ -2,14 +2,12 @@
 //
 //   const agent = createAgent({ model, tools, middleware: [toolPaletteMiddleware({ router, policies })] });
 //
-// `wrapModelCall` routes every model call, narrows the request's tools (the package's bindPalette)
-// and swaps in the policy's model. `wrapToolCall` sends every emitted call through the kernel's
-// dispatch: a call outside the palette gets, as a call to an unknown tool does, an error ToolMessage
-// listing the offered tools; a redirect runs the target while the ToolMessage stays the emitted
-// call's. With `tracing`, each model call is a custom event "tool_palette_step" to the run's
-// callbacks. No import of langchain: the middleware is a plain object of the documented shape.
+// `wrapModelCall` routes every model call, narrows the request's tools (the package's bindPalette) and swaps in the policy's model. `wrapToolCall`
+// sends every emitted call through the kernel's dispatch: a call outside the palette gets, as a call to an unknown tool does, an error ToolMessage
+// listing the offered tools; a redirect runs the target while the ToolMessage stays the emitted call's. With `tracing`, each model call is a custom
+// event "tool_palette_step" to the run's callbacks. No import of langchain: the middleware is a plain object of the documented shape.
 import { attributes, contextOf, createCore } from "./kernel/core.js";
-import { fail, isFunction, isObject, nameOf } from "./kernel/values.js";
+import { fail, isFunction, isObject, nameOf, tryOr } from "./kernel/values.js";
 
 const WHERE = "tool-palette/langchain";
 // The brand createMiddleware() puts on middleware objects (a registered symbol).
@@ -19,15 +17,12 @@ const LC_ALS = Symbol.for("ls:tracing_async_local_storage");
 const LC_CONFIG = Symbol.for("lc:child_config");
 export const CUSTOM_EVENT = "tool_palette_step";
 
-const typeOf = (m) => {
-  try {
+const typeOf = (m) =>
+  tryOr(() => {
     if (typeof m.type === "string") return m.type;
     if (typeof m.role === "string") return m.role === "user" ? "human" : m.role === "assistant" ? "ai" : m.role;
     return typeof m._getType === "function" ? m._getType() : undefined;
-  } catch {
-    return undefined;
-  }
-};
+  });
 
 /** The default context of a `wrapModelCall` (or `wrapToolCall`: `request.state.messages`) request: `{ message, messages, runtimeContext }`. */
 export function defaultContext(request) {
@@ -49,13 +44,8 @@ function stepIndex(messages) {
 
 // A custom event to the running LangChain config's callback manager, when there is one.
 async function customEvent(data) {
-  let manager;
-  try {
-    const config = globalThis[LC_ALS]?.getStore?.()?.extra?.[LC_CONFIG];
-    manager = isObject(config) ? config.callbacks : undefined;
-  } catch {
-    return;
-  }
+  const config = tryOr(() => globalThis[LC_ALS]?.getStore?.()?.extra?.[LC_CONFIG]);
+  const manager = tryOr(() => (isObject(config) ? config.callbacks : undefined));
   if (!isObject(manager) || !isFunction(manager.handleCustomEvent) || !isFunction(manager.getParentRunId)) return;
   const runId = manager.getParentRunId();
   if (runId !== undefined) await manager.handleCustomEvent(CUSTOM_EVENT, data, runId);
@@ -72,10 +62,7 @@ export function toolPaletteMiddleware(options) {
   // The custom event of a step this seam finished, delivered within the seam's run.
   const delivered = async (step) => {
     const pending = step && pendingEvents.get(step);
-    if (pending) {
-      pendingEvents.delete(step);
-      await pending;
-    }
+    if (pending) await (pendingEvents.delete(step), pending);
   };
 
   async function wrapModelCall(request, handler) {
@@ -90,8 +77,8 @@ export function toolPaletteMiddleware(options) {
         await delivered(step);
       }
     }
-    // With skills, the load_skill tool (SPEC 9) as an OpenAI-format definition, answered by wrapToolCall; its name
-    // (not sent: not enumerable) keeps it in the run's listed order.
+    // With skills, the load_skill tool (SPEC 9) as an OpenAI-format definition, answered by wrapToolCall; its name (not sent: not enumerable) keeps
+    // it in the run's listed order.
     const def = core.skills?.def;
     const given = Array.isArray(request.tools) ? request.tools : [];
     const skillTool = def && Object.defineProperty({ type: "function", function: { name: def.name, description: def.description, parameters: def.inputSchema } }, "name", { value: def.name });
@@ -113,10 +100,8 @@ export function toolPaletteMiddleware(options) {
     if (placed) next.messages = placed;
     step.visible = (next.tools ?? all).map(nameOf).filter((n) => typeof n === "string");
     const response = await handler(next);
-    for (const call of isObject(response) && Array.isArray(response.tool_calls) ? response.tool_calls : []) {
-      if (!isObject(call)) continue;
-      step.call({ id: call.id, name: call.name }, true); // the agent's tool node runs every call through wrapToolCall
-    }
+    // The agent's tool node runs every call through wrapToolCall.
+    for (const call of isObject(response) && Array.isArray(response.tool_calls) ? response.tool_calls : []) if (isObject(call)) step.call({ id: call.id, name: call.name }, true);
     step.response = response;
     step.sealed();
     if (!step.done) open.add(step);

@@ -1,6 +1,6 @@
 // Types of tool-palette/mcp: the tools of MCP servers, routed, searched and policed. Structural: no import of the SDK.
 import type { AbortSignalLike, RouterOutcome, RoutingDecision, Skill, SkillIndexOptions, ToolIndex } from "../index.js";
-import type { PoliciesLike, RouterCallOptions, SkillSource, ToolPaletteAdapterWarning } from "./shared.js";
+import type { PoliciesLike, RouterCallOptions, RunLists, SkillSource, ToolPaletteAdapterWarning } from "./shared.js";
 export type { ToolPaletteAdapterWarning } from "./shared.js";
 
 /** An MCP tool as tools/list answers it (the fields the palette reads; others are kept). */
@@ -57,7 +57,7 @@ export interface McpServerReport {
 }
 
 /** Each turn's report (frozen, JSON-serialisable). */
-export interface McpTurnReport {
+export interface McpTurnReport extends RunLists {
   /** The turn within the run, from 0. */
   readonly turn: number;
   /** `turn + 1`: the report is a step tool-palette/providers reads as it is. */
@@ -85,16 +85,6 @@ export interface McpTurnReport {
   readonly definitions: { readonly offered: DefinitionSize; readonly all: DefinitionSize };
   /** The names sent in full, in this order (SPEC 8 `listed`): with `cache`, the run's; without, `offered`. */
   readonly listed: readonly string[];
-  /** With `cache: "deferred"`: the names to send as deferred definitions (loaded on demand); else `[]`. */
-  readonly deferred: readonly string[];
-  /** With `cache: "deferred"`: the offered names new to the run, to reveal after the history; else `[]`. */
-  readonly revealed: readonly string[];
-  /** With `cache`: whether `listed` and `deferred` are the previous turn's (the prompt cache's prefix kept; false at the first turn). `null` without `cache`. */
-  readonly kept: boolean | null;
-  /** Only with skills (SPEC 9): the turn's relevant skills, best first. */
-  readonly skills?: readonly string[];
-  /** Only with skills: those new to the run (their instructions are `turn.instructions`). */
-  readonly newSkills?: readonly string[];
 }
 
 export interface McpTurn {

@@ -5,13 +5,12 @@
 //   const turn = await run.route(message);        // every step: outcome, report, turn.tools (MCP objects)
 //   const result = await run.callTool(call);      // { name, arguments } (or a framework's shape) → a CallToolResult
 //
-// `servers`: connected clients of the official SDK (`Client` from @modelcontextprotocol/sdk), or anything
-// with `listTools` and `callTool` (nothing of the SDK is imported). The listing is mcp/listing.js, a
-// run's routing mcp/routing.js and its calls mcp/calling.js; this module reads the options.
+// `servers`: connected clients of the official SDK (`Client` from @modelcontextprotocol/sdk), or anything with `listTools` and `callTool` (nothing of
+// the SDK is imported). The listing is mcp/listing.js, a run's routing mcp/routing.js and its calls mcp/calling.js; this module reads the options.
 import { SkillIndex, ToolIndex } from "tool-palette";
-import { byCore, readCache, readSkillTool } from "./kernel/core.js";
+import { readCache, readSkillTool } from "./kernel/core.js";
 import { readSkills } from "./kernel/skills.js";
-import { attempt, checkFunctions, checkOneOf, errorText, fail, fields, hasMethod, isFunction, isObject, read, warnings } from "./kernel/values.js";
+import { attempt, checkFunctions, checkOneOf, errorText, fail, fields, hasMethod, isObject, warnings } from "./kernel/values.js";
 import { createListing } from "./mcp/listing.js";
 import { createRouting } from "./mcp/routing.js";
 import { createCalling } from "./mcp/calling.js";
@@ -39,9 +38,8 @@ function readMcpOptions(options) {
   for (const [name, client] of attempt(() => Object.entries(servers), at)) {
     if (name === "") throw new TypeError(`${at}: a server name must be a non-empty string`);
     const where = `${at}[${JSON.stringify(name)}]`;
-    if (!isObject(client) || !isFunction(read(client, "listTools", `${where}.listTools`)) || !isFunction(read(client, "callTool", `${where}.callTool`))) {
-      throw fail(where, "an MCP client (with listTools and callTool)", client);
-    }
+    const isClient = isObject(client) && hasMethod(client, "listTools", `${where}.listTools`) && hasMethod(client, "callTool", `${where}.callTool`);
+    if (!isClient) throw fail(where, "an MCP client (with listTools and callTool)", client);
     clients.set(name, client);
   }
   if (clients.size === 0) throw new TypeError(`${at} must name at least one server`);
@@ -49,16 +47,12 @@ function readMcpOptions(options) {
   checkFunctions(`${WHERE}: options`, { entries, onDecision, onWarning, countTokens });
   if (searchName !== false && (typeof searchName !== "string" || searchName === "")) throw fail(`${WHERE}: options.searchTool`, "a tool name or false", searchName);
   checkOneOf(WHERE, "outsidePalette", outsidePalette, ["refuse", "allow"]);
-  // The limit by the core's own rule (a ToolIndex's), under this option's name.
-  byCore(() => new ToolIndex([], { limit }).dispose(), `${WHERE}: options.limit`);
-  // Skills (SPEC 9): the host's own (read here, once), and those of the servers that declare the extension.
-  const skills = readHostSkills(given.skills);
+  // The limit and skillIndex by the core's own rules (wire.js has no table of them: a throwaway index checks them), under these options' names.
+  byCore(() => new ToolIndex([], { limit }).dispose(), /^ToolIndex: options/, `${WHERE}: options`);
+  const hostSkills = readSkills(given.skills, `${WHERE}: options.skills`); // the host's own (a SkillIndex's rules)
+  const skills = hostSkills ? hostSkills.names.map((name) => hostSkills.get(name)) : [];
   const skillIndex = fields(given.skillIndex ?? undefined, ["tools", "disabled", "limit"], `${WHERE}: options.skillIndex`);
-  try {
-    new SkillIndex([], skillIndex).dispose();
-  } catch (error) {
-    throw new TypeError(errorText(error).replace(/^SkillIndex: options/, `${WHERE}: options.skillIndex`), { cause: error });
-  }
+  byCore(() => new SkillIndex([], skillIndex).dispose(), /^SkillIndex: options/, `${WHERE}: options.skillIndex`);
   const skillServers = [...clients].filter(([, client]) => declares(client)).map(([name]) => name);
   const hasSkills = skills.length > 0 || skillServers.length > 0 || given.skills != null;
   const skillTool = readSkillTool(given.skillTool, `${WHERE}: options.skillTool`, hasSkills);
@@ -69,18 +63,19 @@ function readMcpOptions(options) {
   if (timeoutMs !== undefined) checkBudget(timeoutMs, "timeoutMs");
   if (indexOptions !== undefined && !isObject(indexOptions)) throw fail(`${WHERE}: options.index`, "ToolIndex options (an object)", indexOptions);
   const { embed = null, onEmbedError = null } = fields(indexOptions, ["embed", "onEmbedError"], `${WHERE}: options.index`);
-  for (const key of attempt(() => Object.keys(indexOptions ?? {}), `${WHERE}: options.index`)) {
-    if (key === "embed" || key === "onEmbedError") continue;
-    throw new TypeError(`${WHERE}: options.index.${key} is not an option here (the palette gives the index its tools, their vectors and the limit; it takes embed and onEmbedError)`);
-  }
+  const other = attempt(() => Object.keys(indexOptions ?? {}), `${WHERE}: options.index`).find((key) => key !== "embed" && key !== "onEmbedError");
+  if (other !== undefined) throw new TypeError(`${WHERE}: options.index.${other} is not an option here (the palette gives the index its tools, their vectors and the limit; it takes embed and onEmbedError)`);
   checkFunctions(`${WHERE}: options.index`, { embed, onEmbedError });
   return { where: WHERE, clients, policies, entries, onDecision, countTokens, limit, listTimeoutMs, timeoutMs, outsidePalette, searchName, cache, embed, onEmbedError, warn: warnings(WHERE, onWarning), ...(hasSkills && { skills, skillIndex, skillServers }), skillTool: hasSkills ? skillTool : null };
 }
 
-// The host's own skills (SKILL.md texts, or skills from parseSkill), read and checked as the adapters' (a SkillIndex's rules).
-function readHostSkills(value) {
-  const index = readSkills(value, `${WHERE}: options.skills`);
-  return index ? index.names.map((name) => index.get(name)) : [];
+// A check of the core's (`check()` throws its TypeError), its words put under the option's name (`from` → `to`).
+function byCore(check, from, to) {
+  try {
+    check();
+  } catch (error) {
+    throw new TypeError(errorText(error).replace(from, to), { cause: error });
+  }
 }
 
 /** Creates the palette over the servers; see the package README, "MCP servers". */

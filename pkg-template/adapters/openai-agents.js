@@ -3,39 +3,32 @@
 //   const palette = createToolPalette({ router, policies });
 //   const agent = new Agent({ name, tools: palette.tools(tools), model: palette.model(defaultModel) });
 //
-// `palette.model(fallback)` is the agent's Model: before every model call it routes the turn, sends
-// the model only the offered function tools and lets the policy's model (a Model instance) answer,
-// else `fallback`; a call to a function tool the turn did not offer makes the run reject, before any
-// tool of that answer runs, with an error named "ModelBehaviorError" (as for a tool the SDK does not
-// know). `palette.tools(list)` copies the function tools: `invoke` goes through the kernel's dispatch,
-// `isEnabled` shows the run context to the model seam. With `tracing`, each turn is a custom span
-// "tool-palette" in the run's trace. No import of the SDK: its documented shapes, and the registered
-// symbols under which it shares its trace context and trace provider across copies.
+// `palette.model(fallback)` is the agent's Model: before every model call it routes the turn, sends the model only the offered function tools and
+// lets the policy's model (a Model instance) answer, else `fallback`; a call to a function tool the turn did not offer makes the run reject, before
+// any tool of that answer runs, with an error named "ModelBehaviorError" (as for a tool the SDK does not know). `palette.tools(list)` copies the
+// function tools: `invoke` goes through the kernel's dispatch, `isEnabled` shows the run context to the model seam. With `tracing`, each turn is a
+// custom span "tool-palette" in the run's trace. No import of the SDK: its documented shapes, and the registered symbols under which it shares its
+// trace context and trace provider across copies.
 import { attributes, createCore, lastText, noTarget } from "./kernel/core.js";
 import { openaiAgentsTools } from "./kernel/tools.js";
-import { fail, isFunction, isObject } from "./kernel/values.js";
+import { fail, isFunction, isObject, NOT_JSON, tryOr } from "./kernel/values.js";
 
 const WHERE = "tool-palette/openai-agents";
 const SDK_ALS = Symbol.for("openai.agents.core.asyncLocalStorage");
 const SDK_TRACE_PROVIDER = Symbol.for("openai.agents.core.traceProvider");
 
 // The SDK's current trace context: `{ trace, span }` of the run being served, if any.
-function traceContext() {
-  try {
+const traceContext = () =>
+  tryOr(() => {
     const store = globalThis[SDK_ALS]?.getStore?.();
     return isObject(store) && store.active !== false && isObject(store.trace) ? store : null;
-  } catch {
-    return null;
-  }
-}
+  }, null);
 
 /** Raised for a call to a function tool the turn did not offer; named as the SDK's error. */
 export class ToolOutsidePaletteError extends Error {
   constructor(message, { toolName, offered }) {
     super(message);
-    this.name = "ModelBehaviorError";
-    this.toolName = toolName;
-    this.offered = offered;
+    Object.assign(this, { name: "ModelBehaviorError", toolName, offered });
   }
 }
 
@@ -44,10 +37,9 @@ const isFunctionTool = (t) => isObject(t) && t.type === "function";
 const said = (item) => (isObject(item) && item.role === "user" && typeof item.content === "string" ? item.content : undefined);
 
 /**
- * The default context, of `{ request, runContext, agent, message }` (the model seam) or `{ runContext, agent }` (a tool
- * seam it did not serve): your run context when it has a string `message`; a string run context as the message; else
- * a copy of it with `message`, the last user text of the request's input (or of an earlier turn of a server-managed
- * conversation, which sends only new items).
+ * The default context, of `{ request, runContext, agent, message }` (the model seam) or `{ runContext, agent }` (a tool seam it did not serve): your
+ * run context when it has a string `message`; a string run context as the message; else a copy of it with `message`, the last user text of the
+ * request's input (or of an earlier turn of a server-managed conversation, which sends only new items).
  */
 export function defaultContext(input) {
   const given = isObject(input) && isObject(input.runContext) ? input.runContext.context : undefined;
@@ -64,13 +56,12 @@ export function createToolPalette(options) {
     trace(report, step) {
       const provider = globalThis[SDK_TRACE_PROVIDER];
       if (!isObject(provider) || !isFunction(provider.createSpan)) return;
-      try {
+      // Tracing never fails a turn.
+      tryOr(() => {
         const span = provider.createSpan({ data: { type: "custom", name: "tool-palette", data: attributes(report) } }, step.traceParent);
         span.start();
         span.end();
-      } catch {
-        // tracing never fails a turn
-      }
+      });
     },
   });
   const { o } = core;
@@ -85,10 +76,10 @@ export function createToolPalette(options) {
     // With skills, the load_skill tool (SPEC 9), answered by the kernel, replaces one of the same name (tool-palette/mcp's).
     const def = core.skills?.def;
     if (def) list = [...list.filter((t) => !(isFunctionTool(t) && t.name === def.name)), ...openaiAgentsTools([def], (_, args) => core.skills.load(args))];
-    const byName = new Map();
-    for (const tool of list) if (isFunctionTool(tool) && tool.name !== def?.name) byName.set(tool.name, tool);
+    const ours = (t) => isFunctionTool(t) && t.name !== def?.name;
+    const byName = new Map(list.filter(ours).map((t) => [t.name, t]));
     for (const name of byName.keys()) wrapped.add(name);
-    return list.map((tool) => (isFunctionTool(tool) && tool.name !== def?.name ? copy(tool) : tool));
+    return list.map((tool) => (ours(tool) ? copy(tool) : tool));
 
     function copy(tool) {
       const { name, isEnabled: own } = tool;
@@ -102,17 +93,10 @@ export function createToolPalette(options) {
       }
       async function invoke(runContext, input, details) {
         const callId = isObject(details) && isObject(details.toolCall) ? details.toolCall.callId : undefined;
-        const step = await core.stepFor(callId, {
-          ctx: () => o.context({ runContext, agent: undefined }),
-          warning: ["NO_MODEL_SEAM", "a tool ran in a turn that palette.model() did not serve: routing and model selection happen in the agent's model, so use model: palette.model(yourModel) (or a model provider returning it)."],
-        });
-        let args;
-        try {
-          args = JSON.parse(input);
-        } catch {
-          step.dispatched(null);
-          return tool.invoke(runContext, input, details); // the tool reports its own parse error
-        }
+        const warning = ["NO_MODEL_SEAM", "a tool ran in a turn that palette.model() did not serve: routing and model selection happen in the agent's model, so use model: palette.model(yourModel) (or a model provider returning it)."];
+        const step = await core.stepFor(callId, { ctx: () => o.context({ runContext, agent: undefined }), warning });
+        const args = tryOr(() => JSON.parse(input), NOT_JSON);
+        if (args === NOT_JSON) return step.dispatched(null), tool.invoke(runContext, input, details); // the tool reports its own parse error
         const sent = core.dispatch(step, { name, args, ...(typeof callId === "string" && { id: callId }) });
         if (!sent.redirected) return tool.invoke(runContext, input, details);
         const target = byName.get(sent.call.name);
@@ -144,11 +128,8 @@ export function createToolPalette(options) {
     const policyModel = core.enforce && step.selection && step.selection.model != null ? step.selection.model : undefined;
     const chosen = policyModel ?? fallback;
     if (!isObject(chosen) || !isFunction(chosen.getResponse)) {
-      throw fail(
-        `${WHERE}: the model for this turn${policyModel !== undefined && step.selection.policy ? ` (policy "${step.selection.policy}")` : ""}`,
-        "a Model instance (with getResponse); model names are not resolved by the adapter",
-        chosen,
-      );
+      const policy = policyModel !== undefined && step.selection.policy ? ` (policy "${step.selection.policy}")` : "";
+      throw fail(`${WHERE}: the model for this turn${policy}`, "a Model instance (with getResponse); model names are not resolved by the adapter", chosen);
     }
     // Only function tools are narrowed (with a run: its listed ones, in its order); hosted tools and handoffs stay.
     let sent = request;
@@ -157,8 +138,8 @@ export function createToolPalette(options) {
       const kept = new Set(step.narrow(functions));
       sent = { ...request, tools: req.tools.filter((t) => !isFunctionTool(t) || kept.has(t)) };
     }
-    // The skills new to the run: their instructions after the history, as user items kept in place (SPEC 9); a
-    // server-managed conversation (previousResponseId, conversationId) keeps them itself: sent once, after the turn's input.
+    // The skills new to the run: their instructions after the history, as user items kept in place (SPEC 9); a server-managed conversation
+    // (previousResponseId, conversationId) keeps them itself: sent once, after the turn's input.
     const items = typeof req.input === "string" ? [{ role: "user", content: req.input }] : req.input;
     const placed = await core.instruct(step, items, { said, make: (text) => ({ role: "user", content: text }), once: Boolean(req.previousResponseId || req.conversationId) });
     if (placed) sent = { ...sent, input: placed };
@@ -177,10 +158,8 @@ export function createToolPalette(options) {
     if (refused) {
       step.finish();
       const agent = isObject(step.agent) && typeof step.agent.name === "string" ? step.agent.name : "(unknown)";
-      throw new ToolOutsidePaletteError(`Tool ${refused.name} not found in agent ${agent}: tool-palette did not offer it this turn (offered: ${(step.offered ?? []).join(", ")}).`, {
-        toolName: refused.name,
-        offered: step.offered,
-      });
+      const message = `Tool ${refused.name} not found in agent ${agent}: tool-palette did not offer it this turn (offered: ${(step.offered ?? []).join(", ")}).`;
+      throw new ToolOutsidePaletteError(message, { toolName: refused.name, offered: step.offered });
     }
     step.sealed();
   }

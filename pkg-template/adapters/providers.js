@@ -1,11 +1,9 @@
-// tool-palette/providers: a run's step (SPEC 8) as the tool fields of one request to a provider's API,
-// from the tools' definitions. Pure data: `listed` are the full definitions in order; `offered` not all
-// of `listed` ("fixed") restricts the callable tools; `deferred` are loaded on demand through a client
-// tool search, `revealed` loaded after the history through its round trip. What a provider cannot carry
-// is an Error, never a request that offers something else. No SDK is imported (tests/providers/ checks
-// the shapes against the official SDKs).
+// tool-palette/providers: a run's step (SPEC 8) as the tool fields of one request to a provider's API, from the tools' definitions. Pure data:
+// `listed` are the full definitions in order; `offered` not all of `listed` ("fixed") restricts the callable tools; `deferred` are loaded on demand
+// through a client tool search, `revealed` loaded after the history through its round trip. What a provider cannot carry is an Error, never a request
+// that offers something else. No SDK is imported (tests/providers/ checks the shapes against the official SDKs).
 import { NO_TOOL_MATCHES } from "./kernel/tools.js";
-import { attempt, errorText, fail, fields, isObject, isString, items, read as readField } from "./kernel/values.js";
+import { attempt, errorText, fail, fields, isObject, isString, items, read as readField, tryOr } from "./kernel/values.js";
 
 const EMPTY = Object.freeze({ type: "object", properties: {} });
 const SEARCH_NAME = "tool_search";
@@ -21,15 +19,13 @@ function readStep(step, where) {
     const at = `${where}: step.${key}`;
     if (!attempt(() => Array.isArray(given[key]), at)) throw fail(at, "an array of tool names", given[key]);
     lists[key] = items(given[key], at);
-    lists[key].forEach((name, i) => {
-      if (!isString(name)) throw fail(`${at}[${i}]`, "a string", name);
-    });
+    for (const [i, name] of lists[key].entries()) if (!isString(name)) throw fail(`${at}[${i}]`, "a string", name);
   }
   return { ...lists, step: Number.isSafeInteger(given.step) && given.step > 0 ? given.step : 1 };
 }
 
-// A definition's JSON schema (a plain object, or none), sent as it is: JSON the SDK can serialise. A zod schema or
-// an AI SDK jsonSchema() is none; z.toJSONSchema()'s answer is one (its "~standard" is not enumerable).
+// A definition's JSON schema (a plain object, or none), sent as it is: JSON the SDK can serialise. A zod schema or an AI SDK jsonSchema() is none;
+// z.toJSONSchema()'s answer is one (its "~standard" is not enumerable).
 function schemaOf(given, name, where) {
   const key = ["parameters", "inputSchema", "input_schema"].find((k) => given[k] != null);
   if (key === undefined) return EMPTY;
@@ -79,9 +75,7 @@ function read(step, tools, where) {
   const s = readStep(step, where);
   const defs = readTools(tools, where);
   for (const key of ["listed", "deferred", "offered"]) {
-    s[key].forEach((name, i) => {
-      if (!defs.has(name)) throw new TypeError(`${where}: step.${key}[${i}] (${JSON.stringify(name)}) has no definition in tools`);
-    });
+    for (const [i, name] of s[key].entries()) if (!defs.has(name)) throw new TypeError(`${where}: step.${key}[${i}] (${JSON.stringify(name)}) has no definition in tools`);
   }
   const listed = new Set(s.listed);
   return { ...s, defs, restricted: s.offered.length !== s.listed.length || s.offered.some((n) => !listed.has(n)) };
@@ -104,11 +98,8 @@ function searchDescription(o, where) {
   if (!isString(o.search.description)) throw fail(`${where}: options.search.description`, "a string", o.search.description);
   return o.search.description;
 }
-const cannotDefer = (where, api) =>
-  new Error(
-    `${where}: this step defers tools (cache "deferred"), which ${api} cannot express: it has no deferred loading. ` +
-      `Use cache "fixed" or "append" with it, or a provider that loads tools on demand (openaiResponses, anthropicMessages).`,
-  );
+const instead = 'Use cache "fixed" or "append" with it, or a provider that loads tools on demand (openaiResponses, anthropicMessages).';
+const cannotDefer = (where, api) => new Error(`${where}: this step defers tools (cache "deferred"), which ${api} cannot express: it has no deferred loading. ${instead}`);
 const described = (d) => (d.description !== undefined ? { description: d.description } : {});
 
 // ---------------------------------------------------------------- OpenAI Chat Completions
@@ -147,9 +138,7 @@ const searchOutput = (callId, names, s) => ({ type: "tool_search_output", call_i
 
 // Whether the step reveals tools (each of them deferred, else a TypeError naming it).
 function revealing(s, where) {
-  s.revealed.forEach((name, i) => {
-    if (!s.deferred.includes(name)) throw new TypeError(`${where}: step.revealed[${i}] (${JSON.stringify(name)}) is not deferred`);
-  });
+  for (const [i, name] of s.revealed.entries()) if (!s.deferred.includes(name)) throw new TypeError(`${where}: step.revealed[${i}] (${JSON.stringify(name)}) is not deferred`);
   return s.revealed.length > 0;
 }
 
@@ -163,14 +152,7 @@ export function openaiResponsesReveal(step, tools) {
 
 // The query of a search call's arguments ({ query }, or its JSON text); without one (the model's) it finds nothing.
 function queryOf(args, where) {
-  let value = args;
-  if (isString(value)) {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      value = undefined;
-    }
-  }
+  const value = isString(args) ? tryOr(() => JSON.parse(args)) : args;
   const query = isObject(value) ? readField(value, "query", `${where}.query`) : undefined;
   return isString(query) ? query : "";
 }
@@ -261,9 +243,9 @@ export function answerAnthropicToolSearch(toolUse, options) {
 // ---------------------------------------------------------------- Gemini
 
 /**
- * `{ tools, toolConfig? }` for the `config` of `ai.models.generateContent`: the listed function declarations; a
- * restricted step ("fixed") allows only the offered ones, in `options.mode` "VALIDATED" (default: the model may
- * still answer in text) or "ANY" (it must call one), the modes in which Gemini reads allowedFunctionNames.
+ * `{ tools, toolConfig? }` for the `config` of `ai.models.generateContent`: the listed function declarations; a restricted step ("fixed") allows only
+ * the offered ones, in `options.mode` "VALIDATED" (default: the model may still answer in text) or "ANY" (it must call one), the modes in which
+ * Gemini reads allowedFunctionNames.
  */
 export function geminiConfig(step, tools, options) {
   const where = "geminiConfig";

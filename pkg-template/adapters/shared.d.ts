@@ -41,10 +41,27 @@ export interface OutsideCall {
 }
 
 /**
+ * The run's lists of a step (SPEC 8) and its skills (SPEC 9), in the framework adapters' reports and tool-palette/mcp's
+ * (declared once, as the kernel writes them once: kernel/runs.js `runLists`); each report says what its `listed` is.
+ */
+export interface RunLists {
+  /** With `cache: "deferred"`: the names to send as deferred definitions (loaded on demand); else `[]` (always `[]` in the framework adapters: none sends deferred definitions). */
+  readonly deferred: readonly string[];
+  /** With `cache: "deferred"`: the offered names new to the run, to reveal after the history; else `[]`. */
+  readonly revealed: readonly string[];
+  /** With `cache`: whether `listed` (and `deferred`) are the previous step's (the prompt cache's prefix kept; false at the run's first step). `null` without `cache`. */
+  readonly kept: boolean | null;
+  /** Only with skills (SPEC 9): the step's relevant skills, best first. */
+  readonly skills?: readonly string[];
+  /** Only with skills: those new to the run, whose instructions the model is given after the history (tool-palette/mcp: `turn.instructions`). */
+  readonly newSkills?: readonly string[];
+}
+
+/**
  * What `onDecision` receives once per model step, when the step's calls are dispatched:
  * frozen, JSON-serialisable (log it with `JSON.stringify(report)`).
  */
-export interface StepReport {
+export interface StepReport extends RunLists {
   /** The model step within the run (the AI SDK's stepNumber; the turn of an Agents run; the model call since the last human message in LangChain), from 0. */
   readonly step: number;
   readonly mode: "enforce" | "shadow";
@@ -69,16 +86,6 @@ export interface StepReport {
    * without, the offered names (`null` = every tool). With "fixed", every tool, of which `offered` may be called.
    */
   readonly listed: readonly string[] | null;
-  /** The run's deferred names (SPEC 8); always `[]` here, since no framework adapter sends deferred definitions. */
-  readonly deferred: readonly string[];
-  /** The run's revealed names (SPEC 8); always `[]` here, as `deferred`. */
-  readonly revealed: readonly string[];
-  /** With `cache`: whether `listed` is identical to the previous step's (the prompt cache's prefix kept; false at the run's first step). `null` without `cache`. */
-  readonly kept: boolean | null;
-  /** Only with `skills` (SPEC 9): the step's relevant skills, best first. */
-  readonly skills?: readonly string[];
-  /** Only with `skills`: those new to the run, whose instructions the model was given this step, after the history. */
-  readonly newSkills?: readonly string[];
 }
 
 /** What `skills` reads a set of skills through: a `SkillIndex`, or tool-palette/mcp's `run.skills` (which reads a server's skill when needed). */

@@ -50,9 +50,10 @@ test("the adapters import nothing but their own helpers and the package itself (
     const specifiers = [...source.matchAll(/^\s*(?:import|export)\s[^;]*?\bfrom\s+"([^"]+)"|\bimport\(\s*"([^"]+)"|\brequire\(\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
     // A self-reference: the host's own instance of the package, through its exports map.
     // ../deliver.js: the one warning delivery, which host.js shares (it imports nothing).
-    // Relative to adapters/: the kernel's files, deliver.js (the package's) and mcp.js's parts.
+    // ../wire.js: the core's generated tables (imports nothing), the option values the kernel reads against.
+    // Relative to adapters/: the kernel's files, deliver.js and wire.js (the package's) and mcp.js's parts.
     const own = (s) => join("adapters", file, "..", s);
-    const allowed = new Set(["deliver.js", ...parts.map((f) => `adapters/${f}`)]);
+    const allowed = new Set(["deliver.js", "wire.js", ...parts.map((f) => `adapters/${f}`)]);
     assert.deepEqual(specifiers.filter((s) => s !== "tool-palette" && !(s.startsWith(".") && allowed.has(own(s)))), [], `${file} imports ${specifiers}`);
     if (file.endsWith(".cjs")) {
       // (tool-palette/providers only shapes a step's lists: it needs nothing of the package.)
@@ -60,9 +61,10 @@ test("the adapters import nothing but their own helpers and the package itself (
       assert.doesNotMatch(source, /__wbg|tool_palette_bg\.wasm|WebAssembly/, `${file} bundles no copy of the core`);
     }
   }
-  assert.doesNotMatch(readFileSync(join(pkgDir, "deliver.js"), "utf8"), /^\s*import\b|\bimport\(|\brequire\(/m, "deliver.js imports nothing");
+  for (const f of ["deliver.js", "wire.js"]) assert.doesNotMatch(readFileSync(join(pkgDir, f), "utf8"), /^\s*import\b|\bimport\(|\brequire\(/m, `${f} imports nothing`);
   const kernel = readFileSync(join(dir, "kernel", "core.js"), "utf8");
-  assert.match(kernel, /^import \{ activeTools, bindPalette, PaletteRun \} from "tool-palette";$/m);
+  assert.match(kernel, /^import \{ activeTools, bindPalette \} from "tool-palette";$/m);
+  assert.match(kernel, /^import \{ CACHES \} from "\.\.\/\.\.\/wire\.js";$/m, "the cache strategies are the core's table, not a copy");
 });
 
 test("an adapter resolves the package to the host's own instance: node.mjs for import, node.cjs for require", async () => {
@@ -148,4 +150,13 @@ test("the declarations type-check against the frameworks' types, and accept the 
   const tsc = join(root, "node_modules", "typescript", "bin", "tsc");
   const result = await promisify(execFile)(process.execPath, [tsc, "-p", dir], { cwd: c.dir, timeout: 120_000 }).catch((e) => e);
   assert.equal(result.code ?? 0, 0, `tsc failed:\n${result.stdout}${result.stderr}`);
+});
+
+test("tool-palette/mcp's own size limit (a tool definition as JSON, a server's SKILL.md) is written once: the types and the README state the code's number", async () => {
+  const { MAX_DEFINITION } = await import(pathToFileURL(join(pkgDir, "adapters", "mcp", "listing.js")).href);
+  const stated = MAX_DEFINITION.toLocaleString("en-US");
+  assert.match(readFileSync(join(pkgDir, "adapters", "mcp.d.ts"), "utf8"), new RegExp(`a definition of more than ${stated} code units as JSON`));
+  const readme = readFileSync(join(pkgDir, "README.md"), "utf8").replace(/\s+/g, " ");
+  assert.match(readme, new RegExp(`a definition of more than ${stated} code units as JSON`));
+  assert.match(readme, new RegExp(`larger than ${stated} bytes`));
 });

@@ -1,16 +1,15 @@
-// The adapter kernel: what the framework adapters (tool-palette/ai-sdk, /openai-agents, /langchain)
-// share, each keeping only its framework's hooks. Internal. What the package decides it takes from
-// the package itself (a self-reference through its exports map): `activeTools` names a step's
+// The adapter kernel: what the framework adapters (tool-palette/ai-sdk, /openai-agents, /langchain) share, each keeping only its framework's hooks.
+// Internal. What the package decides it takes from the package itself (a self-reference through its exports map): `activeTools` names a step's
 // palette, `bindPalette` narrows a tool list, a `PaletteRun` keeps a conversation's tools list.
 //
-// One model step of any framework is a `Step`: its context, the router's outcome and decision
-// report, the model selection, the names offered (the gate), then the calls the model emitted and
-// their dispatches (`dispatch`, the one pipeline of every call). Once every call is accounted for,
-// the step is reported once: `onDecision(report)`, and the framework's tracing.
-import { activeTools, bindPalette, PaletteRun } from "tool-palette";
-import { Runs } from "./runs.js";
+// One model step of any framework is a `Step`: its context, the router's outcome and decision report, the model selection, the names offered (the
+// gate), then the calls the model emitted and their dispatches (`dispatch`, the one pipeline of every call). Once every call is accounted for, the
+// step is reported once: `onDecision(report)`, and the framework's tracing.
+import { activeTools, bindPalette } from "tool-palette";
+import { CACHES } from "../../wire.js";
+import { runLists, Runs } from "./runs.js";
 import { createSkills, readSkills } from "./skills.js";
-import { checkFunctions, checkOneOf, fail, fields, hasMethod, isFunction, isObject, isString, names, nameOf, warnings } from "./values.js";
+import { checkFunctions, checkOneOf, fail, fields, hasMethod, isFunction, isObject, isString, names, nameOf, tryOr, warnings } from "./values.js";
 
 // The options every adapter takes (an adapter adds its own: `extra`), each read once.
 const OPTIONS = ["router", "policies", "context", "onRoute", "onDispatch", "onDecision", "onWarning", "mode", "outsidePalette", "alwaysInclude", "tracing", "cache", "skills", "skillTool", "saved", "onSaved"];
@@ -18,9 +17,8 @@ const OPTIONS = ["router", "policies", "context", "onRoute", "onDispatch", "onDe
 function readOptions(options, where, defaultContext, extra) {
   const o = fields(options, [...OPTIONS, ...extra], `${where}: options`);
   const { router, policies, context, mode = "enforce", outsidePalette = "refuse", tracing = true } = o;
-  if (router != null && !isFunction(router) && !hasMethod(router, "resolve", `${where}: options.router.resolve`)) {
-    throw fail(`${where}: options.router`, "a ToolRouter or a function (ctx, { signal, onDecision }) => outcome", router);
-  }
+  const routes = router == null || isFunction(router) || hasMethod(router, "resolve", `${where}: options.router.resolve`);
+  if (!routes) throw fail(`${where}: options.router`, "a ToolRouter or a function (ctx, { signal, onDecision }) => outcome", router);
   const seam = (key) => hasMethod(policies, key, `${where}: options.policies.${key}`);
   if (policies != null && !(seam("selectModel") && seam("dispatch"))) throw fail(`${where}: options.policies`, "a ToolPolicies", policies);
   checkFunctions(`${where}: options`, { context, onRoute: o.onRoute, onDispatch: o.onDispatch, onDecision: o.onDecision, onWarning: o.onWarning, onSaved: o.onSaved });
@@ -45,33 +43,18 @@ export function readSkillTool(value, where, skills) {
   return value;
 }
 
-/** `options.cache` by the core's rule (a PaletteRun's) under the caller's name for it; `null` when not given. */
+/** `options.cache`, one of the core's strategies (wire.js `CACHES`, as a PaletteRun reads it) under the caller's name for it; `null` when not given. */
 export function readCache(cache, where, { deferred = true } = {}) {
   if (cache == null) return null;
-  if (!deferred && cache === "deferred") {
-    throw new TypeError(
-      `${where}: options.cache "deferred" cannot be sent through this framework: its tools list has no deferred definitions to reveal after the history. ` +
-        'Use "fixed" (every tool listed, the gate refuses the rest) or "append", or build the provider\'s request with tool-palette/providers.',
-    );
-  }
-  byCore(() => new PaletteRun({ registered: [], cache }).dispose(), `${where}: options.cache`, (given) => `${deferred ? '"per-turn", "append", "fixed" or "deferred"' : '"per-turn", "append" or "fixed"'}${given}`);
-  return cache;
-}
-
-/** An option checked by the core's own rule (`check()` throws the core's TypeError), its words put under the option's name (`where`). */
-export function byCore(check, where, expected) {
-  try {
-    check();
-  } catch (error) {
-    const m = error.message;
-    throw new TypeError(expected ? `${where} must be ${expected(m.slice(m.lastIndexOf(", got ")))}` : `${where}${m.slice(m.indexOf(" must"))}`);
-  }
+  const instead = 'Use "fixed" (every tool listed, the gate refuses the rest) or "append", or build the provider\'s request with tool-palette/providers.';
+  if (!deferred && cache === "deferred") throw new TypeError(`${where}: options.cache "deferred" cannot be sent through this framework: its tools list has no deferred definitions to reveal after the history. ${instead}`);
+  return checkOneOf(where, "cache", cache, deferred ? CACHES : CACHES.filter((c) => c !== "deferred"), true);
 }
 
 // ---------------------------------------------------------------- the step's context
 
-// The text of a message whose content is a string or an array of text parts, joined by line breaks
-// (so that the words at their boundaries stay apart).
+// The text of a message whose content is a string or an array of text parts, joined by line breaks (so that the words at their boundaries stay
+// apart).
 export function textOf(content) {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
@@ -100,8 +83,7 @@ class Recent extends Map {
   }
   take(key) {
     const value = this.get(key);
-    this.delete(key);
-    return value;
+    return this.delete(key), value;
   }
 }
 
@@ -110,12 +92,8 @@ class Recent extends Map {
 // A label for a model in a report: a string model, or the model's id or name (a getter that throws names nothing).
 function modelLabel(model) {
   if (typeof model === "string") return model;
-  for (const key of isObject(model) || isFunction(model) ? ["modelId", "model", "modelName", "name"] : []) {
-    try {
-      if (typeof model[key] === "string" && model[key] !== "") return model[key];
-    } catch {}
-  }
-  return null;
+  const keys = isObject(model) || isFunction(model) ? ["modelId", "model", "modelName", "name"] : [];
+  return keys.map((key) => tryOr(() => model[key])).find((v) => typeof v === "string" && v !== "") ?? null;
 }
 
 const freeze = (list) => Object.freeze([...list]);
@@ -146,11 +124,17 @@ export const refuses = (offered, name, { allow, known }) => offered !== null && 
 export const noTarget = (where, name, d, kind) =>
   new Error(`${where}: "${name}" was redirected to "${d.call.name}"${d.redirectedBy ? ` by policy "${d.redirectedBy}"` : ""}, which is not ${kind}`);
 
+/** A Standard Schema's `validate` (zod 3.25+/4, valibot, arktype…), bound; `undefined` for any other schema. */
+export function standardValidate(schema) {
+  const standard = isObject(schema) || isFunction(schema) ? schema["~standard"] : undefined;
+  return isObject(standard) && isFunction(standard.validate) ? (value) => standard.validate(value) : undefined;
+}
+
 /** Redirected arguments validated by the target's Standard Schema (zod 3.25+/4, valibot, arktype…) when it has one. */
 export async function validateArgs(schema, args, toolName, where) {
-  const standard = isObject(schema) || isFunction(schema) ? schema["~standard"] : undefined;
-  if (!isObject(standard) || !isFunction(standard.validate)) return args;
-  const result = await standard.validate(args);
+  const validate = standardValidate(schema);
+  if (!validate) return args;
+  const result = await validate(args);
   if (result && result.issues) {
     const detail = result.issues.map((i) => i && i.message).filter(Boolean).join("; ");
     throw new TypeError(`${where}: the redirected arguments do not match the input schema of "${toolName}"${detail ? `: ${detail}` : ""}`);
@@ -161,22 +145,21 @@ export async function validateArgs(schema, args, toolName, where) {
 // ---------------------------------------------------------------- the kernel
 
 /**
- * One adapter instance: its options, its warnings (each once), its routing, run and steps.
- * `trace(report, step)` puts a report's facts into the framework's tracing; `extra` names the adapter's own options.
+ * One adapter instance: its options, its warnings (each once), its routing, run and steps. `trace(report, step)` puts a report's facts into the
+ * framework's tracing; `extra` names the adapter's own options.
  */
 export function createCore(options, where, defaultContext, { trace, extra = [] } = {}) {
   const o = readOptions(options, where, defaultContext, extra);
   const warn = warnings(where, o.onWarning);
-  // With options.cache (or skills), the adapter is one run (SPEC 8) over the framework's tools: a new run when they
-  // change, restored from `options.saved` at the first step.
+  // With options.cache (or skills), the adapter is one run (SPEC 8) over the framework's tools: a new run when they change, restored from
+  // `options.saved` at the first step.
   const runs = o.cache ? new Runs(o.cache, (registered) => o.pins.filter((pin) => registered.includes(pin)), { saved: o.saved ?? null, at: `${where}: options.saved` }) : null;
   const skills = o.skills && createSkills(o.skills, { tool: o.skillTool, runs });
   const calls = new Recent(); // a call's id → the step whose model emitted it
 
-  // The step's outcome and the router's report of it. A ToolRouter is asked `resolve({ signal, context, onDecision })`;
-  // a function router gets `(ctx, { signal, onDecision, mode, outsidePalette })` (tool-palette/mcp's run gates calls
-  // too, as the adapter does). No router: `undefined` ("every tool") and no report.
-  // With skills, their rows join what the router routed (kernel/skills.js), over the framework's tools (`tools`).
+  // The step's outcome and the router's report of it. A ToolRouter is asked `resolve({ signal, context, onDecision })`; a function router gets `(ctx,
+  // { signal, onDecision, mode, outsidePalette })` (tool-palette/mcp's run gates calls too, as the adapter does). No router: `undefined` ("every
+  // tool") and no report. With skills, their rows join what the router routed (kernel/skills.js), over the framework's tools (`tools`).
   async function route(ctx, signal, tools) {
     if (o.router == null) return skills ? skills.route({ outcome: undefined, decision: null }, ctx, signal, tools ?? []) : { outcome: undefined, decision: null };
     let decision = null;
@@ -184,26 +167,22 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     const outcome = isFunction(o.router)
       ? await o.router(ctx, { signal, onDecision, mode: o.mode, outsidePalette: o.outsidePalette })
       : await o.router.resolve(signal ? { signal, context: ctx, onDecision } : { context: ctx, onDecision });
-    if (!["routed", "refused", "unavailable"].includes(isObject(outcome) ? outcome.kind : undefined)) {
-      throw fail(`${where}: the router's outcome`, "a Routed, RoutingRefusal or RoutingUnavailable", outcome);
-    }
+    const known = ["routed", "refused", "unavailable"].includes(isObject(outcome) ? outcome.kind : undefined);
+    if (!known) throw fail(`${where}: the router's outcome`, "a Routed, RoutingRefusal or RoutingUnavailable", outcome);
     const asked = { outcome, decision: isObject(decision) && decision.outcome === outcome ? decision : null };
     return skills ? skills.route(asked, ctx, signal, tools ?? (Array.isArray(o.router.registered) ? o.router.registered : [])) : asked;
   }
 
   /**
-   * Routes one model step (`tools`: the framework's tool names, when known). `shape(names)` turns the routed names
-   * into those the framework really shows (the AI SDK's deferred tools). A `silent` step (a tool ran where no model
-   * seam routed) is neither checked nor reported; `route` adds to what `onRoute` receives.
+   * Routes one model step (`tools`: the framework's tool names, when known). `shape(names)` turns the routed names into those the framework really
+   * shows (the AI SDK's deferred tools). A `silent` step (a tool ran where no model seam routed) is neither checked nor reported; `route` adds to
+   * what `onRoute` receives.
    */
   async function begin({ index, ctx, signal, tools = null, silent = false, shape = null, route: more }) {
     // The default context must carry the turn's message; a context the host builds is the host's business.
     if (!silent && !o.ownContext && !(isObject(ctx) && typeof ctx.message === "string" && ctx.message.trim() !== "")) {
-      warn(
-        "NO_MESSAGE",
-        "no user message was found for this step, so the router and the policies see an empty message (every tool may be offered). " +
-          "Give the run a user message, or derive the context yourself with options.context(input).",
-      );
+      const fix = "Give the run a user message, or derive the context yourself with options.context(input).";
+      warn("NO_MESSAGE", `no user message was found for this step, so the router and the policies see an empty message (every tool may be offered). ${fix}`);
     }
     const { outcome, decision } = await route(ctx, signal, tools);
     const selection = o.policies ? o.policies.selectModel(ctx) : null;
@@ -215,9 +194,9 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
   }
 
   /**
-   * One call of the model's through the seams, the pipeline of every adapter: the step's gate, the policies (POST
-   * seam), `onDispatch`. `{ refused: true }` when the gate refuses it (the adapter answers the framework's way), else
-   * `{ dispatch, redirected, call }`: `call` runs, the emitted call unless an enforced redirect made it another.
+   * One call of the model's through the seams, the pipeline of every adapter: the step's gate, the policies (POST seam), `onDispatch`. `{ refused:
+   * true }` when the gate refuses it (the adapter answers the framework's way), else `{ dispatch, redirected, call }`: `call` runs, the emitted call
+   * unless an enforced redirect made it another.
    */
   function dispatch(step, call) {
     const d = step.refusesCall(call.name) ? undefined : o.policies ? o.policies.dispatch(call, step.ctx, step.palette) : null;
@@ -245,8 +224,8 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
   }
 
   /**
-   * SPEC 9: the framework's messages with the run's skill instructions in place (kernel/skills.js `place`), or
-   * `undefined` when there are none; `hooks` are the framework's `said(message)` and `make(text)`.
+   * SPEC 9: the framework's messages with the run's skill instructions in place (kernel/skills.js `place`), or `undefined` when there are none;
+   * `hooks` are the framework's `said(message)` and `make(text)`.
    */
   const instruct = (step, messages, hooks) => (skills && step.runStep && Array.isArray(messages) ? skills.place(step.runStep.newSkills ?? [], messages, hooks) : undefined);
 
@@ -261,8 +240,8 @@ class Step {
     Object.assign(this, { core, index, ctx, outcome, decision, selection, silent, dispatches: [], outside: [], expected: 0, received: 0, seen: false, done: false });
     this.tools = tools ? new Set(tools) : null;
     this.listed = this.runStep = null; // with a run: its step, whose names are sent to the model in this order
-    // The names offered: the routed names (the package's activeTools) and the pins; `null` is "every tool"
-    // (no router, a refusal, RoutingUnavailable).
+    // The names offered: the routed names (the package's activeTools) and the pins; `null` is "every tool" (no router, a refusal,
+    // RoutingUnavailable).
     const routed = outcome === undefined ? undefined : activeTools(outcome);
     if (routed === undefined) {
       this.palette = outcome ?? null;
@@ -278,12 +257,8 @@ class Step {
     const shown = (named ? (shape ? shape(routed) : routed) : []).filter((name) => !this.tools || this.tools.has(name));
     if (shown.length === 0) {
       this.palette = null; // every tool, and no palette for the gate to hold a redirect to
-      if (!this.tools || this.tools.size > 0) {
-        core.warn(
-          "NOTHING_OFFERED",
-          "routing named no tool the framework shows the model this step (names it does not have, or deferred tools no toolSearch found yet), so every tool is offered instead: a step never offers nothing.",
-        );
-      }
+      const why = "names it does not have, or deferred tools no toolSearch found yet";
+      if (!this.tools || this.tools.size > 0) core.warn("NOTHING_OFFERED", `routing named no tool the framework shows the model this step (${why}), so every tool is offered instead: a step never offers nothing.`);
     }
     this.offer(shown.length ? shown : null);
   }
@@ -379,13 +354,7 @@ class Step {
       selection: s ? Object.freeze({ model: s.model == null ? null : modelLabel(s.model), source: s.source, policy: s.policy ?? null }) : null,
       dispatches: freeze(this.dispatches),
       outside: freeze(this.outside),
-      // The run's lists (SPEC 8), with options.cache; without one, what was sent is what was offered.
-      listed: run ? run.listed : this.offered ? freeze(this.offered) : null,
-      deferred: run ? run.deferred : freeze([]),
-      revealed: run ? run.revealed : freeze([]),
-      kept: run ? run.kept : null,
-      // With skills (SPEC 9): the turn's relevant skills, and those new to the run (whose instructions were placed).
-      ...(this.core.skills && { skills: run?.skills ?? freeze([]), newSkills: run?.newSkills ?? freeze([]) }),
+      ...runLists(run, this.offered ? freeze(this.offered) : null, this.core.skills),
     });
   }
 }

@@ -1,18 +1,23 @@
-// The run (SPEC 8, 9) of an adapter: one PaletteRun over the tools the adapter is given, a new one
-// when they change, and its saved form (issue 41): the framework adapters and tool-palette/mcp keep
-// their runs here. Internal.
+// The run (SPEC 8, 9) of an adapter: one PaletteRun over the tools the adapter is given, a new one when they change, and its saved form (issue 41):
+// the framework adapters and tool-palette/mcp keep their runs here. Internal.
 import { PaletteRun } from "tool-palette";
-import { errorText, fail, isObject } from "./values.js";
+import { errorText, fail, isObject, tryOr } from "./values.js";
 
 const VERSION = 1;
+const NONE = Object.freeze([]);
+
+/** A report's run lists (SPEC 8) of the run's `step`; without a run, `listed` (what was sent is what was offered) and none deferred. With `skills`, the step's (SPEC 9). */
+export const runLists = (step, listed, skills) => ({
+  listed: step ? step.listed : listed, deferred: step ? step.deferred : NONE, revealed: step ? step.revealed : NONE, kept: step ? step.kept : null,
+  ...(skills && { skills: step?.skills ?? NONE, newSkills: step?.newSkills ?? NONE }),
+});
 
 /**
- * A run over the registered names of each step, kept while they stay the same. With `carry`, a new run starts with
- * what the previous one showed the model of the names still registered: a deferred run's revealed tools stay
- * revealed (the model loaded them), an appending run's listed tools stay listed. The skills the run met (SPEC 9)
- * stay met in a new run, and the tools of those the model loaded stay joined. `saved` (a saved form) is restored at
- * the first step, over that step's registered names: a run saved over others is a TypeError naming `at`, or,
- * with `carry`, a new run that carries what the saved one showed (as a change of the tools would).
+ * A run over the registered names of each step, kept while they stay the same. With `carry`, a new run starts with what the previous one showed the
+ * model of the names still registered: a deferred run's revealed tools stay revealed (the model loaded them), an appending run's listed tools stay
+ * listed. The skills the run met (SPEC 9) stay met in a new run, and the tools of those the model loaded stay joined. `saved` (a saved form) is
+ * restored at the first step, over that step's registered names: a run saved over others is a TypeError naming `at`, or, with `carry`, a new run that
+ * carries what the saved one showed (as a change of the tools would).
  */
 export class Runs {
   constructor(cache, pinnedOf, { carry = false, saved = null, at = "options.saved" } = {}) {
@@ -92,16 +97,13 @@ export class Runs {
   /** A saved form read and checked (a TypeError naming it, `at`, says why not); the adapter's own part of it too. */
   static parse(saved, at) {
     if (typeof saved !== "string") throw fail(at, "a string (a saved run, from onSaved or save())", saved);
-    let o;
-    try {
-      o = JSON.parse(saved);
-    } catch {}
+    const o = tryOr(() => JSON.parse(saved));
     const lists = (v) => Array.isArray(v) && v.every((x) => typeof x === "string");
-    if (!isObject(o) || o["tool-palette"] !== "run" || typeof o.version !== "number") throw new TypeError(`${at} is not a saved run of an adapter (from onSaved or save()), or it was cut short or altered`);
-    if (o.version !== VERSION) throw new TypeError(`${at} is a saved run of another version of tool-palette`);
-    const met = Array.isArray(o.met) && o.met.every((m) => Array.isArray(m) && typeof m[0] === "string" && lists(m[1]));
-    const placed = Array.isArray(o.placed) && o.placed.every((p) => Array.isArray(p) && typeof p[0] === "string" && Number.isSafeInteger(p[1]) && p[1] >= 0);
-    if ((o.run !== null && typeof o.run !== "string") || !lists(o.listed) || !lists(o.revealed) || !met || !placed) throw new TypeError(`${at} is not a saved run of an adapter (from onSaved or save()), or it was cut short or altered`);
+    const versioned = isObject(o) && o["tool-palette"] === "run" && typeof o.version === "number";
+    if (versioned && o.version !== VERSION) throw new TypeError(`${at} is a saved run of another version of tool-palette`);
+    const met = versioned && Array.isArray(o.met) && o.met.every((m) => Array.isArray(m) && typeof m[0] === "string" && lists(m[1]));
+    const placed = versioned && Array.isArray(o.placed) && o.placed.every((p) => Array.isArray(p) && typeof p[0] === "string" && Number.isSafeInteger(p[1]) && p[1] >= 0);
+    if (!met || !placed || (o.run !== null && typeof o.run !== "string") || !lists(o.listed) || !lists(o.revealed)) throw new TypeError(`${at} is not a saved run of an adapter (from onSaved or save()), or it was cut short or altered`);
     return o;
   }
 }

@@ -1,6 +1,5 @@
-// A tool definition `{ name, description, inputSchema }` (a JSON schema) in each framework's own
-// shape, its calls going to `run(name, args, { id, signal })`: the tools of an MCP run
-// (tool-palette/mcp) and the `load_skill` tool of an adapter (SPEC 9) are made here. Internal.
+// A tool definition `{ name, description, inputSchema }` (a JSON schema) in each framework's own shape, its calls going to `run(name, args, { id,
+// signal })`: the tools of an MCP run (tool-palette/mcp) and the `load_skill` tool of an adapter (SPEC 9) are made here. Internal.
 import { isObject, put } from "./values.js";
 
 /** What a tool search that found nothing answers the model (tool-palette/mcp's search_tools, tool-palette/providers' answers). */

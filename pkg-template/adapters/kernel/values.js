@@ -1,6 +1,5 @@
-// The kernel's readers of the caller's values, its waits and warnings, for every adapter. Internal. A
-// value is read once; what the read throws (a getter, a proxy's trap, a revoked proxy) is the TypeError
-// naming what was read, the thrown value its `cause`, in the core's words (src/js/host.js).
+// The kernel's readers of the caller's values, its waits and warnings, for every adapter. Internal. A value is read once; what the read throws (a
+// getter, a proxy's trap, a revoked proxy) is the TypeError naming what was read, the thrown value its `cause`, in the core's words (src/js/host.js).
 import { deliver } from "../../deliver.js";
 
 export const isObject = (v) => typeof v === "object" && v !== null;
@@ -18,8 +17,9 @@ function describe(v) {
   }
 }
 
-/** `<where> must be <what>, got <what it is>`. */
-export const fail = (where, what, value) => new TypeError(`${where} must be ${what}, got ${describe(value)}`);
+/** `<where> must be <what>, got <what it is>`; `exact`: a string or number shown too, as the core words it (src/js/run.js). */
+export const fail = (where, what, v, exact = false) =>
+  new TypeError(`${where} must be ${what}, got ${exact && isString(v) ? `"${v}"` : describe(v)}${exact && typeof v === "number" ? ` (${v})` : ""}`);
 
 /** `f()`, reading a value of the caller's named `where`. */
 export function attempt(f, where) {
@@ -64,17 +64,16 @@ export function checkFunctions(at, values) {
 }
 
 /** `value` (the option `key` of `where`), one of the strings `allowed`. */
-export function checkOneOf(where, key, value, allowed) {
+export function checkOneOf(where, key, value, allowed, exact) {
   if (allowed.includes(value)) return value;
   const quoted = allowed.map((a) => JSON.stringify(a));
-  throw fail(`${where}: options.${key}`, `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`, value);
+  throw fail(`${where}: options.${key}`, `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`, value, exact);
 }
 
 /** A signal as the core takes one: `undefined`/`null`, or an object with `aborted`, `addEventListener` and `removeEventListener`. */
 export function checkSignal(signal, where) {
-  if (signal == null) return;
   const fits = () => typeof signal.aborted === "boolean" && isFunction(signal.addEventListener) && isFunction(signal.removeEventListener);
-  if (!isObject(signal) || !attempt(fits, where)) throw fail(where, "an AbortSignal", signal);
+  if (signal != null && !(isObject(signal) && attempt(fits, where))) throw fail(where, "an AbortSignal", signal);
 }
 
 /** The message of a thrown value (the value itself as text when it is no Error). */
@@ -83,19 +82,25 @@ export const errorText = (error) => (error instanceof Error ? error.message : St
 /** Defines an own, enumerable property, whatever the key ("__proto__" included). */
 export const put = (record, key, value) => Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 
-/** A tool's `name` (a getter that throws names nothing). */
-export function nameOf(tool) {
+/** `f()`, or `otherwise` when it throws (a getter, a proxy's trap, text that is no JSON): what cannot be read is nothing. */
+export function tryOr(f, otherwise) {
   try {
-    return isObject(tool) || isFunction(tool) ? tool.name : undefined;
+    return f();
   } catch {
-    return undefined;
+    return otherwise;
   }
 }
 
+/** What `tryOr(() => JSON.parse(text), NOT_JSON)` answers for text that is no JSON. */
+export const NOT_JSON = Symbol("not JSON");
+
+/** A tool's `name` (a getter that throws names nothing). */
+export const nameOf = (tool) => tryOr(() => (isObject(tool) || isFunction(tool) ? tool.name : undefined));
+
 // ---------------------------------------------------------------- waiting
 
-// The waits the core does not run (listing, embedding, calling a server), bounded by its rule for a budget
-// (src/routing/turn.rs): a timer past 2^31 - 1 ms would fire at once, so such a budget never runs out.
+// The waits the core does not run (listing, embedding, calling a server), bounded by its rule for a budget (src/routing/turn.rs): a timer past 2^31 -
+// 1 ms would fire at once, so such a budget never runs out.
 
 /** The timer to set for a budget of `ms`, or `null` for none. */
 export const timerFor = (ms) => (ms <= 2 ** 31 - 1 ? ms : null);
@@ -135,8 +140,7 @@ export function abortable(promise, signal) {
 export class ToolPaletteAdapterWarning extends Error {
   constructor(message, code) {
     super(message);
-    this.name = "ToolPaletteAdapterWarning";
-    this.code = code;
+    Object.assign(this, { name: "ToolPaletteAdapterWarning", code });
   }
 }
 

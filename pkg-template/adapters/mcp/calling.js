@@ -1,14 +1,14 @@
-// tool-palette/mcp, calling: one run's calls, through the kernel's gate and the policies (POST seam) to
-// their server. A call outside the turn's palette, or to no tool at all, is a failed call (isError: true)
-// naming only the offered tools, and no server is called. search_tools answers from the listing's index.
+// tool-palette/mcp, calling: one run's calls, through the kernel's gate and the policies (POST seam) to their server. A call outside the turn's
+// palette, or to no tool at all, is a failed call (isError: true) naming only the offered tools, and no server is called. search_tools answers from
+// the listing's index.
 import { refuses } from "../kernel/core.js";
 import { aiSdkTools, langchainTools, NO_TOOL_MATCHES, openaiAgentsTools, resultText } from "../kernel/tools.js";
-import { abortable, attempt, checkSignal, errorText, fail, fields, isFunction, isObject, read, reasonOf, within } from "../kernel/values.js";
+import { abortable, attempt, checkSignal, errorText, fail, fields, isFunction, isObject, read, reasonOf, tryOr, within } from "../kernel/values.js";
 
 const failed = (text) => ({ content: [{ type: "text", text }], isError: true });
 
-// A call in MCP's shape { name, arguments } or a framework's ({ name, args }, { toolName, input }, arguments as JSON
-// text), each field read once. Arguments that are no JSON are the model's: answered (`invalid`), not thrown.
+// A call in MCP's shape { name, arguments } or a framework's ({ name, args }, { toolName, input }, arguments as JSON text), each field read once.
+// Arguments that are no JSON are the model's: answered (`invalid`), not thrown.
 function readCall(call, where) {
   const at = `${where}: callTool(call)`;
   if (!isObject(call)) throw fail(at, "a tool call ({ name, arguments })", call);
@@ -46,9 +46,7 @@ export function createCalling(o, listing, routing) {
         hits = l.index.search(query, { limit, vector });
       } catch (error) {
         if (signal?.aborted) throw reasonOf(signal);
-        try {
-          if (onEmbedError !== null) onEmbedError(error);
-        } catch {}
+        if (onEmbedError !== null) tryOr(() => onEmbedError(error));
       }
     }
     try {
@@ -68,8 +66,8 @@ export function createCalling(o, listing, routing) {
     return { content: [{ type: "text", text: answer }], structuredContent: { tools } };
   }
 
-  // The call to its server, with a signal of its own aborted with the caller's (the SDK leaves a listener on the
-  // signal it is given: a run's one signal would keep one per call).
+  // The call to its server, with a signal of its own aborted with the caller's (the SDK leaves a listener on the signal it is given: a run's one
+  // signal would keep one per call).
   async function dispatch(entry, args, signal) {
     const own = signal ? new AbortController() : null;
     const relay = () => own.abort(reasonOf(signal));
@@ -97,8 +95,8 @@ export function createCalling(o, listing, routing) {
     const turn = current ? current.turn : null;
     const offered = turn ? turn.names : [];
     const isSearch = c.name === searchName && searchName !== false;
-    // A turn that did not narrow offers the search tool too (it reveals nothing hidden); a name now another server's
-    // (after list_changed) is not that turn's tool; an unknown name is answered as a hidden one (nothing hidden shows).
+    // A turn that did not narrow offers the search tool too (it reveals nothing hidden); a name now another server's (after list_changed) is not that
+    // turn's tool; an unknown name is answered as a hidden one (nothing hidden shows).
     const was = current ? current.targets.get(c.name) : undefined;
     const now = l.byName.get(c.name);
     const moved = was !== undefined && (was.server !== now?.server || was.name !== now?.name);

@@ -1,18 +1,16 @@
-// tool-palette/mcp, listing: every server's tools (tools/list pages within listTimeoutMs), their
-// palette names (a name two servers list is <server>__<name>), the index over them (hybrid with
-// options.index.embed), what is left out (a server that fails to list, or whose tools are too
+// tool-palette/mcp, listing: every server's tools (tools/list pages within listTimeoutMs), their palette names (a name two servers list is
+// <server>__<name>), the index over them (hybrid with options.index.embed), what is left out (a server that fails to list, or whose tools are too
 // large to index with the others; a tool that cannot be read) and the definitions' sizes.
 import { ToolIndex } from "tool-palette";
-import { errorText, fail, isFunction, isObject, put, timerFor, within } from "../kernel/values.js";
+import { errorText, fail, isFunction, isObject, put, timerFor, tryOr, within } from "../kernel/values.js";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
-// The largest tool definition (its JSON, in code units) the palette keeps, and the largest server's SKILL.md
-// (bytes) it reads: far beyond what a model is sent for one tool or skill, and one server's oversized tool or
-// skill cannot take the index or the conversation down.
+// The largest tool definition (its JSON, in code units) the palette keeps, and the largest server's SKILL.md (bytes) it reads: far beyond what a
+// model is sent for one tool or skill, and one server's oversized tool or skill cannot take the index or the conversation down.
 export const MAX_DEFINITION = 1_048_576;
 
-// One listed tool, read once: its name, description and input schema as the JSON a model is sent (a cyclic
-// or unserialisable schema, or a definition beyond MAX_DEFINITION, cannot be sent: the tool is left out).
+// One listed tool, read once: its name, description and input schema as the JSON a model is sent (a cyclic or unserialisable schema, or a definition
+// beyond MAX_DEFINITION, cannot be sent: the tool is left out).
 function readTool(tool) {
   if (!isObject(tool)) throw new TypeError("it is not an object");
   const name = tool.name;
@@ -23,15 +21,14 @@ function readTool(tool) {
   return { tool, ...JSON.parse(json) };
 }
 
-// What an SDK Client's request() checks an answer with (the SDK takes any schema with safeParse):
-// nothing, so that one tool the SDK's schema refuses stays alone in being left out, by readTool.
+// What an SDK Client's request() checks an answer with (the SDK takes any schema with safeParse): nothing, so that one tool the SDK's schema refuses
+// stays alone in being left out, by readTool.
 export const UNCHECKED = Object.freeze({ safeParse: (data) => ({ success: true, data }) });
 
 /**
- * Every page of a paginated list (`page(params, { signal })` answers `{ [key]: [...], nextCursor? }`), all within
- * `ms` (`timedOut()` then rejects and the request in flight is cancelled: each request has a signal of its own,
- * since the SDK leaves a listener on the signal it is given). Pages that answer at once never let the timer run:
- * the time is checked between pages too. A cursor answered twice is a loop.
+ * Every page of a paginated list (`page(params, { signal })` answers `{ [key]: [...], nextCursor? }`), all within `ms` (`timedOut()` then rejects and
+ * the request in flight is cancelled: each request has a signal of its own, since the SDK leaves a listener on the signal it is given). Pages that
+ * answer at once never let the timer run: the time is checked between pages too. A cursor answered twice is a loop.
  */
 export function pages(page, key, ms, timedOut, what) {
   const deadline = timerFor(ms) === null ? Infinity : Date.now() + ms;
@@ -55,8 +52,8 @@ export function pages(page, key, ms, timedOut, what) {
   return within(all(), ms, timedOut, { abort: (error) => current?.abort(error) });
 }
 
-// One page of tools/list: the client's listTools() (the SDK Client then keeps what it learns of each tool, such as
-// output schemas); when the SDK Client's own check refuses the page, the page again through request() unchecked.
+// One page of tools/list: the client's listTools() (the SDK Client then keeps what it learns of each tool, such as output schemas); when the SDK
+// Client's own check refuses the page, the page again through request() unchecked.
 const listPage = (client) => async (params, options) => {
   try {
     return await client.listTools(params, options);
@@ -69,31 +66,23 @@ const listPage = (client) => async (params, options) => {
 // What a tool's definition looks like to a model: its name, description and input schema as JSON.
 export const definition = (name, t) => JSON.stringify({ name, description: t.description, inputSchema: t.inputSchema ?? {} });
 
-const shown = (v) =>
-  v instanceof Promise || (isObject(v) && isFunction(v.then))
-    ? "a Promise (countTokens must count synchronously)"
-    : typeof v === "number"
-      ? String(v)
-      : v === null
-        ? "null"
-        : typeof v === "string"
-          ? `a string (${JSON.stringify(v.slice(0, 20))})`
-          : typeof v;
+const shown = (v) => {
+  if (v instanceof Promise || (isObject(v) && isFunction(v.then))) return "a Promise (countTokens must count synchronously)";
+  return typeof v === "number" ? String(v) : v === null ? "null" : typeof v === "string" ? `a string (${JSON.stringify(v.slice(0, 20))})` : typeof v;
+};
 
 /**
- * The listing of the servers `o.clients`: `listed()` answers the current one (listing the servers marked stale first),
- * `{ byName, names, index, embedding, failures, skipped, sizes, tokens }`, where `byName` maps a palette name to
- * `{ server, tool (the server's own object), name (the server's name for it), offered (the object under its palette
- * name), description and inputSchema (read once, as JSON) }`.
+ * The listing of the servers `o.clients`: `listed()` answers the current one (listing the servers marked stale first), `{ byName, names, index,
+ * embedding, failures, skipped, sizes, tokens }`, where `byName` maps a palette name to `{ server, tool (the server's own object), name (the server's
+ * name for it), offered (the object under its palette name), description and inputSchema (read once, as JSON) }`.
  */
 export function createListing(o) {
   const { clients, limit, listTimeoutMs, searchName, skillTool, embed, onEmbedError, cache, countTokens, warn } = o;
   const serverOrder = [...clients.keys()];
 
-  // Hybrid ranking (options.index.embed): each tool's definition as a model is sent it (measured better than name
-  // and description alone, bench/tool-search/DESIGN.md) is embedded when the tools are (re)listed, within
-  // listTimeoutMs; a text embedded before is not embedded again. When embedding fails, ranking is lexical until
-  // the next listing.
+  // Hybrid ranking (options.index.embed): each tool's definition as a model is sent it (measured better than name and description alone,
+  // bench/tool-search/DESIGN.md) is embedded when the tools are (re)listed, within listTimeoutMs; a text embedded before is not embedded again. When
+  // embedding fails, ranking is lexical until the next listing.
   const vectors = new Map(); // text → the vector embed answered for it
   async function indexOf(docs) {
     if (embed === null || docs.length === 0) return { index: new ToolIndex(docs, { limit }), embedding: embed === null ? null : Object.freeze({ hybrid: false, error: null }) };
@@ -116,15 +105,13 @@ export function createListing(o) {
     }
   }
 
-  let listing = null;
-  let listing$ = null;
-  let last = null; // the latest listing, even when stale
+  let [listing, listing$, last] = [null, null, null]; // the current listing, the one in flight, the latest (even when stale)
   const stale = new Set(clients.keys()); // servers to list again
   const perServer = new Map(); // server → { tools, error }
   const listeners = []; // what else a listing reads of the servers (their skills, mcp/skills.js)
 
-  // notifications/tools/list_changed marks the server for listing again at the next turn, through the SDK's
-  // fallback handler, so a handler of your own stays in charge of its method.
+  // notifications/tools/list_changed marks the server for listing again at the next turn, through the SDK's fallback handler, so a handler of your
+  // own stays in charge of its method.
   for (const [name, client] of clients) {
     if (!("fallbackNotificationHandler" in client) && !isFunction(client.setNotificationHandler)) continue;
     const previous = client.fallbackNotificationHandler;
@@ -137,9 +124,9 @@ export function createListing(o) {
     };
   }
 
-  // Each tool read once; one that cannot be read is left out and listed in `skipped`. Names listed by two servers
-  // (or taken by the search tool or the load_skill tool) are known as <server>__<name>, whose names are taken first: a listed name equal
-  // to one of them is the one left out. A server that lists one name twice keeps it for its first tool of it.
+  // Each tool read once; one that cannot be read is left out and listed in `skipped`. Names listed by two servers (or taken by the search tool or the
+  // load_skill tool) are known as <server>__<name>, whose names are taken first: a listed name equal to one of them is the one left out. A server
+  // that lists one name twice keeps it for its first tool of it.
   function named(skipped) {
     const inOrder = [...perServer].sort((a, b) => serverOrder.indexOf(a[0]) - serverOrder.indexOf(b[0]));
     const read = inOrder.map(([server, { tools }]) => [
@@ -148,10 +135,7 @@ export function createListing(o) {
         try {
           return [readTool(tool)];
         } catch (error) {
-          let name = "";
-          try {
-            if (isObject(tool) && typeof tool.name === "string") name = tool.name;
-          } catch {}
+          const name = tryOr(() => (isObject(tool) && typeof tool.name === "string" ? tool.name : ""), "");
           skipped.push({ server, name, reason: `its definition cannot be read: ${errorText(error)}` });
           return [];
         }
@@ -182,10 +166,9 @@ export function createListing(o) {
     return byName;
   }
 
-  // The index over the named tools. Too large for one index: each server whose tools make it so is left out, in the
-  // servers' order (named in the failures). With options.cache each server is its tools' namespace (SPEC 8): the
-  // index offers a small server whole once the message or the history ranks one of its tools (measured for runs,
-  // bench/tool-search/DESIGN.md "Runs"); without a run, routing narrows within servers.
+  // The index over the named tools. Too large for one index: each server whose tools make it so is left out, in the servers' order (named in the
+  // failures). With options.cache each server is its tools' namespace (SPEC 8): the index offers a small server whole once the message or the history
+  // ranks one of its tools (measured for runs, bench/tool-search/DESIGN.md "Runs"); without a run, routing narrows within servers.
   function indexed(byName) {
     const docs = [...byName].map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema, ...(cache === null ? {} : { namespace: t.server }) }));
     return indexOf(docs).catch(async (error) => {
@@ -209,16 +192,10 @@ export function createListing(o) {
   async function list() {
     const names = [...stale];
     stale.clear();
-    await Promise.all(
-      names.map(async (server) => {
-        const timedOut = () => new Error(`listTools() of server "${server}" timed out after ${listTimeoutMs} ms`);
-        try {
-          perServer.set(server, { tools: await pages(listPage(clients.get(server)), "tools", listTimeoutMs, timedOut, "listTools()"), error: null });
-        } catch (error) {
-          perServer.set(server, { tools: [], error: errorText(error) }); // left out until refresh() or its list_changed
-        }
-      }),
-    );
+    const timedOut = (server) => () => new Error(`listTools() of server "${server}" timed out after ${listTimeoutMs} ms`);
+    const listOne = (server) => pages(listPage(clients.get(server)), "tools", listTimeoutMs, timedOut(server), "listTools()").then((tools) => ({ tools, error: null }));
+    // A server that fails is left out until refresh() or its list_changed.
+    await Promise.all(names.map(async (server) => perServer.set(server, await listOne(server).catch((error) => ({ tools: [], error: errorText(error) })))));
     const skipped = [];
     const byName = named(skipped);
     // The previous index is left to the garbage collector: a turn in flight may still search it.
@@ -236,17 +213,12 @@ export function createListing(o) {
 
   async function listed() {
     if (listing && stale.size === 0) return listing;
-    listing$ ??= list().finally(() => {
-      listing$ = null;
-    });
-    return listing$;
+    return (listing$ ??= list().finally(() => (listing$ = null)));
   }
 
   const searchTool = () => ({
     name: searchName,
-    description:
-      "Search the tools available to you by what they do, when none of the tools you were given fits. " +
-      "Answers the best matches (name, description, input schema); the tools found can be called from your next step on.",
+    description: "Search the tools available to you by what they do, when none of the tools you were given fits. Answers the best matches (name, description, input schema); the tools found can be called from your next step on.",
     inputSchema: { type: "object", properties: { query: { type: "string", description: "what the tool should do, in a few words" } }, required: ["query"] },
   });
 
@@ -267,8 +239,8 @@ export function createListing(o) {
   const measure = (names, l) =>
     Object.freeze({ chars: names.reduce((n, name) => n + l.sizes.get(name).length, 0), tokens: countTokens ? names.reduce((n, name) => n + tokensOf(name, l), 0) : null });
 
-  // Per server: whether it is listed, its tools offered (`offered`, a set of palette names) and hidden, and their
-  // definitions against all of its tools'.
+  // Per server: whether it is listed, its tools offered (`offered`, a set of palette names) and hidden, and their definitions against all of its
+  // tools'.
   function servers(l, offered) {
     const record = {};
     for (const server of clients.keys()) {

@@ -1,15 +1,14 @@
-// tool-palette/mcp, routing: one run's turns. Each route() asks the core (resolvePalette) with the rows
-// of the skills (SPEC 9), then of the index (or of options.entries), then of the tools search_tools found
-// earlier in the run; with options.cache (or skills), the run (SPEC 8) says what is offered, listed and
-// deferred, and which skills are new to it. The run's saved form (issue 41) restores it in another process.
+// tool-palette/mcp, routing: one run's turns. Each route() asks the core (resolvePalette) with the rows of the skills (SPEC 9), then of the index (or
+// of options.entries), then of the tools search_tools found earlier in the run; with options.cache (or skills), the run (SPEC 8) says what is
+// offered, listed and deferred, and which skills are new to it. The run's saved form (issue 41) restores it in another process.
 import { resolvePalette } from "tool-palette";
-import { Runs } from "../kernel/runs.js";
+import { runLists, Runs } from "../kernel/runs.js";
 import { createSkills } from "../kernel/skills.js";
 import { abortable, checkSignal, errorText, fail, fields, isObject, isString } from "../kernel/values.js";
 
 /**
- * One run's routing: its members (`run`), `found` (what search_tools found, in order), `current` (its latest turn,
- * or null), `skills` (the kernel's, over the palette's `skills`: load_skill's answers) and `saved()` (after a change).
+ * One run's routing: its members (`run`), `found` (what search_tools found, in order), `current` (its latest turn, or null), `skills` (the kernel's,
+ * over the palette's `skills`: load_skill's answers) and `saved()` (after a change).
  */
 export function createRouting(o, listing, palette, { saved, onSaved }) {
   const { cache, searchName, skillTool, entries, timeoutMs, onDecision, where } = o;
@@ -22,8 +21,8 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     throw new TypeError(`${where}: run(options).saved is not a saved run of tool-palette/mcp (from onSaved or run.save())`);
   }
   const found = [...back.found];
-  // The latest route() started that finished: { turn, targets (where each offered name went: a call is gated on
-  // (server, tool)), lenient (routed for an adapter that lets calls outside the palette run) }.
+  // The latest route() started that finished: { turn, targets (where each offered name went: a call is gated on (server, tool)), lenient (routed for
+  // an adapter that lets calls outside the palette run) }.
   let current = null;
   let turns = back.turns; // route() calls started
   const messages = back.message === null ? [] : [back.message]; // the run's user messages, each once in a row
@@ -42,8 +41,8 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     const number = turns++;
     const l = await abortable(listing.listed(), signal);
     let decision = null;
-    // With a run, the index and the skills also read the run's earlier messages (SPEC 8 `history`) unless the context
-    // has its own; read as the rows are (a context that cannot be read is refusal 2a).
+    // With a run, the index and the skills also read the run's earlier messages (SPEC 8 `history`) unless the context has its own; read as the rows
+    // are (a context that cannot be read is refusal 2a).
     const withHistory = () => (cache !== null && typeof ctx.message === "string" && !("history" in ctx) ? { ...ctx, history: earlier(ctx.message) } : ctx);
     const rows = async () => {
       const list = skills ? [...(await skills.source.entries(withHistory()))] : [];
@@ -53,13 +52,8 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
       if (known.length > 0) list.push(...l.index.rows(known));
       return list;
     };
-    const outcome = await resolvePalette({
-      entries: rows,
-      registered: l.names,
-      signal,
-      ...(timeoutMs === undefined || timeoutMs === Infinity ? {} : { timeoutMs }), // Infinity: no budget
-      onDecision: (d) => void (decision = d),
-    });
+    const budget = timeoutMs === undefined || timeoutMs === Infinity ? {} : { timeoutMs }; // Infinity: no budget
+    const outcome = await resolvePalette({ entries: rows, registered: l.names, signal, ...budget, onDecision: (d) => void (decision = d) });
     const narrowed = outcome.kind === "routed";
     const step = cache === null ? null : runs.step([...l.names, ...pins], outcome);
     const toolOf = (name) => (l.byName.has(name) ? listing.offeredTool(l, name) : name === searchName ? listing.searchTool() : skills.def);
@@ -70,38 +64,20 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     const newSkills = step?.newSkills ?? [];
     const report = Object.freeze({
       turn: number,
-      // The turn from 1: a step tool-palette/providers reads as it is.
-      step: number + 1,
+      step: number + 1, // the turn from 1: a step tool-palette/providers reads as it is
       routing: decision,
       offered: Object.freeze(offeredNames),
       hidden: Object.freeze(decision && narrowed ? [...decision.hidden] : []),
       found: Object.freeze([...found]),
-      servers: listing.servers(l, new Set(names)),
-      failures: l.failures,
-      skipped: Object.freeze(l.skipped),
-      embedding: l.embedding,
+      servers: listing.servers(l, new Set(names)), failures: l.failures, skipped: Object.freeze(l.skipped), embedding: l.embedding,
       definitions: Object.freeze({ offered: listing.measure(listedNames, l), all: listing.measure(l.names, l) }),
-      // The run's lists (SPEC 8) with options.cache; without it, what is sent is what is offered.
-      listed: step ? step.listed : Object.freeze(listedNames),
-      deferred: step ? step.deferred : Object.freeze([]),
-      revealed: step ? step.revealed : Object.freeze([]),
-      kept: step ? step.kept : null,
-      ...(skills && { skills: step.skills ?? Object.freeze([]), newSkills: Object.freeze([...newSkills]) }),
+      ...runLists(step, Object.freeze(listedNames), skills),
     });
     // The instructions of the skills new to the run (SPEC 9): the host gives them the model after the history, once.
     const instructions = async (skill) => Object.freeze({ skill, text: await skills.text(skill).catch((error) => `The skill "${skill}" could not be read: ${errorText(error)}`) });
-    const turn = Object.freeze({
-      ctx,
-      outcome,
-      decision,
-      names: report.offered,
-      tools: Object.freeze(listedNames.map(toolOf)),
-      deferred: Object.freeze((step ? step.deferred : []).map(toolOf)),
-      report,
-      index: l.index,
-      palette: step || narrowed ? report.offered : outcome,
-      ...(skills && { instructions: Object.freeze(await Promise.all(newSkills.map(instructions))) }),
-    });
+    const [tools, deferred] = [listedNames, step ? step.deferred : []].map((names) => Object.freeze(names.map(toolOf)));
+    const placed = skills && { instructions: Object.freeze(await Promise.all(newSkills.map(instructions))) };
+    const turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools, deferred, report, index: l.index, palette: step || narrowed ? report.offered : outcome, ...placed });
     // A throwing onDecision fails this route() before it is the run's turn; a route() started earlier that finishes later is not.
     if (onDecision) onDecision(report);
     if (current === null || current.turn.report.turn < number) current = { turn, targets: new Map(names.map((name) => [name, l.byName.get(name)])), lenient };
