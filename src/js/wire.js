@@ -13,3 +13,4 @@ export const UNAVAILABLE = 7;
 export const NONE = 4294967295;
 export const EXACT = 128;
 export const SKILL = 64;
+export const LONGEST_TIMER = 2147483647;

@@ -64,8 +64,11 @@ mod tests {
             assert!(NO_ALLOWED_TOOLS == none && OWN_NAME == none);
         }
         let (exact, skill) = (super::super::routing::EXACT, super::super::routing::SKILL);
+        // The longest wait a timer can hold (ms): a longer budget never runs out (the
+        // adapters' own waits clamp to it too).
+        let longest = crate::routing::turn::LONGEST_TIMER;
         js + &format!(
-            "export const NO_SPAN = {no_span};\nexport const UNAVAILABLE = {UNAVAILABLE};\nexport const NONE = {none};\nexport const EXACT = {exact};\nexport const SKILL = {skill};\n"
+            "export const NO_SPAN = {no_span};\nexport const UNAVAILABLE = {UNAVAILABLE};\nexport const NONE = {none};\nexport const EXACT = {exact};\nexport const SKILL = {skill};\nexport const LONGEST_TIMER = {longest};\n"
         )
     }
 

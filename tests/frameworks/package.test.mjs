@@ -65,6 +65,8 @@ test("the adapters import nothing but their own helpers and the package itself (
   const kernel = readFileSync(join(dir, "kernel", "core.js"), "utf8");
   assert.match(kernel, /^import \{ activeTools, bindPalette \} from "tool-palette";$/m);
   assert.match(kernel, /^import \{ CACHES \} from "\.\.\/\.\.\/wire\.js";$/m, "the cache strategies are the core's table, not a copy");
+  assert.match(readFileSync(join(pkgDir, "adapters/kernel/values.js"), "utf8"), /^import \{ LONGEST_TIMER \} from "\.\.\/\.\.\/wire\.js";$/m, "the longest timer is the core's constant, not a copy");
+  assert.doesNotMatch(readFileSync(join(pkgDir, "adapters/kernel/values.js"), "utf8"), /2 \*\* 31|2147483647/, "no copy of the timer limit");
 });
 
 test("an adapter resolves the package to the host's own instance: node.mjs for import, node.cjs for require", async () => {

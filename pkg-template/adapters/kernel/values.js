@@ -1,6 +1,7 @@
 // The kernel's readers of the caller's values, its waits and warnings, for every adapter. Internal. A value is read once; what the read throws (a
 // getter, a proxy's trap, a revoked proxy) is the TypeError naming what was read, the thrown value its `cause`, in the core's words (src/js/host.js).
 import { deliver } from "../../deliver.js";
+import { LONGEST_TIMER } from "../../wire.js";
 
 export const isObject = (v) => typeof v === "object" && v !== null;
 export const isFunction = (v) => typeof v === "function";
@@ -99,11 +100,11 @@ export const nameOf = (tool) => tryOr(() => (isObject(tool) || isFunction(tool) 
 
 // ---------------------------------------------------------------- waiting
 
-// The waits the core does not run (listing, embedding, calling a server), bounded by its rule for a budget (src/routing/turn.rs): a timer past 2^31 -
-// 1 ms would fire at once, so such a budget never runs out.
+// The waits the core does not run (listing, embedding, calling a server), bounded by its rule for a budget (src/routing/turn.rs,
+// wire.js LONGEST_TIMER): a timer past it would fire at once, so such a budget never runs out.
 
 /** The timer to set for a budget of `ms`, or `null` for none. */
-export const timerFor = (ms) => (ms <= 2 ** 31 - 1 ? ms : null);
+export const timerFor = (ms) => (ms <= LONGEST_TIMER ? ms : null);
 
 /** `work` within `ms`: when the time is up, rejects with `timedOut()` and aborts `controller`. */
 export function within(work, ms, timedOut, controller) {
