@@ -434,7 +434,7 @@ console.log(`tool-palette bench on ${machine}: ${ROUNDS} rounds of ${TIME_MS} ms
 
 // `--tool-search`: only the tool-search section, printed, nothing written.
 if (process.argv.includes("--tool-search")) {
-  printSearch(await toolSearch(await weightOfToolIndex()));
+  printSearch(await toolSearch());
   process.exit(0);
 }
 // Issue 40: parsing against the hosts, SkillsBench retrieval, tokens, a turn's entries.

@@ -57,11 +57,13 @@ for (const { message, calls } of turns) {
   messages.push({ role: "user", content: message });
   const outcome = await router.resolve({ context: { message, history } });
   let step = run.step(outcome);
+  // (A turn whose outcome names no skill, e.g. a message no skill matches, has neither list.)
+  const [turnSkills, newSkills] = [step.skills ?? [], step.newSkills ?? []];
   console.log(`  routing: ${outcome.kind === "routed" ? `routed to ${outcome.names.join(", ")}` : `${outcome.kind}: ${outcome.reason}`}`);
-  console.log(`  skills: ${step.skills.join(", ") || "(none)"}; new to the run: ${step.newSkills.join(", ") || "(none)"}`);
+  console.log(`  skills: ${turnSkills.join(", ") || "(none)"}; new to the run: ${newSkills.join(", ") || "(none)"}`);
   console.log(`  offered: ${step.offered.join(", ")}`);
-  reveal(step.newSkills);
-  for (const name of step.newSkills) console.log(`  instructions of ${name} appended after the history (${index.get(name).body.split("\n").length} lines)`);
+  reveal(newSkills);
+  for (const name of newSkills) console.log(`  instructions of ${name} appended after the history (${index.get(name).body.split("\n").length} lines)`);
   if (calls) {
     const answer = loadSkill.call(calls);
     console.log(`  model called load_skill ${JSON.stringify(calls)}: ${answer.split("\n")[0]}`);
@@ -72,5 +74,6 @@ for (const { message, calls } of turns) {
   }
 }
 console.log(`\nmessages sent: ${messages.length}, of them skill instructions: ${messages.filter((m) => m.content.startsWith("<skill")).length}`);
+run.dispose();
 router.dispose();
 index.dispose();

@@ -8,7 +8,7 @@ import base64, { bytes } from "./wasm-inline.js";
 import { started, state } from "./state.js";
 
 started(initSync({ module: globalThis.Buffer?.from(base64, "base64") ?? bytes() }));
-// host.js `put`: a string into the wasm memory `buffer` at byte `at`, by Buffer's
+// host.js `writeBatch`: a string into the wasm memory `buffer` at byte `at`, by Buffer's
 // native UTF-16LE write (Node, Bun and Deno 2 have a global Buffer; without one, host.js's
 // loop does it).
 if (globalThis.Buffer) {

@@ -45,23 +45,29 @@ export default {
     } catch (error) {
       return json({ error: error.message }, 400);
     }
-    const outcome = await router.resolve({ context: { message: turn.message, history: turn.history ?? [] } });
-    let step = run.step(outcome);
-    const answer = {
-      routing: outcome.kind === "routed" ? { routed: outcome.names } : { refused: outcome.reason },
-      skills: step.skills,
-      newSkills: step.newSkills,
-      // What the host appends after the history this turn: the new skills' instructions.
-      instructions: Object.fromEntries(step.newSkills.map((name) => [name, index.get(name).body])),
-      offered: step.offered,
-    };
-    // The model called load_skill: its answer, and the next step's palette with the skill's tools.
-    if (turn.loadSkill !== undefined) {
-      answer.loadSkill = index.loadSkillTool({ run }).call(turn.loadSkill);
-      step = run.step(outcome);
-      answer.nextOffered = step.offered;
+    try {
+      const outcome = await router.resolve({ context: { message: turn.message, history: turn.history ?? [] } });
+      let step = run.step(outcome);
+      // (A turn whose outcome names no skill, e.g. a message no skill matches, has neither list.)
+      const newSkills = step.newSkills ?? [];
+      const answer = {
+        routing: outcome.kind === "routed" ? { routed: outcome.names } : { refused: outcome.reason },
+        skills: step.skills ?? [],
+        newSkills,
+        // What the host appends after the history this turn: the new skills' instructions.
+        instructions: Object.fromEntries(newSkills.map((name) => [name, index.get(name).body])),
+        offered: step.offered,
+      };
+      // The model called load_skill: its answer, and the next step's palette with the skill's tools.
+      if (turn.loadSkill !== undefined) {
+        answer.loadSkill = index.loadSkillTool({ run }).call(turn.loadSkill);
+        step = run.step(outcome);
+        answer.nextOffered = step.offered;
+      }
+      answer.run = run.save();
+      return json(answer);
+    } finally {
+      run.dispose(); // the run lives on in its saved form, carried by the client
     }
-    answer.run = run.save();
-    return json(answer);
   },
 };

@@ -65,7 +65,7 @@ mod tests {
         }
         let (exact, skill) = (super::super::routing::EXACT, super::super::routing::SKILL);
         // The longest wait a timer can hold (ms): a longer budget never runs out (the
-        // adapters' own waits clamp to it too).
+        // adapters' own waits set no timer past it either).
         let longest = crate::routing::turn::LONGEST_TIMER;
         js + &format!(
             "export const NO_SPAN = {no_span};\nexport const UNAVAILABLE = {UNAVAILABLE};\nexport const NONE = {none};\nexport const EXACT = {exact};\nexport const SKILL = {skill};\nexport const LONGEST_TIMER = {longest};\n"

@@ -90,7 +90,7 @@ test("node examples/conversation.mjs: a conversation over three MCP servers; def
 // examples/skills/: the SKILL.md files both skills examples read, their bodies as written.
 const skillBody = (name) => readFileSync(join(root, "examples", "skills", name, "SKILL.md"), "utf8").split(/^---\n/m)[2];
 const ALL = ["run_sql", "bar_chart", "line_chart", "read_file", "search_files", "shell", "send_email", "web_search", "load_skill"];
-const REFUSED = { inactive: "every skill is inactive; allowing all tools", unresolved: "no skill resolved to a registered tool; allowing all tools" };
+const REFUSED = { noSkill: "no skills in the procedural layer; allowing all tools", inactive: "every skill is inactive; allowing all tools", unresolved: "no skill resolved to a registered tool; allowing all tools" };
 
 test("node examples/skills-node.mjs: the skills folder read in one call, a turn per message routed by skills, the new skills' instructions once, load_skill", async () => {
   const { stdout, stderr } = await run(process.execPath, [join("examples", "skills-node.mjs")], { cwd: root, timeout: 60_000 });
@@ -167,6 +167,11 @@ test("examples/skills-worker in `wrangler dev` (local workerd): the SKILL.md tex
     const release = await turn("Summarise what is new in v2.3 for our customers", { loadSkill: { query: "release notes" } });
     assert.equal(release.loadSkill, skillBody("release-notes"));
     assert.deepEqual(release.nextOffered, ["run_sql", "bar_chart", "line_chart", "read_file", "search_files", "load_skill"]);
+    // A message no skill matches (and no history): every tool, no skill, no error.
+    const none = await fetch(url, { method: "POST", body: JSON.stringify({ message: "xyzzy plugh" }) });
+    assert.equal(none.status, 200);
+    const noneAnswer = await none.json();
+    assert.deepEqual([noneAnswer.routing, noneAnswer.skills, noneAnswer.newSkills, noneAnswer.instructions], [{ refused: REFUSED.noSkill }, [], [], {}]);
     // What is no turn, or no run of these tools, is a 400 that says why.
     const bad = await fetch(url, { method: "POST", body: JSON.stringify({ message: "hi", run: "tprun1.garbage" }) });
     assert.equal(bad.status, 400);

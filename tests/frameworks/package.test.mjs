@@ -49,7 +49,7 @@ test("the adapters import nothing but their own helpers and the package itself (
     const source = readFileSync(join(dir, file), "utf8");
     const specifiers = [...source.matchAll(/^\s*(?:import|export)\s[^;]*?\bfrom\s+"([^"]+)"|\bimport\(\s*"([^"]+)"|\brequire\(\s*"([^"]+)"/gm)].map((m) => m[1] ?? m[2] ?? m[3]);
     // A self-reference: the host's own instance of the package, through its exports map.
-    // ../deliver.js: the one warning delivery, which host.js shares (it imports nothing).
+    // ../deliver.js: the one warning delivery, which routing.js and policies.js share (it imports nothing).
     // ../wire.js: the core's generated tables (imports nothing), the option values the kernel reads against.
     // Relative to adapters/: the kernel's files, deliver.js and wire.js (the package's) and mcp.js's parts.
     const own = (s) => join("adapters", file, "..", s);
