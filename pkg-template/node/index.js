@@ -25,6 +25,17 @@ const AT_ONCE = 16;
 const describe = (v) => (v === null ? "null" : typeof v !== "object" ? typeof v : Array.isArray(v) ? "an array" : "an object");
 const mustBe = (where, what, v) => new TypeError(`${where} must be ${what}, got ${describe(v)}${typeof v === "number" ? ` (${v})` : ""}`);
 
+// A caller's field, read once: what its getter or proxy throws is a TypeError naming it
+// (the stack running out passes on as it is, as in the package's own readers).
+function get(object, key, where) {
+  try {
+    return object?.[key];
+  } catch (cause) {
+    if (cause instanceof RangeError && String(cause.message).includes("call stack")) throw cause;
+    throw new TypeError(`${where} could not be read`, { cause });
+  }
+}
+
 /** The skills of `<dir>/<name>/SKILL.md`, in the code-unit order of the folders' names. */
 export async function readSkills(dir, options) {
   const plan = load("readSkills", dir, options);
@@ -52,7 +63,7 @@ export function readSkillsSync(dir, options) {
 function* load(where, dir, options) {
   const path = pathOf(dir, where);
   if (options !== undefined && (typeof options !== "object" || options === null)) throw mustBe(`${where}: options`, "an object", options);
-  const onError = options?.onError;
+  const onError = get(options, "onError", `${where}: options.onError`);
   if (onError !== undefined && typeof onError !== "function") throw mustBe(`${where}: options.onError`, "a function", onError);
   const names = (yield ["list", path]).slice().sort();
   if (names.includes(FILE)) throw new TypeError(`${where}: dir (${path}) holds a ${FILE} itself: pass the folder that holds the skills' folders, each <name>/${FILE}`);
@@ -75,7 +86,7 @@ function* load(where, dir, options) {
 function pathOf(dir, where) {
   if (typeof dir === "string" && dir !== "") return dir;
   // A URL (of any realm): read by its href.
-  const href = typeof dir === "object" && dir !== null ? dir.href : undefined;
+  const href = typeof dir === "object" && dir !== null ? get(dir, "href", `${where}: dir.href`) : undefined;
   if (typeof href === "string") {
     try {
       return fileURLToPath(href);

@@ -258,6 +258,9 @@ describe("hostile folders", () => {
         [[root, 5], `${name}: options must be an object, got number (5)`],
         [[root, null], `${name}: options must be an object, got null`],
         [[root, { onError: "log" }], `${name}: options.onError must be a function, got string`],
+        // A getter or proxy that throws: a TypeError naming what could not be read.
+        [[root, { get onError() { throw new Error("boom"); } }], `${name}: options.onError could not be read`],
+        [[{ get href() { throw new Error("boom"); } }], `${name}: dir.href could not be read`],
       ];
       for (const [args, message] of cases) await assert.rejects(call(f(), ...args), { name: "TypeError", message }, message);
     });
