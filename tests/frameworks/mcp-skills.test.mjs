@@ -176,7 +176,7 @@ test("hostile values for the skills options of tool-palette/mcp and run(): a Typ
   for (const [o, start] of [
     [7, `${at} must be an object, got number`],
     [{ saved: 42 }, `${at}.saved must be a string (a saved run, from onSaved or save()), got number`],
-    [{ saved: "tprun1.x" }, `${at}.saved is not a saved run of an adapter`],
+    [{ saved: "tprun1.x" }, `${at}.saved is not a saved run of tool-palette/mcp (from onSaved or run.save()), or it was cut short or altered`],
     [{ onSaved: "log" }, `${at}.onSaved must be a function, got string`],
   ]) {
     assert.throws(() => palette.run(o), (e) => e instanceof TypeError && e.message.startsWith(start), start);

@@ -15,10 +15,11 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
   // The search tool and the load_skill tool are pinned: offered whenever routing narrows.
   const pins = [...(searchName === false ? [] : [searchName]), ...(palette && skillTool !== false ? [skillTool] : [])];
   // With options.cache: a run over the listed tools and the pins, anew (carrying what the model was shown) when they change.
-  const runs = new Runs(cache, () => pins, { carry: true, saved: saved ?? null, at: `${where}: run(options).saved` });
+  const of = "tool-palette/mcp (from onSaved or run.save())";
+  const runs = new Runs(cache, () => pins, { carry: true, saved: saved ?? null, at: `${where}: run(options).saved`, of });
   const back = runs.pending ?? { turns: 0, message: null, found: [] };
   if (!Number.isSafeInteger(back.turns) || back.turns < 0 || (back.message !== null && !isString(back.message)) || !Array.isArray(back.found) || !back.found.every(isString)) {
-    throw new TypeError(`${where}: run(options).saved is not a saved run of tool-palette/mcp (from onSaved or run.save())`);
+    throw new TypeError(`${where}: run(options).saved is not a saved run of ${of}`);
   }
   const found = [...back.found];
   // The latest route() started that finished: { turn, targets (where each offered name went: a call is gated on (server, tool)), lenient (routed for
