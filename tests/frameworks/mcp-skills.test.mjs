@@ -77,7 +77,7 @@ test("skills of a server that declares the extension: listed, indexed with the h
 
 test("hostile skills of a server: a SKILL.md that does not match its entry (size, digest, frontmatter) is refreshed once with skills/get, then refused in words; a read that fails, a text that is no SKILL.md, a SKILL.md too large: refused in words; the body never reaches the model", async () => {
   const make = (name, body) => ({ name, description: `The ${name} procedure for customer accounts.`, tools: ["update_customer"], body });
-  const skills = ["bad-digest", "bad-size", "bad-frontmatter", "read-fails", "not-a-skill", "stale-entry", "huge", "huge-lie"].map((name) => make(name, `SECRET body of ${name}.`));
+  const skills = ["bad-digest", "bad-size", "bad-frontmatter", "read-fails", "not-a-skill", "stale-entry", "huge", "huge-lie", "bare-entry"].map((name) => make(name, `SECRET body of ${name}.`));
   const hostile = (s, entry, text) => {
     const lie = { ...entry, resources: [{ ...entry.resources[0] }] };
     if (s.name === "bad-digest") lie.resources[0].digest = `sha256:${"0".repeat(64)}`;
@@ -101,6 +101,11 @@ test("hostile skills of a server: a SKILL.md that does not match its entry (size
     }
     if (s.name === "huge-lie") return { text: `${text}${"x".repeat(1_100_000)}\n` }; // its entry says the small size
     if (s.name === "read-fails") return { failRead: true };
+    if (s.name === "bare-entry") {
+      // Its entry lists the SKILL.md without its size and digest: nothing to compare them with.
+      const bare = { ...entry, resources: [{ uri: entry.resources[0].uri }] };
+      return { entry: bare, get: bare };
+    }
     return { entry: lie, get: s.name === "stale-entry" ? entry : lie };
   };
   const { crm, servers: s } = await servers({ skills, hostile });
@@ -126,6 +131,9 @@ test("hostile skills of a server: a SKILL.md that does not match its entry (size
   const gets = crm.requests.filter(([m]) => m === "skills/get").map(([, p]) => p.uri);
   assert.deepEqual(gets, ["skill://bad-digest/SKILL.md", "skill://bad-size/SKILL.md", "skill://bad-frontmatter/SKILL.md", "skill://not-a-skill/SKILL.md"]);
   assert.ok(isInstructions(await load("stale-entry"), "stale-entry", "SECRET body of stale-entry.", "crm"));
+  assert.deepEqual(crm.requests.filter(([m]) => m === "skills/get").length, 5);
+  // An entry that lists the SKILL.md without size or digest: read as it is (its frontmatter still checked), no skills/get.
+  assert.ok(isInstructions(await load("bare-entry"), "bare-entry", "SECRET body of bare-entry.", "crm"));
   assert.deepEqual(crm.requests.filter(([m]) => m === "skills/get").length, 5);
 });
 
