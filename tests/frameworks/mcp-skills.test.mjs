@@ -165,6 +165,16 @@ test("hostile values for the skills options of tool-palette/mcp and run(): a Typ
   const where = "tool-palette/mcp: options";
   const refuses = (o, kind, start) => assert.throws(() => mcp.createMcpPalette({ servers: s, ...o }), (e) => e instanceof kind && e.message.startsWith(start), start);
   refuses({ skills: 42 }, TypeError, `${where}.skills must be a SkillIndex or an iterable of skills`);
+  // Another run's skills (a SkillSource: entries, get, loadSkillTool, no names) are not the host's own skills.
+  const other = mcp.createMcpPalette({ servers: s, skills: [HOST_SKILL] }).run();
+  refuses({ skills: other.skills }, TypeError, `${where}.skills must be a SkillIndex or an iterable of skills (SKILL.md texts, or skills from parseSkill), not another run's skills, got `);
+  // Each option is read once: options.cache too.
+  let reads = 0;
+  mcp.createMcpPalette({ servers: s, skills: [HOST_SKILL], get cache() {
+    reads++;
+    return "append";
+  } });
+  assert.equal(reads, 1);
   refuses({ skills: HOST_SKILL }, TypeError, `${where}.skills must be a SkillIndex or an iterable of skills`);
   refuses({ skills: [HOST_SKILL, HOST_SKILL] }, TypeError, `${where}.skills[1] reuses the name "invoicing" of ${where}.skills[0]`);
   refuses({ skills: ["no frontmatter"] }, SyntaxError, `${where}.skills[0]: line 1: `);
