@@ -13,10 +13,11 @@ import { consumer } from "./consumer.mjs";
 import { loadSdk } from "./mcp-servers.mjs";
 import { BILLING_TOOLS, CRM_SKILLS, HOST_SKILL, crmAndBilling, skillOptions, skillServer, skillText } from "./skill-servers.mjs";
 
-let sdk, z, mcp;
+let sdk, z, mcp, load;
 const open = [];
 before(async () => {
   const c = await consumer();
+  load = c.load;
   sdk = await loadSdk(c.load);
   z = (await c.load("zod")).z;
   mcp = await c.load("tool-palette/mcp");
@@ -229,4 +230,40 @@ test('a run of tool-palette/mcp with skills, saved mid-conversation (cache "appe
   // A run without the saved form takes that turn otherwise.
   const fresh = await mcp.createMcpPalette({ ...options(s), cache: "append" }).run().route(INVOICE);
   assert.notDeepEqual(fresh.report.listed, restored.report.listed);
+});
+
+// A framework adapter given the run's skills (run.adapterOptions.skills), in the AI SDK's generateText with a scripted model.
+async function aiSdkLoop(run, answers, more = {}) {
+  const ai = await load("ai");
+  const { MockLanguageModelV3 } = await load("ai/test");
+  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+  const model = new MockLanguageModelV3({
+    doGenerate: answers.map((a, i) =>
+      typeof a === "string"
+        ? { content: [{ type: "text", text: a }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] }
+        : { content: [{ type: "tool-call", toolCallId: `c-${i}`, toolName: a[0], input: JSON.stringify(a[1]) }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] },
+    ),
+  });
+  const palette = (await load("tool-palette/ai-sdk")).createToolPalette({ ...run.adapterOptions, onWarning: () => {}, ...more });
+  await ai.generateText({ model, prompt: LOOKUP, stopWhen: ai.stepCountIs(answers.length), tools: palette.wrapTools(await run.aiSdkTools()), prepareStep: palette.prepareStep });
+  const userTexts = (call) => call.prompt.filter((m) => m.role === "user").flatMap((m) => m.content.filter((c) => c.type === "text").map((c) => c.text));
+  return { sent: model.doGenerateCalls.map(userTexts) };
+}
+
+test("a server skill that cannot be read, given to a framework adapter (run.adapterOptions.skills): the model is told so in words, its read not retried at every step, and the steps go on", async () => {
+  const { crm, servers: s } = await servers({ hostile: (skill) => (skill.name === "customer-lookup" ? { failRead: true } : {}) });
+  const run = mcp.createMcpPalette(options(s)).run();
+  const reads = () => crm.requests.filter(([m, p]) => m === "resources/read" && p.uri === "skill://customer-lookup/SKILL.md").length;
+  const { sent } = await aiSdkLoop(run, [["crm__find_customer", { target: "Acme" }], ["crm__find_customer", { target: "Acme Ltd" }], "done"]);
+  assert.equal(sent.length, 3);
+  const told = sent[0].filter((t) => t.startsWith('The skill "customer-lookup" could not be read: '));
+  assert.equal(told.length, 1, sent[0].join("\n"));
+  assert.match(told[0], /cannot be read/);
+  // The same words, once, in every later step (the prefix kept).
+  for (const texts of sent) assert.equal(texts.filter((t) => t === told[0]).length, 1, texts.join("\n"));
+  // Read twice: for the turn of the run's first route() (turn.instructions) and by the adapter at its first step; not again at its later steps.
+  const afterRun = reads();
+  assert.equal(afterRun, 2);
+  await run.route(LOOKUP);
+  assert.equal(reads(), afterRun, "a later route() of the run reads nothing new (the skill is no longer new to it)");
 });

@@ -4,7 +4,7 @@
 import { resolvePalette } from "tool-palette";
 import { runLists, Runs } from "../kernel/runs.js";
 import { createSkills } from "../kernel/skills.js";
-import { abortable, checkSignal, errorText, fail, fields, isObject, isString } from "../kernel/values.js";
+import { abortable, checkSignal, fail, fields, isObject, isString } from "../kernel/values.js";
 
 /**
  * One run's routing: its members (`run`), `found` (what search_tools found, in order), `current` (its latest turn, or null), `skills` (the kernel's,
@@ -75,7 +75,7 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
       ...runLists(step, Object.freeze(listedNames), skills),
     });
     // The instructions of the skills new to the run (SPEC 9): the host gives them the model after the history, once.
-    const instructions = async (skill) => Object.freeze({ skill, text: await skills.text(skill).catch((error) => `The skill "${skill}" could not be read: ${errorText(error)}`) });
+    const instructions = async (skill) => Object.freeze({ skill, text: await skills.text(skill) });
     const [tools, deferred] = [listedNames, step ? step.deferred : []].map((names) => Object.freeze(names.map(toolOf)));
     const placed = skills && { instructions: Object.freeze(await Promise.all(newSkills.map(instructions))) };
     const turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools, deferred, report, index: l.index, palette: step || narrowed ? report.offered : outcome, ...placed });
