@@ -267,3 +267,13 @@ test("a server skill that cannot be read, given to a framework adapter (run.adap
   await run.route(LOOKUP);
   assert.equal(reads(), afterRun, "a later route() of the run reads nothing new (the skill is no longer new to it)");
 });
+
+test("load_skill through a framework adapter (run.adapterOptions.skills): the skill joins the run and onSaved gets the run's saved form with it", async () => {
+  const { servers: s } = await servers();
+  const saved = [];
+  const run = mcp.createMcpPalette(options(s)).run({ onSaved: (x) => saved.push(x) });
+  // The model's one step loads a skill: nothing is routed after it, so only the load can have saved it.
+  await aiSdkLoop(run, [["load_skill", { name: "quarterly-export" }]]);
+  assert.ok(JSON.parse(run.save()).met.some(([skill]) => skill === "quarterly-export"), run.save());
+  assert.equal(saved.at(-1), run.save());
+});

@@ -93,7 +93,11 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     return turn.outcome;
   };
   // What a framework adapter reads this run's skills through: a skill the model loaded there joins this run too.
-  const shared = palette && palette.source((skill, tools) => runs.addSkill(skill, tools));
+  const shared = palette &&
+    palette.source((skill, tools) => {
+      runs.addSkill(skill, tools);
+      changed();
+    });
 
   return {
     found,
