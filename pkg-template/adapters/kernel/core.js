@@ -29,7 +29,8 @@ function readOptions(options, where, defaultContext, extra) {
   // With skills (SPEC 9) the adapter is one run (of cache "per-turn" unless given), its load_skill tool pinned.
   const skills = readSkills(o.skills, `${where}: options.skills`);
   // In shadow mode nothing the model sees changes: no load_skill tool (nor instructions, see `instruct`); the skills are reported as usual.
-  const skillTool = mode === "shadow" && skills ? (readSkillTool(o.skillTool, `${where}: options.skillTool`, skills), false) : readSkillTool(o.skillTool, `${where}: options.skillTool`, skills);
+  const named = readSkillTool(o.skillTool, `${where}: options.skillTool`, skills);
+  const skillTool = mode === "shadow" ? false : named;
   if (skills && skillTool !== false && !pins.includes(skillTool)) pins.push(skillTool);
   const cache = readCache(o.cache, where, { deferred: false }) ?? (skills ? "per-turn" : null);
   for (const key of ["saved", "onSaved"]) if (o[key] != null && cache === null) throw new TypeError(`${where}: options.${key} needs options.cache or options.skills: without them the adapter keeps no run to save`);

@@ -30,17 +30,16 @@ export const unreadable = (name, error) => `The skill "${name}" could not be rea
  * (kernel/runs.js), whose `placed` are the instructions placed in the conversation.
  */
 export function createSkills(source, { tool, runs }) {
-  const texts = new Map(); // skill → its instructions (or the words saying they could not be read), once read
-  const text = async (name) => {
-    if (!texts.has(name)) {
-      let said;
-      try {
-        said = isFunction(source.instructions) ? await source.instructions(name) : instructions(name, source.get(name)?.body ?? "");
-      } catch (error) {
-        said = unreadable(name, error);
-      }
-      if (!texts.has(name)) texts.set(name, said);
+  const texts = new Map(); // skill → its instructions (or the words saying they could not be read), read once
+  const read = async (name) => {
+    try {
+      return isFunction(source.instructions) ? await source.instructions(name) : instructions(name, source.get(name)?.body ?? "");
+    } catch (error) {
+      return unreadable(name, error);
     }
+  };
+  const text = (name) => {
+    if (!texts.has(name)) texts.set(name, read(name));
     return texts.get(name);
   };
   const made = tool === false ? null : source.loadSkillTool({ name: tool });
