@@ -1,5 +1,5 @@
 // Types of tool-palette/mcp: the tools of MCP servers, routed, searched and policed. Structural: no import of the SDK.
-import type { AbortSignalLike, RouterOutcome, RoutingDecision, Skill, SkillIndexOptions, ToolIndex } from "../index.js";
+import type { AbortSignalLike, RouterOutcome, RoutingDecision, Skill, SkillIndex, SkillIndexOptions, ToolIndex } from "../index.js";
 import type { PoliciesLike, RouterCallOptions, RunLists, SkillSource, ToolPaletteAdapterWarning } from "./shared.js";
 export type { ToolPaletteAdapterWarning } from "./shared.js";
 
@@ -189,15 +189,17 @@ export interface McpPaletteOptions<Ctx = { message: string }> {
   onDecision?: ((report: McpTurnReport) => void) | null | undefined;
   /**
    * Warnings instead of process.emitWarning / console.warn, each code once: a server that failed to list
-   * (`LIST_FAILED:<server>`), tools that could not be embedded (`EMBED_FAILED`).
+   * (`LIST_FAILED:<server>`), tools that could not be embedded (`EMBED_FAILED`), a server whose skills could not be listed
+   * (`SKILLS_FAILED:<server>`), a skill entry of a server left out (`SKILL_SKIPPED:<server>`).
    */
   onWarning?: ((warning: ToolPaletteAdapterWarning) => void) | null | undefined;
   /**
    * Skills (SPEC 9): the host's own (`SKILL.md` texts, or skills from `parseSkill`), indexed with those of every server
    * that declares the MCP Skills extension (`io.modelcontextprotocol/skills`). Each turn is routed by the relevant skills'
    * rows first; `turn.instructions` are the new skills'; a `load_skill` tool is pinned. With skills, runs are runs (`cache` "per-turn" unless given).
+   * A `SkillIndex` is read as its skills; another run's `run.skills` (a `SkillSource`) is a TypeError naming `options.skills`.
    */
-  skills?: Iterable<Skill | string> | null | undefined;
+  skills?: SkillIndex | Iterable<Skill | string> | null | undefined;
   /** The skills' index options: `tools` (a skill's tool name → the palette's; a server's skill resolves to its own server's tools first), `disabled`, `limit`. */
   skillIndex?: Pick<SkillIndexOptions, "tools" | "disabled" | "limit"> | null | undefined;
   /** The load_skill tool's name (default "load_skill"), or `false` for none; only with skills. */
@@ -205,7 +207,7 @@ export interface McpPaletteOptions<Ctx = { message: string }> {
 }
 
 export interface McpPalette {
-  /** A new run, or (`saved`, from `onSaved` or `run.save()`) one continued; `onSaved` gets its saved form after every turn and load_skill. */
+  /** A new run, or (`saved`, from `onSaved` or `run.save()`) one continued; `onSaved` gets its saved form after every turn, load_skill, search_tools find and `run.reveal()`. */
   run(options?: { saved?: string | null | undefined; onSaved?: ((saved: string) => void) | null | undefined }): McpRun;
   /** Lists every server (or the one named) again now, after a listing already in flight. */
   refresh(

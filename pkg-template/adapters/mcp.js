@@ -49,8 +49,11 @@ function readMcpOptions(options) {
   checkOneOf(WHERE, "outsidePalette", outsidePalette, ["refuse", "allow"]);
   // The limit and skillIndex by the core's own rules (wire.js has no table of them: a throwaway index checks them), under these options' names.
   byCore(() => new ToolIndex([], { limit }).dispose(), /^ToolIndex: options/, `${WHERE}: options`);
-  const hostSkills = readSkills(given.skills, `${WHERE}: options.skills`); // the host's own (a SkillIndex's rules)
+  // The host's own skills: a SkillIndex, or an iterable of skills indexed by a SkillIndex's rules (that index disposed once read).
+  const hostSkills = readSkills(given.skills, `${WHERE}: options.skills`);
+  if (hostSkills && !attempt(() => Array.isArray(hostSkills.names), `${WHERE}: options.skills.names`)) throw fail(`${WHERE}: options.skills`, "a SkillIndex or an iterable of skills (SKILL.md texts, or skills from parseSkill), not another run's skills", hostSkills);
   const skills = hostSkills ? hostSkills.names.map((name) => hostSkills.get(name)) : [];
+  if (hostSkills && hostSkills !== given.skills) hostSkills.dispose();
   const skillIndex = fields(given.skillIndex ?? undefined, ["tools", "disabled", "limit"], `${WHERE}: options.skillIndex`);
   byCore(() => new SkillIndex([], skillIndex).dispose(), /^SkillIndex: options/, `${WHERE}: options.skillIndex`);
   const skillServers = [...clients].filter(([, client]) => declares(client)).map(([name]) => name);
@@ -58,7 +61,7 @@ function readMcpOptions(options) {
   const skillTool = readSkillTool(given.skillTool, `${WHERE}: options.skillTool`, hasSkills);
   if (skillTool !== false && skillTool === searchName) throw new TypeError(`${WHERE}: options.skillTool is the name of the search tool: give them two names`);
   // With skills the palette's runs are runs (of cache "per-turn" unless given).
-  const cache = readCache(options.cache, WHERE) ?? (hasSkills ? "per-turn" : null);
+  const cache = readCache(given.cache, WHERE) ?? (hasSkills ? "per-turn" : null);
   checkBudget(listTimeoutMs, "listTimeoutMs");
   if (timeoutMs !== undefined) checkBudget(timeoutMs, "timeoutMs");
   if (indexOptions !== undefined && !isObject(indexOptions)) throw fail(`${WHERE}: options.index`, "ToolIndex options (an object)", indexOptions);

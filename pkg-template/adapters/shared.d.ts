@@ -92,7 +92,11 @@ export interface StepReport extends RunLists {
 export interface SkillSource {
   readonly entries: (context?: ToolContext) => SkillRows | Promise<SkillRows>;
   get(name: string): Skill | undefined;
-  loadSkillTool(options?: { name?: string | undefined }): LoadSkillTool;
+  /**
+   * The load_skill tool named `name`; with `run`, its `call` records the skill it loads there (`run.addSkill(skill, tools)`): the adapters read
+   * which skill was loaded from that call.
+   */
+  loadSkillTool(options?: { name?: string | undefined; run?: { addSkill(skill: string, tools: readonly string[]): unknown } | undefined }): LoadSkillTool;
   /** A skill's instructions as the model is given them (default: its body in a `<skill name="…">` element). */
   instructions?(name: string): string | Promise<string>;
 }

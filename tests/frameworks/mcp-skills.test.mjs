@@ -13,10 +13,11 @@ import { consumer } from "./consumer.mjs";
 import { loadSdk } from "./mcp-servers.mjs";
 import { BILLING_TOOLS, CRM_SKILLS, HOST_SKILL, crmAndBilling, skillOptions, skillServer, skillText } from "./skill-servers.mjs";
 
-let sdk, z, mcp;
+let sdk, z, mcp, load;
 const open = [];
 before(async () => {
   const c = await consumer();
+  load = c.load;
   sdk = await loadSdk(c.load);
   z = (await c.load("zod")).z;
   mcp = await c.load("tool-palette/mcp");
@@ -77,7 +78,7 @@ test("skills of a server that declares the extension: listed, indexed with the h
 
 test("hostile skills of a server: a SKILL.md that does not match its entry (size, digest, frontmatter) is refreshed once with skills/get, then refused in words; a read that fails, a text that is no SKILL.md, a SKILL.md too large: refused in words; the body never reaches the model", async () => {
   const make = (name, body) => ({ name, description: `The ${name} procedure for customer accounts.`, tools: ["update_customer"], body });
-  const skills = ["bad-digest", "bad-size", "bad-frontmatter", "read-fails", "not-a-skill", "stale-entry", "huge", "huge-lie"].map((name) => make(name, `SECRET body of ${name}.`));
+  const skills = ["bad-digest", "bad-size", "bad-frontmatter", "read-fails", "not-a-skill", "stale-entry", "huge", "huge-lie", "bare-entry"].map((name) => make(name, `SECRET body of ${name}.`));
   const hostile = (s, entry, text) => {
     const lie = { ...entry, resources: [{ ...entry.resources[0] }] };
     if (s.name === "bad-digest") lie.resources[0].digest = `sha256:${"0".repeat(64)}`;
@@ -101,6 +102,11 @@ test("hostile skills of a server: a SKILL.md that does not match its entry (size
     }
     if (s.name === "huge-lie") return { text: `${text}${"x".repeat(1_100_000)}\n` }; // its entry says the small size
     if (s.name === "read-fails") return { failRead: true };
+    if (s.name === "bare-entry") {
+      // Its entry lists the SKILL.md without its size and digest: nothing to compare them with.
+      const bare = { ...entry, resources: [{ uri: entry.resources[0].uri }] };
+      return { entry: bare, get: bare };
+    }
     return { entry: lie, get: s.name === "stale-entry" ? entry : lie };
   };
   const { crm, servers: s } = await servers({ skills, hostile });
@@ -126,6 +132,9 @@ test("hostile skills of a server: a SKILL.md that does not match its entry (size
   const gets = crm.requests.filter(([m]) => m === "skills/get").map(([, p]) => p.uri);
   assert.deepEqual(gets, ["skill://bad-digest/SKILL.md", "skill://bad-size/SKILL.md", "skill://bad-frontmatter/SKILL.md", "skill://not-a-skill/SKILL.md"]);
   assert.ok(isInstructions(await load("stale-entry"), "stale-entry", "SECRET body of stale-entry.", "crm"));
+  assert.deepEqual(crm.requests.filter(([m]) => m === "skills/get").length, 5);
+  // An entry that lists the SKILL.md without size or digest: read as it is (its frontmatter still checked), no skills/get.
+  assert.ok(isInstructions(await load("bare-entry"), "bare-entry", "SECRET body of bare-entry.", "crm"));
   assert.deepEqual(crm.requests.filter(([m]) => m === "skills/get").length, 5);
 });
 
@@ -157,6 +166,16 @@ test("hostile values for the skills options of tool-palette/mcp and run(): a Typ
   const where = "tool-palette/mcp: options";
   const refuses = (o, kind, start) => assert.throws(() => mcp.createMcpPalette({ servers: s, ...o }), (e) => e instanceof kind && e.message.startsWith(start), start);
   refuses({ skills: 42 }, TypeError, `${where}.skills must be a SkillIndex or an iterable of skills`);
+  // Another run's skills (a SkillSource: entries, get, loadSkillTool, no names) are not the host's own skills.
+  const other = mcp.createMcpPalette({ servers: s, skills: [HOST_SKILL] }).run();
+  refuses({ skills: other.skills }, TypeError, `${where}.skills must be a SkillIndex or an iterable of skills (SKILL.md texts, or skills from parseSkill), not another run's skills, got `);
+  // Each option is read once: options.cache too.
+  let reads = 0;
+  mcp.createMcpPalette({ servers: s, skills: [HOST_SKILL], get cache() {
+    reads++;
+    return "append";
+  } });
+  assert.equal(reads, 1);
   refuses({ skills: HOST_SKILL }, TypeError, `${where}.skills must be a SkillIndex or an iterable of skills`);
   refuses({ skills: [HOST_SKILL, HOST_SKILL] }, TypeError, `${where}.skills[1] reuses the name "invoicing" of ${where}.skills[0]`);
   refuses({ skills: ["no frontmatter"] }, SyntaxError, `${where}.skills[0]: line 1: `);
@@ -176,7 +195,7 @@ test("hostile values for the skills options of tool-palette/mcp and run(): a Typ
   for (const [o, start] of [
     [7, `${at} must be an object, got number`],
     [{ saved: 42 }, `${at}.saved must be a string (a saved run, from onSaved or save()), got number`],
-    [{ saved: "tprun1.x" }, `${at}.saved is not a saved run of an adapter`],
+    [{ saved: "tprun1.x" }, `${at}.saved is not a saved run of tool-palette/mcp (from onSaved or run.save()), or it was cut short or altered`],
     [{ onSaved: "log" }, `${at}.onSaved must be a function, got string`],
   ]) {
     assert.throws(() => palette.run(o), (e) => e instanceof TypeError && e.message.startsWith(start), start);
@@ -211,4 +230,50 @@ test('a run of tool-palette/mcp with skills, saved mid-conversation (cache "appe
   // A run without the saved form takes that turn otherwise.
   const fresh = await mcp.createMcpPalette({ ...options(s), cache: "append" }).run().route(INVOICE);
   assert.notDeepEqual(fresh.report.listed, restored.report.listed);
+});
+
+// A framework adapter given the run's skills (run.adapterOptions.skills), in the AI SDK's generateText with a scripted model.
+async function aiSdkLoop(run, answers, more = {}) {
+  const ai = await load("ai");
+  const { MockLanguageModelV3 } = await load("ai/test");
+  const usage = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
+  const model = new MockLanguageModelV3({
+    doGenerate: answers.map((a, i) =>
+      typeof a === "string"
+        ? { content: [{ type: "text", text: a }], finishReason: { unified: "stop", raw: "stop" }, usage, warnings: [] }
+        : { content: [{ type: "tool-call", toolCallId: `c-${i}`, toolName: a[0], input: JSON.stringify(a[1]) }], finishReason: { unified: "tool-calls", raw: "tool_calls" }, usage, warnings: [] },
+    ),
+  });
+  const palette = (await load("tool-palette/ai-sdk")).createToolPalette({ ...run.adapterOptions, onWarning: () => {}, ...more });
+  await ai.generateText({ model, prompt: LOOKUP, stopWhen: ai.stepCountIs(answers.length), tools: palette.wrapTools(await run.aiSdkTools()), prepareStep: palette.prepareStep });
+  const userTexts = (call) => call.prompt.filter((m) => m.role === "user").flatMap((m) => m.content.filter((c) => c.type === "text").map((c) => c.text));
+  return { sent: model.doGenerateCalls.map(userTexts) };
+}
+
+test("a server skill that cannot be read, given to a framework adapter (run.adapterOptions.skills): the model is told so in words, its read not retried at every step, and the steps go on", async () => {
+  const { crm, servers: s } = await servers({ hostile: (skill) => (skill.name === "customer-lookup" ? { failRead: true } : {}) });
+  const run = mcp.createMcpPalette(options(s)).run();
+  const reads = () => crm.requests.filter(([m, p]) => m === "resources/read" && p.uri === "skill://customer-lookup/SKILL.md").length;
+  const { sent } = await aiSdkLoop(run, [["crm__find_customer", { target: "Acme" }], ["crm__find_customer", { target: "Acme Ltd" }], "done"]);
+  assert.equal(sent.length, 3);
+  const told = sent[0].filter((t) => t.startsWith('The skill "customer-lookup" could not be read: '));
+  assert.equal(told.length, 1, sent[0].join("\n"));
+  assert.match(told[0], /cannot be read/);
+  // The same words, once, in every later step (the prefix kept).
+  for (const texts of sent) assert.equal(texts.filter((t) => t === told[0]).length, 1, texts.join("\n"));
+  // Read twice: for the turn of the run's first route() (turn.instructions) and by the adapter at its first step; not again at its later steps.
+  const afterRun = reads();
+  assert.equal(afterRun, 2);
+  await run.route(LOOKUP);
+  assert.equal(reads(), afterRun, "a later route() of the run reads nothing new (the skill is no longer new to it)");
+});
+
+test("load_skill through a framework adapter (run.adapterOptions.skills): the skill joins the run and onSaved gets the run's saved form with it", async () => {
+  const { servers: s } = await servers();
+  const saved = [];
+  const run = mcp.createMcpPalette(options(s)).run({ onSaved: (x) => saved.push(x) });
+  // The model's one step loads a skill: nothing is routed after it, so only the load can have saved it.
+  await aiSdkLoop(run, [["load_skill", { name: "quarterly-export" }]]);
+  assert.ok(JSON.parse(run.save()).met.some(([skill]) => skill === "quarterly-export"), run.save());
+  assert.equal(saved.at(-1), run.save());
 });

@@ -70,7 +70,7 @@ for (const name of ["ai-sdk", "openai-agents", "langchain"]) {
     assert.equal(palette.save(), saved.at(-1));
   });
 
-  test(`[${name}] load_skill by query, a skill that does not exist and malformed arguments: answered in words, never thrown; load_skill renamed or turned off`, async () => {
+  test(`[${name}] load_skill by query, a skill that does not exist and malformed arguments: answered in words, never thrown; load_skill renamed or turned off; in shadow mode no instructions nor load_skill`, async () => {
     const reports = [];
     const palette = play[name].make({ skills: SKILLS, skillTool: "read_skill", onDecision: (r) => reports.push(r) });
     const { sent, outputs } = await play[name].play(palette, [
@@ -89,6 +89,16 @@ for (const name of ["ai-sdk", "openai-agents", "langchain"]) {
       assert.ok(!text.startsWith("<skill"), text);
     }
     assert.match(missing[1], /no-such-skill/);
+
+    // Shadow mode: nothing the model sees changes (no instructions, no load_skill: what it is sent without skills); the skills are reported.
+    const shadowReports = [];
+    const turns = [{ message: SALES, answers: ["ok"] }];
+    const shadow = await play[name].play(play[name].make({ skills: SKILLS, mode: "shadow", onDecision: (r) => shadowReports.push(r) }), turns);
+    const plain = await play[name].play(play[name].make({ mode: "shadow" }), turns);
+    assert.deepEqual(shadow.sent, plain.sent);
+    assert.ok(!shadow.sent[0].tools.includes("load_skill"), shadow.sent[0].tools.join());
+    assert.equal(count(shadow.sent[0].messages, SALES_SKILL), 0);
+    assert.deepEqual(shadowReports.map((r) => [r.skills, r.newSkills]), [[["sales-report"], ["sales-report"]]]);
 
     // skillTool: false lists none.
     const none = await play[name].play(play[name].make({ skills: SKILLS, skillTool: false }), [{ message: SALES, answers: ["ok"] }]);

@@ -28,7 +28,9 @@ function readOptions(options, where, defaultContext, extra) {
   const pins = o.alwaysInclude == null ? [] : names(o.alwaysInclude, `${where}: options.alwaysInclude`);
   // With skills (SPEC 9) the adapter is one run (of cache "per-turn" unless given), its load_skill tool pinned.
   const skills = readSkills(o.skills, `${where}: options.skills`);
-  const skillTool = readSkillTool(o.skillTool, `${where}: options.skillTool`, skills);
+  // In shadow mode nothing the model sees changes: no load_skill tool (nor instructions, see `instruct`); the skills are reported as usual.
+  const named = readSkillTool(o.skillTool, `${where}: options.skillTool`, skills);
+  const skillTool = mode === "shadow" ? false : named;
   if (skills && skillTool !== false && !pins.includes(skillTool)) pins.push(skillTool);
   const cache = readCache(o.cache, where, { deferred: false }) ?? (skills ? "per-turn" : null);
   for (const key of ["saved", "onSaved"]) if (o[key] != null && cache === null) throw new TypeError(`${where}: options.${key} needs options.cache or options.skills: without them the adapter keeps no run to save`);
@@ -225,9 +227,9 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
 
   /**
    * SPEC 9: the framework's messages with the run's skill instructions in place (kernel/skills.js `place`), or `undefined` when there are none;
-   * `hooks` are the framework's `said(message)` and `make(text)`.
+   * `hooks` are the framework's `said(message)` and `make(text)`. In shadow mode, none are placed.
    */
-  const instruct = (step, messages, hooks) => (skills && step.runStep && Array.isArray(messages) ? skills.place(step.runStep.newSkills ?? [], messages, hooks) : undefined);
+  const instruct = (step, messages, hooks) => (skills && core.enforce && step.runStep && Array.isArray(messages) ? skills.place(step.runStep.newSkills ?? [], messages, hooks) : undefined);
 
   const save = () => runs?.save() ?? null;
   const core = { o, where, warn, begin, dispatch, stepFor, emit, calls, skills, instruct, save, enforce: o.mode === "enforce" };

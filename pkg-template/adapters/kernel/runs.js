@@ -20,9 +20,9 @@ export const runLists = (step, listed, skills) => ({
  * carries what the saved one showed (as a change of the tools would).
  */
 export class Runs {
-  constructor(cache, pinnedOf, { carry = false, saved = null, at = "options.saved" } = {}) {
+  constructor(cache, pinnedOf, { carry = false, saved = null, at = "options.saved", of = "an adapter (from onSaved or save())" } = {}) {
     Object.assign(this, { cache, pinnedOf, carry, at, names: null, run: null, listed: [], revealed: [], met: [], placed: [] });
-    this.pending = saved === null ? null : Runs.parse(saved, at);
+    this.pending = saved === null ? null : Runs.parse(saved, at, of);
     if (this.pending) Object.assign(this, { listed: this.pending.listed, revealed: this.pending.revealed, met: this.pending.met, placed: this.pending.placed });
   }
 
@@ -94,8 +94,8 @@ export class Runs {
     return JSON.stringify({ "tool-palette": "run", version: VERSION, run, listed: this.listed, revealed: this.revealed, met: this.met, placed: this.placed, ...more });
   }
 
-  /** A saved form read and checked (a TypeError naming it, `at`, says why not); the adapter's own part of it too. */
-  static parse(saved, at) {
+  /** A saved form read and checked (a TypeError naming it, `at`, says why not: not a saved run `of` whom); the adapter's own part of it too. */
+  static parse(saved, at, of = "an adapter (from onSaved or save())") {
     if (typeof saved !== "string") throw fail(at, "a string (a saved run, from onSaved or save())", saved);
     const o = tryOr(() => JSON.parse(saved));
     const lists = (v) => Array.isArray(v) && v.every((x) => typeof x === "string");
@@ -103,7 +103,7 @@ export class Runs {
     if (versioned && o.version !== VERSION) throw new TypeError(`${at} is a saved run of another version of tool-palette`);
     const met = versioned && Array.isArray(o.met) && o.met.every((m) => Array.isArray(m) && typeof m[0] === "string" && lists(m[1]));
     const placed = versioned && Array.isArray(o.placed) && o.placed.every((p) => Array.isArray(p) && typeof p[0] === "string" && Number.isSafeInteger(p[1]) && p[1] >= 0);
-    if (!met || !placed || (o.run !== null && typeof o.run !== "string") || !lists(o.listed) || !lists(o.revealed)) throw new TypeError(`${at} is not a saved run of an adapter (from onSaved or save()), or it was cut short or altered`);
+    if (!met || !placed || (o.run !== null && typeof o.run !== "string") || !lists(o.listed) || !lists(o.revealed)) throw new TypeError(`${at} is not a saved run of ${of}, or it was cut short or altered`);
     return o;
   }
 }

@@ -22,14 +22,24 @@ export function readSkills(value, where) {
 /** A skill's instructions as the model is given them: its body in a `skill` element naming it (and the MCP server it came from). */
 export const instructions = (name, body, server) => `<skill name=${JSON.stringify(name)}${server ? ` server=${JSON.stringify(server)}` : ""}>\n${body}\n</skill>`;
 
+/** What the model is told of a skill whose instructions could not be read (`error`). */
+export const unreadable = (name, error) => `The skill "${name}" could not be read: ${errorText(error)}`;
+
 /**
  * The skills of one adapter instance over `source` (see readSkills), its load_skill tool named `tool` (or none: `false`) wired to `runs`
  * (kernel/runs.js), whose `placed` are the instructions placed in the conversation.
  */
 export function createSkills(source, { tool, runs }) {
-  const texts = new Map(); // skill → its instructions, once read
-  const text = async (name) => {
-    if (!texts.has(name)) texts.set(name, isFunction(source.instructions) ? await source.instructions(name) : instructions(name, source.get(name)?.body ?? ""));
+  const texts = new Map(); // skill → its instructions (or the words saying they could not be read), read once
+  const read = async (name) => {
+    try {
+      return isFunction(source.instructions) ? await source.instructions(name) : instructions(name, source.get(name)?.body ?? "");
+    } catch (error) {
+      return unreadable(name, error);
+    }
+  };
+  const text = (name) => {
+    if (!texts.has(name)) texts.set(name, read(name));
     return texts.get(name);
   };
   const made = tool === false ? null : source.loadSkillTool({ name: tool });
@@ -64,11 +74,7 @@ export function createSkills(source, { tool, runs }) {
     if (picked === null) return answer;
     runs.addSkill(...picked);
     source.loaded?.(...picked);
-    try {
-      return await text(picked[0]);
-    } catch (error) {
-      return `The skill "${picked[0]}" could not be read: ${errorText(error)}`;
-    }
+    return text(picked[0]);
   }
 
   /**
@@ -80,6 +86,7 @@ export function createSkills(source, { tool, runs }) {
   async function place(newSkills, messages, { said, make, once = false }) {
     if (once) return newSkills.length ? [...messages, ...(await Promise.all(newSkills.map(text))).map(make)] : undefined;
     const host = await strip(messages, said);
+    await Promise.all(newSkills.map(text)); // read before they are recorded as placed
     for (const skill of newSkills) runs.placed.push([skill, host.length]);
     if (runs.placed.length === 0) return undefined;
     const out = [];

@@ -4,7 +4,7 @@
 import { resolvePalette } from "tool-palette";
 import { runLists, Runs } from "../kernel/runs.js";
 import { createSkills } from "../kernel/skills.js";
-import { abortable, checkSignal, errorText, fail, fields, isObject, isString } from "../kernel/values.js";
+import { abortable, checkSignal, fail, fields, isObject, isString } from "../kernel/values.js";
 
 /**
  * One run's routing: its members (`run`), `found` (what search_tools found, in order), `current` (its latest turn, or null), `skills` (the kernel's,
@@ -15,10 +15,11 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
   // The search tool and the load_skill tool are pinned: offered whenever routing narrows.
   const pins = [...(searchName === false ? [] : [searchName]), ...(palette && skillTool !== false ? [skillTool] : [])];
   // With options.cache: a run over the listed tools and the pins, anew (carrying what the model was shown) when they change.
-  const runs = new Runs(cache, () => pins, { carry: true, saved: saved ?? null, at: `${where}: run(options).saved` });
+  const of = "tool-palette/mcp (from onSaved or run.save())";
+  const runs = new Runs(cache, () => pins, { carry: true, saved: saved ?? null, at: `${where}: run(options).saved`, of });
   const back = runs.pending ?? { turns: 0, message: null, found: [] };
   if (!Number.isSafeInteger(back.turns) || back.turns < 0 || (back.message !== null && !isString(back.message)) || !Array.isArray(back.found) || !back.found.every(isString)) {
-    throw new TypeError(`${where}: run(options).saved is not a saved run of tool-palette/mcp (from onSaved or run.save())`);
+    throw new TypeError(`${where}: run(options).saved is not a saved run of ${of}`);
   }
   const found = [...back.found];
   // The latest route() started that finished: { turn, targets (where each offered name went: a call is gated on (server, tool)), lenient (routed for
@@ -74,7 +75,7 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
       ...runLists(step, Object.freeze(listedNames), skills),
     });
     // The instructions of the skills new to the run (SPEC 9): the host gives them the model after the history, once.
-    const instructions = async (skill) => Object.freeze({ skill, text: await skills.text(skill).catch((error) => `The skill "${skill}" could not be read: ${errorText(error)}`) });
+    const instructions = async (skill) => Object.freeze({ skill, text: await skills.text(skill) });
     const [tools, deferred] = [listedNames, step ? step.deferred : []].map((names) => Object.freeze(names.map(toolOf)));
     const placed = skills && { instructions: Object.freeze(await Promise.all(newSkills.map(instructions))) };
     const turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools, deferred, report, index: l.index, palette: step || narrowed ? report.offered : outcome, ...placed });
@@ -92,7 +93,11 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     return turn.outcome;
   };
   // What a framework adapter reads this run's skills through: a skill the model loaded there joins this run too.
-  const shared = palette && palette.source((skill, tools) => runs.addSkill(skill, tools));
+  const shared = palette &&
+    palette.source((skill, tools) => {
+      runs.addSkill(skill, tools);
+      changed();
+    });
 
   return {
     found,

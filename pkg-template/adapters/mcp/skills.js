@@ -110,8 +110,8 @@ export function createSkills(o, listing) {
     if (why === null && Array.isArray(s.resources)) {
       const listed = s.resources.find((r) => isObject(r) && r.uri === s.uri);
       if (!listed) why = "its entry lists no SKILL.md";
-      else if (bytes.length !== listed.size) why = `it is ${bytes.length} bytes, its entry says ${listed.size}`;
-      else if (`sha256:${hex(await globalThis.crypto.subtle.digest("SHA-256", bytes))}` !== listed.digest) why = "its SHA-256 digest is not its entry's";
+      else if (typeof listed.size === "number" && bytes.length !== listed.size) why = `it is ${bytes.length} bytes, its entry says ${listed.size}`;
+      else if (typeof listed.digest === "string" && `sha256:${hex(await globalThis.crypto.subtle.digest("SHA-256", bytes))}` !== listed.digest) why = "its SHA-256 digest is not its entry's";
     }
     let skill;
     if (why === null) {
