@@ -331,6 +331,37 @@ impl Reader<'_> {
     }
 
     /// What is wrong with a line indented where it cannot be: a tab, or `otherwise`.
+    /// After a block collection's entry (indented `indent`): the next content line is its
+    /// next entry when `entry` says so (true, `self.pos` at the line's content; a tab in its
+    /// indentation is an error), an error when indented further, and otherwise ends the
+    /// collection (false, `self.pos` at that line's start, or the end).
+    fn next_entry(
+        &mut self,
+        indent: usize,
+        entry: impl Fn(&Self, &Line) -> bool,
+    ) -> Result<bool, Fault> {
+        match self.content(self.pos) {
+            Some(l) if entry(self, &l) => {
+                if l.tab {
+                    return Err(fault(l.at, Problem::Tab));
+                }
+                self.pos = l.at;
+                Ok(true)
+            }
+            Some(l) if l.indent > indent => {
+                Err(fault(l.at, self.indent_problem(&l, Problem::Indented)))
+            }
+            Some(l) => {
+                self.pos = l.start;
+                Ok(false)
+            }
+            None => {
+                self.pos = self.s.len();
+                Ok(false)
+            }
+        }
+    }
+
     fn indent_problem(&self, l: &Line, otherwise: Problem) -> Problem {
         if l.tab || self.ch(l.start + l.indent) == TAB {
             Problem::Tab
@@ -418,24 +449,8 @@ impl Reader<'_> {
                 }
             };
             entries.push((key, value));
-            match self.content(self.pos) {
-                Some(l) if l.indent == m && !l.marker => {
-                    if l.tab {
-                        return Err(fault(l.at, Problem::Tab));
-                    }
-                    self.pos = l.at;
-                }
-                Some(l) if l.indent > m => {
-                    return Err(fault(l.at, self.indent_problem(&l, Problem::Indented)))
-                }
-                Some(l) => {
-                    self.pos = l.start;
-                    break;
-                }
-                None => {
-                    self.pos = self.s.len();
-                    break;
-                }
+            if !self.next_entry(m, |_, l| l.indent == m && !l.marker)? {
+                break;
             }
         }
         self.depth -= 1;
@@ -519,29 +534,11 @@ impl Reader<'_> {
                 self.node(s + (j - dash), s as isize, true, tab)?
             };
             items.push(item);
-            match self.content(self.pos) {
-                Some(l)
-                    if l.indent == s
-                        && !l.marker
-                        && self.ch(l.at) == DASH
-                        && self.sep(l.at + 1) =>
-                {
-                    if l.tab {
-                        return Err(fault(l.at, Problem::Tab));
-                    }
-                    self.pos = l.at;
-                }
-                Some(l) if l.indent > s => {
-                    return Err(fault(l.at, self.indent_problem(&l, Problem::Indented)))
-                }
-                Some(l) => {
-                    self.pos = l.start;
-                    break;
-                }
-                None => {
-                    self.pos = self.s.len();
-                    break;
-                }
+            let entry = |y: &Self, l: &Line| {
+                l.indent == s && !l.marker && y.ch(l.at) == DASH && y.sep(l.at + 1)
+            };
+            if !self.next_entry(s, entry)? {
+                break;
             }
         }
         self.depth -= 1;
