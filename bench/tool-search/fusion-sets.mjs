@@ -161,7 +161,8 @@ export const gen = ({ k = 30, wl = 1, we = 1, dl = 100, de = 200, mode = "rrf", 
   const top = x.lexScores[0];
   const lf = lexFloor ? (x.lexScores[Math.min(lexFloor, x.lexScores.length) - 1] ?? 0) : 0;
   const best = x.cos[x.order[0]];
-  const ef = x.cos[x.order[Math.min(embFloor, x.order.length) - 1]];
+  // embFloor "mean": the mean cosine over every tool (what an unrelated tool scores).
+  const ef = embFloor === "mean" ? x.cos.reduce((a, b) => a + b, 0) / x.cos.length : x.cos[x.order[Math.min(embFloor, x.order.length) - 1]];
   for (let r = 0; r < n; r++) {
     const s = top > lf ? Math.max(0, (x.lexScores[r] - lf) / (top - lf)) ** p : 1;
     m.set(x.lexTools[r], wl * (mode === "rrf" ? s / (k + r + 1) : s));
@@ -284,6 +285,33 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
       const { recall } = fittedCeiling(s, 3);
       console.log(`${s.name}: a linear fusion fitted to it reaches R@3 ${recall.toFixed(4)}`);
     }
+    process.exit(0);
+  }
+  if (process.argv[2] === "--search") {
+    // A seeded random draw of `gen()`'s family (the grid below), every set: per draw, BFCL live
+    // r@10, SkillsBench R@3 (both texts), how many set x recall columns fall below the default.
+    let state = 7;
+    const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const pick = (a) => a[Math.floor(random() * a.length)];
+    const base = sets.map((s) => evaluate(s, rrfs()));
+    const seen = new Set();
+    const rows = [];
+    for (let i = 0; i < +(process.argv[3] ?? 300); i++) {
+      const mode = pick(["rrf", "rrf", "score"]);
+      const o = mode === "rrf"
+        ? { mode, k: pick([5, 10, 20, 30, 45, 60, 100]), wl: pick([0.8, 1, 1.2, 1.5]), p: pick([0.5, 1, 1.5, 2]), embNorm: pick(["none", "mm", "mm"]), pe: pick([0.5, 1, 2, 3]), embFloor: pick([20, 50, 100, 200, "mean"]), lexFloor: pick([0, 0, 50]) }
+        : { mode, we: pick([0.3, 0.5, 0.7, 1, 1.4]), p: pick([0.5, 1, 2]), embNorm: "mm", pe: pick([0.5, 1, 2, 4]), embFloor: pick([20, 50, 100, 200, "mean"]), lexFloor: pick([0, 0, 50]) };
+      if (o.embNorm === "none") delete o.pe, delete o.embFloor;
+      const key = JSON.stringify(o);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const r = sets.map((s) => evaluate(s, gen(o)));
+      const falls = r.flatMap((v, i) => v.filter((x, j) => x < base[i][j] - 1e-9)).length;
+      rows.push({ o: key, live: r[0][1], nd: r[2]?.[0], ndb: r[3]?.[0], falls });
+    }
+    const max = (f) => Math.max(...rows.map(f)).toFixed(4);
+    console.log(`${rows.length} distinct draws: BFCL live r@10 at most ${max((r) => r.live)} (${rows.filter((r) => r.live >= 0.961).length} reach 0.961); SkillsBench R@3 at most ${max((r) => r.nd)} (nd), ${max((r) => r.ndb)} (ndb); with no column below the default: ${rows.filter((r) => r.falls === 0).map((r) => r.o).join(" ") || "none"}`);
+    for (const r of rows.sort((a, b) => a.falls - b.falls || b.ndb - a.ndb).slice(0, 5)) console.log(`  ${r.o}: live ${r.live.toFixed(4)}, nd ${r.nd.toFixed(3)}, ndb ${r.ndb.toFixed(3)}, falls ${r.falls}`);
     process.exit(0);
   }
   if (process.argv[2] === "--short") {

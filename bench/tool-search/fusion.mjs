@@ -1,7 +1,8 @@
 // Fusion experiments (not part of `npm run bench`): the package's lexical ranking (top 200
 // with BM25F scores) and the fixture's cosines, fused in JavaScript by the variants that
 // DESIGN.md ("Hybrid ranking") reports, on BFCL live (528 tools), the pooled set (1,853),
-// per category and on the even / odd questions.
+// per category and on the even / odd questions. fusion-sets.mjs runs the fusions over every set
+// with vectors (SkillsBench and the MCP sets too).
 //
 //   npm run build && node bench/tool-search/fusion.mjs
 import * as pkg from "../../dist/node.mjs";
