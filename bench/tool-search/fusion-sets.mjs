@@ -20,7 +20,7 @@ const DEPTH = 200;
 // CENTER=tools: each tool's unit vector less the mean of them all (renormalised);
 // CENTER=both: the query's too, less the same mean.
 const CENTER = process.env.CENTER ?? "";
-const CACHE = `/tmp/tool-palette-fusion-sets${CENTER ? `-${CENTER}` : ""}.v8`;
+const CACHE = `/tmp/tool-palette-fusion-sets-2${CENTER ? `-${CENTER}` : ""}.v8`;
 
 const unit = (v) => {
   let n = 0;
@@ -55,6 +55,8 @@ function prepareSet(name, tools, docs, toolVector, queries, ks, Index = pkg.Tool
       cos,
       order: order.subarray(0, Math.min(DEPTH * 2, order.length)).slice(),
       gold: q.gold.map((alts) => alts.map((n) => at.get(n)).filter((i) => i !== undefined)),
+      // The query's distinct words (letters or digits, lower-cased).
+      words: new Set(q.text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).size,
     };
   });
   index.dispose();
@@ -236,6 +238,11 @@ export const th = ({ k = 30, theta = 0.5 } = {}) => (x) => {
   }
   return rank(m);
 };
+
+// `gen(o)` with the embedding's weight falling for long queries: we · min(1, (w0 / words)^a),
+// words the query's distinct words: one vector of a long instruction averages its many needs,
+// while the lexical ranking matches each need's words.
+export const len = ({ w0 = 32, a = 1, ...o } = {}) => (x) => gen({ ...o, we: (o.we ?? 1) * Math.min(1, (w0 / x.words) ** a) })(x);
 
 // What a linear score over per-tool features can reach on one set when its weights are fitted
 // to that very set (random search, `iters` draws): the ceiling of every fusion above, none of
