@@ -161,7 +161,7 @@ impl Incoming {
         }
         // Within the room reserved: no reallocation, no second copy.
         self.bytes.resize(len + n, 0);
-        Ok(&mut self.bytes[len..])
+        Ok(self.bytes.get_mut(len..).unwrap_or_default())
     }
 
     /// The bytes that came, for [`load`] (which refuses them when the stream ended short).
@@ -258,24 +258,22 @@ impl Writer {
         at
     }
     fn u32s(&mut self, xs: impl ExactSizeIterator<Item = u32>) {
-        let mut at = self.room(xs.len(), 4);
-        for x in xs {
-            let b = x.to_le_bytes();
-            let out = &mut self.0[at..at + 4];
-            out[0] = b[0];
-            out[1] = b[1];
-            out[2] = b[2];
-            out[3] = b[3];
-            at += 4;
+        let at = self.room(xs.len(), 4);
+        // The room's words in turn: no bounds check's panic (the room holds them all).
+        let room = self.0.get_mut(at..).unwrap_or_default().chunks_exact_mut(4);
+        for (x, out) in xs.zip(room) {
+            if let Ok(out) = <&mut [u8; 4]>::try_from(out) {
+                *out = x.to_le_bytes();
+            }
         }
     }
     fn u16s(&mut self, xs: &[u16]) {
-        let mut at = self.room(xs.len(), 2);
-        for &x in xs {
-            let b = x.to_le_bytes();
-            self.0[at] = b[0];
-            self.0[at + 1] = b[1];
-            at += 2;
+        let at = self.room(xs.len(), 2);
+        let room = self.0.get_mut(at..).unwrap_or_default().chunks_exact_mut(2);
+        for (&x, out) in xs.iter().zip(room) {
+            if let Ok(out) = <&mut [u8; 2]>::try_from(out) {
+                *out = x.to_le_bytes();
+            }
         }
     }
     fn bytes(&mut self, xs: &[u8]) {
@@ -351,9 +349,15 @@ pub fn save<'a>(
     }
     let mut bytes = w.0;
     let len = (bytes.len() - HEADER) as u32;
-    let sum = checksum(&bytes[HEADER..]);
-    bytes[12..16].copy_from_slice(&len.to_le_bytes());
-    bytes[16..24].copy_from_slice(&sum.to_le_bytes());
+    let sum = checksum(bytes.get(HEADER..).unwrap_or_default());
+    // The header's length and checksum, written without a bounds check's panic (the header
+    // is there: the writer began with it).
+    let mut head = [0; 12];
+    head[..4].copy_from_slice(&len.to_le_bytes());
+    head[4..].copy_from_slice(&sum.to_le_bytes());
+    if let Some(at) = bytes.get_mut(12..24) {
+        at.copy_from_slice(&head);
+    }
     bytes
 }
 
@@ -399,7 +403,7 @@ impl<'a> Reader<'a> {
         for (i, x) in out.iter_mut().enumerate() {
             // A bounds check and a load an item: no `copy_from_slice` (a memcpy call per
             // item at opt-level "z"), no zipped iterators.
-            if let Ok(a) = <&[u8; N]>::try_from(&b[N * i..N * i + N]) {
+            if let Some(Ok(a)) = b.get(N * i..N * i + N).map(<&[u8; N]>::try_from) {
                 *x = item(*a);
             }
         }
@@ -425,7 +429,7 @@ impl<'a> Reader<'a> {
         let mut i = 0;
         while i < n {
             // One bounds check and one load a word (four byte indexings would be four).
-            if let Ok(a) = <&[u8; 4]>::try_from(&b[4 * i..4 * i + 4]) {
+            if let Some(Ok(a)) = b.get(4 * i..4 * i + 4).map(<&[u8; 4]>::try_from) {
                 let w = u32::from_le_bytes(*a);
                 max = max.max(w.wrapping_sub(low));
                 dst[i] = make(w);
@@ -448,7 +452,7 @@ impl<'a> Reader<'a> {
         let (mut wide, mut odd) = (0, false);
         let mut i = 0;
         while i < n {
-            if let Ok(a) = <&[u8; 2]>::try_from(&b[2 * i..2 * i + 2]) {
+            if let Some(Ok(a)) = b.get(2 * i..2 * i + 2).map(<&[u8; 2]>::try_from) {
                 let c = u16::from_le_bytes(*a);
                 wide += usize::from(c == WIDE);
                 odd |= c == 0 || (c > 0x7FFF && c != WIDE);
@@ -545,10 +549,11 @@ fn payload(bytes: &[u8]) -> Result<&[u8], SnapshotError> {
             expected: needed,
         });
     }
-    if checksum(&bytes[HEADER..]) != super::vectors::word(bytes, 16) {
+    let body = bytes.get(HEADER..).unwrap_or_default();
+    if checksum(body) != super::vectors::word(bytes, 16) {
         return Err(SnapshotError::Checksum);
     }
-    Ok(&bytes[HEADER..])
+    Ok(body)
 }
 
 /// The index of a snapshot, checked. The vectors' rows stay in `bytes` (taken, not

@@ -47,7 +47,7 @@ pub fn dir_of(path: &[u16]) -> Option<&[u16]> {
     let sep = |c: &u16| *c == u16::from(b'/') || *c == u16::from(b'\\');
     let last = path.iter().rposition(sep)?;
     let dir = &path[..last];
-    Some(&dir[dir.iter().rposition(sep).map_or(0, |i| i + 1)..])
+    dir.get(dir.iter().rposition(sep).map_or(0, |i| i + 1)..)
 }
 
 /// A SKILL.md read with its path (empty: none): the skill, or the message of its
@@ -373,7 +373,7 @@ pub fn load(bytes: Vec<u8>) -> Result<(Skills, Vec<u8>), SnapshotError> {
     else {
         return Err(corrupt);
     };
-    let inner = bytes[24 + r.at..].to_vec();
+    let inner = bytes.get(24 + r.at..).unwrap_or_default().to_vec();
     let mut skills = Skills::read(texts, paths).map_err(|_| corrupt)?;
     let n = skills.len();
     let mut prev = 0;
@@ -428,10 +428,7 @@ pub fn refusal(e: &SnapshotError) -> (bool, Vec<u16>) {
         ),
         SnapshotError::Version(v) => {
             let mut m = text(" are a SkillIndex snapshot of format version ");
-            // (Its decimal digits, without core::fmt.)
-            let digits = (0..10).rev().map(|p| v / 10u32.pow(p) % 10);
-            let first = 9 - (v.max(1).ilog10() as usize);
-            m.extend(digits.skip(first).map(|d| u16::from(b'0') + d as u16));
+            super::decimal(&mut m, v as usize);
             m.extend(text(
                 "; this tool-palette reads version 1: save the skills again with this version",
             ));
