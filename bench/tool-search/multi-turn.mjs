@@ -128,7 +128,7 @@ const blank = () => ({
  * `namespaces: false` indexes the tools without their namespaces, `history: false` routes each
  * turn on its message alone (the ablations of `--variants`).
  */
-export async function multiTurn({ lib = pkg, conversations = data.conversations, tools = poolOf(), namespaces = true, history: withHistory = true, entries = (index) => index.entries } = {}) {
+export async function multiTurn({ lib = pkg, conversations = data.conversations, tools = poolOf(), namespaces = true, history: withHistory = true, calls = true, entries = (index) => index.entries } = {}) {
   const t0 = performance.now();
   const defTokens = new Map([...tools, TOOL_SEARCH].map((t) => [t.name, encode(definition(t)).length]));
   const textTokens = new Map();
@@ -151,13 +151,14 @@ export async function multiTurn({ lib = pkg, conversations = data.conversations,
     );
     const steps = STRATEGIES.map(() => []);
     const history = [];
+    const called = [];
     let context = null;
     for (const turn of turns) {
       // A turn without a user message (miss_func: a function is added) is routed as the previous one.
       if (turn.user.length > 0 || context === null) {
-        context = { message: turn.user.join("\n"), history: withHistory ? [...history] : [] };
+        context = { message: turn.user.join("\n"), history: withHistory ? [...history] : [], ...(calls ? { called: [...called] } : {}) };
         history.push(context.message);
-      }
+      } else if (calls) context = { ...context, called: [...called] };
       const outcome = await router.resolve({ context });
       runs.forEach((run, i) => steps[i].push(run.step(outcome)));
       for (const [i, s] of STRATEGIES.entries()) {
@@ -172,6 +173,8 @@ export async function multiTurn({ lib = pkg, conversations = data.conversations,
           sum.needed += r.needed;
         }
       }
+      // What the model called in this turn (BFCL's ground truth), for the next turns' context.
+      for (const n of turn.names) if (!called.includes(n)) called.push(n);
       const every = sums[EVERY];
       every.turns++;
       if (turn.names.length) Object.assign(every, { callTurns: every.callTurns + 1, recallSum: every.recallSum + 1, found: every.found + turn.names.length, needed: every.needed + turn.names.length });

@@ -1182,9 +1182,19 @@ fn namespaced() -> Index {
 }
 
 fn entries_of(ix: &Index, q: &str, history: Option<&str>, limit: usize) -> Vec<u32> {
+    entries_called(ix, q, history, &[], limit)
+}
+
+fn entries_called(
+    ix: &Index,
+    q: &str,
+    history: Option<&str>,
+    called: &[u32],
+    limit: usize,
+) -> Vec<u32> {
     let mut out = Vec::new();
     let history = history.map(u);
-    ix.entries(&u(q), None, history.as_deref(), limit, &mut out);
+    ix.entries(&u(q), None, history.as_deref(), called, limit, &mut out);
     out
 }
 
@@ -1197,34 +1207,60 @@ fn entries_offer_the_turns_namespaces() {
     // No larger than the limit: whole.
     assert_eq!(entries_of(&ix, "sort by line", None, 4), [2, 0, 1, 3]);
     assert_eq!(entries_of(&ix, "the mean", None, 2), [4, 5]);
-    // In a run (with history, even an empty one: a run's first turn), a namespace the
-    // ranking names is offered whole up to WHOLE_NAMESPACE tools.
-    assert_eq!(entries_of(&ix, "sort by line", Some(""), 1), [2, 0, 1, 3]);
+    // In a run (with history, even an empty one: a run's first turn), a namespace the ranking
+    // names but with fewer than WHOLE_EVIDENCE deep hits still brings only its best tools ...
+    assert_eq!(entries_of(&ix, "sort by line", Some(""), 1), [2]);
+    // ... and whole once the run called in it (any of its tools).
     assert_eq!(
-        entries_of(&ix, "sort by line", Some("zzz"), 1),
+        entries_called(&ix, "sort by line", Some(""), &[0], 1),
         [2, 0, 1, 3]
+    );
+    // A namespace the run called in comes whole even when the message does not name it.
+    assert_eq!(
+        entries_called(&ix, "the mean", Some("zzz"), &[3], 2),
+        [4, 5, 0, 1, 2, 3]
+    );
+    // Called tools without a namespace, or not the index's, bring nothing more.
+    assert_eq!(
+        entries_called(&ix, "the mean", Some("zzz"), &[6, 99], 2),
+        [4, 5]
     );
     // A tool without a namespace brings only itself.
     assert_eq!(entries_of(&ix, "forecast", None, 1), [7]);
     assert_eq!(entries_of(&ix, "weather city", Some("zzz"), 5), [6, 7]);
-    // The history's namespaces come after the message's, each tool once.
+    // The history's namespaces come after the message's, each tool once (files: its best
+    // tools for "move the file", those it ranks: mv, then the two of "file").
     assert_eq!(
-        entries_of(&ix, "the mean", Some("move the file"), 1),
-        [4, 5, 0, 1, 2, 3]
+        entries_of(&ix, "the mean", Some("move the file"), 2),
+        [4, 5, 3, 1, 2]
     );
-    // A message that ranks nothing gives nothing, whatever the history.
+    // A message that ranks nothing gives nothing, whatever the history or the calls.
     assert_eq!(
-        entries_of(&ix, "zzz", Some("move the file"), 5),
+        entries_called(&ix, "zzz", Some("move the file"), &[0], 5),
         Vec::<u32>::new()
     );
     // Without namespaces, entries is search.
     let plain = index(&weather_tools());
     for q in ["weather", "send an email", "ride", ""] {
         assert_eq!(
-            entries_of(&plain, q, Some("weather"), 2),
+            entries_called(&plain, q, Some("weather"), &[0, 1], 2),
             ranked(&plain, q, 2)
         );
     }
+}
+
+#[test]
+fn in_a_run_hits_without_a_namespace_give_way_to_the_turns_namespace() {
+    let ix = namespaced();
+    // "weather of the file directory": the first hits are files' and weather's; in a run
+    // standing in files (its first hit), the hits without a namespace are left out ...
+    let single = entries_of(&ix, "the directory weather", None, 5);
+    assert!(single.contains(&6), "{single:?}");
+    let run = entries_of(&ix, "the directory weather", Some(""), 5);
+    assert!(!run.contains(&6) && !run.contains(&7), "{run:?}");
+    assert!(run.contains(&0), "{run:?}");
+    // ... but kept when no namespace of the turn's ranks at all.
+    assert_eq!(entries_of(&ix, "weather city", Some(""), 5), [6, 7]);
 }
 
 #[test]
@@ -1239,11 +1275,20 @@ fn a_namespace_is_the_turns_by_its_first_hit_or_its_share_of_the_hits() {
         tool("b2", "zeta"),
     ]);
     assert!(ix.set_namespaces(vec![NONE, 1, 1, 1, 4, 4]));
-    // The first hit has no namespace; of the first 3 hits (0, 1, 2), two are of the first
-    // namespace: it is the turn's, whole; the other's hit (4, fourth) brings nothing.
-    assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 3), [0, 1, 2, 3]);
+    // A single message: the first hit has no namespace; of the first 3 hits (0, 1, 2), two
+    // are of the first namespace: it is the turn's, whole (3 tools, no larger than the
+    // limit); the other's hit (4, fourth) brings nothing.
+    assert_eq!(entries_of(&ix, "gamma alpha", None, 3), [0, 1, 2, 3]);
     // Of the first 2 hits only one is of it: no namespace is the turn's.
+    assert_eq!(entries_of(&ix, "gamma alpha", None, 2), [0, 1]);
+    // In a run, RUN_CONCENTRATION (3) of the deep hits: a1 and a2 are two, so neither
+    // namespace is the turn's and the hits stay as they are.
     assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 2), [0, 1]);
+    // Called in, the namespace is the turn's: whole, and the hit without one gives way.
+    assert_eq!(
+        entries_called(&ix, "gamma alpha", Some("zzz"), &[2], 2),
+        [1, 2, 3]
+    );
 }
 
 #[test]
@@ -1259,14 +1304,25 @@ fn large_namespaces_bring_their_best_tools() {
         .collect();
     let mut ix = index(&tools);
     assert!(ix.set_namespaces(vec![0; n]));
-    // Its tools among the first NAMESPACE_DEPTH x limit hits, in a run or not.
+    // Its tools among the first NAMESPACE_DEPTH x limit hits, in a run or not, called or not.
     assert_eq!(entries_of(&ix, "alpha", None, 1), [3, 7, 11, 15]);
     assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 1), [3, 7, 11, 15]);
+    assert_eq!(
+        entries_called(&ix, "alpha", Some("zzz"), &[0], 1),
+        [3, 7, 11, 15]
+    );
     assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 2).len(), 8);
-    // One tool fewer: offered whole in a run.
+    // One tool fewer: offered whole in a run with WHOLE_EVIDENCE of the deep hits (8 of 20
+    // at limit 5) ...
     let mut ix = index(&tools[..n - 1]);
     assert!(ix.set_namespaces(vec![0; n - 1]));
     assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 5).len(), n - 1);
+    // ... or called in (4 deep hits at limit 1 are fewer than WHOLE_EVIDENCE).
+    assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 1).len(), 4);
+    assert_eq!(
+        entries_called(&ix, "alpha", Some("zzz"), &[1], 1).len(),
+        n - 1
+    );
 }
 
 #[test]
@@ -1320,7 +1376,7 @@ fn snapshots_keep_namespaces() {
     let back = snapshot::load(saved(&ix, &tools)).unwrap().index;
     assert_eq!(back.namespaces(), ix.namespaces());
     assert_eq!(
-        entries_of(&back, "sort by line", Some("the mean"), 1),
+        entries_called(&back, "sort by line", Some("the mean"), &[0], 2),
         [2, 0, 1, 3, 4, 5]
     );
     let plain = snapshot::load(saved(&index(&tools), &tools)).unwrap().index;
