@@ -821,10 +821,6 @@ pub const CONCENTRATION: usize = 2;
 /// by evidence in a run").
 pub const RUN_CONCENTRATION: usize = 3;
 
-/// In a run: a namespace of the turn's is offered whole (up to `WHOLE_NAMESPACE` tools) when
-/// the run called in it or it holds at least this many of the deep hits; else its best tools.
-pub const WHOLE_EVIDENCE: usize = 5;
-
 /// Which tools share a namespace: per tool, the first tool of its namespace (`NONE`: it
 /// has none), the next tool of the same namespace (`NONE` after the last), and per first
 /// tool the namespace's size.
@@ -895,7 +891,7 @@ impl Index {
     /// model called, by index, any order): the turn's namespaces are the first hit's, each
     /// holding `RUN_CONCENTRATION` of the deep hits, and each the run called in; each is
     /// offered whole when it is no larger than `limit`, or no larger than `WHOLE_NAMESPACE`
-    /// and called in or holding `WHOLE_EVIDENCE` of the deep hits; else its best tools. Of the
+    /// and called in or holding `limit` of the deep hits; else its best tools. Of the
     /// first `limit` hits, those without a namespace are left out when a namespace of the
     /// turn's ranks among the deep hits. Then the same evidence from `history` (the run's last
     /// earlier message, ranked lexically).
@@ -999,8 +995,8 @@ impl Index {
     }
 
     /// In a run, each of `found` (namespaces by their first tools): whole when no larger than
-    /// `limit`, or no larger than `WHOLE_NAMESPACE` and called in (`calls`) or holding
-    /// `WHOLE_EVIDENCE` of `hits`; else its tools among `hits`.
+    /// `limit`, or no larger than `WHOLE_NAMESPACE` and called in (`calls`) or holding `limit`
+    /// of `hits` (as many as a turn has rows); else its tools among `hits`.
     fn offer_in_run(
         &self,
         found: &[u32],
@@ -1011,7 +1007,7 @@ impl Index {
     ) {
         for &f in found {
             let size = self.namespaces.size[f as usize];
-            let evidence = calls.contains(&f) || self.count(f, hits) >= WHOLE_EVIDENCE;
+            let evidence = calls.contains(&f) || self.count(f, hits) >= limit;
             let whole = size <= limit as u32 || (size <= WHOLE_NAMESPACE && evidence);
             self.offer(f, whole, hits, out);
         }

@@ -1207,60 +1207,34 @@ fn entries_offer_the_turns_namespaces() {
     // No larger than the limit: whole.
     assert_eq!(entries_of(&ix, "sort by line", None, 4), [2, 0, 1, 3]);
     assert_eq!(entries_of(&ix, "the mean", None, 2), [4, 5]);
-    // In a run (with history, even an empty one: a run's first turn), a namespace the ranking
-    // names but with fewer than WHOLE_EVIDENCE deep hits still brings only its best tools ...
-    assert_eq!(entries_of(&ix, "sort by line", Some(""), 1), [2]);
-    // ... and whole once the run called in it (any of its tools).
+    // In a run (with history, even an empty one: a run's first turn), a namespace the
+    // ranking names is offered whole up to WHOLE_NAMESPACE tools.
+    assert_eq!(entries_of(&ix, "sort by line", Some(""), 1), [2, 0, 1, 3]);
     assert_eq!(
-        entries_called(&ix, "sort by line", Some(""), &[0], 1),
+        entries_of(&ix, "sort by line", Some("zzz"), 1),
         [2, 0, 1, 3]
-    );
-    // A namespace the run called in comes whole even when the message does not name it.
-    assert_eq!(
-        entries_called(&ix, "the mean", Some("zzz"), &[3], 2),
-        [4, 5, 0, 1, 2, 3]
-    );
-    // Called tools without a namespace, or not the index's, bring nothing more.
-    assert_eq!(
-        entries_called(&ix, "the mean", Some("zzz"), &[6, 99], 2),
-        [4, 5]
     );
     // A tool without a namespace brings only itself.
     assert_eq!(entries_of(&ix, "forecast", None, 1), [7]);
     assert_eq!(entries_of(&ix, "weather city", Some("zzz"), 5), [6, 7]);
-    // The history's namespaces come after the message's, each tool once (files: its best
-    // tools for "move the file", those it ranks: mv, then the two of "file").
+    // The history's namespaces come after the message's, each tool once.
     assert_eq!(
-        entries_of(&ix, "the mean", Some("move the file"), 2),
-        [4, 5, 3, 1, 2]
+        entries_of(&ix, "the mean", Some("move the file"), 1),
+        [4, 5, 0, 1, 2, 3]
     );
-    // A message that ranks nothing gives nothing, whatever the history or the calls.
+    // A message that ranks nothing gives nothing, whatever the history.
     assert_eq!(
-        entries_called(&ix, "zzz", Some("move the file"), &[0], 5),
+        entries_of(&ix, "zzz", Some("move the file"), 5),
         Vec::<u32>::new()
     );
     // Without namespaces, entries is search.
     let plain = index(&weather_tools());
     for q in ["weather", "send an email", "ride", ""] {
         assert_eq!(
-            entries_called(&plain, q, Some("weather"), &[0, 1], 2),
+            entries_of(&plain, q, Some("weather"), 2),
             ranked(&plain, q, 2)
         );
     }
-}
-
-#[test]
-fn in_a_run_hits_without_a_namespace_give_way_to_the_turns_namespace() {
-    let ix = namespaced();
-    // "weather of the file directory": the first hits are files' and weather's; in a run
-    // standing in files (its first hit), the hits without a namespace are left out ...
-    let single = entries_of(&ix, "the directory weather", None, 5);
-    assert!(single.contains(&6), "{single:?}");
-    let run = entries_of(&ix, "the directory weather", Some(""), 5);
-    assert!(!run.contains(&6) && !run.contains(&7), "{run:?}");
-    assert!(run.contains(&0), "{run:?}");
-    // ... but kept when no namespace of the turn's ranks at all.
-    assert_eq!(entries_of(&ix, "weather city", Some(""), 5), [6, 7]);
 }
 
 #[test]
@@ -1283,12 +1257,78 @@ fn a_namespace_is_the_turns_by_its_first_hit_or_its_share_of_the_hits() {
     assert_eq!(entries_of(&ix, "gamma alpha", None, 2), [0, 1]);
     // In a run, RUN_CONCENTRATION (3) of the deep hits: a1 and a2 are two, so neither
     // namespace is the turn's and the hits stay as they are.
+    assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 3), [0, 1, 2]);
     assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 2), [0, 1]);
     // Called in, the namespace is the turn's: whole, and the hit without one gives way.
     assert_eq!(
         entries_called(&ix, "gamma alpha", Some("zzz"), &[2], 2),
         [1, 2, 3]
     );
+}
+
+#[test]
+fn in_a_run_the_namespaces_called_in_come_whole() {
+    let ix = namespaced();
+    // At limit 2, "sort by line" ranks one tool of files (4 tools): fewer deep hits than
+    // the limit, so its best tool alone ...
+    assert_eq!(entries_of(&ix, "sort by line", Some(""), 2), [2]);
+    // ... and whole once the run called in it (any of its tools).
+    assert_eq!(
+        entries_called(&ix, "sort by line", Some(""), &[0], 2),
+        [2, 0, 1, 3]
+    );
+    // A namespace the run called in comes whole even when the message does not name it.
+    assert_eq!(
+        entries_called(&ix, "the mean", Some("zzz"), &[3], 2),
+        [4, 5, 0, 1, 2, 3]
+    );
+    // Called tools without a namespace, or not the index's, bring nothing more; without a
+    // history (not a run) the calls change nothing.
+    assert_eq!(
+        entries_called(&ix, "the mean", Some("zzz"), &[6, 99], 2),
+        [4, 5]
+    );
+    assert_eq!(entries_called(&ix, "sort by line", None, &[0], 2), [2]);
+    // A message that ranks nothing gives nothing, whatever the calls.
+    assert_eq!(
+        entries_called(&ix, "zzz", Some("move the file"), &[0], 5),
+        Vec::<u32>::new()
+    );
+    // Without namespaces, entries is search.
+    let plain = index(&weather_tools());
+    for q in ["weather", "send an email", "ride", ""] {
+        assert_eq!(
+            entries_called(&plain, q, Some("weather"), &[0, 1], 2),
+            ranked(&plain, q, 2)
+        );
+    }
+    // A namespace larger than the limit with as many deep hits as the limit: whole.
+    let tools: Vec<Tool> = (0..8)
+        .map(|i| {
+            tool(
+                &alloc::format!("t{i}"),
+                if i < 3 { "alpha" } else { "beta" },
+            )
+        })
+        .collect();
+    let mut ix = index(&tools);
+    assert!(ix.set_namespaces(vec![0; 8]));
+    assert_eq!(entries_of(&ix, "alpha", Some(""), 4), [0, 1, 2]);
+    assert_eq!(entries_of(&ix, "alpha", Some(""), 3).len(), 8);
+    assert_eq!(entries_called(&ix, "alpha", Some(""), &[7], 4).len(), 8);
+}
+
+#[test]
+fn in_a_run_hits_without_a_namespace_give_way_to_the_turns_namespace() {
+    let ix = namespaced();
+    let single = entries_of(&ix, "the directory weather", None, 5);
+    assert!(single.contains(&6), "{single:?}");
+    // In a run standing in files (its first hit), the hits without a namespace are left out ...
+    let run = entries_of(&ix, "the directory weather", Some(""), 5);
+    assert!(!run.contains(&6) && !run.contains(&7), "{run:?}");
+    assert!(run.contains(&0), "{run:?}");
+    // ... but kept when no namespace of the turn's ranks at all.
+    assert_eq!(entries_of(&ix, "weather city", Some(""), 5), [6, 7]);
 }
 
 #[test]
@@ -1304,25 +1344,14 @@ fn large_namespaces_bring_their_best_tools() {
         .collect();
     let mut ix = index(&tools);
     assert!(ix.set_namespaces(vec![0; n]));
-    // Its tools among the first NAMESPACE_DEPTH x limit hits, in a run or not, called or not.
+    // Its tools among the first NAMESPACE_DEPTH x limit hits, in a run or not.
     assert_eq!(entries_of(&ix, "alpha", None, 1), [3, 7, 11, 15]);
     assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 1), [3, 7, 11, 15]);
-    assert_eq!(
-        entries_called(&ix, "alpha", Some("zzz"), &[0], 1),
-        [3, 7, 11, 15]
-    );
     assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 2).len(), 8);
-    // One tool fewer: offered whole in a run with WHOLE_EVIDENCE of the deep hits (8 of 20
-    // at limit 5) ...
+    // One tool fewer: offered whole in a run.
     let mut ix = index(&tools[..n - 1]);
     assert!(ix.set_namespaces(vec![0; n - 1]));
     assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 5).len(), n - 1);
-    // ... or called in (4 deep hits at limit 1 are fewer than WHOLE_EVIDENCE).
-    assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 1).len(), 4);
-    assert_eq!(
-        entries_called(&ix, "alpha", Some("zzz"), &[1], 1).len(),
-        n - 1
-    );
 }
 
 #[test]
@@ -1376,7 +1405,7 @@ fn snapshots_keep_namespaces() {
     let back = snapshot::load(saved(&ix, &tools)).unwrap().index;
     assert_eq!(back.namespaces(), ix.namespaces());
     assert_eq!(
-        entries_called(&back, "sort by line", Some("the mean"), &[0], 2),
+        entries_of(&back, "sort by line", Some("the mean"), 1),
         [2, 0, 1, 3, 4, 5]
     );
     let plain = snapshot::load(saved(&index(&tools), &tools)).unwrap().index;

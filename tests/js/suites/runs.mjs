@@ -245,19 +245,14 @@ export function runs(tp) {
   });
 
   describe("ToolIndex: namespaces and history (SPEC 8)", () => {
-    test("the first hit's namespace comes whole after the hits when it is no larger than the limit, or in a run that called in it; else its best tools", () => {
+    test("the first hit's namespace comes whole after the hits when it is no larger than the limit, or in a run; else its best tools", () => {
       const index = new ToolIndex(FS, { limit: 1 });
       // One message: files (3 tools) is larger than the limit; of it, sort alone ranks.
       assert.deepEqual(tools(index.entries("sort by line")), ["sort"]);
       assert.deepEqual(tools(new ToolIndex(FS, { limit: 3 }).entries("sort by line")), ["sort", "cd", "ls"]);
-      // In a run (a history, even an empty one), still its best tools, with too few hits to be whole ...
-      assert.deepEqual(tools(index.entries({ message: "sort by line", history: ["zzz"] })), ["sort"]);
-      assert.deepEqual(tools(index.entries({ message: "sort by line", history: [] })), ["sort"]);
-      // ... and whole once the run's model called one of its tools (names the index lacks, or without a namespace, add nothing).
-      assert.deepEqual(tools(index.entries({ message: "sort by line", history: [], called: ["ls"] })), ["sort", "cd", "ls"]);
-      assert.deepEqual(tools(index.entries({ message: "sort by line", history: [], called: ["weather", "nope"] })), ["sort"]);
-      // called is the run's: without a history it changes nothing.
-      assert.deepEqual(tools(index.entries({ message: "sort by line", called: ["ls"] })), ["sort"]);
+      // In a run (a history, even an empty one), whole.
+      assert.deepEqual(tools(index.entries({ message: "sort by line", history: ["zzz"] })), ["sort", "cd", "ls"]);
+      assert.deepEqual(tools(index.entries({ message: "sort by line", history: [] })), ["sort", "cd", "ls"]);
       assert.deepEqual(tools(index.entries({ message: "forecast" })), ["forecast"]);
       // search stays the ranking alone.
       assert.deepEqual(index.search("sort by line").map((h) => h.name), ["sort"]);
@@ -265,13 +260,38 @@ export function runs(tp) {
 
     test("the history's last message brings its namespaces; a miss still gives no rows", () => {
       const index = new ToolIndex(FS, { limit: 1 });
-      // The history's last message brings its namespace's best tools; the namespaces called in come whole.
-      assert.deepEqual(tools(index.entries({ message: "the mean", history: ["weather", "sort the file"] })), ["mean", "sort", "ls"]);
-      assert.deepEqual(tools(index.entries({ message: "the mean", history: ["weather", "sort the file"], called: ["cd", "add"] })), ["mean", "add", "cd", "ls", "sort"]);
-      assert.deepEqual(tools(index.entries({ message: "zzz", history: ["sort the file"], called: ["cd"] })), []);
-      // An empty history is a run's first turn.
-      assert.deepEqual(tools(index.entries({ message: "the mean", history: [], called: ["add"] })), ["mean", "add"]);
+      assert.deepEqual(tools(index.entries({ message: "the mean", history: ["weather", "sort the file"] })), ["mean", "add", "cd", "ls", "sort"]);
+      assert.deepEqual(tools(index.entries({ message: "zzz", history: ["sort the file"] })), []);
+      // An empty history is a run's first turn: in a run, the namespace comes whole.
+      assert.deepEqual(tools(index.entries({ message: "the mean", history: [] })), ["mean", "add"]);
       assert.deepEqual(tools(index.entries({ message: "the mean", history: null })), ["mean"]);
+    });
+
+    test("in a run, a namespace the model called in comes whole (context.called, optional); called names are checked", async () => {
+      const index = new ToolIndex(FS, { limit: 2 });
+      // files ranks one tool for "sort by line": fewer deep hits than the limit, so its best tool alone ...
+      assert.deepEqual(tools(index.entries({ message: "sort by line", history: [] })), ["sort"]);
+      // ... and whole once the run called one of its tools; names the index lacks, or without a namespace, add nothing.
+      assert.deepEqual(tools(index.entries({ message: "sort by line", history: [], called: ["ls"] })), ["sort", "cd", "ls"]);
+      assert.deepEqual(tools(index.entries({ message: "sort by line", history: [], called: ["weather", "nope"] })), ["sort"]);
+      // called is the run's: without a history it changes nothing.
+      assert.deepEqual(tools(index.entries({ message: "sort by line", called: ["ls"] })), ["sort"]);
+      // The called namespace comes whole though the message names another; the hits without a namespace stay
+      // (no namespace of the turn's ranks for "the weather").
+      assert.deepEqual(tools(index.entries({ message: "the weather", history: [], called: ["cd"] })), ["weather", "forecast", "cd", "ls", "sort"]);
+      assert.throws(() => index.entries({ message: "sort", history: [], called: "ls" }), { name: "TypeError", message: "ToolIndex.entries: context.called must be an iterable of strings, got string" });
+      assert.throws(() => index.entries({ message: "sort", history: [], called: ["ls", 2] }), { name: "TypeError", message: "ToolIndex.entries: context.called[1] must be a string, got number (2)" });
+      // Through a router and a run: what the model called in turn 1 comes whole in turn 2.
+      const registered = FS.map((t) => t.name);
+      const router = new ToolRouter({ registered, entries: index.entries });
+      const run = new PaletteRun({ registered, cache: "deferred" });
+      const [history, called, steps] = [[], [], []];
+      for (const [message, calls] of [["sort the lines", ["sort"]], ["and now the weather", []]]) {
+        steps.push(run.step(await router.resolve({ context: { message, history: [...history], called: [...called] } })));
+        history.push(message);
+        called.push(...calls);
+      }
+      assert.deepEqual(steps.map((s) => s.revealed), [["sort"], ["cd", "ls", "weather", "forecast"]]);
     });
 
     test("namespaces are exact strings, kept by snapshots", () => {
@@ -294,8 +314,6 @@ export function runs(tp) {
       const index = new ToolIndex(FS);
       assert.throws(() => index.entries({ message: "sort", history: "sort" }), { name: "TypeError", message: /^ToolIndex\.entries: context\.history must be an iterable of strings/ });
       assert.throws(() => index.entries({ message: "sort", history: ["a", 2] }), { name: "TypeError", message: /^ToolIndex\.entries: context\.history\[1\] must be a string/ });
-      assert.throws(() => index.entries({ message: "sort", history: [], called: "ls" }), { name: "TypeError", message: "ToolIndex.entries: context.called must be an iterable of strings, got string" });
-      assert.throws(() => index.entries({ message: "sort", history: [], called: ["ls", 2] }), { name: "TypeError", message: "ToolIndex.entries: context.called[1] must be a string, got number (2)" });
       const throwing = { message: "sort", get history() { throw new Error("no"); } };
       assert.throws(() => index.entries(throwing), { name: "TypeError", message: "ToolIndex.entries: context.history could not be read" });
     });
@@ -303,25 +321,22 @@ export function runs(tp) {
     test("with embed, the history is used after the vector is in", async () => {
       const vectors = FS.map((_, i) => [i === 3 ? 1 : 0, i === 3 ? 0 : 1]);
       const index = new ToolIndex(FS, { limit: 1, vectors, embed: async () => [1, 0] });
-      assert.deepEqual(tools(await index.entries({ message: "numbers", history: ["sort the file"] })), ["mean", "add", "sort", "ls"]);
-      assert.deepEqual(tools(await index.entries({ message: "numbers", history: ["sort the file"], called: ["sort"] })), ["mean", "add", "cd", "ls", "sort"]);
+      assert.deepEqual(tools(await index.entries({ message: "numbers", history: ["sort the file"] })), ["mean", "add", "cd", "ls", "sort"]);
     });
 
-    test("a run over a router over the index: the second turn keeps the first's tools, and the namespace it called in comes whole", async () => {
+    test("a run over a router over the index: the second turn keeps the first's namespace", async () => {
       const index = new ToolIndex(FS, { limit: 1 });
       const registered = FS.map((t) => t.name);
       const router = new ToolRouter({ registered, entries: index.entries });
       const run = new PaletteRun({ registered, cache: "deferred" });
       const history = [];
-      const called = [];
       const steps = [];
       for (const message of ["sort the file by line", "and now the mean of it"]) {
-        steps.push(run.step(await router.resolve({ context: { message, history: [...history], called: [...called] } })));
+        steps.push(run.step(await router.resolve({ context: { message, history: [...history] } })));
         history.push(message);
-        called.push("sort"); // what the model called this turn
       }
-      assert.deepEqual(steps.map((s) => s.revealed), [["ls", "sort"], ["cd", "mean"]]);
-      assert.deepEqual(steps[1].offered, ["ls", "sort", "cd", "mean"]);
+      assert.deepEqual(steps.map((s) => s.revealed), [["cd", "ls", "sort"], ["mean", "add"]]);
+      assert.deepEqual(steps[1].offered, ["cd", "ls", "sort", "mean", "add"]);
       assert.deepEqual(steps.map((s) => s.kept), [false, true]);
     });
   });
