@@ -126,9 +126,11 @@ const blank = () => ({
 /**
  * The whole measurement: per category, singles and sessions of SESSION conversations, per strategy.
  * `namespaces: false` indexes the tools without their namespaces, `history: false` routes each
- * turn on its message alone (the ablations of `--variants`).
+ * turn on its message alone, `calls: false` leaves out the context's `called` (the tools called
+ * in earlier turns, BFCL's ground truth standing for the model's calls) (the ablations of
+ * `--variants`).
  */
-export async function multiTurn({ lib = pkg, conversations = data.conversations, tools = poolOf(), namespaces = true, history: withHistory = true, entries = (index) => index.entries } = {}) {
+export async function multiTurn({ lib = pkg, conversations = data.conversations, tools = poolOf(), namespaces = true, history: withHistory = true, calls = true, entries = (index) => index.entries } = {}) {
   const t0 = performance.now();
   const defTokens = new Map([...tools, TOOL_SEARCH].map((t) => [t.name, encode(definition(t)).length]));
   const textTokens = new Map();
@@ -151,13 +153,14 @@ export async function multiTurn({ lib = pkg, conversations = data.conversations,
     );
     const steps = STRATEGIES.map(() => []);
     const history = [];
+    const called = [];
     let context = null;
     for (const turn of turns) {
       // A turn without a user message (miss_func: a function is added) is routed as the previous one.
       if (turn.user.length > 0 || context === null) {
-        context = { message: turn.user.join("\n"), history: withHistory ? [...history] : [] };
+        context = { message: turn.user.join("\n"), history: withHistory ? [...history] : [], ...(calls ? { called: [...called] } : {}) };
         history.push(context.message);
-      }
+      } else if (calls) context = { ...context, called: [...called] };
       const outcome = await router.resolve({ context });
       runs.forEach((run, i) => steps[i].push(run.step(outcome)));
       for (const [i, s] of STRATEGIES.entries()) {
@@ -172,6 +175,8 @@ export async function multiTurn({ lib = pkg, conversations = data.conversations,
           sum.needed += r.needed;
         }
       }
+      // What the model called in this turn (BFCL's ground truth), for the next turns' context.
+      for (const n of turn.names) if (!called.includes(n)) called.push(n);
       const every = sums[EVERY];
       every.turns++;
       if (turn.names.length) Object.assign(every, { callTurns: every.callTurns + 1, recallSum: every.recallSum + 1, found: every.found + turn.names.length, needed: every.needed + turn.names.length });
@@ -269,7 +274,7 @@ function tableLines(t) {
 /** What the bench prints. */
 export function lines(m) {
   const out = [
-    `Runs on BFCL multi-turn (${m.conversations} conversations; pool of ${m.tools} tools, ${m.toolTokens.toLocaleString("en")} o200k tokens of definitions; ToolRouter over a ToolIndex, limit ${m.limit}, namespaces = API classes, history = earlier user messages; system ${m.sizes.system}, tool result ${m.sizes.result}, answer ${m.sizes.answer} tokens; "deferred" pins tool_search, ${m.toolSearchTokens} tokens; cost × = against every tool listed, cached, A = Anthropic, O = OpenAI; ${(m.ms / 1000).toFixed(1)} s):`,
+    `Runs on BFCL multi-turn (${m.conversations} conversations; pool of ${m.tools} tools, ${m.toolTokens.toLocaleString("en")} o200k tokens of definitions; ToolRouter over a ToolIndex, limit ${m.limit}, namespaces = API classes, history = earlier user messages, called = earlier turns' ground-truth calls; system ${m.sizes.system}, tool result ${m.sizes.result}, answer ${m.sizes.answer} tokens; "deferred" pins tool_search, ${m.toolSearchTokens} tokens; cost × = against every tool listed, cached, A = Anthropic, O = OpenAI; ${(m.ms / 1000).toFixed(1)} s):`,
   ];
   for (const [category, modes] of Object.entries(m.categories)) {
     for (const [mode, t] of Object.entries(modes)) {
@@ -292,7 +297,7 @@ export function markdown(m) {
   const base = m.categories.multi_turn_base;
   const others = Object.entries(m.categories).filter(([c]) => c !== "multi_turn_base");
   return [
-    `Runs (SPEC 8) on BFCL \`multi_turn_base\` (${base.singles.runs} conversations, ${base.singles.rows[0].turns} turns, ${base.singles.rows[0].requests.toLocaleString("en")} requests; bench/tool-search/multi-turn.mjs, cost model in bench/tool-search/DESIGN.md): a ToolRouter over a ToolIndex (limit ${m.limit}) over ${m.tools} tools (${m.toolTokens.toLocaleString("en")} tokens of definitions), each turn routed on its message and the earlier ones; recall of the turn's needed tools in \`offered\`; input cost against listing every tool, with caching on. Single conversations:`,
+    `Runs (SPEC 8) on BFCL \`multi_turn_base\` (${base.singles.runs} conversations, ${base.singles.rows[0].turns} turns, ${base.singles.rows[0].requests.toLocaleString("en")} requests; bench/tool-search/multi-turn.mjs, cost model in bench/tool-search/DESIGN.md): a ToolRouter over a ToolIndex (limit ${m.limit}) over ${m.tools} tools (${m.toolTokens.toLocaleString("en")} tokens of definitions), each turn routed on its message, the earlier ones and the tools called in earlier turns (BFCL's ground truth standing for the model's calls); recall of the turn's needed tools in \`offered\`; input cost against listing every tool, with caching on. Single conversations:`,
     "",
     ...table(base.singles),
     "",
@@ -350,10 +355,11 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     // Ablations on multi_turn_base: what the history and the namespaces each bring.
     const conversations = data.conversations.filter((c) => c.category === "multi_turn_base");
     for (const [what, options] of [
-      ["the message alone, no namespaces", { history: false, namespaces: false }],
-      ["message and history, no namespaces", { namespaces: false }],
-      ["the message alone, with namespaces", { history: false }],
-      ["message and history, with namespaces (as the bench runs)", {}],
+      ["the message alone, no namespaces", { history: false, namespaces: false, calls: false }],
+      ["message and history, no namespaces", { namespaces: false, calls: false }],
+      ["the message alone, with namespaces", { history: false, calls: false }],
+      ["message and history, with namespaces, no calls", { calls: false }],
+      ["message, history and earlier calls, with namespaces (as the bench runs)", {}],
     ]) {
       const m = await multiTurn({ conversations, ...options });
       console.log(`${what}:`);

@@ -32,7 +32,7 @@ export class ToolIndex {
   get entries() { return (context) => this.entriesFor(context); }
 
   /** @type {import("./tool-palette.js").ToolIndex["entriesFor"]} */
-  entriesFor(context) { return entriesOf(this, ToolIndex, context, ([ix], { names }, count, vector) => rowsOf(names, wasm.entries(ix, count, vector))); }
+  entriesFor(context) { return entriesOf(this, ToolIndex, context, ([ix], more, count, vector, read) => rowsOf(more.names, wasm.entries(ix, count, vector, calledOf(more, read)))); }
 
   /** The rows naming these tools of the index exactly, as `entries` makes them. */
   /** @type {import("./tool-palette.js").ToolIndex["rows"]} */
@@ -74,7 +74,7 @@ export function entriesOf(self, Class, context, rows) {
     const where = `${Class.name}.entries: context`;
     let read;
     try { if ((read = contextOf(context, where))) putNames(read, where); } catch (error) { if (more.embed) return Promise.reject(error); throw error; }
-    if (!more.embed) return read ? rows(slots, more, read.length, undefined) : NO_ROWS;
+    if (!more.embed) return read ? rows(slots, more, read.length, undefined, read) : NO_ROWS;
     // (No word to rank in the message, index.rs `worded`: embed is not asked.)
     if (!read || !wasm.worded()) return Promise.resolve(NO_ROWS);
     const rank = (failed) => (answer) => enter(embedded, self, [Class, rows, read, failed, answer], false);
@@ -125,13 +125,24 @@ function ask(self, Class, method, query, options, f) {
 }
 
 // A context's message and the history's last (SPEC 8), or undefined without a message. A
-// history given empty (a run's first turn) is "": the core ranks it as a turn of a run.
+// history given empty (a run's first turn) is "": the core ranks it as a turn of a run. The
+// context's `called` (the tools the run's model called) rides along as the array's `called`.
 function contextOf(context, where) {
   if (!isObject(context)) return typeof context === "string" ? [context] : undefined;
-  const [message, history] = fields(context, ["message", "history"], where);
+  const [message, history, called] = fields(context, ["message", "history", "called"], where);
   const last = history == null ? [] : strings(history, `${where}.history`).slice(-1);
   if (history != null && last.length === 0) last.push("");
-  return typeof message === "string" ? [message, ...last] : undefined;
+  const calls = called == null ? [] : strings(called, `${where}.called`);
+  return typeof message === "string" ? Object.assign([message, ...last], { called: calls }) : undefined;
+}
+
+// The indices of the context's called names that are the index's tools (others left out),
+// through a table of the names made at the first call that needs it.
+function calledOf(more, read) {
+  const called = read?.called ?? [];
+  if (called.length === 0) return new Uint32Array(0);
+  const at = (more.positions ??= new Map(more.names.map((name, i) => [name, i])));
+  return Uint32Array.from(called.filter((name) => at.has(name)), (name) => at.get(name));
 }
 
 // The rows once embed answered (or `failed`): lexical when it failed (onEmbedError gets why).
@@ -142,7 +153,7 @@ function embedded(Class, rows, read, failed, answer) {
     try { vector = failed ? undefined : checkVector((v) => wasm.fitting(slots.at(-1), v), answer, `${Class.name}: the vector embed(message) answered`, more.dims); } catch (error) { [failed, answer] = [true, error]; }
     try { if (failed) more.onEmbedError?.(answer); } catch {}
     putNames(read, `${Class.name}.entries: context`);
-    return rows(slots, more, read.length, vector);
+    return rows(slots, more, read.length, vector, read);
   });
 }
 

@@ -198,15 +198,17 @@ pub fn worded() -> bool {
     crate::search::has_word(batch::names(1).get(0))
 }
 
-/// The tools of `entries` for the message in the batch (and the history's last after it).
+/// The tools of `entries` for the message in the batch (and the history's last after it),
+/// with the tools the run's model called (`called`, indices of the index's tools).
 #[wasm_bindgen]
-pub fn entries(slot: u32, count: u32, vector: Option<Vec<f64>>) -> Vec<u32> {
+pub fn entries(slot: u32, count: u32, vector: Option<Vec<f64>>, called: Vec<u32>) -> Vec<u32> {
     let (texts, mut out) = (batch::names(count), Vec::new());
     let history = (texts.len() > 1).then(|| texts.get(1));
     ready(slot, |s| {
         let limit = s.limit as usize;
+        let (query, fused) = (texts.get(0), fused_in(s, &vector));
         s.index
-            .entries(texts.get(0), fused_in(s, &vector), history, limit, &mut out);
+            .entries(query, fused, history, &called, limit, &mut out);
     });
     out
 }

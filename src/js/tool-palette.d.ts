@@ -29,8 +29,12 @@ export interface ToolDoc {
  */
 export type ToolLike = ToolDoc | (ToolDoc & { readonly [other: string]: unknown }) | { type: "function"; function: ToolDoc };
 
-/** A turn's context for `entries`: the message, and the run's earlier user messages, oldest first (SPEC 8). */
-export type ToolContext = string | { message?: string | undefined; history?: Iterable<string> | null | undefined };
+/**
+ * A turn's context for `entries`: the message, the run's earlier user messages, oldest first (SPEC 8), and optionally the
+ * tools the run's model has called so far (names; any not in the index are left out): a namespace the run called in is
+ * the turn's, offered whole when it has at most 32 tools.
+ */
+export type ToolContext = string | { message?: string | undefined; history?: Iterable<string> | null | undefined; called?: Iterable<string> | null | undefined };
 
 export type ToolRows = readonly { readonly tool: string }[];
 
@@ -118,7 +122,9 @@ export declare class ToolIndex {
     explain(query: string, options?: ToolSearchOptions): readonly ToolExplanation[];
     /**
      * A ready `entries` for `ToolRouter`/`resolvePalette`: the rows `{ tool }` of `search(message)` for the turn's context,
-     * then every tool of each small namespace ranked among the first 2 × limit, for the message and for the history's last one.
+     * then the namespaces the ranking (of the message, and of the history's last one) and the run's `called` tools name the
+     * turn's: whole when small, or in a run when called in or ranked strongly, else their best tools
+     * (bench/tool-search/DESIGN.md, "Namespaces by evidence").
      * With `embed`, a Promise of them: `embed(message)` is awaited (within the router's `timeoutMs`), then the ranking is hybrid.
      */
     readonly entries: (context?: ToolContext) => ToolRows | Promise<ToolRows>;

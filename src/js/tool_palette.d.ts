@@ -101,9 +101,10 @@ export function dimensions(slot: number): number | undefined;
 export function dispatch(slot: number, palette: Palette, count: number): number | undefined;
 
 /**
- * The tools of `entries` for the message in the batch (and the history's last after it).
+ * The tools of `entries` for the message in the batch (and the history's last after it),
+ * with the tools the run's model called (`called`, indices of the index's tools).
  */
-export function entries(slot: number, count: number, vector?: Float64Array | number[] | null): Uint32Array;
+export function entries(slot: number, count: number, vector: Float64Array | number[] | null | undefined, called: Uint32Array | number[]): Uint32Array;
 
 /**
  * The hits of `search` explained to index.js (false: the index keeps no counts for it).
@@ -367,7 +368,7 @@ export interface InitOutput {
     readonly decide: (a: number, b: number, c: number, d: number, e: number) => number;
     readonly dimensions: (a: number) => number;
     readonly dispatch: (a: number, b: number, c: number) => number;
-    readonly entries: (a: number, b: number, c: number, d: number) => [number, number];
+    readonly entries: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
     readonly explain: (a: number, b: number, c: number, d: number) => number;
     readonly finish: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => number;
     readonly fits: (a: number, b: number) => number;

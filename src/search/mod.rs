@@ -812,9 +812,14 @@ pub const WHOLE_NAMESPACE: u32 = 32;
 /// namespace's best tools are taken from (bench/tool-search/DESIGN.md, "Namespaces by evidence").
 pub const NAMESPACE_DEPTH: usize = 4;
 
-/// A namespace with at least this many of the first `limit` hits is the turn's, as is the
-/// first hit's (DESIGN.md, "Namespaces by evidence").
+/// A single message (no run): a namespace with at least this many of the first `limit` hits
+/// is the turn's, as is the first hit's (DESIGN.md, "Namespaces by evidence").
 pub const CONCENTRATION: usize = 2;
+
+/// In a run: a namespace with at least this many of the first `NAMESPACE_DEPTH × limit` hits
+/// is the turn's, as is the first hit's and each the run called in (DESIGN.md, "Namespaces
+/// by evidence in a run").
+pub const RUN_CONCENTRATION: usize = 3;
 
 /// Which tools share a namespace: per tool, the first tool of its namespace (`NONE`: it
 /// has none), the next tool of the same namespace (`NONE` after the last), and per first
@@ -874,26 +879,34 @@ impl Index {
     }
 
     /// The rows of `entries` (SPEC 6 and 8), into `out` (cleared first), from the ranking's
-    /// evidence (bench/tool-search/DESIGN.md, "Namespaces by evidence"):
+    /// evidence (bench/tool-search/DESIGN.md, "Namespaces by evidence"). The query is ranked
+    /// `NAMESPACE_DEPTH × limit` deep (hybrid with `vector`); a namespace's best tools are its
+    /// tools among those deep hits.
     ///
-    /// - the query's first `limit` hits (hybrid with `vector`), ranked `NAMESPACE_DEPTH ×
-    ///   limit` deep;
-    /// - the turn's namespaces: the first hit's, and each holding `CONCENTRATION` of the
-    ///   first `limit` hits; then the same of `history` (the run's last earlier message,
-    ///   ranked lexically);
-    /// - each such namespace whole when it is no larger than `limit`, or in a run (with
-    ///   `history`, empty on a run's first turn) when it is no larger than
-    ///   `WHOLE_NAMESPACE`; else only its best tools, those among the deep hits.
+    /// A single message (`history` `None`): the first `limit` hits, and for the first hit's
+    /// namespace and each holding `CONCENTRATION` of the first `limit` hits, the namespace
+    /// whole when it is no larger than `limit`, else its best tools.
     ///
-    /// Each tool once; a turn adds at most `NAMESPACE_DEPTH × limit` tools or
-    /// `WHOLE_NAMESPACE` per namespace, of at most `1 + limit / CONCENTRATION` namespaces
-    /// per ranking. A query that ranks nothing gives nothing (a search miss never hides the
+    /// In a run (`history` given, empty on a run's first turn; `called`: the tools the run's
+    /// model called, by index, any order): the turn's namespaces are the first hit's, each
+    /// holding `RUN_CONCENTRATION` of the deep hits, and each the run called in; each is
+    /// offered whole when it is no larger than `limit`, or no larger than `WHOLE_NAMESPACE`
+    /// and called in or holding `limit` of the deep hits; else its best tools. Of the
+    /// first `limit` hits, those without a namespace are left out when a namespace of the
+    /// turn's ranks among the deep hits. Then the same evidence from `history` (the run's last
+    /// earlier message, ranked lexically).
+    ///
+    /// Each tool once. A ranking brings at most `1 + NAMESPACE_DEPTH × limit /
+    /// RUN_CONCENTRATION` namespaces (`1 + limit / CONCENTRATION` for a single message), each
+    /// at most `WHOLE_NAMESPACE` tools whole or its deep hits; the run's called namespaces
+    /// come on top. A query that ranks nothing gives nothing (a search miss never hides the
     /// palette); without namespaces this is `search`.
     pub fn entries(
         &self,
         query: &[u16],
         vector: Option<(&[f64], &Fusion)>,
         history: Option<&[u16]>,
+        called: &[u32],
         limit: usize,
         out: &mut Vec<u32>,
     ) {
@@ -906,78 +919,121 @@ impl Index {
         };
         let mut hits = Vec::new();
         self.ranked(query, vector, depth, &mut hits);
-        out.extend(hits.iter().take(limit).map(|h| h.tool));
         if ns.first.is_empty() || hits.is_empty() {
+            out.extend(hits.iter().take(limit).map(|h| h.tool));
             return;
         }
-        let whole_up_to = if history.is_some() {
-            WHOLE_NAMESPACE.max(limit as u32)
-        } else {
-            limit as u32
+        let Some(history) = history else {
+            out.extend(hits.iter().take(limit).map(|h| h.tool));
+            let mut found = Vec::new();
+            self.evident(
+                &hits[..limit.min(hits.len())],
+                CONCENTRATION,
+                &[],
+                &mut found,
+            );
+            for f in found {
+                self.offer(f, ns.size[f as usize] <= limit as u32, &hits, out);
+            }
+            return;
         };
-        let mut offered: Vec<u32> = Vec::new();
-        self.offer_evident(&hits, limit, whole_up_to, &mut offered, out);
-        if let Some(history) = history {
+        // The namespaces the run called in, by their first tools (unknown tools left out).
+        let mut calls: Vec<u32> = Vec::new();
+        for &t in called {
+            let f = ns.first.get(t as usize).copied().unwrap_or(NONE);
+            if f != NONE && !calls.contains(&f) {
+                calls.push(f);
+            }
+        }
+        let mut found = Vec::new();
+        self.evident(&hits, RUN_CONCENTRATION, &calls, &mut found);
+        let stands_in = hits.iter().any(|h| {
+            let f = ns.first[h.tool as usize];
+            f != NONE && found.contains(&f)
+        });
+        for h in hits.iter().take(limit) {
+            if ns.first[h.tool as usize] != NONE || !stands_in {
+                put(h.tool, out);
+            }
+        }
+        self.offer_in_run(&found, &calls, &hits, limit, out);
+        if !history.is_empty() {
             self.search(history, depth, &mut hits);
             if !hits.is_empty() {
-                self.offer_evident(&hits, limit, whole_up_to, &mut offered, out);
+                self.evident(&hits, RUN_CONCENTRATION, &calls, &mut found);
+                self.offer_in_run(&found, &calls, &hits, limit, out);
             }
         }
     }
 
-    /// The namespaces `hits` (a ranking, best first) give evidence for, by their first tools:
-    /// the first hit's and each holding `CONCENTRATION` of the first `limit` hits.
-    fn evident(&self, hits: &[Hit], limit: usize, into: &mut Vec<u32>) {
+    /// The namespaces `hits` (a ranking, best first) give evidence for, by their first tools,
+    /// into `into` (cleared first): the first hit's, each holding `concentration` of `hits`,
+    /// then each of `calls` (the run's called namespaces).
+    fn evident(&self, hits: &[Hit], concentration: usize, calls: &[u32], into: &mut Vec<u32>) {
         into.clear();
         let first = &self.namespaces.first;
-        let top = &hits[..limit.min(hits.len())];
-        for (i, hit) in top.iter().enumerate() {
+        for (i, hit) in hits.iter().enumerate() {
             let f = first[hit.tool as usize];
             if f == NONE || into.contains(&f) {
                 continue;
             }
-            let count = top.iter().filter(|h| first[h.tool as usize] == f).count();
-            if i == 0 || count >= CONCENTRATION {
+            if i == 0 || self.count(f, hits) >= concentration {
+                into.push(f);
+            }
+        }
+        for &f in calls {
+            if !into.contains(&f) {
                 into.push(f);
             }
         }
     }
 
-    /// Offers each namespace `hits` give evidence for (and not offered whole yet, in
-    /// `offered`): whole when it has at most `whole_up_to` tools, else its tools among `hits`.
-    fn offer_evident(
+    /// How many of `hits` are of the namespace whose first tool is `f`.
+    fn count(&self, f: u32, hits: &[Hit]) -> usize {
+        let first = &self.namespaces.first;
+        hits.iter().filter(|h| first[h.tool as usize] == f).count()
+    }
+
+    /// In a run, each of `found` (namespaces by their first tools): whole when no larger than
+    /// `limit`, or no larger than `WHOLE_NAMESPACE` and called in (`calls`) or holding `limit`
+    /// of `hits` (as many as a turn has rows); else its tools among `hits`.
+    fn offer_in_run(
         &self,
+        found: &[u32],
+        calls: &[u32],
         hits: &[Hit],
         limit: usize,
-        whole_up_to: u32,
-        offered: &mut Vec<u32>,
         out: &mut Vec<u32>,
     ) {
+        for &f in found {
+            let size = self.namespaces.size[f as usize];
+            let evidence = calls.contains(&f) || self.count(f, hits) >= limit;
+            let whole = size <= limit as u32 || (size <= WHOLE_NAMESPACE && evidence);
+            self.offer(f, whole, hits, out);
+        }
+    }
+
+    /// The namespace whose first tool is `f`: every tool (`whole`), else its tools among `hits`.
+    fn offer(&self, f: u32, whole: bool, hits: &[Hit], out: &mut Vec<u32>) {
         let ns = &self.namespaces;
-        let mut found = Vec::new();
-        self.evident(hits, limit, &mut found);
-        let put = |t: u32, out: &mut Vec<u32>| {
-            if !out.contains(&t) {
-                out.push(t);
+        if whole {
+            let mut t = f;
+            while t != NONE {
+                put(t, out);
+                t = ns.next[t as usize];
             }
-        };
-        for f in found {
-            if offered.contains(&f) {
-                continue;
-            }
-            if ns.size[f as usize] <= whole_up_to {
-                offered.push(f);
-                let mut t = f;
-                while t != NONE {
-                    put(t, out);
-                    t = ns.next[t as usize];
-                }
-            } else {
-                for hit in hits.iter().filter(|h| ns.first[h.tool as usize] == f) {
-                    put(hit.tool, out);
-                }
+        } else {
+            for hit in hits.iter().filter(|h| ns.first[h.tool as usize] == f) {
+                put(hit.tool, out);
             }
         }
+    }
+}
+
+/// `t` at the end of `out` unless it is there already.
+fn put(t: u32, out: &mut Vec<u32>) {
+    if !out.contains(&t) {
+        out.push(t);
     }
 }
 

@@ -1182,9 +1182,19 @@ fn namespaced() -> Index {
 }
 
 fn entries_of(ix: &Index, q: &str, history: Option<&str>, limit: usize) -> Vec<u32> {
+    entries_called(ix, q, history, &[], limit)
+}
+
+fn entries_called(
+    ix: &Index,
+    q: &str,
+    history: Option<&str>,
+    called: &[u32],
+    limit: usize,
+) -> Vec<u32> {
     let mut out = Vec::new();
     let history = history.map(u);
-    ix.entries(&u(q), None, history.as_deref(), limit, &mut out);
+    ix.entries(&u(q), None, history.as_deref(), called, limit, &mut out);
     out
 }
 
@@ -1239,11 +1249,86 @@ fn a_namespace_is_the_turns_by_its_first_hit_or_its_share_of_the_hits() {
         tool("b2", "zeta"),
     ]);
     assert!(ix.set_namespaces(vec![NONE, 1, 1, 1, 4, 4]));
-    // The first hit has no namespace; of the first 3 hits (0, 1, 2), two are of the first
-    // namespace: it is the turn's, whole; the other's hit (4, fourth) brings nothing.
-    assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 3), [0, 1, 2, 3]);
+    // A single message: the first hit has no namespace; of the first 3 hits (0, 1, 2), two
+    // are of the first namespace: it is the turn's, whole (3 tools, no larger than the
+    // limit); the other's hit (4, fourth) brings nothing.
+    assert_eq!(entries_of(&ix, "gamma alpha", None, 3), [0, 1, 2, 3]);
     // Of the first 2 hits only one is of it: no namespace is the turn's.
+    assert_eq!(entries_of(&ix, "gamma alpha", None, 2), [0, 1]);
+    // In a run, RUN_CONCENTRATION (3) of the deep hits: a1 and a2 are two, so neither
+    // namespace is the turn's and the hits stay as they are.
+    assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 3), [0, 1, 2]);
     assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 2), [0, 1]);
+    // Called in, the namespace is the turn's: whole, and the hit without one gives way.
+    assert_eq!(
+        entries_called(&ix, "gamma alpha", Some("zzz"), &[2], 2),
+        [1, 2, 3]
+    );
+}
+
+#[test]
+fn in_a_run_the_namespaces_called_in_come_whole() {
+    let ix = namespaced();
+    // At limit 2, "sort by line" ranks one tool of files (4 tools): fewer deep hits than
+    // the limit, so its best tool alone ...
+    assert_eq!(entries_of(&ix, "sort by line", Some(""), 2), [2]);
+    // ... and whole once the run called in it (any of its tools).
+    assert_eq!(
+        entries_called(&ix, "sort by line", Some(""), &[0], 2),
+        [2, 0, 1, 3]
+    );
+    // A namespace the run called in comes whole even when the message does not name it.
+    assert_eq!(
+        entries_called(&ix, "the mean", Some("zzz"), &[3], 2),
+        [4, 5, 0, 1, 2, 3]
+    );
+    // Called tools without a namespace, or not the index's, bring nothing more; without a
+    // history (not a run) the calls change nothing.
+    assert_eq!(
+        entries_called(&ix, "the mean", Some("zzz"), &[6, 99], 2),
+        [4, 5]
+    );
+    assert_eq!(entries_called(&ix, "sort by line", None, &[0], 2), [2]);
+    // A message that ranks nothing gives nothing, whatever the calls.
+    assert_eq!(
+        entries_called(&ix, "zzz", Some("move the file"), &[0], 5),
+        Vec::<u32>::new()
+    );
+    // Without namespaces, entries is search.
+    let plain = index(&weather_tools());
+    for q in ["weather", "send an email", "ride", ""] {
+        assert_eq!(
+            entries_called(&plain, q, Some("weather"), &[0, 1], 2),
+            ranked(&plain, q, 2)
+        );
+    }
+    // A namespace larger than the limit with as many deep hits as the limit: whole.
+    let tools: Vec<Tool> = (0..8)
+        .map(|i| {
+            tool(
+                &alloc::format!("t{i}"),
+                if i < 3 { "alpha" } else { "beta" },
+            )
+        })
+        .collect();
+    let mut ix = index(&tools);
+    assert!(ix.set_namespaces(vec![0; 8]));
+    assert_eq!(entries_of(&ix, "alpha", Some(""), 4), [0, 1, 2]);
+    assert_eq!(entries_of(&ix, "alpha", Some(""), 3).len(), 8);
+    assert_eq!(entries_called(&ix, "alpha", Some(""), &[7], 4).len(), 8);
+}
+
+#[test]
+fn in_a_run_hits_without_a_namespace_give_way_to_the_turns_namespace() {
+    let ix = namespaced();
+    let single = entries_of(&ix, "the directory weather", None, 5);
+    assert!(single.contains(&6), "{single:?}");
+    // In a run standing in files (its first hit), the hits without a namespace are left out ...
+    let run = entries_of(&ix, "the directory weather", Some(""), 5);
+    assert!(!run.contains(&6) && !run.contains(&7), "{run:?}");
+    assert!(run.contains(&0), "{run:?}");
+    // ... but kept when no namespace of the turn's ranks at all.
+    assert_eq!(entries_of(&ix, "weather city", Some(""), 5), [6, 7]);
 }
 
 #[test]

@@ -267,6 +267,33 @@ export function runs(tp) {
       assert.deepEqual(tools(index.entries({ message: "the mean", history: null })), ["mean"]);
     });
 
+    test("in a run, a namespace the model called in comes whole (context.called, optional); called names are checked", async () => {
+      const index = new ToolIndex(FS, { limit: 2 });
+      // files ranks one tool for "sort by line": fewer deep hits than the limit, so its best tool alone ...
+      assert.deepEqual(tools(index.entries({ message: "sort by line", history: [] })), ["sort"]);
+      // ... and whole once the run called one of its tools; names the index lacks, or without a namespace, add nothing.
+      assert.deepEqual(tools(index.entries({ message: "sort by line", history: [], called: ["ls"] })), ["sort", "cd", "ls"]);
+      assert.deepEqual(tools(index.entries({ message: "sort by line", history: [], called: ["weather", "nope"] })), ["sort"]);
+      // called is the run's: without a history it changes nothing.
+      assert.deepEqual(tools(index.entries({ message: "sort by line", called: ["ls"] })), ["sort"]);
+      // The called namespace comes whole though the message names another; the hits without a namespace stay
+      // (no namespace of the turn's ranks for "the weather").
+      assert.deepEqual(tools(index.entries({ message: "the weather", history: [], called: ["cd"] })), ["weather", "forecast", "cd", "ls", "sort"]);
+      assert.throws(() => index.entries({ message: "sort", history: [], called: "ls" }), { name: "TypeError", message: "ToolIndex.entries: context.called must be an iterable of strings, got string" });
+      assert.throws(() => index.entries({ message: "sort", history: [], called: ["ls", 2] }), { name: "TypeError", message: "ToolIndex.entries: context.called[1] must be a string, got number (2)" });
+      // Through a router and a run: what the model called in turn 1 comes whole in turn 2.
+      const registered = FS.map((t) => t.name);
+      const router = new ToolRouter({ registered, entries: index.entries });
+      const run = new PaletteRun({ registered, cache: "deferred" });
+      const [history, called, steps] = [[], [], []];
+      for (const [message, calls] of [["sort the lines", ["sort"]], ["and now the weather", []]]) {
+        steps.push(run.step(await router.resolve({ context: { message, history: [...history], called: [...called] } })));
+        history.push(message);
+        called.push(...calls);
+      }
+      assert.deepEqual(steps.map((s) => s.revealed), [["sort"], ["cd", "ls", "weather", "forecast"]]);
+    });
+
     test("namespaces are exact strings, kept by snapshots", () => {
       const odd = [
         { name: "a", description: "alpha", namespace: "n\uD800" },
