@@ -40,7 +40,7 @@ export class ToolIndex {
     return withRecord(this, ToolIndex, "rows", (_, more) => {
       const where = "ToolIndex.rows: names";
       const list = strings(names, where);
-      const known = (more.known ??= new Set(more.names));
+      const known = positions(more);
       const bad = list.findIndex((name) => !known.has(name));
       if (bad >= 0) throw new TypeError(`${where}[${bad}] ("${list[bad]}") is not a tool of this index`);
       return rowsOf(list, list.keys());
@@ -136,12 +136,14 @@ function contextOf(context, where) {
   return typeof message === "string" ? Object.assign([message, ...last], { called: calls }) : undefined;
 }
 
-// The indices of the context's called names that are the index's tools (others left out),
-// through a table of the names made at the first call that needs it.
+// An index's names to their positions, made at the first call that needs it (names are exact keys).
+const positions = (more) => (more.positions ??= new Map(more.names.map((name, i) => [name, i])));
+
+// The indices of the context's called names that are the index's tools (others left out).
 function calledOf(more, read) {
   const called = read?.called ?? [];
   if (called.length === 0) return new Uint32Array(0);
-  const at = (more.positions ??= new Map(more.names.map((name, i) => [name, i])));
+  const at = positions(more);
   return Uint32Array.from(called.filter((name) => at.has(name)), (name) => at.get(name));
 }
 
