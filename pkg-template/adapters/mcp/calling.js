@@ -1,14 +1,12 @@
 // tool-palette/mcp, calling: one run's calls, through the kernel's gate and the policies (POST seam) to their server. A call outside the turn's
-// palette, or to no tool at all, is a failed call (isError: true) naming only the offered tools, and no server is called. search_tools answers from
-// the listing's index.
+// palette is a failed call (isError: true) naming only the offered tools.
 import { refuses } from "../kernel/core.js";
 import { aiSdkTools, langchainTools, NO_TOOL_MATCHES, openaiAgentsTools, resultText } from "../kernel/tools.js";
 import { abortable, attempt, checkSignal, errorText, fail, fields, isFunction, isObject, read, reasonOf, tryOr, within } from "../kernel/values.js";
 
 const failed = (text) => ({ content: [{ type: "text", text }], isError: true });
 
-// A call in MCP's shape { name, arguments } or a framework's ({ name, args }, { toolName, input }, arguments as JSON text), each field read once.
-// Arguments that are no JSON are the model's: answered (`invalid`), not thrown.
+// A call in MCP's shape or a framework's. Arguments that are no JSON are the model's: answered (`invalid`), not thrown.
 function readCall(call, where) {
   const at = `${where}: callTool(call)`;
   if (!isObject(call)) throw fail(at, "a tool call ({ name, arguments })", call);
@@ -29,13 +27,12 @@ function readCall(call, where) {
   return { name, args: args ?? {}, ...(id == null ? {} : { id }) };
 }
 
-/** One run's calls: `callTool(call, options)` through the gate of its latest turn, and its tools in the frameworks' shapes. */
 export function createCalling(o, listing, routing) {
   const { clients, policies, searchName, skillTool, outsidePalette, limit, embed, onEmbedError, timeoutMs, where } = o;
   const { found, skills, changed } = routing;
   const isSkillTool = (name) => skills !== null && skills.def !== null && name === skillTool;
 
-  // The best matches: hybrid when the tools were embedded (the query embedded within timeoutMs; else lexical, onEmbedError told).
+  // Hybrid when the tools were embedded (else, or when the query's embedding fails, lexical).
   async function search(args, l, signal) {
     const query = isObject(args) && typeof args.query === "string" ? args.query : "";
     let hits = null;
@@ -66,8 +63,7 @@ export function createCalling(o, listing, routing) {
     return { content: [{ type: "text", text: answer }], structuredContent: { tools } };
   }
 
-  // The call to its server, with a signal of its own aborted with the caller's (the SDK leaves a listener on the signal it is given: a run's one
-  // signal would keep one per call).
+  // The call to its server, with a signal of its own (the SDK leaves a listener on the signal it is given: a run's one signal would keep one per call).
   async function dispatch(entry, args, signal) {
     const own = signal ? new AbortController() : null;
     const relay = () => own.abort(reasonOf(signal));
@@ -83,7 +79,6 @@ export function createCalling(o, listing, routing) {
     }
   }
 
-  // A call the caller aborts rejects with the signal's reason at once, whether or not the server heeds it.
   async function callTool(call, options) {
     const { signal } = fields(options, ["signal"], `${where}: callTool(call, options)`);
     checkSignal(signal, `${where}: callTool(call, options).signal`);
@@ -108,7 +103,6 @@ export function createCalling(o, listing, routing) {
       return failed(`Tool ${c.name} is not available in this step. ${available}`);
     }
     if (isSearch) return search(c.args, l, signal);
-    // load_skill (SPEC 9): the skill's instructions; its tools join the run's later steps.
     if (isSkillTool(c.name)) {
       const text = await skills.load(c.args);
       changed();
