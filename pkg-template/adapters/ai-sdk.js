@@ -2,7 +2,7 @@
 // `activeTools`, so the SDK itself refuses a call outside them, and the model in a Proxy that watches the calls it emits; `wrapTools` sends every
 // `execute` through the kernel's dispatch. No import of `ai`: its documented shapes.
 import { ToolIndex } from "tool-palette";
-import { attributes, contextOf, createCore, noTarget, standardValidate, validateArgs } from "./kernel/core.js";
+import { attributes, contextOf, createCore, isFunctionTool, noTarget, standardValidate, validateArgs } from "./kernel/core.js";
 import { aiSdkTools } from "./kernel/tools.js";
 import { attempt, fail, isFunction, isObject, NOT_JSON, put, tryOr } from "./kernel/values.js";
 
@@ -43,7 +43,6 @@ async function accepted(tool, input) {
   return true;
 }
 
-const said = (m) => (isObject(m) && m.role === "user" && typeof m.content === "string" ? m.content : undefined);
 const toolCallsOf = (content) => (Array.isArray(content) ? content.filter((p) => isObject(p) && p.type === "tool-call" && typeof p.toolName === "string") : []);
 
 export function createToolPalette(options) {
@@ -65,7 +64,7 @@ export function createToolPalette(options) {
     const stepNumber = isObject(input) ? input.stepNumber : undefined;
     // The skills' instructions placed before (ai 7 carries a step's messages forward) are not the host's: the context reads without them.
     const messages = isObject(input) && Array.isArray(input.messages) ? input.messages : null;
-    const host = core.skills && messages ? await core.skills.strip(messages, said) : messages;
+    const host = core.skills && messages ? await core.skills.strip(messages) : messages;
     const ctx = o.context(host === messages ? input : { ...input, messages: host });
     const step = await core.begin({ index: typeof stepNumber === "number" ? stepNumber : 0, ctx, tools: known.names, shape, route: { stepNumber } });
     if (generation) open.set(generation, step);
@@ -73,7 +72,7 @@ export function createToolPalette(options) {
 
     const { enforce } = core;
     const result = {};
-    const model = enforce && step.selection && step.selection.model != null ? step.selection.model : isObject(input) ? input.model : undefined;
+    const model = step.policyModel ?? (isObject(input) ? input.model : undefined);
     // Narrowing: `activeTools` or, when calls outside the palette are allowed (or with a run), the tools the watched model is sent.
     const watched = watch(model, step, enforce && (step.listed || (step.offered && o.outsidePalette === "allow")));
     if (!watched && model != null) {
@@ -86,7 +85,7 @@ export function createToolPalette(options) {
     if (watched) result.model = watched;
     else if (enforce && model !== input?.model) result.model = model;
     if (o.tracing) result.runtimeContext = { ...(isObject(input) && isObject(input.runtimeContext) ? input.runtimeContext : {}), toolPalette: step.attributes };
-    const placed = await core.instruct(step, messages, { said, make: (text) => ({ role: "user", content: text }) });
+    const placed = await core.instruct(step, messages);
     if (placed) byMessages.set((result.messages = placed), step);
     return result;
   }
@@ -95,7 +94,6 @@ export function createToolPalette(options) {
   function watch(model, step, filter) {
     if (!isObject(model) || !isFunction(model.doGenerate)) return undefined;
     const send = (callOptions) => {
-      const isFunctionTool = (t) => isObject(t) && t.type === "function";
       const tools = isObject(callOptions) && Array.isArray(callOptions.tools) ? callOptions.tools : null;
       const sent = filter && tools ? { ...callOptions, tools: step.listed ? step.arrange(tools, isFunctionTool) : tools.filter((t) => !isFunctionTool(t) || step.offeredSet.has(t.name)) } : callOptions;
       // The report says what the model saw: the names the SDK really sent (in shadow mode: would have).

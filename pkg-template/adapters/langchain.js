@@ -1,6 +1,7 @@
 // tool-palette/langchain: the LangChain.js v1 (`langchain` createAgent) middleware, LangChain's hooks over the kernel. A call outside the palette
 // gets, as a call to an unknown tool does, an error ToolMessage. No import of langchain: the middleware is a plain object of the documented shape.
 import { attributes, contextOf, createCore } from "./kernel/core.js";
+import { userMessage } from "./kernel/skills.js";
 import { fail, isFunction, isObject, nameOf, tryOr } from "./kernel/values.js";
 
 const WHERE = "tool-palette/langchain";
@@ -83,11 +84,11 @@ export function toolPaletteMiddleware(options) {
     if (core.enforce) {
       const offered = step.narrow(all);
       if (offered !== all) next.tools = offered;
-      if (step.selection && step.selection.model != null) next.model = step.selection.model;
+      if (step.policyModel !== undefined) next.model = step.policyModel;
     }
     // The skills' instructions as human messages of the host's class.
     const Human = messages.find((m) => typeOf(m) === "human")?.constructor;
-    const make = (text) => (isFunction(Human) && Human !== Object ? new Human({ content: text }) : { role: "user", content: text });
+    const make = (text) => (isFunction(Human) && Human !== Object ? new Human({ content: text }) : userMessage(text));
     const placed = await core.instruct(step, messages, { said: (m) => (isObject(m) && typeOf(m) === "human" && typeof m.content === "string" ? m.content : undefined), make });
     if (placed) next.messages = placed;
     step.visible = (next.tools ?? all).map(nameOf).filter((n) => typeof n === "string");

@@ -2,7 +2,7 @@
 // each turn; a call outside the palette rejects the run before any tool of that answer runs, named as the SDK's error for an unknown tool.
 // `palette.tools(list)` copies the function tools: `isEnabled` shows the run context to the model seam. No import of the SDK: its documented shapes,
 // and the registered symbols under which it shares its trace context and trace provider across copies.
-import { attributes, createCore, lastText, noTarget } from "./kernel/core.js";
+import { attributes, createCore, isFunctionTool, lastText, noTarget } from "./kernel/core.js";
 import { openaiAgentsTools } from "./kernel/tools.js";
 import { fail, isFunction, isObject, NOT_JSON, tryOr } from "./kernel/values.js";
 
@@ -24,8 +24,6 @@ export class ToolOutsidePaletteError extends Error {
 }
 
 const userText = (items) => (typeof items === "string" ? items : lastText(items, (item) => item.role === "user"));
-const isFunctionTool = (t) => isObject(t) && t.type === "function";
-const said = (item) => (isObject(item) && item.role === "user" && typeof item.content === "string" ? item.content : undefined);
 
 /** The default context: the run context when it has a string `message`; a string as the message; else a copy with the last user text. */
 export function defaultContext(input) {
@@ -111,22 +109,16 @@ export function createToolPalette(options) {
     step.agent = sight.agent;
     step.traceParent = context ? context.span ?? context.trace : undefined;
     run.open = step;
-    const policyModel = core.enforce && step.selection && step.selection.model != null ? step.selection.model : undefined;
-    const chosen = policyModel ?? fallback;
+    const chosen = step.policyModel ?? fallback;
     if (!isObject(chosen) || !isFunction(chosen.getResponse)) {
-      const policy = policyModel !== undefined && step.selection.policy ? ` (policy "${step.selection.policy}")` : "";
+      const policy = step.policyModel !== undefined && step.selection.policy ? ` (policy "${step.selection.policy}")` : "";
       throw fail(`${WHERE}: the model for this turn${policy}`, "a Model instance (with getResponse); model names are not resolved by the adapter", chosen);
     }
     // Only function tools are narrowed (with a run: its listed ones, in its order); hosted tools and handoffs stay.
-    let sent = request;
-    if (core.enforce && step.listed) sent = { ...request, tools: step.arrange(req.tools, isFunctionTool) };
-    else if (core.enforce && step.offered) {
-      const kept = new Set(step.narrow(functions));
-      sent = { ...request, tools: req.tools.filter((t) => !isFunctionTool(t) || kept.has(t)) };
-    }
+    let sent = core.enforce && (step.listed || step.offered) ? { ...request, tools: step.arrange(req.tools, isFunctionTool) } : request;
     // A server-managed conversation keeps the skills' instructions itself: sent once, after the turn's input.
     const items = typeof req.input === "string" ? [{ role: "user", content: req.input }] : req.input;
-    const placed = await core.instruct(step, items, { said, make: (text) => ({ role: "user", content: text }), once: Boolean(req.previousResponseId || req.conversationId) });
+    const placed = await core.instruct(step, items, { once: Boolean(req.previousResponseId || req.conversationId) });
     if (placed) sent = { ...sent, input: placed };
     return { step, chosen, sent, functions: new Set(functions.map((t) => t.name)) };
   }

@@ -103,6 +103,9 @@ export function attributes(report) {
   return a;
 }
 
+/** A function tool (the OpenAI Agents SDK's, the AI SDK's as sent to the model): the tools narrowed, the others kept. */
+export const isFunctionTool = (t) => isObject(t) && t.type === "function";
+
 /** The palette gate of every adapter: a call outside `offered` (`null`: every tool) is refused, unless calls outside are allowed and it names a tool. */
 export const refuses = (offered, name, { allow, known }) => offered !== null && !offered.has(name) && (!allow || !known(name));
 
@@ -269,10 +272,17 @@ class Step {
     return tools.filter((t) => unnamed(t) || kept.has(t));
   }
 
-  // With a run: the tools `narrowed` picks as `narrow` answers, after the others as they were.
-  arrange(tools, narrowed) {
-    if (!this.listed || !Array.isArray(tools)) return tools;
-    return [...tools.filter((t) => !narrowed(t)), ...this.narrow(tools.filter(narrowed))];
+  // The tools `picked` narrowed (with a run: in its order, after the others), the others as they were.
+  arrange(tools, picked) {
+    if (!Array.isArray(tools) || !(this.listed || this.offeredSet)) return tools;
+    if (this.listed) return [...tools.filter((t) => !picked(t)), ...this.narrow(tools.filter(picked))];
+    const kept = new Set(this.narrow(tools.filter(picked)));
+    return tools.filter((t) => !picked(t) || kept.has(t));
+  }
+
+  // The policies' model for the step, when enforced.
+  get policyModel() {
+    return this.core.enforce && this.selection?.model != null ? this.selection.model : undefined;
   }
 
   // One call the model emitted; `dispatches`: whether a dispatch will follow.

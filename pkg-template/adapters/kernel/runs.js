@@ -11,13 +11,8 @@ export const runLists = (step, listed, skills) => ({
   ...(skills && { skills: step?.skills ?? NONE, newSkills: step?.newSkills ?? NONE }),
 });
 
-/**
- * A run over the registered names of each step, kept while they stay the same. With `carry`, a new run starts with what the previous one showed the
- * model of the names still registered: a deferred run's revealed tools stay revealed (the model loaded them), an appending run's listed tools stay
- * listed. The skills the run met (SPEC 9) stay met in a new run, and the tools of those the model loaded stay joined. `saved` (a saved form) is
- * restored at the first step, over that step's registered names: a run saved over others is a TypeError naming `at`, or, with `carry`, a new run that
- * carries what the saved one showed (as a change of the tools would).
- */
+// A run kept while the registered names stay the same. With `carry`, a new run keeps what the previous one showed the model (revealed or listed
+// tools); the skills met stay met. `saved` is restored at the first step: saved over other tools, a TypeError, or with `carry` a carrying new run.
 export class Runs {
   constructor(cache, pinnedOf, { carry = false, saved = null, at = "options.saved", of = "an adapter (from onSaved or save())" } = {}) {
     Object.assign(this, { cache, pinnedOf, carry, at, names: null, run: null, listed: [], revealed: [], met: [], placed: [] });

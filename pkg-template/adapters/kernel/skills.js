@@ -1,7 +1,7 @@
 // Skills (SPEC 9) in the adapters: the `skills` option, the skills' rows joined with what the router routes, their instructions placed after the
 // history, and the load_skill tool. Internal.
 import { resolvePalette, SkillIndex } from "tool-palette";
-import { errorText, fail, hasMethod, isFunction, isString, items, tryOr } from "./values.js";
+import { errorText, fail, hasMethod, isFunction, isObject, isString, items, tryOr } from "./values.js";
 
 /** `options.skills`: anything with a SkillIndex's `entries`, `get` and `loadSkillTool` (tool-palette/mcp's `run.skills`), or an iterable of skills. */
 export function readSkills(value, where) {
@@ -18,7 +18,9 @@ export function readSkills(value, where) {
 
 export const instructions = (name, body, server) => `<skill name=${JSON.stringify(name)}${server ? ` server=${JSON.stringify(server)}` : ""}>\n${body}\n</skill>`;
 
-export const unreadable = (name, error) => `The skill "${name}" could not be read: ${errorText(error)}`;
+// A user message's text and a user message of the instructions, unless a framework has its own (`said`, `make`).
+const userSaid = (m) => (isObject(m) && m.role === "user" && typeof m.content === "string" ? m.content : undefined);
+export const userMessage = (text) => ({ role: "user", content: text });
 
 export function createSkills(source, { tool, runs }) {
   const texts = new Map(); // skill → its instructions (or the words saying they could not be read), read once
@@ -26,7 +28,7 @@ export function createSkills(source, { tool, runs }) {
     try {
       return isFunction(source.instructions) ? await source.instructions(name) : instructions(name, source.get(name)?.body ?? "");
     } catch (error) {
-      return unreadable(name, error);
+      return `The skill "${name}" could not be read: ${errorText(error)}`;
     }
   };
   const text = (name) => {
@@ -63,7 +65,7 @@ export function createSkills(source, { tool, runs }) {
 
   // The messages with the instructions in place, each where it entered the conversation, so that the cached prefix is kept (`undefined`: none).
   // `once`: the conversation is kept where it is sent: the new ones are sent once, at the end.
-  async function place(newSkills, messages, { said, make, once = false }) {
+  async function place(newSkills, messages, { said = userSaid, make = userMessage, once = false } = {}) {
     if (once) return newSkills.length ? [...messages, ...(await Promise.all(newSkills.map(text))).map(make)] : undefined;
     const host = await strip(messages, said);
     await Promise.all(newSkills.map(text)); // read before they are recorded as placed
@@ -78,7 +80,7 @@ export function createSkills(source, { tool, runs }) {
     return out;
   }
 
-  async function strip(messages, said) {
+  async function strip(messages, said = userSaid) {
     const ours = new Set(await Promise.all(runs.placed.map(([skill]) => text(skill))));
     return runs.placed.length ? messages.filter((m) => !ours.has(said(m))) : messages;
   }

@@ -85,6 +85,16 @@ export function tryOr(f, otherwise) {
 
 export const NOT_JSON = Symbol("not JSON");
 
+/** `[f()]`, or `[]` once `skip(error)` is told why not. */
+export function kept(f, skip) {
+  try {
+    return [f()];
+  } catch (error) {
+    skip(error);
+    return [];
+  }
+}
+
 /** A tool's `name` (a getter that throws names nothing). */
 export const nameOf = (tool) => tryOr(() => (isObject(tool) || isFunction(tool) ? tool.name : undefined));
 

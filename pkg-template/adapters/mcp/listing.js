@@ -1,7 +1,7 @@
 // tool-palette/mcp, listing: every server's tools (within listTimeoutMs), their palette names, the index over them, what is left out and the
 // definitions' sizes.
 import { ToolIndex } from "tool-palette";
-import { errorText, fail, isFunction, isObject, put, timerFor, tryOr, within } from "../kernel/values.js";
+import { errorText, fail, isFunction, isObject, kept, put, timerFor, tryOr, within } from "../kernel/values.js";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
 // The largest tool definition (its JSON, in code units) the palette keeps, and the largest server's SKILL.md (bytes) it reads: far beyond what a
@@ -116,18 +116,9 @@ export function createListing(o) {
   // the one left out. A server that lists one name twice keeps its first tool of it.
   function named(skipped) {
     const inOrder = [...perServer].sort((a, b) => serverOrder.indexOf(a[0]) - serverOrder.indexOf(b[0]));
-    const read = inOrder.map(([server, { tools }]) => [
-      server,
-      tools.flatMap((tool) => {
-        try {
-          return [readTool(tool)];
-        } catch (error) {
-          const name = tryOr(() => (isObject(tool) && typeof tool.name === "string" ? tool.name : ""), "");
-          skipped.push({ server, name, reason: `its definition cannot be read: ${errorText(error)}` });
-          return [];
-        }
-      }),
-    ]);
+    const unread = (server, name) => (error) => skipped.push({ server, name, reason: `its definition cannot be read: ${errorText(error)}` });
+    const nameOf = (tool) => tryOr(() => (isObject(tool) && typeof tool.name === "string" ? tool.name : ""), "");
+    const read = inOrder.map(([server, { tools }]) => [server, tools.flatMap((tool) => kept(() => readTool(tool), unread(server, nameOf(tool))))]);
     const listers = new Map(); // name → the servers that list it
     for (const [server, tools] of read) for (const t of tools) (listers.get(t.name) ?? listers.set(t.name, new Set()).get(t.name)).add(server);
     const paletteName = (server, t) => (listers.get(t.name).size > 1 || t.name === searchName || t.name === skillTool ? `${server}__${t.name}` : t.name);
@@ -142,12 +133,9 @@ export function createListing(o) {
           skipped.push({ server, name: t.name, reason: `"${name}" is already the name of a tool of server "${owner}"` });
           continue;
         }
-        try {
-          const offered = t.name === name ? t.tool : { ...t.tool, name }; // the MCP tool object under its palette name
-          byName.set(name, { server, tool: t.tool, name: t.name, offered, description: t.description, inputSchema: t.inputSchema });
-        } catch (error) {
-          skipped.push({ server, name: t.name, reason: `its definition cannot be read: ${errorText(error)}` });
-        }
+        // The MCP tool object under its palette name (a copy, which may throw).
+        const [offered] = kept(() => (t.name === name ? t.tool : { ...t.tool, name }), unread(server, t.name));
+        if (offered) byName.set(name, { server, tool: t.tool, name: t.name, offered, description: t.description, inputSchema: t.inputSchema });
       }
     }
     return byName;

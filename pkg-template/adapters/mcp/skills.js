@@ -2,10 +2,10 @@
 // at each listing. A server's skill is indexed from its entry (nothing is read ahead of need); its SKILL.md is read when first needed.
 import { parseSkill, SkillIndex } from "tool-palette";
 import { instructions } from "../kernel/skills.js";
-import { errorText, isFunction, isObject, isString, tryOr } from "../kernel/values.js";
+import { errorText, isFunction, isObject, isString, kept, tryOr } from "../kernel/values.js";
 import { definition, MAX_DEFINITION, pages, UNCHECKED } from "./listing.js";
 
-export const EXTENSION = "io.modelcontextprotocol/skills";
+const EXTENSION = "io.modelcontextprotocol/skills";
 
 export const declares = (client) => tryOr(() => isFunction(client.getServerCapabilities) && isObject(client.getServerCapabilities()?.extensions?.[EXTENSION]), false);
 
@@ -34,25 +34,16 @@ export function createSkills(o, listing) {
       relisted.filter((server) => servers.includes(server)).map(async (server) => {
         const client = clients.get(server);
         const page = (params, opts) => client.request({ method: "skills/list", params: params ?? {} }, UNCHECKED, opts);
-        try {
-          const timedOut = () => new Error(`skills/list of server "${server}" timed out after ${listTimeoutMs} ms`);
-          entries.set(server, await pages(page, "skills", listTimeoutMs, timedOut, "skills/list"));
-        } catch (error) {
-          entries.set(server, []);
+        const timedOut = () => new Error(`skills/list of server "${server}" timed out after ${listTimeoutMs} ms`);
+        const failed = (error) => {
           warn(`SKILLS_FAILED:${server}`, `the skills of server "${server}" could not be listed (${errorText(error)}); they are left out until it lists again.`);
-        }
-      }),
-    );
-    const read = [...entries].flatMap(([server, list]) =>
-      list.flatMap((entry) => {
-        try {
-          return [{ server, ...readEntry(entry) }];
-        } catch (error) {
-          warn(`SKILL_SKIPPED:${server}`, `a skill entry of server "${server}" was left out: ${errorText(error)}.`);
           return [];
-        }
+        };
+        entries.set(server, await pages(page, "skills", listTimeoutMs, timedOut, "skills/list").catch(failed));
       }),
     );
+    const skipped = (server) => (error) => warn(`SKILL_SKIPPED:${server}`, `a skill entry of server "${server}" was left out: ${errorText(error)}.`);
+    const read = [...entries].flatMap(([server, list]) => list.flatMap((entry) => kept(() => ({ server, ...readEntry(entry) }), skipped(server))));
     const count = new Map();
     for (const name of [...hostNames, ...read.map((s) => s.frontmatter.name)]) count.set(name, (count.get(name) ?? 0) + 1);
     const taken = new Set(hostNames);
