@@ -3,13 +3,12 @@
 // `execute` through the kernel's dispatch. No import of `ai`: its documented shapes.
 import { ToolIndex } from "tool-palette";
 import { attributes, contextOf, createCore, isFunctionTool, noTarget, standardValidate, validateArgs } from "./kernel/core.js";
-import { aiSdkTools } from "./kernel/tools.js";
+import { AI_SCHEMA, aiSdkTools } from "./kernel/tools.js";
 import { attempt, fail, isFunction, isObject, NOT_JSON, put, tryOr } from "./kernel/values.js";
 
 const WHERE = "tool-palette/ai-sdk";
-// The AI SDK's toolSearch() tool carries this registered symbol (ai 7), its schemas (jsonSchema(), zodSchema()) the other.
+// The AI SDK's toolSearch() tool carries this registered symbol (ai 7); its schemas, kernel/tools.js AI_SCHEMA.
 const TOOL_SEARCH = Symbol.for("vercel.ai.toolSearch");
-const AI_SCHEMA = Symbol.for("vercel.ai.schema");
 
 export const defaultContext = (input) =>
   contextOf(isObject(input) && Array.isArray(input.messages) ? input.messages : [], isObject(input) ? input.runtimeContext : undefined, (m) => m.role === "user");

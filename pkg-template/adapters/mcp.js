@@ -1,9 +1,9 @@
 // tool-palette/mcp: the tools of Model Context Protocol servers (clients of the official SDK, or anything with `listTools` and `callTool`), routed,
 // searched and policed. This module reads the options; the listing is mcp/listing.js, a run's routing mcp/routing.js, its calls mcp/calling.js.
 import { SkillIndex, ToolIndex } from "tool-palette";
-import { readCache, readSkillTool } from "./kernel/core.js";
+import { readCache, readOutsidePalette, readSkillTool, readToolName } from "./kernel/core.js";
 import { readSkills } from "./kernel/skills.js";
-import { attempt, checkFunctions, checkOneOf, errorText, fail, fields, hasMethod, isObject, warnings } from "./kernel/values.js";
+import { attempt, checkFunctions, errorText, fail, fields, hasMethod, isObject, warnings } from "./kernel/values.js";
 import { createListing } from "./mcp/listing.js";
 import { createRouting } from "./mcp/routing.js";
 import { createCalling } from "./mcp/calling.js";
@@ -37,8 +37,8 @@ function readMcpOptions(options) {
   if (clients.size === 0) throw new TypeError(`${at} must name at least one server`);
   if (policies !== null && !(isObject(policies) && hasMethod(policies, "dispatch", `${WHERE}: options.policies.dispatch`))) throw fail(`${WHERE}: options.policies`, "a ToolPolicies", policies);
   checkFunctions(`${WHERE}: options`, { entries, onDecision, onWarning, countTokens });
-  if (searchName !== false && (typeof searchName !== "string" || searchName === "")) throw fail(`${WHERE}: options.searchTool`, "a tool name or false", searchName);
-  checkOneOf(WHERE, "outsidePalette", outsidePalette, ["refuse", "allow"]);
+  readToolName(searchName, `${WHERE}: options.searchTool`);
+  readOutsidePalette(outsidePalette, WHERE);
   // The limit and skillIndex by the core's own rules (wire.js has no table of them: a throwaway index checks them), under these options' names.
   byCore(() => new ToolIndex([], { limit }).dispose(), /^ToolIndex: options/, `${WHERE}: options`);
   // The host's own skills (an index made of an iterable is disposed once read).

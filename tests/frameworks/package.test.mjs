@@ -80,6 +80,12 @@ test("a rule is written once: the core's option rules are not copied into the ad
   for (const f of files.filter((f) => f !== "kernel/core.js")) assert.doesNotMatch(source(f), /selection\??\.model\b/, `${f} picks the policies' model itself`);
   // The user message that carries a skill's instructions is made in kernel/skills.js alone.
   for (const f of files.filter((f) => f !== "kernel/skills.js")) assert.doesNotMatch(source(f), /role: "user", content: text/, `${f} makes its own instructions message`);
+  // The rule of a tool name option (search_tools, load_skill) and the values of outsidePalette, in kernel/core.js alone (tool-palette/mcp reads them there).
+  for (const [rule, pattern] of [["a tool name option", /a tool name or false/g], ["outsidePalette", /"refuse", "allow"/g]]) {
+    const at = files.filter((f) => (source(f).match(pattern) ?? []).length > 0);
+    assert.deepEqual(at, ["kernel/core.js"], `the ${rule} rule is written in ${at.join(", ")}`);
+    assert.equal(source("kernel/core.js").match(pattern).length, 1, `the ${rule} rule is written once in kernel/core.js`);
+  }
 });
 
 test("an adapter resolves the package to the host's own instance: node.mjs for import, node.cjs for require", async () => {

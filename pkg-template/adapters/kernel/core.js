@@ -17,7 +17,7 @@ function readOptions(options, where, defaultContext, extra) {
   if (policies != null && !(seam("selectModel") && seam("dispatch"))) throw fail(`${where}: options.policies`, "a ToolPolicies", policies);
   checkFunctions(`${where}: options`, { context, onRoute: o.onRoute, onDispatch: o.onDispatch, onDecision: o.onDecision, onWarning: o.onWarning, onSaved: o.onSaved });
   checkOneOf(where, "mode", mode, ["enforce", "shadow"]);
-  checkOneOf(where, "outsidePalette", outsidePalette, ["refuse", "allow"]);
+  readOutsidePalette(outsidePalette, where);
   if (typeof tracing !== "boolean") throw fail(`${where}: options.tracing`, "a boolean", tracing);
   const pins = o.alwaysInclude == null ? [] : names(o.alwaysInclude, `${where}: options.alwaysInclude`);
   // With skills (SPEC 9) the adapter is one run, its load_skill tool pinned; in shadow mode the model sees no load_skill tool (nor instructions).
@@ -33,9 +33,17 @@ function readOptions(options, where, defaultContext, extra) {
 export function readSkillTool(value, where, skills) {
   if (value == null) return "load_skill";
   if (!skills) throw new TypeError(`${where} needs the skills option`);
+  return readToolName(value, where);
+}
+
+/** The name of a tool of the adapter's own (search_tools, load_skill), or `false` for none. */
+export function readToolName(value, where) {
   if (value !== false && (!isString(value) || value === "")) throw fail(where, "a tool name or false", value);
   return value;
 }
+
+/** `options.outsidePalette` of every adapter and tool-palette/mcp. */
+export const readOutsidePalette = (value, where) => checkOneOf(where, "outsidePalette", value, ["refuse", "allow"]);
 
 /** `options.cache`: one of the core's strategies (wire.js `CACHES`), or `null`. */
 export function readCache(cache, where, { deferred = true } = {}) {

@@ -87,7 +87,7 @@ export class Runs {
   }
 
   // A saved form read and checked (a TypeError naming `at` says why not).
-  static parse(saved, at, of = "an adapter (from onSaved or save())") {
+  static parse(saved, at, of) {
     if (typeof saved !== "string") throw fail(at, "a string (a saved run, from onSaved or save())", saved);
     const o = tryOr(() => JSON.parse(saved));
     const lists = (v) => Array.isArray(v) && v.every((x) => typeof x === "string");

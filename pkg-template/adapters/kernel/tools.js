@@ -5,7 +5,7 @@ import { isObject, put } from "./values.js";
 export const NO_TOOL_MATCHES = "No tool matches this query; try other words.";
 
 // The AI SDK's schema brand (a registered symbol): a JSON schema the SDK takes as it is.
-const AI_SCHEMA = Symbol.for("vercel.ai.schema");
+export const AI_SCHEMA = Symbol.for("vercel.ai.schema");
 const EMPTY = () => ({ type: "object", properties: {} });
 
 /** A record of AI SDK tools keyed by name (own data properties: "__proto__" too). */

@@ -31,6 +31,7 @@ export function createCalling(o, listing, routing) {
   const { clients, policies, searchName, skillTool, outsidePalette, limit, embed, onEmbedError, timeoutMs, where } = o;
   const { found, skills, changed } = routing;
   const isSkillTool = (name) => skills !== null && skills.def !== null && name === skillTool;
+  const isSearchTool = (name) => searchName !== false && name === searchName;
 
   // Hybrid when the tools were embedded (else, or when the query's embedding fails, lexical).
   async function search(args, l, signal) {
@@ -89,20 +90,19 @@ export function createCalling(o, listing, routing) {
     const current = routing.current;
     const turn = current ? current.turn : null;
     const offered = turn ? turn.names : [];
-    const isSearch = c.name === searchName && searchName !== false;
     // A turn that did not narrow offers the search tool too (it reveals nothing hidden); a name now another server's (after list_changed) is not that
     // turn's tool; an unknown name is answered as a hidden one (nothing hidden shows).
     const was = current ? current.targets.get(c.name) : undefined;
     const now = l.byName.get(c.name);
     const moved = was !== undefined && (was.server !== now?.server || was.name !== now?.name);
     const gate = new Set(moved ? [] : offered);
-    if (isSearch && turn !== null && turn.outcome.kind !== "routed") gate.add(c.name);
-    const known = (name) => l.byName.has(name) || (name === searchName && searchName !== false) || isSkillTool(name);
+    if (isSearchTool(c.name) && turn !== null && turn.outcome.kind !== "routed") gate.add(c.name);
+    const known = (name) => l.byName.has(name) || isSearchTool(name) || isSkillTool(name);
     if (!known(c.name) || refuses(gate, c.name, { allow: outsidePalette === "allow" || (current !== null && current.lenient), known })) {
       const available = offered.length ? `Available tools: ${offered.join(", ")}.` : "No tool is offered before the run's first step (route()).";
       return failed(`Tool ${c.name} is not available in this step. ${available}`);
     }
-    if (isSearch) return search(c.args, l, signal);
+    if (isSearchTool(c.name)) return search(c.args, l, signal);
     if (isSkillTool(c.name)) {
       const text = await skills.load(c.args);
       changed();
@@ -110,7 +110,7 @@ export function createCalling(o, listing, routing) {
     }
     const dispatched = policies ? policies.dispatch(c, turn ? turn.ctx : { message: "" }, turn ? turn.palette : undefined) : null;
     const target = dispatched ? dispatched.call : c;
-    if (target.name === searchName && searchName !== false) return search(target.args, l, signal);
+    if (isSearchTool(target.name)) return search(target.args, l, signal);
     const entry = l.byName.get(target.name);
     if (!entry) return failed(`Tool ${c.name} was redirected to ${target.name}, which no server lists.`);
     return dispatch(entry, target.args, signal);

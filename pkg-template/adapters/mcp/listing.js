@@ -116,8 +116,9 @@ export function createListing(o) {
   // the one left out. A server that lists one name twice keeps its first tool of it.
   function named(skipped) {
     const inOrder = [...perServer].sort((a, b) => serverOrder.indexOf(a[0]) - serverOrder.indexOf(b[0]));
-    const unread = (server, name) => (error) => skipped.push({ server, name, reason: `its definition cannot be read: ${errorText(error)}` });
-    const nameOf = (tool) => tryOr(() => (isObject(tool) && typeof tool.name === "string" ? tool.name : ""), "");
+    // A tool left out, named by `name()` (read only then: a tool is read once).
+    const unread = (server, name) => (error) => skipped.push({ server, name: name(), reason: `its definition cannot be read: ${errorText(error)}` });
+    const nameOf = (tool) => () => tryOr(() => (isObject(tool) && typeof tool.name === "string" ? tool.name : ""), "");
     const read = inOrder.map(([server, { tools }]) => [server, tools.flatMap((tool) => kept(() => readTool(tool), unread(server, nameOf(tool))))]);
     const listers = new Map(); // name → the servers that list it
     for (const [server, tools] of read) for (const t of tools) (listers.get(t.name) ?? listers.set(t.name, new Set()).get(t.name)).add(server);
@@ -134,7 +135,7 @@ export function createListing(o) {
           continue;
         }
         // The MCP tool object under its palette name (a copy, which may throw).
-        const [offered] = kept(() => (t.name === name ? t.tool : { ...t.tool, name }), unread(server, t.name));
+        const [offered] = kept(() => (t.name === name ? t.tool : { ...t.tool, name }), unread(server, () => t.name));
         if (offered) byName.set(name, { server, tool: t.tool, name: t.name, offered, description: t.description, inputSchema: t.inputSchema });
       }
     }
@@ -147,19 +148,19 @@ export function createListing(o) {
     const docs = [...byName].map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema, ...(cache === null ? {} : { namespace: t.server }) }));
     return indexOf(docs).catch(async (error) => {
       if (!(error instanceof RangeError)) throw error;
-      const kept = [];
+      const fit = [];
       for (const server of serverOrder) {
         const own = docs.filter((d) => byName.get(d.name)?.server === server);
         try {
-          if (own.length) new ToolIndex([...kept, ...own], { limit }).dispose();
-          kept.push(...own);
+          if (own.length) new ToolIndex([...fit, ...own], { limit }).dispose();
+          fit.push(...own);
         } catch (tooLarge) {
           if (!(tooLarge instanceof RangeError)) throw tooLarge;
           perServer.set(server, { tools: [], error: `its tools are too large to index with the others (${errorText(tooLarge)})` });
           for (const d of own) byName.delete(d.name);
         }
       }
-      return indexOf(kept);
+      return indexOf(fit);
     });
   }
 
