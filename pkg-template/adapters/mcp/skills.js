@@ -74,8 +74,8 @@ export function createSkills(o, listing) {
   async function read(s, refreshed = false) {
     const client = clients.get(s.server);
     const large = (size) => new RangeError(`the SKILL.md at ${s.uri} is ${size.toLocaleString("en-US")} bytes, more than ${MAX_DEFINITION.toLocaleString("en-US")} (too large to give a model)`);
-    const declared = Array.isArray(s.resources) ? s.resources.find((r) => isObject(r) && r.uri === s.uri)?.size : undefined;
-    if (declared > MAX_DEFINITION) throw large(declared);
+    const listed = Array.isArray(s.resources) ? s.resources.find((r) => isObject(r) && r.uri === s.uri) : undefined;
+    if (listed?.size > MAX_DEFINITION) throw large(listed.size);
     const result = isFunction(client.readResource) ? await client.readResource({ uri: s.uri }) : await client.request({ method: "resources/read", params: { uri: s.uri } }, UNCHECKED);
     const contents = isObject(result) && Array.isArray(result.contents) ? result.contents : [];
     const content = contents.find((c) => isObject(c) && c.uri === s.uri) ?? contents[0];
@@ -84,20 +84,12 @@ export function createSkills(o, listing) {
     const bytes = why === null ? new TextEncoder().encode(text) : null;
     if (bytes?.length > MAX_DEFINITION) throw large(bytes.length);
     if (why === null && Array.isArray(s.resources)) {
-      const listed = s.resources.find((r) => isObject(r) && r.uri === s.uri);
       if (!listed) why = "its entry lists no SKILL.md";
       else if (typeof listed.size === "number" && bytes.length !== listed.size) why = `it is ${bytes.length} bytes, its entry says ${listed.size}`;
       else if (typeof listed.digest === "string" && `sha256:${hex(await globalThis.crypto.subtle.digest("SHA-256", bytes))}` !== listed.digest) why = "its SHA-256 digest is not its entry's";
     }
-    let skill;
-    if (why === null) {
-      try {
-        skill = parseSkill(text);
-        if (!same(skill.frontmatter, s.frontmatter)) why = "its frontmatter is not its entry's";
-      } catch (error) {
-        why = errorText(error);
-      }
-    }
+    const [skill] = why === null ? kept(() => parseSkill(text), (error) => void (why = errorText(error))) : [];
+    if (skill && !same(skill.frontmatter, s.frontmatter)) why = "its frontmatter is not its entry's";
     if (why === null) return skill.body;
     if (refreshed) throw new Error(`the SKILL.md at ${s.uri} does not match its entry: ${why}`);
     const got = await client.request({ method: "skills/get", params: { uri: s.uri } }, UNCHECKED);
