@@ -1,24 +1,15 @@
-// tool-palette/ai-sdk: the Vercel AI SDK (`ai` 7) adapter, the AI SDK's hooks over the kernel.
-//
-//   const palette = createToolPalette({ router, policies });
-//   await generateText({ model, prompt, stopWhen, tools: palette.wrapTools(tools), prepareStep: palette.prepareStep });
-//
-// `prepareStep` routes each step and returns the offered names as `activeTools` (omitted for every tool), so the SDK itself refuses a call outside
-// them (NoSuchToolError), and the policy's model, handed back in a Proxy that watches doGenerate/doStream for the calls it emits. `wrapTools` sends
-// every `execute` through the kernel's dispatch (a redirect runs the target's `execute`; the result stays the emitted call's). With the SDK's
-// toolSearch, a narrowed step keeps the search tool and the deferred tools within its reach, and what it found joins the offered names. With
-// `tracing`, the step's attributes ride in `runtimeContext.toolPalette`. No import of `ai`: its documented shapes.
+// tool-palette/ai-sdk: the Vercel AI SDK (`ai` 7) adapter, the AI SDK's hooks over the kernel. `prepareStep` returns the offered names as
+// `activeTools`, so the SDK itself refuses a call outside them, and the model in a Proxy that watches the calls it emits; `wrapTools` sends every
+// `execute` through the kernel's dispatch. No import of `ai`: its documented shapes.
 import { ToolIndex } from "tool-palette";
-import { attributes, contextOf, createCore, noTarget, standardValidate, validateArgs } from "./kernel/core.js";
-import { aiSdkTools } from "./kernel/tools.js";
+import { attributes, contextOf, createCore, isFunctionTool, noTarget, standardValidate, validateArgs } from "./kernel/core.js";
+import { AI_SCHEMA, aiSdkTools } from "./kernel/tools.js";
 import { attempt, fail, isFunction, isObject, NOT_JSON, put, tryOr } from "./kernel/values.js";
 
 const WHERE = "tool-palette/ai-sdk";
-// The AI SDK's toolSearch() tool carries this registered symbol (ai 7), its schemas (jsonSchema(), zodSchema()) the other.
+// The AI SDK's toolSearch() tool carries this registered symbol (ai 7); its schemas, kernel/tools.js AI_SCHEMA.
 const TOOL_SEARCH = Symbol.for("vercel.ai.toolSearch");
-const AI_SCHEMA = Symbol.for("vercel.ai.schema");
 
-/** The default context: `{ message, messages, runtimeContext }`; `message` is `runtimeContext.message` when it is a string, else the last user message's text. */
 export const defaultContext = (input) =>
   contextOf(isObject(input) && Array.isArray(input.messages) ? input.messages : [], isObject(input) ? input.runtimeContext : undefined, (m) => m.role === "user");
 
@@ -35,8 +26,7 @@ function discoveredBy(input, searchers) {
   return found;
 }
 
-// Whether the SDK accepts a call's input before running a tool: JSON (blank is {}) that the tool's input schema (a Standard Schema, or an AI SDK
-// Schema's validate) accepts. A refused input gets a tool error; nothing runs.
+// Whether the SDK accepts a call's input before running a tool (a refused input gets a tool error; nothing runs).
 async function accepted(tool, input) {
   if (typeof input !== "string") return true;
   const value = tryOr(() => (input.trim() === "" ? {} : JSON.parse(input)), NOT_JSON);
@@ -52,17 +42,15 @@ async function accepted(tool, input) {
   return true;
 }
 
-// A user message's text, as the skills' instructions are placed (a string content).
-const said = (m) => (isObject(m) && m.role === "user" && typeof m.content === "string" ? m.content : undefined);
 const toolCallsOf = (content) => (Array.isArray(content) ? content.filter((p) => isObject(p) && p.type === "tool-call" && typeof p.toolName === "string") : []);
 
 export function createToolPalette(options) {
-  // The attributes object is already in the step's runtimeContext: tracing completes it.
+  // The attributes object already rides in the step's runtimeContext: tracing completes it.
   const core = createCore(options, WHERE, defaultContext, { trace: (report, step) => Object.assign(step.attributes, attributes(report)) });
   const { o } = core;
   const byMessages = new WeakMap(); // the step's messages array → step
   const open = new WeakMap(); // a generation (its initialMessages array) → its last step
-  // The last record given to wrapTools: its names, tools as read, those dispatched, the SDK's toolSearch tools, the deferred ones.
+  // The last record given to wrapTools.
   let known = { names: null, tools: new Map(), executable: new Set(), searchers: new Set(), deferred: new Set() };
 
   async function prepareStep(input) {
@@ -75,7 +63,7 @@ export function createToolPalette(options) {
     const stepNumber = isObject(input) ? input.stepNumber : undefined;
     // The skills' instructions placed before (ai 7 carries a step's messages forward) are not the host's: the context reads without them.
     const messages = isObject(input) && Array.isArray(input.messages) ? input.messages : null;
-    const host = core.skills && messages ? await core.skills.strip(messages, said) : messages;
+    const host = core.skills && messages ? await core.skills.strip(messages) : messages;
     const ctx = o.context(host === messages ? input : { ...input, messages: host });
     const step = await core.begin({ index: typeof stepNumber === "number" ? stepNumber : 0, ctx, tools: known.names, shape, route: { stepNumber } });
     if (generation) open.set(generation, step);
@@ -83,9 +71,8 @@ export function createToolPalette(options) {
 
     const { enforce } = core;
     const result = {};
-    const model = enforce && step.selection && step.selection.model != null ? step.selection.model : isObject(input) ? input.model : undefined;
-    // Narrowing: `activeTools` (the SDK refuses what it does not list) or, when calls outside the palette are allowed, only the tools sent to the
-    // model; with a run (options.cache), its listed ones, in its order.
+    const model = step.policyModel ?? (isObject(input) ? input.model : undefined);
+    // Narrowing: `activeTools` or, when calls outside the palette are allowed (or with a run), the tools the watched model is sent.
     const watched = watch(model, step, enforce && (step.listed || (step.offered && o.outsidePalette === "allow")));
     if (!watched && model != null) {
       const then = 'its report comes when the next step starts (none for the last step), and outsidePalette: "allow" falls back to activeTools. Give the policies model instances.';
@@ -97,18 +84,15 @@ export function createToolPalette(options) {
     if (watched) result.model = watched;
     else if (enforce && model !== input?.model) result.model = model;
     if (o.tracing) result.runtimeContext = { ...(isObject(input) && isObject(input.runtimeContext) ? input.runtimeContext : {}), toolPalette: step.attributes };
-    // The skills new to the run: their instructions after the history, as user messages kept in place (SPEC 9).
-    const placed = await core.instruct(step, messages, { said, make: (text) => ({ role: "user", content: text }) });
+    const placed = await core.instruct(step, messages);
     if (placed) byMessages.set((result.messages = placed), step);
     return result;
   }
 
-  // The step's model, forwarding everything: the step learns the tools sent and the calls emitted (and, with `filter`, the model is sent only the
-  // offered function tools).
+  // The step's model, forwarding everything: the step learns the tools sent and the calls emitted.
   function watch(model, step, filter) {
     if (!isObject(model) || !isFunction(model.doGenerate)) return undefined;
     const send = (callOptions) => {
-      const isFunctionTool = (t) => isObject(t) && t.type === "function";
       const tools = isObject(callOptions) && Array.isArray(callOptions.tools) ? callOptions.tools : null;
       const sent = filter && tools ? { ...callOptions, tools: step.listed ? step.arrange(tools, isFunctionTool) : tools.filter((t) => !isFunctionTool(t) || step.offeredSet.has(t.name)) } : callOptions;
       // The report says what the model saw: the names the SDK really sent (in shadow mode: would have).
@@ -152,7 +136,7 @@ export function createToolPalette(options) {
   function wrapTools(tools) {
     const at = `${WHERE}: wrapTools(tools)`;
     if (!isObject(tools) || Array.isArray(tools)) throw fail(at, "a record of tools keyed by name", tools);
-    // Keyed as the core's records are: `__proto__` and the like are ordinary names (own data properties), each tool read once.
+    // Keyed as the core's records are: `__proto__` and the like are ordinary names.
     const wrapped = Object.create(attempt(() => Object.getPrototypeOf(tools), at) === null ? null : Object.prototype);
     const names = attempt(() => Object.keys(tools), at);
     const read = new Map(
@@ -170,7 +154,7 @@ export function createToolPalette(options) {
       const { tool } = read.get(name);
       put(wrapped, name, known.executable.has(name) ? { ...tool, execute: (input, execOptions) => execute(name, tool, input, execOptions) } : tool);
     }
-    // With skills: the load_skill tool (SPEC 9), answered by the kernel (one of the same name is replaced: tool-palette/mcp's).
+    // With skills: the load_skill tool (SPEC 9), replacing one of the same name (tool-palette/mcp's).
     const def = core.skills?.def;
     if (def) {
       put(wrapped, def.name, aiSdkTools([def], (_, args) => core.skills.load(args))[def.name]);
@@ -197,10 +181,7 @@ export function createToolPalette(options) {
   return { prepareStep, wrapTools, save: core.save };
 }
 
-/**
- * A `search` for the AI SDK's `toolSearch({ search })`, ranked by a `ToolIndex` of your tools (or, without one, of the candidates the SDK hands over,
- * once per set): the candidates (deferred tools still to find) that match, best first.
- */
+/** A `search` for the AI SDK's `toolSearch({ search })`, ranked by a `ToolIndex` (without one: of the candidates, once per set). */
 export function toolSearchFunction(index) {
   const searches = index === undefined || (isObject(index) && isFunction(attempt(() => index.search, `${WHERE}: toolSearchFunction(index).search`)));
   if (!searches) throw fail(`${WHERE}: toolSearchFunction(index)`, "a ToolIndex or undefined", index);

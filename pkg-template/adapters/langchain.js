@@ -1,12 +1,7 @@
-// tool-palette/langchain: the LangChain.js v1 (`langchain` createAgent) adapter, LangChain's hooks over the kernel.
-//
-//   const agent = createAgent({ model, tools, middleware: [toolPaletteMiddleware({ router, policies })] });
-//
-// `wrapModelCall` routes every model call, narrows the request's tools (the package's bindPalette) and swaps in the policy's model. `wrapToolCall`
-// sends every emitted call through the kernel's dispatch: a call outside the palette gets, as a call to an unknown tool does, an error ToolMessage
-// listing the offered tools; a redirect runs the target while the ToolMessage stays the emitted call's. With `tracing`, each model call is a custom
-// event "tool_palette_step" to the run's callbacks. No import of langchain: the middleware is a plain object of the documented shape.
+// tool-palette/langchain: the LangChain.js v1 (`langchain` createAgent) middleware, LangChain's hooks over the kernel. A call outside the palette
+// gets, as a call to an unknown tool does, an error ToolMessage. No import of langchain: the middleware is a plain object of the documented shape.
 import { attributes, contextOf, createCore } from "./kernel/core.js";
+import { userMessage } from "./kernel/skills.js";
 import { fail, isFunction, isObject, nameOf, tryOr } from "./kernel/values.js";
 
 const WHERE = "tool-palette/langchain";
@@ -24,7 +19,6 @@ const typeOf = (m) =>
     return typeof m._getType === "function" ? m._getType() : undefined;
   });
 
-/** The default context of a `wrapModelCall` (or `wrapToolCall`: `request.state.messages`) request: `{ message, messages, runtimeContext }`. */
 export function defaultContext(request) {
   const req = isObject(request) ? request : {};
   const messages = Array.isArray(req.messages) ? req.messages : isObject(req.state) && Array.isArray(req.state.messages) ? req.state.messages : [];
@@ -77,8 +71,7 @@ export function toolPaletteMiddleware(options) {
         await delivered(step);
       }
     }
-    // With skills, the load_skill tool (SPEC 9) as an OpenAI-format definition, answered by wrapToolCall; its name (not sent: not enumerable) keeps
-    // it in the run's listed order.
+    // The load_skill tool (SPEC 9) as an OpenAI-format definition; its name (not sent: not enumerable) keeps it in the run's listed order.
     const def = core.skills?.def;
     const given = Array.isArray(request.tools) ? request.tools : [];
     const skillTool = def && Object.defineProperty({ type: "function", function: { name: def.name, description: def.description, parameters: def.inputSchema } }, "name", { value: def.name });
@@ -91,11 +84,11 @@ export function toolPaletteMiddleware(options) {
     if (core.enforce) {
       const offered = step.narrow(all);
       if (offered !== all) next.tools = offered;
-      if (step.selection && step.selection.model != null) next.model = step.selection.model;
+      if (step.policyModel !== undefined) next.model = step.policyModel;
     }
-    // The skills new to the run: their instructions after the history, as human messages (of the host's class) kept in place.
+    // The skills' instructions as human messages of the host's class.
     const Human = messages.find((m) => typeOf(m) === "human")?.constructor;
-    const make = (text) => (isFunction(Human) && Human !== Object ? new Human({ content: text }) : { role: "user", content: text });
+    const make = (text) => (isFunction(Human) && Human !== Object ? new Human({ content: text }) : userMessage(text));
     const placed = await core.instruct(step, messages, { said: (m) => (isObject(m) && typeOf(m) === "human" && typeof m.content === "string" ? m.content : undefined), make });
     if (placed) next.messages = placed;
     step.visible = (next.tools ?? all).map(nameOf).filter((n) => typeof n === "string");
@@ -120,7 +113,6 @@ export function toolPaletteMiddleware(options) {
     }
     const sent = isObject(call) ? core.dispatch(step, call) : (step.dispatched(null), {});
     await delivered(step);
-    // A call outside the palette, or to a name that is no tool at all, is refused naming the offered tools only.
     if (sent.refused) return refuse(request, handler, call, step);
     if (!sent.redirected) return handler(request);
     // The agent's tool node runs `tool`, or looks the call's name up among the agent's tools.
@@ -130,7 +122,6 @@ export function toolPaletteMiddleware(options) {
     return result;
   }
 
-  // As the agent answers a call to an unknown tool: an error ToolMessage (built by the framework) listing the offered tools.
   async function refuse(request, handler, call, step) {
     const content = `Error: ${call.name} is not a valid tool, try one of [${(step.offered ?? step.visible ?? []).join(", ")}].`;
     const message = await handler({ ...request, tool: { name: call.name, description: "refused by tool-palette", invoke: async () => content } });

@@ -1,16 +1,9 @@
-// tool-palette/mcp: the tools of Model Context Protocol servers, routed, searched and policed.
-//
-//   const mcp = createMcpPalette({ servers: { github, files }, policies });
-//   const run = mcp.run();                        // one agent run
-//   const turn = await run.route(message);        // every step: outcome, report, turn.tools (MCP objects)
-//   const result = await run.callTool(call);      // { name, arguments } (or a framework's shape) → a CallToolResult
-//
-// `servers`: connected clients of the official SDK (`Client` from @modelcontextprotocol/sdk), or anything with `listTools` and `callTool` (nothing of
-// the SDK is imported). The listing is mcp/listing.js, a run's routing mcp/routing.js and its calls mcp/calling.js; this module reads the options.
+// tool-palette/mcp: the tools of Model Context Protocol servers (clients of the official SDK, or anything with `listTools` and `callTool`), routed,
+// searched and policed. This module reads the options; the listing is mcp/listing.js, a run's routing mcp/routing.js, its calls mcp/calling.js.
 import { SkillIndex, ToolIndex } from "tool-palette";
-import { readCache, readSkillTool } from "./kernel/core.js";
+import { readCache, readOutsidePalette, readSkillTool, readToolName } from "./kernel/core.js";
 import { readSkills } from "./kernel/skills.js";
-import { attempt, checkFunctions, checkOneOf, errorText, fail, fields, hasMethod, isObject, warnings } from "./kernel/values.js";
+import { attempt, checkFunctions, errorText, fail, fields, hasMethod, isObject, warnings } from "./kernel/values.js";
 import { createListing } from "./mcp/listing.js";
 import { createRouting } from "./mcp/routing.js";
 import { createCalling } from "./mcp/calling.js";
@@ -24,7 +17,6 @@ function checkBudget(value, name) {
   if (value !== Infinity && !(typeof value === "number" && Number.isFinite(value) && value >= 0)) throw fail(`${WHERE}: options.${name}`, "a finite number >= 0 (or Infinity)", value);
 }
 
-// The options, each read once and checked; the servers as a Map of their clients.
 function readMcpOptions(options) {
   if (!isObject(options)) throw fail(`${WHERE}: options`, "an object", options);
   const given = fields(options, OPTIONS, `${WHERE}: options`);
@@ -45,11 +37,11 @@ function readMcpOptions(options) {
   if (clients.size === 0) throw new TypeError(`${at} must name at least one server`);
   if (policies !== null && !(isObject(policies) && hasMethod(policies, "dispatch", `${WHERE}: options.policies.dispatch`))) throw fail(`${WHERE}: options.policies`, "a ToolPolicies", policies);
   checkFunctions(`${WHERE}: options`, { entries, onDecision, onWarning, countTokens });
-  if (searchName !== false && (typeof searchName !== "string" || searchName === "")) throw fail(`${WHERE}: options.searchTool`, "a tool name or false", searchName);
-  checkOneOf(WHERE, "outsidePalette", outsidePalette, ["refuse", "allow"]);
+  readToolName(searchName, `${WHERE}: options.searchTool`);
+  readOutsidePalette(outsidePalette, WHERE);
   // The limit and skillIndex by the core's own rules (wire.js has no table of them: a throwaway index checks them), under these options' names.
   byCore(() => new ToolIndex([], { limit }).dispose(), /^ToolIndex: options/, `${WHERE}: options`);
-  // The host's own skills: a SkillIndex, or an iterable of skills indexed by a SkillIndex's rules (that index disposed once read).
+  // The host's own skills (an index made of an iterable is disposed once read).
   const hostSkills = readSkills(given.skills, `${WHERE}: options.skills`);
   if (hostSkills && !attempt(() => Array.isArray(hostSkills.names), `${WHERE}: options.skills.names`)) throw fail(`${WHERE}: options.skills`, "a SkillIndex or an iterable of skills (SKILL.md texts, or skills from parseSkill), not another run's skills", hostSkills);
   const skills = hostSkills ? hostSkills.names.map((name) => hostSkills.get(name)) : [];
@@ -60,7 +52,6 @@ function readMcpOptions(options) {
   const hasSkills = skills.length > 0 || skillServers.length > 0 || given.skills != null;
   const skillTool = readSkillTool(given.skillTool, `${WHERE}: options.skillTool`, hasSkills);
   if (skillTool !== false && skillTool === searchName) throw new TypeError(`${WHERE}: options.skillTool is the name of the search tool: give them two names`);
-  // With skills the palette's runs are runs (of cache "per-turn" unless given).
   const cache = readCache(given.cache, WHERE) ?? (hasSkills ? "per-turn" : null);
   checkBudget(listTimeoutMs, "listTimeoutMs");
   if (timeoutMs !== undefined) checkBudget(timeoutMs, "timeoutMs");
@@ -81,13 +72,11 @@ function byCore(check, from, to) {
   }
 }
 
-/** Creates the palette over the servers; see the package README, "MCP servers". */
 export function createMcpPalette(options) {
   const o = readMcpOptions(options);
   const listing = createListing(o);
   const skills = o.skills ? createSkills(o, listing) : null;
   return {
-    /** One agent run (its turns share what search_tools found), restored from `saved`; `onSaved` gets its saved form after every change. */
     run(runOptions) {
       const { saved, onSaved } = fields(runOptions, ["saved", "onSaved"], `${WHERE}: run(options)`);
       checkFunctions(`${WHERE}: run(options)`, { onSaved });

@@ -1,15 +1,8 @@
-// tool-palette/openai-agents: the OpenAI Agents SDK (`@openai/agents`) adapter, the SDK's hooks over the kernel.
-//
-//   const palette = createToolPalette({ router, policies });
-//   const agent = new Agent({ name, tools: palette.tools(tools), model: palette.model(defaultModel) });
-//
-// `palette.model(fallback)` is the agent's Model: before every model call it routes the turn, sends the model only the offered function tools and
-// lets the policy's model (a Model instance) answer, else `fallback`; a call to a function tool the turn did not offer makes the run reject, before
-// any tool of that answer runs, with an error named "ModelBehaviorError" (as for a tool the SDK does not know). `palette.tools(list)` copies the
-// function tools: `invoke` goes through the kernel's dispatch, `isEnabled` shows the run context to the model seam. With `tracing`, each turn is a
-// custom span "tool-palette" in the run's trace. No import of the SDK: its documented shapes, and the registered symbols under which it shares its
-// trace context and trace provider across copies.
-import { attributes, createCore, lastText, noTarget } from "./kernel/core.js";
+// tool-palette/openai-agents: the OpenAI Agents SDK (`@openai/agents`) adapter, the SDK's hooks over the kernel. `palette.model(fallback)` routes
+// each turn; a call outside the palette rejects the run before any tool of that answer runs, named as the SDK's error for an unknown tool.
+// `palette.tools(list)` copies the function tools: `isEnabled` shows the run context to the model seam. No import of the SDK: its documented shapes,
+// and the registered symbols under which it shares its trace context and trace provider across copies.
+import { attributes, createCore, isFunctionTool, lastText, noTarget } from "./kernel/core.js";
 import { openaiAgentsTools } from "./kernel/tools.js";
 import { fail, isFunction, isObject, NOT_JSON, tryOr } from "./kernel/values.js";
 
@@ -17,14 +10,12 @@ const WHERE = "tool-palette/openai-agents";
 const SDK_ALS = Symbol.for("openai.agents.core.asyncLocalStorage");
 const SDK_TRACE_PROVIDER = Symbol.for("openai.agents.core.traceProvider");
 
-// The SDK's current trace context: `{ trace, span }` of the run being served, if any.
 const traceContext = () =>
   tryOr(() => {
     const store = globalThis[SDK_ALS]?.getStore?.();
     return isObject(store) && store.active !== false && isObject(store.trace) ? store : null;
   }, null);
 
-/** Raised for a call to a function tool the turn did not offer; named as the SDK's error. */
 export class ToolOutsidePaletteError extends Error {
   constructor(message, { toolName, offered }) {
     super(message);
@@ -33,14 +24,8 @@ export class ToolOutsidePaletteError extends Error {
 }
 
 const userText = (items) => (typeof items === "string" ? items : lastText(items, (item) => item.role === "user"));
-const isFunctionTool = (t) => isObject(t) && t.type === "function";
-const said = (item) => (isObject(item) && item.role === "user" && typeof item.content === "string" ? item.content : undefined);
 
-/**
- * The default context, of `{ request, runContext, agent, message }` (the model seam) or `{ runContext, agent }` (a tool seam it did not serve): your
- * run context when it has a string `message`; a string run context as the message; else a copy of it with `message`, the last user text of the
- * request's input (or of an earlier turn of a server-managed conversation, which sends only new items).
- */
+/** The default context: the run context when it has a string `message`; a string as the message; else a copy with the last user text. */
 export function defaultContext(input) {
   const given = isObject(input) && isObject(input.runContext) ? input.runContext.context : undefined;
   if (isObject(given) && typeof given.message === "string") return given;
@@ -73,7 +58,7 @@ export function createToolPalette(options) {
 
   function tools(list) {
     if (!Array.isArray(list)) throw fail(`${WHERE}: tools(list)`, "an array of tools", list);
-    // With skills, the load_skill tool (SPEC 9), answered by the kernel, replaces one of the same name (tool-palette/mcp's).
+    // With skills, the load_skill tool (SPEC 9) replaces one of the same name (tool-palette/mcp's).
     const def = core.skills?.def;
     if (def) list = [...list.filter((t) => !(isFunctionTool(t) && t.name === def.name)), ...openaiAgentsTools([def], (_, args) => core.skills.load(args))];
     const ours = (t) => isFunctionTool(t) && t.name !== def?.name;
@@ -108,7 +93,6 @@ export function createToolPalette(options) {
     }
   }
 
-  // Routes the turn of `request` and picks its model.
   async function turn(request, fallback) {
     const context = traceContext();
     const run = context ? runs.get(context.trace) ?? runs.set(context.trace, { steps: 0, message: "", open: null }).get(context.trace) : fallbackRun;
@@ -125,28 +109,20 @@ export function createToolPalette(options) {
     step.agent = sight.agent;
     step.traceParent = context ? context.span ?? context.trace : undefined;
     run.open = step;
-    const policyModel = core.enforce && step.selection && step.selection.model != null ? step.selection.model : undefined;
-    const chosen = policyModel ?? fallback;
+    const chosen = step.policyModel ?? fallback;
     if (!isObject(chosen) || !isFunction(chosen.getResponse)) {
-      const policy = policyModel !== undefined && step.selection.policy ? ` (policy "${step.selection.policy}")` : "";
+      const policy = step.policyModel !== undefined && step.selection.policy ? ` (policy "${step.selection.policy}")` : "";
       throw fail(`${WHERE}: the model for this turn${policy}`, "a Model instance (with getResponse); model names are not resolved by the adapter", chosen);
     }
     // Only function tools are narrowed (with a run: its listed ones, in its order); hosted tools and handoffs stay.
-    let sent = request;
-    if (core.enforce && step.listed) sent = { ...request, tools: step.arrange(req.tools, isFunctionTool) };
-    else if (core.enforce && step.offered) {
-      const kept = new Set(step.narrow(functions));
-      sent = { ...request, tools: req.tools.filter((t) => !isFunctionTool(t) || kept.has(t)) };
-    }
-    // The skills new to the run: their instructions after the history, as user items kept in place (SPEC 9); a server-managed conversation
-    // (previousResponseId, conversationId) keeps them itself: sent once, after the turn's input.
+    let sent = core.enforce && (step.listed || step.offered) ? { ...request, tools: step.arrange(req.tools, isFunctionTool) } : request;
+    // A server-managed conversation keeps the skills' instructions itself: sent once, after the turn's input.
     const items = typeof req.input === "string" ? [{ role: "user", content: req.input }] : req.input;
-    const placed = await core.instruct(step, items, { said, make: (text) => ({ role: "user", content: text }), once: Boolean(req.previousResponseId || req.conversationId) });
+    const placed = await core.instruct(step, items, { once: Boolean(req.previousResponseId || req.conversationId) });
     if (placed) sent = { ...sent, input: placed };
     return { step, chosen, sent, functions: new Set(functions.map((t) => t.name)) };
   }
 
-  // The calls of the model's answer: recorded, and a call outside the palette refused.
   function answered({ step, functions }, output) {
     const calls = Array.isArray(output) ? output.filter((item) => isObject(item) && item.type === "function_call") : [];
     let refused = null;

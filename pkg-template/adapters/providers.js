@@ -1,7 +1,5 @@
-// tool-palette/providers: a run's step (SPEC 8) as the tool fields of one request to a provider's API, from the tools' definitions. Pure data:
-// `listed` are the full definitions in order; `offered` not all of `listed` ("fixed") restricts the callable tools; `deferred` are loaded on demand
-// through a client tool search, `revealed` loaded after the history through its round trip. What a provider cannot carry is an Error, never a request
-// that offers something else. No SDK is imported (tests/providers/ checks the shapes against the official SDKs).
+// tool-palette/providers: a run's step (SPEC 8) as the tool fields of one request to a provider's API. What a provider cannot carry is an Error,
+// never a request that offers something else. No SDK is imported (tests/providers/ checks the shapes against the official SDKs).
 import { NO_TOOL_MATCHES } from "./kernel/tools.js";
 import { attempt, errorText, fail, fields, isObject, isString, items, read as readField, tryOr } from "./kernel/values.js";
 
@@ -10,7 +8,6 @@ const SEARCH_NAME = "tool_search";
 const SEARCH_DESCRIPTION = "Search the tools that are not loaded yet, by what they should do. The tools found are loaded and can be called next.";
 const searchSchema = () => ({ type: "object", properties: { query: { type: "string", description: "what the tool should do, in a few words" } }, required: ["query"], additionalProperties: false });
 
-// The step's lists, checked (a PaletteStep, or anything of its shape), each read once.
 function readStep(step, where) {
   if (!isObject(step)) throw fail(`${where}: step`, "a PaletteStep (run.step(outcome))", step);
   const given = fields(step, ["offered", "listed", "deferred", "revealed", "step"], `${where}: step`);
@@ -51,7 +48,6 @@ function readDefinition(def, name, where) {
   return { name, description: description ?? undefined, schema: schemaOf(given, name, where), strict: strict ?? undefined };
 }
 
-// The definitions by name: an array of { name, … }, or a record keyed by name.
 function readTools(tools, where) {
   const byName = new Map();
   if (isObject(tools) && attempt(() => Array.isArray(tools), `${where}: tools`)) {
@@ -70,7 +66,6 @@ function readTools(tools, where) {
   return byName;
 }
 
-// The step and the definitions of every name it holds.
 function read(step, tools, where) {
   const s = readStep(step, where);
   const defs = readTools(tools, where);
@@ -81,7 +76,6 @@ function read(step, tools, where) {
   return { ...s, defs, restricted: s.offered.length !== s.listed.length || s.offered.some((n) => !listed.has(n)) };
 }
 
-// The options of the request builders (`{ search?: { name?, description? }, mode? }`), each read once.
 function readOptions(options, where) {
   const { search, mode } = fields(options ?? undefined, ["search", "mode"], `${where}: options`);
   if (search != null && !isObject(search)) throw fail(`${where}: options.search`, "an object", search);
@@ -106,7 +100,6 @@ const described = (d) => (d.description !== undefined ? { description: d.descrip
 
 const chatTool = (d) => ({ type: "function", function: { name: d.name, ...described(d), parameters: d.schema, ...(d.strict !== undefined && { strict: d.strict }) } });
 
-/** `{ tools, tool_choice? }` for `client.chat.completions.create`. */
 export function openaiChat(step, tools) {
   const s = read(step, tools, "openaiChat");
   if (s.deferred.length > 0) throw cannotDefer("openaiChat", "Chat Completions");
@@ -120,7 +113,6 @@ export function openaiChat(step, tools) {
 // `strict` is the definition's, else false (the API's default, strict mode, rejects a schema not written for it).
 const responsesTool = (d, deferred) => ({ type: "function", name: d.name, ...described(d), parameters: d.schema, strict: d.strict ?? false, ...(deferred && { defer_loading: true }) });
 
-/** `{ tools, tool_choice? }` for `client.responses.create`; with deferred tools, a client-executed `tool_search` too. */
 export function openaiResponses(step, tools, options) {
   const where = "openaiResponses";
   const o = readOptions(options, where);
@@ -133,16 +125,13 @@ export function openaiResponses(step, tools, options) {
   return out;
 }
 
-// A client tool search's output item: the definitions found, as they are in `tools`.
 const searchOutput = (callId, names, s) => ({ type: "tool_search_output", call_id: callId, execution: "client", status: "completed", tools: names.map((n) => responsesTool(s.defs.get(n), true)) });
 
-// Whether the step reveals tools (each of them deferred, else a TypeError naming it).
 function revealing(s, where) {
   for (const [i, name] of s.revealed.entries()) if (!s.deferred.includes(name)) throw new TypeError(`${where}: step.revealed[${i}] (${JSON.stringify(name)}) is not deferred`);
   return s.revealed.length > 0;
 }
 
-/** The input items that load the step's `revealed` tools after the history (a client tool search call and its output), or []. */
 export function openaiResponsesReveal(step, tools) {
   const s = read(step, tools, "openaiResponsesReveal");
   if (!revealing(s, "openaiResponsesReveal")) return [];
@@ -150,14 +139,13 @@ export function openaiResponsesReveal(step, tools) {
   return [{ type: "tool_search_call", call_id: callId, execution: "client", status: "completed", arguments: { query: s.revealed.join(" ") } }, searchOutput(callId, s.revealed, s)];
 }
 
-// The query of a search call's arguments ({ query }, or its JSON text); without one (the model's) it finds nothing.
+// Without a query (the model's) the search finds nothing.
 function queryOf(args, where) {
   const value = isString(args) ? tryOr(() => JSON.parse(args)) : args;
   const query = isObject(value) ? readField(value, "query", `${where}.query`) : undefined;
   return isString(query) ? query : "";
 }
 
-// The deferred tools `index` finds, best first; the run (`run.reveal`) offers them from its next step on.
 function found(query, s, { index, limit, run }, where) {
   if (query.trim() === "") return [];
   const deferred = new Set(s.deferred);
@@ -171,7 +159,6 @@ function found(query, s, { index, limit, run }, where) {
   return names;
 }
 
-// The options of answer*ToolSearch, each read once and checked.
 function searchArgs(options, where) {
   if (!isObject(options)) throw fail(`${where}: options`, "an object { step, index, tools?, limit?, run? }", options);
   const given = fields(options, ["step", "index", "tools", "limit", "run"], `${where}: options`);
@@ -183,7 +170,6 @@ function searchArgs(options, where) {
   return given;
 }
 
-/** Answers a `tool_search_call` (execution "client") the model emitted: the output item loads the deferred tools `index` found. */
 export function answerOpenaiToolSearch(call, options) {
   const where = "answerOpenaiToolSearch";
   const args = searchArgs(options, where);
@@ -199,7 +185,7 @@ export function answerOpenaiToolSearch(call, options) {
 
 const anthropicTool = (d, deferred) => ({ name: d.name, ...described(d), input_schema: d.schema, ...(d.strict !== undefined && { strict: d.strict }), ...(deferred && { defer_loading: true }) });
 
-/** `{ tools }` for `client.messages.create`: the listed tools (a cache breakpoint on the last one loaded up front); with deferred tools, a client tool search tool and the deferred definitions. */
+// A cache breakpoint on the last tool loaded up front.
 export function anthropicMessages(step, tools, options) {
   const where = "anthropicMessages";
   const o = readOptions(options, where);
@@ -216,7 +202,6 @@ export function anthropicMessages(step, tools, options) {
 
 const references = (names) => names.map((tool_name) => ({ type: "tool_reference", tool_name }));
 
-/** The messages that load the step's `revealed` tools after the history (the search tool's `tool_use` and a `tool_result` of `tool_reference` blocks), or []. */
 export function anthropicReveal(step, tools, options) {
   const where = "anthropicReveal";
   const o = readOptions(options, where);
@@ -229,7 +214,6 @@ export function anthropicReveal(step, tools, options) {
   ];
 }
 
-/** Answers the model's `tool_use` of the search tool: the `tool_result` block loads the deferred tools `index` found (a text when none). */
 export function answerAnthropicToolSearch(toolUse, options) {
   const where = "answerAnthropicToolSearch";
   const args = searchArgs(options, where);
@@ -242,11 +226,6 @@ export function answerAnthropicToolSearch(toolUse, options) {
 
 // ---------------------------------------------------------------- Gemini
 
-/**
- * `{ tools, toolConfig? }` for the `config` of `ai.models.generateContent`: the listed function declarations; a restricted step ("fixed") allows only
- * the offered ones, in `options.mode` "VALIDATED" (default: the model may still answer in text) or "ANY" (it must call one), the modes in which
- * Gemini reads allowedFunctionNames.
- */
 export function geminiConfig(step, tools, options) {
   const where = "geminiConfig";
   const mode = readOptions(options, where).mode ?? "VALIDATED";

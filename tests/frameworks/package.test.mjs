@@ -69,6 +69,25 @@ test("the adapters import nothing but their own helpers and the package itself (
   assert.doesNotMatch(readFileSync(join(pkgDir, "adapters/kernel/values.js"), "utf8"), /2 \*\* 31|2147483647/, "no copy of the timer limit");
 });
 
+test("a rule is written once: the core's option rules are not copied into the adapters, and each kernel rule lives in the kernel alone", () => {
+  const dir = join(pkgDir, "adapters");
+  const files = ["", "kernel", "mcp"].flatMap((sub) => readdirSync(join(dir, sub)).filter((f) => f.endsWith(".js")).map((f) => (sub ? `${sub}/${f}` : f)));
+  const source = (f) => readFileSync(join(dir, f), "utf8");
+  assert.ok(files.includes("mcp.js") && files.includes("kernel/core.js"), files.join());
+  // tool-palette/mcp's limit and skillIndex options are checked by the core's own classes (ToolIndex, SkillIndex): no copy of their rules or words.
+  for (const f of files) assert.doesNotMatch(source(f), /0xffffffff|4294967295|2 \*\* 32|a positive integer|a record of tool names or a function/, `${f} copies an option rule of the core`);
+  // The policies' model of an enforced step is chosen by the kernel's Step (policyModel), not by each adapter.
+  for (const f of files.filter((f) => f !== "kernel/core.js")) assert.doesNotMatch(source(f), /selection\??\.model\b/, `${f} picks the policies' model itself`);
+  // The user message that carries a skill's instructions is made in kernel/skills.js alone.
+  for (const f of files.filter((f) => f !== "kernel/skills.js")) assert.doesNotMatch(source(f), /role: "user", content: text/, `${f} makes its own instructions message`);
+  // The rule of a tool name option (search_tools, load_skill) and the values of outsidePalette, in kernel/core.js alone (tool-palette/mcp reads them there).
+  for (const [rule, pattern] of [["a tool name option", /a tool name or false/g], ["outsidePalette", /"refuse", "allow"/g]]) {
+    const at = files.filter((f) => (source(f).match(pattern) ?? []).length > 0);
+    assert.deepEqual(at, ["kernel/core.js"], `the ${rule} rule is written in ${at.join(", ")}`);
+    assert.equal(source("kernel/core.js").match(pattern).length, 1, `the ${rule} rule is written once in kernel/core.js`);
+  }
+});
+
 test("an adapter resolves the package to the host's own instance: node.mjs for import, node.cjs for require", async () => {
   // A probe beside the adapters resolves "tool-palette" as the kernel does.
   const probe = join(pkgDir, "adapters", "__probe.mjs");

@@ -1,17 +1,11 @@
-// The adapter kernel: what the framework adapters (tool-palette/ai-sdk, /openai-agents, /langchain) share, each keeping only its framework's hooks.
-// Internal. What the package decides it takes from the package itself (a self-reference through its exports map): `activeTools` names a step's
-// palette, `bindPalette` narrows a tool list, a `PaletteRun` keeps a conversation's tools list.
-//
-// One model step of any framework is a `Step`: its context, the router's outcome and decision report, the model selection, the names offered (the
-// gate), then the calls the model emitted and their dispatches (`dispatch`, the one pipeline of every call). Once every call is accounted for, the
-// step is reported once: `onDecision(report)`, and the framework's tracing.
+// The adapter kernel the framework adapters share, each keeping only its framework's hooks. Internal. What the package decides it takes from the
+// package itself (a self-reference through its exports map). A model step is a `Step`, reported once every call it emitted is dispatched.
 import { activeTools, bindPalette } from "tool-palette";
 import { CACHES } from "../../wire.js";
 import { runLists, Runs } from "./runs.js";
 import { createSkills, readSkills } from "./skills.js";
 import { checkFunctions, checkOneOf, fail, fields, hasMethod, isFunction, isObject, isString, names, nameOf, tryOr, warnings } from "./values.js";
 
-// The options every adapter takes (an adapter adds its own: `extra`), each read once.
 const OPTIONS = ["router", "policies", "context", "onRoute", "onDispatch", "onDecision", "onWarning", "mode", "outsidePalette", "alwaysInclude", "tracing", "cache", "skills", "skillTool", "saved", "onSaved"];
 
 function readOptions(options, where, defaultContext, extra) {
@@ -23,12 +17,11 @@ function readOptions(options, where, defaultContext, extra) {
   if (policies != null && !(seam("selectModel") && seam("dispatch"))) throw fail(`${where}: options.policies`, "a ToolPolicies", policies);
   checkFunctions(`${where}: options`, { context, onRoute: o.onRoute, onDispatch: o.onDispatch, onDecision: o.onDecision, onWarning: o.onWarning, onSaved: o.onSaved });
   checkOneOf(where, "mode", mode, ["enforce", "shadow"]);
-  checkOneOf(where, "outsidePalette", outsidePalette, ["refuse", "allow"]);
+  readOutsidePalette(outsidePalette, where);
   if (typeof tracing !== "boolean") throw fail(`${where}: options.tracing`, "a boolean", tracing);
   const pins = o.alwaysInclude == null ? [] : names(o.alwaysInclude, `${where}: options.alwaysInclude`);
-  // With skills (SPEC 9) the adapter is one run (of cache "per-turn" unless given), its load_skill tool pinned.
+  // With skills (SPEC 9) the adapter is one run, its load_skill tool pinned; in shadow mode the model sees no load_skill tool (nor instructions).
   const skills = readSkills(o.skills, `${where}: options.skills`);
-  // In shadow mode nothing the model sees changes: no load_skill tool (nor instructions, see `instruct`); the skills are reported as usual.
   const named = readSkillTool(o.skillTool, `${where}: options.skillTool`, skills);
   const skillTool = mode === "shadow" ? false : named;
   if (skills && skillTool !== false && !pins.includes(skillTool)) pins.push(skillTool);
@@ -37,15 +30,22 @@ function readOptions(options, where, defaultContext, extra) {
   return Object.assign(o, { router: router ?? null, policies: policies ?? null, context: context ?? defaultContext, ownContext: context != null, mode, outsidePalette, pins, tracing, cache, skills, skillTool });
 }
 
-/** The name of the load_skill tool (SPEC 9): "load_skill" unless given, `false` for none; only with skills. */
 export function readSkillTool(value, where, skills) {
   if (value == null) return "load_skill";
   if (!skills) throw new TypeError(`${where} needs the skills option`);
+  return readToolName(value, where);
+}
+
+/** The name of a tool of the adapter's own (search_tools, load_skill), or `false` for none. */
+export function readToolName(value, where) {
   if (value !== false && (!isString(value) || value === "")) throw fail(where, "a tool name or false", value);
   return value;
 }
 
-/** `options.cache`, one of the core's strategies (wire.js `CACHES`, as a PaletteRun reads it) under the caller's name for it; `null` when not given. */
+/** `options.outsidePalette` of every adapter and tool-palette/mcp. */
+export const readOutsidePalette = (value, where) => checkOneOf(where, "outsidePalette", value, ["refuse", "allow"]);
+
+/** `options.cache`: one of the core's strategies (wire.js `CACHES`), or `null`. */
 export function readCache(cache, where, { deferred = true } = {}) {
   if (cache == null) return null;
   const instead = 'Use "fixed" (every tool listed, the gate refuses the rest) or "append", or build the provider\'s request with tool-palette/providers.';
@@ -53,29 +53,25 @@ export function readCache(cache, where, { deferred = true } = {}) {
   return checkOneOf(where, "cache", cache, deferred ? CACHES : CACHES.filter((c) => c !== "deferred"), true);
 }
 
-// ---------------------------------------------------------------- the step's context
-
-// The text of a message whose content is a string or an array of text parts, joined by line breaks (so that the words at their boundaries stay
-// apart).
-export function textOf(content) {
+// A message's text: its string content, or its text parts joined by line breaks (so that the words at their boundaries stay apart).
+function textOf(content) {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content.flatMap((part) => (typeof part === "string" ? [part] : isObject(part) && typeof part.text === "string" ? [part.text] : [])).join("\n");
 }
 
-// The text of the last message for which `isUser` holds, or "".
 export function lastText(messages, isUser) {
   for (let i = Array.isArray(messages) ? messages.length - 1 : -1; i >= 0; i--) if (isObject(messages[i]) && isUser(messages[i])) return textOf(messages[i].content);
   return "";
 }
 
-/** A default context `{ message, messages, runtimeContext }`: the runtime context's string `message`, else the last user message's text. */
+/** A default context: the runtime context's string `message`, else the last user message's text. */
 export function contextOf(messages, runtimeContext, isUser) {
   const given = isObject(runtimeContext) && typeof runtimeContext.message === "string" ? runtimeContext.message : undefined;
   return { message: given ?? lastText(messages, isUser), messages, runtimeContext };
 }
 
-// A small bounded map: the step of the last `limit` tool calls, by their id.
+// The step of each of the last 1,024 tool calls, by their id.
 class Recent extends Map {
   set(key, value) {
     this.delete(key);
@@ -89,9 +85,7 @@ class Recent extends Map {
   }
 }
 
-// ---------------------------------------------------------------- reports
-
-// A label for a model in a report: a string model, or the model's id or name (a getter that throws names nothing).
+// A model in a report: a string, or the model's id or name (a getter that throws names nothing).
 function modelLabel(model) {
   if (typeof model === "string") return model;
   const keys = isObject(model) || isFunction(model) ? ["modelId", "model", "modelName", "name"] : [];
@@ -100,7 +94,7 @@ function modelLabel(model) {
 
 const freeze = (list) => Object.freeze([...list]);
 
-/** The report's facts as flat attributes for a tracing backend (OpenTelemetry values: strings, numbers, booleans, arrays of strings). */
+/** The report's facts as flat OpenTelemetry attributes. */
 export function attributes(report) {
   const a = { "tool_palette.step": report.step, "tool_palette.mode": report.mode };
   const { routing: r, selection: s } = report;
@@ -117,12 +111,12 @@ export function attributes(report) {
   return a;
 }
 
-// ---------------------------------------------------------------- the gate and the dispatch
+/** A function tool (the OpenAI Agents SDK's, the AI SDK's as sent to the model): the tools narrowed, the others kept. */
+export const isFunctionTool = (t) => isObject(t) && t.type === "function";
 
-/** The palette gate of every adapter: a call outside the `offered` names (`null`: every tool) is refused, unless calls outside are allowed and it names a tool. */
+/** The palette gate of every adapter: a call outside `offered` (`null`: every tool) is refused, unless calls outside are allowed and it names a tool. */
 export const refuses = (offered, name, { allow, known }) => offered !== null && !offered.has(name) && (!allow || !known(name));
 
-/** The words of a redirect to a name that is no runnable tool (`kind` says which tools there are). */
 export const noTarget = (where, name, d, kind) =>
   new Error(`${where}: "${name}" was redirected to "${d.call.name}"${d.redirectedBy ? ` by policy "${d.redirectedBy}"` : ""}, which is not ${kind}`);
 
@@ -132,7 +126,7 @@ export function standardValidate(schema) {
   return isObject(standard) && isFunction(standard.validate) ? (value) => standard.validate(value) : undefined;
 }
 
-/** Redirected arguments validated by the target's Standard Schema (zod 3.25+/4, valibot, arktype…) when it has one. */
+/** Redirected arguments validated by the target's Standard Schema, when it has one. */
 export async function validateArgs(schema, args, toolName, where) {
   const validate = standardValidate(schema);
   if (!validate) return args;
@@ -144,24 +138,16 @@ export async function validateArgs(schema, args, toolName, where) {
   return result ? result.value : args;
 }
 
-// ---------------------------------------------------------------- the kernel
-
-/**
- * One adapter instance: its options, its warnings (each once), its routing, run and steps. `trace(report, step)` puts a report's facts into the
- * framework's tracing; `extra` names the adapter's own options.
- */
+/** One adapter instance; `trace(report, step)` puts a report into the framework's tracing, `extra` names the adapter's own options. */
 export function createCore(options, where, defaultContext, { trace, extra = [] } = {}) {
   const o = readOptions(options, where, defaultContext, extra);
   const warn = warnings(where, o.onWarning);
-  // With options.cache (or skills), the adapter is one run (SPEC 8) over the framework's tools: a new run when they change, restored from
-  // `options.saved` at the first step.
+  // With options.cache (or skills), one run (SPEC 8) over the framework's tools, anew when they change.
   const runs = o.cache ? new Runs(o.cache, (registered) => o.pins.filter((pin) => registered.includes(pin)), { saved: o.saved ?? null, at: `${where}: options.saved` }) : null;
   const skills = o.skills && createSkills(o.skills, { tool: o.skillTool, runs });
   const calls = new Recent(); // a call's id → the step whose model emitted it
 
-  // The step's outcome and the router's report of it. A ToolRouter is asked `resolve({ signal, context, onDecision })`; a function router gets `(ctx,
-  // { signal, onDecision, mode, outsidePalette })` (tool-palette/mcp's run gates calls too, as the adapter does). No router: `undefined` ("every
-  // tool") and no report. With skills, their rows join what the router routed (kernel/skills.js), over the framework's tools (`tools`).
+  // The step's outcome and the router's report. A function router also gets mode and outsidePalette (tool-palette/mcp's run gates calls too).
   async function route(ctx, signal, tools) {
     if (o.router == null) return skills ? skills.route({ outcome: undefined, decision: null }, ctx, signal, tools ?? []) : { outcome: undefined, decision: null };
     let decision = null;
@@ -175,11 +161,8 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     return skills ? skills.route(asked, ctx, signal, tools ?? (Array.isArray(o.router.registered) ? o.router.registered : [])) : asked;
   }
 
-  /**
-   * Routes one model step (`tools`: the framework's tool names, when known). `shape(names)` turns the routed names into those the framework really
-   * shows (the AI SDK's deferred tools). A `silent` step (a tool ran where no model seam routed) is neither checked nor reported; `route` adds to
-   * what `onRoute` receives.
-   */
+  // Routes one model step. `shape(names)`: the routed names the framework really shows (the AI SDK's deferred tools). A `silent` step (a tool ran
+  // where no model seam routed) is neither checked nor reported.
   async function begin({ index, ctx, signal, tools = null, silent = false, shape = null, route: more }) {
     // The default context must carry the turn's message; a context the host builds is the host's business.
     if (!silent && !o.ownContext && !(isObject(ctx) && typeof ctx.message === "string" && ctx.message.trim() !== "")) {
@@ -195,11 +178,7 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     return step;
   }
 
-  /**
-   * One call of the model's through the seams, the pipeline of every adapter: the step's gate, the policies (POST seam), `onDispatch`. `{ refused:
-   * true }` when the gate refuses it (the adapter answers the framework's way), else `{ dispatch, redirected, call }`: `call` runs, the emitted call
-   * unless an enforced redirect made it another.
-   */
+  // Every adapter's pipeline of a call: the gate, the policies (POST seam), onDispatch. `{ refused: true }`, else what runs (`call`).
   function dispatch(step, call) {
     const d = step.refusesCall(call.name) ? undefined : o.policies ? o.policies.dispatch(call, step.ctx, step.palette) : null;
     step.dispatched(d ?? null);
@@ -209,7 +188,7 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     return { dispatch: d, redirected, call: redirected ? d.call : call };
   }
 
-  /** The step whose model emitted the call `id` (or `also`); else a silent one on `ctx()`, after the adapter's `warning` ([code, message]). */
+  // The step whose model emitted the call `id` (or `also`); else a silent one, after the adapter's `warning`.
   async function stepFor(id, { also, ctx, signal, warning }) {
     const step = (typeof id === "string" && calls.take(id)) || also || null;
     if (step) return step;
@@ -217,7 +196,6 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     return begin({ index: -1, ctx: ctx(), signal, silent: true });
   }
 
-  // The step's report, then (issue 41) the run's saved form.
   function emit(step) {
     const report = step.report();
     if (o.tracing && trace) trace(report, step);
@@ -225,10 +203,7 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     if (o.onSaved) o.onSaved(runs.save());
   }
 
-  /**
-   * SPEC 9: the framework's messages with the run's skill instructions in place (kernel/skills.js `place`), or `undefined` when there are none;
-   * `hooks` are the framework's `said(message)` and `make(text)`. In shadow mode, none are placed.
-   */
+  // The messages with the run's skill instructions in place (SPEC 9), or `undefined`; none in shadow mode.
   const instruct = (step, messages, hooks) => (skills && core.enforce && step.runStep && Array.isArray(messages) ? skills.place(step.runStep.newSkills ?? [], messages, hooks) : undefined);
 
   const save = () => runs?.save() ?? null;
@@ -236,14 +211,12 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
   return core;
 }
 
-/** One model step of one run. */
 class Step {
   constructor(core, { index, ctx, outcome, decision, selection, tools, silent, shape }) {
     Object.assign(this, { core, index, ctx, outcome, decision, selection, silent, dispatches: [], outside: [], expected: 0, received: 0, seen: false, done: false });
     this.tools = tools ? new Set(tools) : null;
     this.listed = this.runStep = null; // with a run: its step, whose names are sent to the model in this order
-    // The names offered: the routed names (the package's activeTools) and the pins; `null` is "every tool" (no router, a refusal,
-    // RoutingUnavailable).
+    // The names offered (`null`: every tool): the routed names and the pins.
     const routed = outcome === undefined ? undefined : activeTools(outcome);
     if (routed === undefined) {
       this.palette = outcome ?? null;
@@ -253,9 +226,8 @@ class Step {
     const named = this.tools ? routed.some((name) => this.tools.has(name)) : routed.length > 0;
     const { pins } = core.o;
     for (const pin of pins) if (!routed.includes(pin)) routed.push(pin);
-    // What bindPalette and the policies' gate read: the outcome, or its names with the pins (the outcome is unchanged).
     this.palette = pins.length ? { kind: "routed", names: routed, unresolved: [] } : outcome;
-    // What the model is really shown: of those names, the framework's tools (when known); never none.
+    // What the model is really shown: the framework's tools among them; never none.
     const shown = (named ? (shape ? shape(routed) : routed) : []).filter((name) => !this.tools || this.tools.has(name));
     if (shown.length === 0) {
       this.palette = null; // every tool, and no palette for the gate to hold a redirect to
@@ -265,7 +237,6 @@ class Step {
     this.offer(shown.length ? shown : null);
   }
 
-  /** With a run: its step, whose `listed` names the model is sent in that order, and whose `offered` names the gate admits. */
   follow(step) {
     this.runStep = step;
     this.listed = step.listed;
@@ -273,7 +244,7 @@ class Step {
     this.offer(step.offered.length === this.tools.size ? null : step.offered);
   }
 
-  /** The names offered (`null`: every tool) and those hidden: the decision report's (of the framework's tools), then the framework's others. */
+  // The names offered and those hidden: the decision report's (of the framework's tools), then the framework's others.
   offer(offered) {
     this.offered = offered ? [...offered] : null;
     this.offeredSet = offered ? new Set(offered) : null;
@@ -284,22 +255,19 @@ class Step {
     this.attributes = Object.assign(this.attributes ?? {}, attributes(this.report()));
   }
 
-  /** Whether a call names a tool this step did not offer (one of the framework's, or no tool at all). */
   isOutside(name) {
     return this.offeredSet !== null && !this.offeredSet.has(name);
   }
 
-  /** Whether the step refuses a call to `name` (enforced): outside the palette with "refuse", or no tool at all. */
   refusesCall(name) {
     return this.core.enforce && refuses(this.offeredSet, name, { allow: this.core.o.outsidePalette === "allow", known: (n) => this.tools === null || this.tools.has(n) });
   }
 
-  /** Whether the model is sent `name` (with a run: it is listed; else: it is offered). */
   isSent(name) {
     return this.listedSet ? this.listedSet.has(name) : !this.isOutside(name);
   }
 
-  /** The tools to hand the model: with a run, the listed ones in its order (unnamed entries first, as they were); else narrowed by bindPalette. */
+  // The tools to hand the model: with a run, the listed ones in its order (unnamed entries first); else narrowed by bindPalette.
   narrow(tools) {
     const unnamed = (t) => typeof nameOf(t) !== "string";
     if (this.listed && Array.isArray(tools)) {
@@ -312,33 +280,38 @@ class Step {
     return tools.filter((t) => unnamed(t) || kept.has(t));
   }
 
-  /** With a run: the tools `narrowed` picks (the framework's function tools) as `narrow` answers, after the others as they were. */
-  arrange(tools, narrowed) {
-    if (!this.listed || !Array.isArray(tools)) return tools;
-    return [...tools.filter((t) => !narrowed(t)), ...this.narrow(tools.filter(narrowed))];
+  // The tools `picked` narrowed (with a run: in its order, after the others), the others as they were.
+  arrange(tools, picked) {
+    if (!Array.isArray(tools) || !(this.listed || this.offeredSet)) return tools;
+    if (this.listed) return [...tools.filter((t) => !picked(t)), ...this.narrow(tools.filter(picked))];
+    const kept = new Set(this.narrow(tools.filter(picked)));
+    return tools.filter((t) => !picked(t) || kept.has(t));
   }
 
-  /** One call the model emitted: known by its id, recorded if outside the palette; `dispatches`: whether a dispatch will follow. */
+  // The policies' model for the step, when enforced.
+  get policyModel() {
+    return this.core.enforce && this.selection?.model != null ? this.selection.model : undefined;
+  }
+
+  // One call the model emitted; `dispatches`: whether a dispatch will follow.
   call({ id, name }, dispatches) {
     if (typeof id === "string") this.core.calls.set(id, this);
     if (this.isOutside(name)) this.outside.push(Object.freeze({ id: id ?? null, name, refused: this.refusesCall(name) }));
     if (dispatches) this.expected++;
   }
 
-  /** Every call of the model's answer is known: the step is over once they are dispatched. */
   sealed() {
     this.seen = true;
     this.dispatched(undefined);
   }
 
-  /** One call was dispatched (`dispatch`, or `null` when nothing was asked of the policies); the step reported once all were. */
+  // One call was dispatched (`null`: nothing was asked of the policies).
   dispatched(dispatch) {
     if (dispatch) this.dispatches.push(dispatch);
     if (dispatch !== undefined) this.received++;
     if (this.seen && this.received >= this.expected) this.finish();
   }
 
-  /** Reports the step now (once), whatever is still outstanding. */
   finish() {
     if (this.done) return;
     this.done = true;

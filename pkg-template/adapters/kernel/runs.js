@@ -1,24 +1,18 @@
-// The run (SPEC 8, 9) of an adapter: one PaletteRun over the tools the adapter is given, a new one when they change, and its saved form (issue 41):
-// the framework adapters and tool-palette/mcp keep their runs here. Internal.
+// The run (SPEC 8, 9) of an adapter or an MCP run: a PaletteRun over the tools given, anew when they change, and its saved form. Internal.
 import { PaletteRun } from "tool-palette";
 import { errorText, fail, isObject, tryOr } from "./values.js";
 
 const VERSION = 1;
 const NONE = Object.freeze([]);
 
-/** A report's run lists (SPEC 8) of the run's `step`; without a run, `listed` (what was sent is what was offered) and none deferred. With `skills`, the step's (SPEC 9). */
+/** A report's run lists (SPEC 8, 9); without a run, `listed` and none deferred. */
 export const runLists = (step, listed, skills) => ({
   listed: step ? step.listed : listed, deferred: step ? step.deferred : NONE, revealed: step ? step.revealed : NONE, kept: step ? step.kept : null,
   ...(skills && { skills: step?.skills ?? NONE, newSkills: step?.newSkills ?? NONE }),
 });
 
-/**
- * A run over the registered names of each step, kept while they stay the same. With `carry`, a new run starts with what the previous one showed the
- * model of the names still registered: a deferred run's revealed tools stay revealed (the model loaded them), an appending run's listed tools stay
- * listed. The skills the run met (SPEC 9) stay met in a new run, and the tools of those the model loaded stay joined. `saved` (a saved form) is
- * restored at the first step, over that step's registered names: a run saved over others is a TypeError naming `at`, or, with `carry`, a new run that
- * carries what the saved one showed (as a change of the tools would).
- */
+// A run kept while the registered names stay the same. With `carry`, a new run keeps what the previous one showed the model (revealed or listed
+// tools); the skills met stay met. `saved` is restored at the first step: saved over other tools, a TypeError, or with `carry` a carrying new run.
 export class Runs {
   constructor(cache, pinnedOf, { carry = false, saved = null, at = "options.saved", of = "an adapter (from onSaved or save())" } = {}) {
     Object.assign(this, { cache, pinnedOf, carry, at, names: null, run: null, listed: [], revealed: [], met: [], placed: [] });
@@ -26,7 +20,6 @@ export class Runs {
     if (this.pending) Object.assign(this, { listed: this.pending.listed, revealed: this.pending.revealed, met: this.pending.met, placed: this.pending.placed });
   }
 
-  /** The run's step for `outcome` over `registered` (a new or restored run first when they changed). */
   step(registered, outcome) {
     const { cache } = this;
     let carried = [];
@@ -64,12 +57,11 @@ export class Runs {
     }
   }
 
-  /** "deferred": tools the model loaded itself, offered from the next step on (the names newly revealed). */
   reveal(names) {
     return this.remember(this.run.reveal(names));
   }
 
-  /** SPEC 9: the model loaded `skill`: no longer new, and its registered `tools` join the later steps (those that joined). */
+  // The model loaded `skill` (SPEC 9): no longer new, its `tools` joining the later steps.
   addSkill(skill, tools) {
     this.meet(skill, [...tools]);
     return this.run ? this.run.addSkill(skill, tools) : [];
@@ -88,14 +80,14 @@ export class Runs {
     return names;
   }
 
-  /** The saved form (issue 41): versioned JSON text, the run's own saved form in it (`null` before its first step); `more` is the adapter's. */
+  // The saved form (issue 41): versioned JSON text; `more` is the adapter's.
   save(more = {}) {
     const run = this.run ? this.run.save() : this.pending?.run ?? null;
     return JSON.stringify({ "tool-palette": "run", version: VERSION, run, listed: this.listed, revealed: this.revealed, met: this.met, placed: this.placed, ...more });
   }
 
-  /** A saved form read and checked (a TypeError naming it, `at`, says why not: not a saved run `of` whom); the adapter's own part of it too. */
-  static parse(saved, at, of = "an adapter (from onSaved or save())") {
+  // A saved form read and checked (a TypeError naming `at` says why not).
+  static parse(saved, at, of) {
     if (typeof saved !== "string") throw fail(at, "a string (a saved run, from onSaved or save())", saved);
     const o = tryOr(() => JSON.parse(saved));
     const lists = (v) => Array.isArray(v) && v.every((x) => typeof x === "string");

@@ -1,15 +1,14 @@
-// A tool definition `{ name, description, inputSchema }` (a JSON schema) in each framework's own shape, its calls going to `run(name, args, { id,
-// signal })`: the tools of an MCP run (tool-palette/mcp) and the `load_skill` tool of an adapter (SPEC 9) are made here. Internal.
+// Tool definitions `{ name, description, inputSchema }` in each framework's own shape, calls going to `run(name, args, { id, signal })`: an MCP run's
+// tools and an adapter's load_skill tool (SPEC 9). Internal.
 import { isObject, put } from "./values.js";
 
-/** What a tool search that found nothing answers the model (tool-palette/mcp's search_tools, tool-palette/providers' answers). */
 export const NO_TOOL_MATCHES = "No tool matches this query; try other words.";
 
 // The AI SDK's schema brand (a registered symbol): a JSON schema the SDK takes as it is.
-const AI_SCHEMA = Symbol.for("vercel.ai.schema");
+export const AI_SCHEMA = Symbol.for("vercel.ai.schema");
 const EMPTY = () => ({ type: "object", properties: {} });
 
-/** A record of AI SDK tools keyed by name (own data properties: "__proto__" too); `execute` answers what `run` answers. */
+/** A record of AI SDK tools keyed by name (own data properties: "__proto__" too). */
 export function aiSdkTools(defs, run) {
   const record = {};
   for (const t of defs) {
@@ -19,7 +18,6 @@ export function aiSdkTools(defs, run) {
   return record;
 }
 
-/** OpenAI Agents function tools (plain JSON schemas, `strict: false`); `invoke` answers `text(run(…))`. */
 export function openaiAgentsTools(defs, run, text = (v) => v) {
   return defs.map((t) => ({
     type: "function",
@@ -33,7 +31,7 @@ export function openaiAgentsTools(defs, run, text = (v) => v) {
   }));
 }
 
-/** LangChain tools made with the `tool` function of "langchain" the caller passes; each answers `text(run(…))`. */
+/** LangChain tools made with the `tool` function of "langchain" the caller passes. */
 export function langchainTools(defs, run, tool, text = (v) => v) {
   return defs.map((t) =>
     tool(async (input, config) => text(await run(t.name, input, { id: config?.toolCall?.id, signal: config?.signal })), {

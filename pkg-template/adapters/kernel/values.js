@@ -7,7 +7,6 @@ export const isObject = (v) => typeof v === "object" && v !== null;
 export const isFunction = (v) => typeof v === "function";
 export const isString = (v) => typeof v === "string";
 
-// How a message names what was given ("…, got an object").
 function describe(v) {
   if (v === null) return "null";
   if (typeof v !== "object") return typeof v;
@@ -22,7 +21,6 @@ function describe(v) {
 export const fail = (where, what, v, exact = false) =>
   new TypeError(`${where} must be ${what}, got ${exact && isString(v) ? `"${v}"` : describe(v)}${exact && typeof v === "number" ? ` (${v})` : ""}`);
 
-/** `f()`, reading a value of the caller's named `where`. */
 export function attempt(f, where) {
   try {
     return f();
@@ -31,10 +29,9 @@ export function attempt(f, where) {
   }
 }
 
-/** `value[key]`, read once; `where` names it. */
 export const read = (value, key, where) => attempt(() => value[key], where);
 
-/** The `keys` of the caller's object `o` (`where`), read once each, as a record (all `undefined` when `o` is). */
+/** The `keys` of the caller's object `o`, read once each, as a record (all `undefined` when `o` is). */
 export function fields(o, keys, where) {
   const out = {};
   if (o !== undefined && !isObject(o)) throw fail(where, "an object", o);
@@ -42,13 +39,11 @@ export function fields(o, keys, where) {
   return out;
 }
 
-/** The items of the caller's iterable `value` (`where`) as an array. */
 export const items = (value, where) => attempt(() => [...value], where);
 
-/** Whether the caller's `value` has a method `key` (`where` names the read). */
 export const hasMethod = (value, key, where) => (isObject(value) || isFunction(value)) && isFunction(read(value, key, where));
 
-/** An iterable of strings (not a string itself), as a list of each once; `where` names it. */
+/** An iterable of strings (not a string itself), as a list of each once. */
 export function names(value, where, what = "an iterable of tool names") {
   if (isString(value) || !hasMethod(value, Symbol.iterator, `${where}[Symbol.iterator]`)) throw fail(where, what, value);
   const out = [];
@@ -59,28 +54,24 @@ export function names(value, where, what = "an iterable of tool names") {
   return out;
 }
 
-/** Each of `values` (option name → value), when given (not null or undefined), a function; `at` names their record. */
 export function checkFunctions(at, values) {
   for (const [key, value] of Object.entries(values)) if (value != null && !isFunction(value)) throw fail(`${at}.${key}`, "a function", value);
 }
 
-/** `value` (the option `key` of `where`), one of the strings `allowed`. */
 export function checkOneOf(where, key, value, allowed, exact) {
   if (allowed.includes(value)) return value;
   const quoted = allowed.map((a) => JSON.stringify(a));
   throw fail(`${where}: options.${key}`, `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`, value, exact);
 }
 
-/** A signal as the core takes one: `undefined`/`null`, or an object with `aborted`, `addEventListener` and `removeEventListener`. */
+/** A signal as the core takes one. */
 export function checkSignal(signal, where) {
   const fits = () => typeof signal.aborted === "boolean" && isFunction(signal.addEventListener) && isFunction(signal.removeEventListener);
   if (signal != null && !(isObject(signal) && attempt(fits, where))) throw fail(where, "an AbortSignal", signal);
 }
 
-/** The message of a thrown value (the value itself as text when it is no Error). */
 export const errorText = (error) => (error instanceof Error ? error.message : String(error));
 
-/** Defines an own, enumerable property, whatever the key ("__proto__" included). */
 export const put = (record, key, value) => Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
 
 /** `f()`, or `otherwise` when it throws (a getter, a proxy's trap, text that is no JSON): what cannot be read is nothing. */
@@ -92,18 +83,23 @@ export function tryOr(f, otherwise) {
   }
 }
 
-/** What `tryOr(() => JSON.parse(text), NOT_JSON)` answers for text that is no JSON. */
 export const NOT_JSON = Symbol("not JSON");
+
+/** `[f()]`, or `[]` once `skip(error)` is told why not. */
+export function kept(f, skip) {
+  try {
+    return [f()];
+  } catch (error) {
+    skip(error);
+    return [];
+  }
+}
 
 /** A tool's `name` (a getter that throws names nothing). */
 export const nameOf = (tool) => tryOr(() => (isObject(tool) || isFunction(tool) ? tool.name : undefined));
 
-// ---------------------------------------------------------------- waiting
+// The waits the core does not run (listing, embedding, calling a server): a timer past LONGEST_TIMER would fire at once, so such a budget never runs out.
 
-// The waits the core does not run (listing, embedding, calling a server), bounded by its rule for a budget (src/routing/turn.rs,
-// wire.js LONGEST_TIMER): a timer past it would fire at once, so such a budget never runs out.
-
-/** The timer to set for a budget of `ms`, or `null` for none. */
 export const timerFor = (ms) => (ms <= LONGEST_TIMER ? ms : null);
 
 /** `work` within `ms`: when the time is up, rejects with `timedOut()` and aborts `controller`. */
@@ -135,9 +131,6 @@ export function abortable(promise, signal) {
   return Promise.race([promise, aborted]).finally(() => signal.removeEventListener("abort", onAbort));
 }
 
-// ---------------------------------------------------------------- warnings
-
-/** A warning of an adapter (name "ToolPaletteAdapterWarning", with a `code`). */
 export class ToolPaletteAdapterWarning extends Error {
   constructor(message, code) {
     super(message);
@@ -145,7 +138,7 @@ export class ToolPaletteAdapterWarning extends Error {
   }
 }
 
-/** `warn(code, message)`: an adapter's warning (`${where}: message`), delivered as the core's are, once per code. */
+/** `warn(code, message)`: an adapter's warning, delivered as the core's are, once per code. */
 export function warnings(where, onWarning) {
   const warned = new Set();
   return (code, message) => {

@@ -1,14 +1,12 @@
 // tool-palette/mcp, calling: one run's calls, through the kernel's gate and the policies (POST seam) to their server. A call outside the turn's
-// palette, or to no tool at all, is a failed call (isError: true) naming only the offered tools, and no server is called. search_tools answers from
-// the listing's index.
+// palette is a failed call (isError: true) naming only the offered tools.
 import { refuses } from "../kernel/core.js";
 import { aiSdkTools, langchainTools, NO_TOOL_MATCHES, openaiAgentsTools, resultText } from "../kernel/tools.js";
 import { abortable, attempt, checkSignal, errorText, fail, fields, isFunction, isObject, read, reasonOf, tryOr, within } from "../kernel/values.js";
 
 const failed = (text) => ({ content: [{ type: "text", text }], isError: true });
 
-// A call in MCP's shape { name, arguments } or a framework's ({ name, args }, { toolName, input }, arguments as JSON text), each field read once.
-// Arguments that are no JSON are the model's: answered (`invalid`), not thrown.
+// A call in MCP's shape or a framework's. Arguments that are no JSON are the model's: answered (`invalid`), not thrown.
 function readCall(call, where) {
   const at = `${where}: callTool(call)`;
   if (!isObject(call)) throw fail(at, "a tool call ({ name, arguments })", call);
@@ -29,13 +27,13 @@ function readCall(call, where) {
   return { name, args: args ?? {}, ...(id == null ? {} : { id }) };
 }
 
-/** One run's calls: `callTool(call, options)` through the gate of its latest turn, and its tools in the frameworks' shapes. */
 export function createCalling(o, listing, routing) {
   const { clients, policies, searchName, skillTool, outsidePalette, limit, embed, onEmbedError, timeoutMs, where } = o;
   const { found, skills, changed } = routing;
   const isSkillTool = (name) => skills !== null && skills.def !== null && name === skillTool;
+  const isSearchTool = (name) => searchName !== false && name === searchName;
 
-  // The best matches: hybrid when the tools were embedded (the query embedded within timeoutMs; else lexical, onEmbedError told).
+  // Hybrid when the tools were embedded (else, or when the query's embedding fails, lexical).
   async function search(args, l, signal) {
     const query = isObject(args) && typeof args.query === "string" ? args.query : "";
     let hits = null;
@@ -66,8 +64,7 @@ export function createCalling(o, listing, routing) {
     return { content: [{ type: "text", text: answer }], structuredContent: { tools } };
   }
 
-  // The call to its server, with a signal of its own aborted with the caller's (the SDK leaves a listener on the signal it is given: a run's one
-  // signal would keep one per call).
+  // The call to its server, with a signal of its own (the SDK leaves a listener on the signal it is given: a run's one signal would keep one per call).
   async function dispatch(entry, args, signal) {
     const own = signal ? new AbortController() : null;
     const relay = () => own.abort(reasonOf(signal));
@@ -83,7 +80,6 @@ export function createCalling(o, listing, routing) {
     }
   }
 
-  // A call the caller aborts rejects with the signal's reason at once, whether or not the server heeds it.
   async function callTool(call, options) {
     const { signal } = fields(options, ["signal"], `${where}: callTool(call, options)`);
     checkSignal(signal, `${where}: callTool(call, options).signal`);
@@ -94,21 +90,19 @@ export function createCalling(o, listing, routing) {
     const current = routing.current;
     const turn = current ? current.turn : null;
     const offered = turn ? turn.names : [];
-    const isSearch = c.name === searchName && searchName !== false;
     // A turn that did not narrow offers the search tool too (it reveals nothing hidden); a name now another server's (after list_changed) is not that
     // turn's tool; an unknown name is answered as a hidden one (nothing hidden shows).
     const was = current ? current.targets.get(c.name) : undefined;
     const now = l.byName.get(c.name);
     const moved = was !== undefined && (was.server !== now?.server || was.name !== now?.name);
     const gate = new Set(moved ? [] : offered);
-    if (isSearch && turn !== null && turn.outcome.kind !== "routed") gate.add(c.name);
-    const known = (name) => l.byName.has(name) || (name === searchName && searchName !== false) || isSkillTool(name);
+    if (isSearchTool(c.name) && turn !== null && turn.outcome.kind !== "routed") gate.add(c.name);
+    const known = (name) => l.byName.has(name) || isSearchTool(name) || isSkillTool(name);
     if (!known(c.name) || refuses(gate, c.name, { allow: outsidePalette === "allow" || (current !== null && current.lenient), known })) {
       const available = offered.length ? `Available tools: ${offered.join(", ")}.` : "No tool is offered before the run's first step (route()).";
       return failed(`Tool ${c.name} is not available in this step. ${available}`);
     }
-    if (isSearch) return search(c.args, l, signal);
-    // load_skill (SPEC 9): the skill's instructions; its tools join the run's later steps.
+    if (isSearchTool(c.name)) return search(c.args, l, signal);
     if (isSkillTool(c.name)) {
       const text = await skills.load(c.args);
       changed();
@@ -116,7 +110,7 @@ export function createCalling(o, listing, routing) {
     }
     const dispatched = policies ? policies.dispatch(c, turn ? turn.ctx : { message: "" }, turn ? turn.palette : undefined) : null;
     const target = dispatched ? dispatched.call : c;
-    if (target.name === searchName && searchName !== false) return search(target.args, l, signal);
+    if (isSearchTool(target.name)) return search(target.args, l, signal);
     const entry = l.byName.get(target.name);
     if (!entry) return failed(`Tool ${c.name} was redirected to ${target.name}, which no server lists.`);
     return dispatch(entry, target.args, signal);

@@ -1,16 +1,14 @@
-// tool-palette/mcp, listing: every server's tools (tools/list pages within listTimeoutMs), their palette names (a name two servers list is
-// <server>__<name>), the index over them (hybrid with options.index.embed), what is left out (a server that fails to list, or whose tools are too
-// large to index with the others; a tool that cannot be read) and the definitions' sizes.
+// tool-palette/mcp, listing: every server's tools (within listTimeoutMs), their palette names, the index over them, what is left out and the
+// definitions' sizes.
 import { ToolIndex } from "tool-palette";
-import { errorText, fail, isFunction, isObject, put, timerFor, tryOr, within } from "../kernel/values.js";
+import { errorText, fail, isFunction, isObject, kept, put, timerFor, tryOr, within } from "../kernel/values.js";
 
 const LIST_CHANGED = "notifications/tools/list_changed";
 // The largest tool definition (its JSON, in code units) the palette keeps, and the largest server's SKILL.md (bytes) it reads: far beyond what a
 // model is sent for one tool or skill, and one server's oversized tool or skill cannot take the index or the conversation down.
 export const MAX_DEFINITION = 1_048_576;
 
-// One listed tool, read once: its name, description and input schema as the JSON a model is sent (a cyclic or unserialisable schema, or a definition
-// beyond MAX_DEFINITION, cannot be sent: the tool is left out).
+// One listed tool, read once, as the JSON a model is sent (a tool that cannot be sent is left out).
 function readTool(tool) {
   if (!isObject(tool)) throw new TypeError("it is not an object");
   const name = tool.name;
@@ -25,11 +23,8 @@ function readTool(tool) {
 // stays alone in being left out, by readTool.
 export const UNCHECKED = Object.freeze({ safeParse: (data) => ({ success: true, data }) });
 
-/**
- * Every page of a paginated list (`page(params, { signal })` answers `{ [key]: [...], nextCursor? }`), all within `ms` (`timedOut()` then rejects and
- * the request in flight is cancelled: each request has a signal of its own, since the SDK leaves a listener on the signal it is given). Pages that
- * answer at once never let the timer run: the time is checked between pages too. A cursor answered twice is a loop.
- */
+// Every page of a paginated list, all within `ms`. Each request has a signal of its own (the SDK leaves a listener on the signal it is given);
+// pages that answer at once never let the timer run, so the time is checked between pages too.
 export function pages(page, key, ms, timedOut, what) {
   const deadline = timerFor(ms) === null ? Infinity : Date.now() + ms;
   let current = null;
@@ -52,8 +47,7 @@ export function pages(page, key, ms, timedOut, what) {
   return within(all(), ms, timedOut, { abort: (error) => current?.abort(error) });
 }
 
-// One page of tools/list: the client's listTools() (the SDK Client then keeps what it learns of each tool, such as output schemas); when the SDK
-// Client's own check refuses the page, the page again through request() unchecked.
+// One page of tools/list: listTools() (the SDK Client keeps what it learns, such as output schemas); refused by the SDK's own check, unchecked.
 const listPage = (client) => async (params, options) => {
   try {
     return await client.listTools(params, options);
@@ -63,7 +57,6 @@ const listPage = (client) => async (params, options) => {
   }
 };
 
-// What a tool's definition looks like to a model: its name, description and input schema as JSON.
 export const definition = (name, t) => JSON.stringify({ name, description: t.description, inputSchema: t.inputSchema ?? {} });
 
 const shown = (v) => {
@@ -71,18 +64,14 @@ const shown = (v) => {
   return typeof v === "number" ? String(v) : v === null ? "null" : typeof v === "string" ? `a string (${JSON.stringify(v.slice(0, 20))})` : typeof v;
 };
 
-/**
- * The listing of the servers `o.clients`: `listed()` answers the current one (listing the servers marked stale first), `{ byName, names, index,
- * embedding, failures, skipped, sizes, tokens }`, where `byName` maps a palette name to `{ server, tool (the server's own object), name (the server's
- * name for it), offered (the object under its palette name), description and inputSchema (read once, as JSON) }`.
- */
+// The listing of the servers: `listed()` answers the current one, `byName` mapping a palette name to its server, the server's tool object and name
+// for it, the object under its palette name (`offered`), and its description and input schema as JSON.
 export function createListing(o) {
   const { clients, limit, listTimeoutMs, searchName, skillTool, embed, onEmbedError, cache, countTokens, warn } = o;
   const serverOrder = [...clients.keys()];
 
-  // Hybrid ranking (options.index.embed): each tool's definition as a model is sent it (measured better than name and description alone,
-  // bench/tool-search/DESIGN.md) is embedded when the tools are (re)listed, within listTimeoutMs; a text embedded before is not embedded again. When
-  // embedding fails, ranking is lexical until the next listing.
+  // Hybrid ranking embeds each tool's definition as a model is sent it (measured better than name and description alone,
+  // bench/tool-search/DESIGN.md), each text once; when embedding fails, ranking is lexical until the next listing.
   const vectors = new Map(); // text → the vector embed answered for it
   async function indexOf(docs) {
     if (embed === null || docs.length === 0) return { index: new ToolIndex(docs, { limit }), embedding: embed === null ? null : Object.freeze({ hybrid: false, error: null }) };
@@ -110,8 +99,7 @@ export function createListing(o) {
   const perServer = new Map(); // server → { tools, error }
   const listeners = []; // what else a listing reads of the servers (their skills, mcp/skills.js)
 
-  // notifications/tools/list_changed marks the server for listing again at the next turn, through the SDK's fallback handler, so a handler of your
-  // own stays in charge of its method.
+  // list_changed marks the server stale, through the SDK's fallback handler, so that a handler of the host's stays in charge of its method.
   for (const [name, client] of clients) {
     if (!("fallbackNotificationHandler" in client) && !isFunction(client.setNotificationHandler)) continue;
     const previous = client.fallbackNotificationHandler;
@@ -124,23 +112,14 @@ export function createListing(o) {
     };
   }
 
-  // Each tool read once; one that cannot be read is left out and listed in `skipped`. Names listed by two servers (or taken by the search tool or the
-  // load_skill tool) are known as <server>__<name>, whose names are taken first: a listed name equal to one of them is the one left out. A server
-  // that lists one name twice keeps it for its first tool of it.
+  // Names listed by two servers (or taken by the search or load_skill tool) are <server>__<name>, taken first: a listed name equal to one of them is
+  // the one left out. A server that lists one name twice keeps its first tool of it.
   function named(skipped) {
     const inOrder = [...perServer].sort((a, b) => serverOrder.indexOf(a[0]) - serverOrder.indexOf(b[0]));
-    const read = inOrder.map(([server, { tools }]) => [
-      server,
-      tools.flatMap((tool) => {
-        try {
-          return [readTool(tool)];
-        } catch (error) {
-          const name = tryOr(() => (isObject(tool) && typeof tool.name === "string" ? tool.name : ""), "");
-          skipped.push({ server, name, reason: `its definition cannot be read: ${errorText(error)}` });
-          return [];
-        }
-      }),
-    ]);
+    // A tool left out, named by `name()` (read only then: a tool is read once).
+    const unread = (server, name) => (error) => skipped.push({ server, name: name(), reason: `its definition cannot be read: ${errorText(error)}` });
+    const nameOf = (tool) => () => tryOr(() => (isObject(tool) && typeof tool.name === "string" ? tool.name : ""), "");
+    const read = inOrder.map(([server, { tools }]) => [server, tools.flatMap((tool) => kept(() => readTool(tool), unread(server, nameOf(tool))))]);
     const listers = new Map(); // name → the servers that list it
     for (const [server, tools] of read) for (const t of tools) (listers.get(t.name) ?? listers.set(t.name, new Set()).get(t.name)).add(server);
     const paletteName = (server, t) => (listers.get(t.name).size > 1 || t.name === searchName || t.name === skillTool ? `${server}__${t.name}` : t.name);
@@ -155,37 +134,33 @@ export function createListing(o) {
           skipped.push({ server, name: t.name, reason: `"${name}" is already the name of a tool of server "${owner}"` });
           continue;
         }
-        try {
-          const offered = t.name === name ? t.tool : { ...t.tool, name }; // the MCP tool object under its palette name
-          byName.set(name, { server, tool: t.tool, name: t.name, offered, description: t.description, inputSchema: t.inputSchema });
-        } catch (error) {
-          skipped.push({ server, name: t.name, reason: `its definition cannot be read: ${errorText(error)}` });
-        }
+        // The MCP tool object under its palette name (a copy, which may throw).
+        const [offered] = kept(() => (t.name === name ? t.tool : { ...t.tool, name }), unread(server, () => t.name));
+        if (offered) byName.set(name, { server, tool: t.tool, name: t.name, offered, description: t.description, inputSchema: t.inputSchema });
       }
     }
     return byName;
   }
 
-  // The index over the named tools. Too large for one index: each server whose tools make it so is left out, in the servers' order (named in the
-  // failures). With options.cache each server is its tools' namespace (SPEC 8): the index offers a small server whole once the message or the history
-  // ranks one of its tools (measured for runs, bench/tool-search/DESIGN.md "Runs"); without a run, routing narrows within servers.
+  // The index over the named tools; too large for one index, each server whose tools make it so is left out. With options.cache each server is its
+  // tools' namespace (SPEC 8; measured for runs, bench/tool-search/DESIGN.md "Runs").
   function indexed(byName) {
     const docs = [...byName].map(([name, t]) => ({ name, description: t.description, inputSchema: t.inputSchema, ...(cache === null ? {} : { namespace: t.server }) }));
     return indexOf(docs).catch(async (error) => {
       if (!(error instanceof RangeError)) throw error;
-      const kept = [];
+      const fit = [];
       for (const server of serverOrder) {
         const own = docs.filter((d) => byName.get(d.name)?.server === server);
         try {
-          if (own.length) new ToolIndex([...kept, ...own], { limit }).dispose();
-          kept.push(...own);
+          if (own.length) new ToolIndex([...fit, ...own], { limit }).dispose();
+          fit.push(...own);
         } catch (tooLarge) {
           if (!(tooLarge instanceof RangeError)) throw tooLarge;
           perServer.set(server, { tools: [], error: `its tools are too large to index with the others (${errorText(tooLarge)})` });
           for (const d of own) byName.delete(d.name);
         }
       }
-      return indexOf(kept);
+      return indexOf(fit);
     });
   }
 
@@ -194,7 +169,6 @@ export function createListing(o) {
     stale.clear();
     const timedOut = (server) => () => new Error(`listTools() of server "${server}" timed out after ${listTimeoutMs} ms`);
     const listOne = (server) => pages(listPage(clients.get(server)), "tools", listTimeoutMs, timedOut(server), "listTools()").then((tools) => ({ tools, error: null }));
-    // A server that fails is left out until refresh() or its list_changed.
     await Promise.all(names.map(async (server) => perServer.set(server, await listOne(server).catch((error) => ({ tools: [], error: errorText(error) })))));
     const skipped = [];
     const byName = named(skipped);
@@ -222,10 +196,9 @@ export function createListing(o) {
     inputSchema: { type: "object", properties: { query: { type: "string", description: "what the tool should do, in a few words" } }, required: ["query"] },
   });
 
-  // The MCP tool object under its palette name (a copy when renamed, made at listing).
   const offeredTool = (l, name) => l.byName.get(name).offered;
 
-  // A definition's tokens, counted once per listing; countTokens must answer a finite number >= 0.
+  // A definition's tokens, counted once per listing.
   function tokensOf(name, l) {
     if (!l.tokens.has(name)) {
       const tokens = countTokens(l.sizes.get(name));
@@ -235,12 +208,9 @@ export function createListing(o) {
     return l.tokens.get(name);
   }
 
-  // The size of the definitions of `names`: characters, and tokens with countTokens.
   const measure = (names, l) =>
     Object.freeze({ chars: names.reduce((n, name) => n + l.sizes.get(name).length, 0), tokens: countTokens ? names.reduce((n, name) => n + tokensOf(name, l), 0) : null });
 
-  // Per server: whether it is listed, its tools offered (`offered`, a set of palette names) and hidden, and their definitions against all of its
-  // tools'.
   function servers(l, offered) {
     const record = {};
     for (const server of clients.keys()) {
@@ -259,13 +229,10 @@ export function createListing(o) {
     offeredTool,
     measure,
     servers,
-    /** `listen(listing, servers)`: called at each listing, with the servers it listed again, before it is answered. */
+    // `listen(listing, servers)`: at each listing, with the servers it listed again, before it is answered.
     listen: (listen) => listeners.push(listen),
-    /** The latest listing (`null` before the first). */
     latest: () => last,
-    // The palette's own members.
     palette: {
-      /** Lists every server again now (or the one named), after a listing in flight (asked before this refresh). */
       async refresh(server) {
         if (server !== undefined && !clients.has(server)) throw fail(`${o.where}: refresh(server)`, `one of the servers (${[...clients.keys()].join(", ")})`, server);
         while (listing$) await listing$.catch(() => {});
@@ -274,17 +241,14 @@ export function createListing(o) {
         const l = await listed();
         return Object.freeze({ tools: l.names.length, failures: l.failures, skipped: Object.freeze(l.skipped), embedding: l.embedding });
       },
-      /** Where a palette name goes: `{ server, name }`, or `undefined`. */
       async locate(name) {
         const entry = (await listed()).byName.get(name);
         return entry ? Object.freeze({ server: entry.server, name: entry.name }) : undefined;
       },
-      /** Every listed tool as MCP tool objects under their palette names. */
       async tools() {
         const l = await listed();
         return l.names.map((name) => offeredTool(l, name));
       },
-      /** Frees the current index now (a later turn lists the servers again). */
       dispose() {
         listing?.index.dispose();
         listing = null;

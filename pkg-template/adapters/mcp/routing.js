@@ -1,20 +1,14 @@
-// tool-palette/mcp, routing: one run's turns. Each route() asks the core (resolvePalette) with the rows of the skills (SPEC 9), then of the index (or
-// of options.entries), then of the tools search_tools found earlier in the run; with options.cache (or skills), the run (SPEC 8) says what is
-// offered, listed and deferred, and which skills are new to it. The run's saved form (issue 41) restores it in another process.
+// tool-palette/mcp, routing: one run's turns. Each route() asks the core (resolvePalette) with the rows of the skills (SPEC 9), of the index (or
+// options.entries), then of the tools search_tools found earlier in the run; with options.cache (or skills), the run (SPEC 8) says what is offered.
 import { resolvePalette } from "tool-palette";
 import { runLists, Runs } from "../kernel/runs.js";
 import { createSkills } from "../kernel/skills.js";
 import { abortable, checkSignal, fail, fields, isObject, isString } from "../kernel/values.js";
 
-/**
- * One run's routing: its members (`run`), `found` (what search_tools found, in order), `current` (its latest turn, or null), `skills` (the kernel's,
- * over the palette's `skills`: load_skill's answers) and `saved()` (after a change).
- */
 export function createRouting(o, listing, palette, { saved, onSaved }) {
   const { cache, searchName, skillTool, entries, timeoutMs, onDecision, where } = o;
   // The search tool and the load_skill tool are pinned: offered whenever routing narrows.
   const pins = [...(searchName === false ? [] : [searchName]), ...(palette && skillTool !== false ? [skillTool] : [])];
-  // With options.cache: a run over the listed tools and the pins, anew (carrying what the model was shown) when they change.
   const of = "tool-palette/mcp (from onSaved or run.save())";
   const runs = new Runs(cache, () => pins, { carry: true, saved: saved ?? null, at: `${where}: run(options).saved`, of });
   const back = runs.pending ?? { turns: 0, message: null, found: [] };
@@ -22,8 +16,7 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     throw new TypeError(`${where}: run(options).saved is not a saved run of ${of}`);
   }
   const found = [...back.found];
-  // The latest route() started that finished: { turn, targets (where each offered name went: a call is gated on (server, tool)), lenient (routed for
-  // an adapter that lets calls outside the palette run) }.
+  // The latest route() started that finished; `targets`: where each offered name went (a call is gated on (server, tool)).
   let current = null;
   let turns = back.turns; // route() calls started
   const messages = back.message === null ? [] : [back.message]; // the run's user messages, each once in a row
@@ -42,8 +35,7 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     const number = turns++;
     const l = await abortable(listing.listed(), signal);
     let decision = null;
-    // With a run, the index and the skills also read the run's earlier messages (SPEC 8 `history`) unless the context has its own; read as the rows
-    // are (a context that cannot be read is refusal 2a).
+    // With a run, the rows also read its earlier messages (SPEC 8 `history`), read as the rows are (a context that cannot be read is refusal 2a).
     const withHistory = () => (cache !== null && typeof ctx.message === "string" && !("history" in ctx) ? { ...ctx, history: earlier(ctx.message) } : ctx);
     const rows = async () => {
       const list = skills ? [...(await skills.source.entries(withHistory()))] : [];
@@ -74,7 +66,6 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
       definitions: Object.freeze({ offered: listing.measure(listedNames, l), all: listing.measure(l.names, l) }),
       ...runLists(step, Object.freeze(listedNames), skills),
     });
-    // The instructions of the skills new to the run (SPEC 9): the host gives them the model after the history, once.
     const instructions = async (skill) => Object.freeze({ skill, text: await skills.text(skill) });
     const [tools, deferred] = [listedNames, step ? step.deferred : []].map((names) => Object.freeze(names.map(toolOf)));
     const placed = skills && { instructions: Object.freeze(await Promise.all(newSkills.map(instructions))) };
@@ -92,7 +83,7 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     if (decided && turn.decision) decided(turn.decision);
     return turn.outcome;
   };
-  // What a framework adapter reads this run's skills through: a skill the model loaded there joins this run too.
+  // A skill the model loaded through a framework adapter joins this run too.
   const shared = palette &&
     palette.source((skill, tools) => {
       runs.addSkill(skill, tools);
@@ -106,7 +97,6 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     get current() {
       return current;
     },
-    // The run's routing members (calling adds its own).
     run: {
       route: async (context, options) => routeTurn(context, fields(options, ["signal"], `${where}: route(context, options)`).signal, false),
       router,
@@ -118,7 +108,6 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
       get found() {
         return [...found];
       },
-      // With cache "deferred": tools the model loaded itself (a client tool search you answered), offered from the next turn on.
       reveal(names) {
         if (cache !== "deferred") throw new Error(`${where}: run.reveal() needs options.cache "deferred" (this palette's is ${cache === null ? "none" : `"${cache}"`})`);
         if (runs.run === null) throw new Error(`${where}: run.reveal() before the run's first step (route())`);
@@ -126,7 +115,6 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
         changed();
         return revealed;
       },
-      /** The run's saved form (issue 41): `createMcpPalette(…).run({ saved })` restores it in another process. */
       save,
     },
   };

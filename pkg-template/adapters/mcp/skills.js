@@ -1,26 +1,20 @@
-// tool-palette/mcp, skills (SPEC 9): the host's skills and those of every server that declares the MCP Skills extension
-// (io.modelcontextprotocol/skills: `skills/list`, `skills/get`, the SKILL.md read as a resource) in one SkillIndex, rebuilt at each listing. A
-// server's skill is indexed from its entry (its frontmatter: nothing is read ahead of need), its tools resolve to that server's tools first, and its
-// instructions are read when first needed, checked against the entry (size, SHA-256 digest, frontmatter; once refreshed with skills/get), and given
-// the model tagged with the server's name.
+// tool-palette/mcp, skills (SPEC 9): the host's skills and those of every server that declares the MCP Skills extension in one SkillIndex, rebuilt
+// at each listing. A server's skill is indexed from its entry (nothing is read ahead of need); its SKILL.md is read when first needed.
 import { parseSkill, SkillIndex } from "tool-palette";
 import { instructions } from "../kernel/skills.js";
-import { errorText, isFunction, isObject, isString, tryOr } from "../kernel/values.js";
+import { errorText, isFunction, isObject, isString, kept, tryOr } from "../kernel/values.js";
 import { definition, MAX_DEFINITION, pages, UNCHECKED } from "./listing.js";
 
-export const EXTENSION = "io.modelcontextprotocol/skills";
+const EXTENSION = "io.modelcontextprotocol/skills";
 
-/** Whether a connected client's server declares the Skills extension (the SDK Client's capabilities). */
 export const declares = (client) => tryOr(() => isFunction(client.getServerCapabilities) && isObject(client.getServerCapabilities()?.extensions?.[EXTENSION]), false);
 
 // A frontmatter as YAML's flow style (JSON), the way SKILL.md texts carry any skill the core reads.
 const skillText = (frontmatter) => `---\n{${Object.entries(frontmatter).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")}}\n---\n`;
-// Two frontmatters alike field by field (any key order).
 const canonical = (v) => (Array.isArray(v) ? v.map(canonical) : isObject(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical(v[k])])) : v);
 const same = (a, b) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 const hex = (buffer) => [...new Uint8Array(buffer)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
-/** A skills/list entry checked (the extension's `Skill`): `{ uri, frontmatter: { name, description, … }, resources: [...] | "dynamic" }`. */
 function readEntry(entry) {
   const fm = isObject(entry) ? entry.frontmatter : undefined;
   if (!isObject(entry) || !isString(entry.uri) || !isObject(fm) || !isString(fm.name) || !isString(fm.description)) throw new TypeError("it is not a skill entry { uri, frontmatter: { name, description } }");
@@ -28,45 +22,28 @@ function readEntry(entry) {
   return { uri: entry.uri, frontmatter: fm, resources: entry.resources };
 }
 
-/**
- * The skills of the palette over `listing`: `o.skills` (the host's own, read), `o.skillIndex` (SkillIndex options: `tools`, `disabled`, `limit`),
- * `o.skillServers` (those that declare the extension). Each listing gets `skills`: `{ index, byName (a server skill's name → its entry and server),
- * texts }`; `source(loaded)` is what the kernel reads the latest listing's skills through (kernel/skills.js), `loaded(skill, tools)` told of a skill
- * the model loaded.
- */
 export function createSkills(o, listing) {
   const { clients, listTimeoutMs, warn, skills: host, skillIndex: options, skillServers: servers, skillTool } = o;
   const entries = new Map(); // server → its entries
   const hostNames = new Set(host.map((skill) => skill.name));
   const map = (tool, skill) => (isFunction(options.tools) ? options.tools(tool, skill) : isObject(options.tools) && Object.hasOwn(options.tools, tool) ? options.tools[tool] : undefined);
 
-  // At each listing: the entries of the servers listed again (all pages, within listTimeoutMs), then one index of the host's skills and every
-  // server's. A server's skill keeps its name unless another origin has it: then <server>__<name> (<server>__<its path> when one server lists it
-  // twice).
+  // A server's skill keeps its name unless another origin has it: then <server>__<name> (<server>__<its path> when one server lists it twice).
   listing.listen(async (l, relisted) => {
     await Promise.all(
       relisted.filter((server) => servers.includes(server)).map(async (server) => {
         const client = clients.get(server);
         const page = (params, opts) => client.request({ method: "skills/list", params: params ?? {} }, UNCHECKED, opts);
-        try {
-          const timedOut = () => new Error(`skills/list of server "${server}" timed out after ${listTimeoutMs} ms`);
-          entries.set(server, await pages(page, "skills", listTimeoutMs, timedOut, "skills/list"));
-        } catch (error) {
-          entries.set(server, []);
+        const timedOut = () => new Error(`skills/list of server "${server}" timed out after ${listTimeoutMs} ms`);
+        const failed = (error) => {
           warn(`SKILLS_FAILED:${server}`, `the skills of server "${server}" could not be listed (${errorText(error)}); they are left out until it lists again.`);
-        }
-      }),
-    );
-    const read = [...entries].flatMap(([server, list]) =>
-      list.flatMap((entry) => {
-        try {
-          return [{ server, ...readEntry(entry) }];
-        } catch (error) {
-          warn(`SKILL_SKIPPED:${server}`, `a skill entry of server "${server}" was left out: ${errorText(error)}.`);
           return [];
-        }
+        };
+        entries.set(server, await pages(page, "skills", listTimeoutMs, timedOut, "skills/list").catch(failed));
       }),
     );
+    const skipped = (server) => (error) => warn(`SKILL_SKIPPED:${server}`, `a skill entry of server "${server}" was left out: ${errorText(error)}.`);
+    const read = [...entries].flatMap(([server, list]) => list.flatMap((entry) => kept(() => ({ server, ...readEntry(entry) }), skipped(server))));
     const count = new Map();
     for (const name of [...hostNames, ...read.map((s) => s.frontmatter.name)]) count.set(name, (count.get(name) ?? 0) + 1);
     const taken = new Set(hostNames);
@@ -93,13 +70,12 @@ export function createSkills(o, listing) {
     if (skillTool !== false) l.sizes.set(skillTool, definition(skillTool, index.loadSkillTool({ name: skillTool })));
   });
 
-  // A server skill's SKILL.md (resources/read), checked against its entry: its size and digest when the entry lists them, its frontmatter always. A
-  // mismatch refreshes the entry (skills/get) and reads again, once.
+  // A server skill's SKILL.md, checked against its entry (size and digest when listed, frontmatter always); a mismatch refreshes the entry, once.
   async function read(s, refreshed = false) {
     const client = clients.get(s.server);
     const large = (size) => new RangeError(`the SKILL.md at ${s.uri} is ${size.toLocaleString("en-US")} bytes, more than ${MAX_DEFINITION.toLocaleString("en-US")} (too large to give a model)`);
-    const declared = Array.isArray(s.resources) ? s.resources.find((r) => isObject(r) && r.uri === s.uri)?.size : undefined;
-    if (declared > MAX_DEFINITION) throw large(declared);
+    const listed = Array.isArray(s.resources) ? s.resources.find((r) => isObject(r) && r.uri === s.uri) : undefined;
+    if (listed?.size > MAX_DEFINITION) throw large(listed.size);
     const result = isFunction(client.readResource) ? await client.readResource({ uri: s.uri }) : await client.request({ method: "resources/read", params: { uri: s.uri } }, UNCHECKED);
     const contents = isObject(result) && Array.isArray(result.contents) ? result.contents : [];
     const content = contents.find((c) => isObject(c) && c.uri === s.uri) ?? contents[0];
@@ -108,20 +84,12 @@ export function createSkills(o, listing) {
     const bytes = why === null ? new TextEncoder().encode(text) : null;
     if (bytes?.length > MAX_DEFINITION) throw large(bytes.length);
     if (why === null && Array.isArray(s.resources)) {
-      const listed = s.resources.find((r) => isObject(r) && r.uri === s.uri);
       if (!listed) why = "its entry lists no SKILL.md";
       else if (typeof listed.size === "number" && bytes.length !== listed.size) why = `it is ${bytes.length} bytes, its entry says ${listed.size}`;
       else if (typeof listed.digest === "string" && `sha256:${hex(await globalThis.crypto.subtle.digest("SHA-256", bytes))}` !== listed.digest) why = "its SHA-256 digest is not its entry's";
     }
-    let skill;
-    if (why === null) {
-      try {
-        skill = parseSkill(text);
-        if (!same(skill.frontmatter, s.frontmatter)) why = "its frontmatter is not its entry's";
-      } catch (error) {
-        why = errorText(error);
-      }
-    }
+    const [skill] = why === null ? kept(() => parseSkill(text), (error) => void (why = errorText(error))) : [];
+    if (skill && !same(skill.frontmatter, s.frontmatter)) why = "its frontmatter is not its entry's";
     if (why === null) return skill.body;
     if (refreshed) throw new Error(`the SKILL.md at ${s.uri} does not match its entry: ${why}`);
     const got = await client.request({ method: "skills/get", params: { uri: s.uri } }, UNCHECKED);
@@ -132,7 +100,6 @@ export function createSkills(o, listing) {
   let none = null;
   const current = () => listing.latest()?.skills ?? { index: (none ??= new SkillIndex([])), byName: new Map(), texts: new Map() };
 
-  /** What the kernel reads the latest listing's skills through: a SkillIndex's members, and a skill's instructions. */
   const source = (loaded) => ({
     entries: (ctx) => current().index.entries(ctx),
     get: (name) => current().index.get(name),
