@@ -73,8 +73,9 @@ for (const file of ["package.json", "README.md", "LICENSE", "node.mjs"]) {
 }
 // The binding's JavaScript half, beside its Rust half: the facade of each area, what they
 // share (host.js), the tables both halves read (wire.js, generated from wire.rs), the
-// module's state that the entries set (state.js) and the warning delivery that the
-// adapters share (deliver.js, which they import from dist/).
+// module's state that the entries set (state.js), and what the adapters share, importing
+// it from dist/: the warning delivery (deliver.js) and the readers of the caller's values
+// with the options' rules (values.js).
 const { readdirSync } = await import("node:fs");
 for (const file of readdirSync(join(root, "src", "js")).filter((f) => f.endsWith(".js"))) cpSync(join(root, "src", "js", file), join(dist, file));
 // The types: src/js/tool-palette.d.ts, the one declaration of the public API; the build

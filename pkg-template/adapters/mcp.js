@@ -1,9 +1,9 @@
 // tool-palette/mcp: the tools of Model Context Protocol servers (clients of the official SDK, or anything with `listTools` and `callTool`), routed,
 // searched and policed. This module reads the options; the listing is mcp/listing.js, a run's routing mcp/routing.js, its calls mcp/calling.js.
-import { SkillIndex, ToolIndex } from "tool-palette";
+import { SkillIndex } from "tool-palette";
 import { readCache, readOutsidePalette, readSkillTool, readToolName } from "./kernel/core.js";
 import { readSkills } from "./kernel/skills.js";
-import { attempt, checkFunctions, errorText, fail, fields, hasMethod, isObject, warnings } from "./kernel/values.js";
+import { attempt, checked, checkFunctions, errorText, fail, fields, hasMethod, isObject, warnings } from "./kernel/values.js";
 import { createListing } from "./mcp/listing.js";
 import { createRouting } from "./mcp/routing.js";
 import { createCalling } from "./mcp/calling.js";
@@ -11,11 +11,6 @@ import { createSkills, declares } from "./mcp/skills.js";
 
 const WHERE = "tool-palette/mcp";
 const OPTIONS = ["servers", "policies", "entries", "onDecision", "onWarning", "countTokens", "limit", "listTimeoutMs", "timeoutMs", "outsidePalette", "index", "searchTool", "cache", "skills", "skillIndex", "skillTool"];
-
-// A time budget (ms): a finite number >= 0, or Infinity for none.
-function checkBudget(value, name) {
-  if (value !== Infinity && !(typeof value === "number" && Number.isFinite(value) && value >= 0)) throw fail(`${WHERE}: options.${name}`, "a finite number >= 0 (or Infinity)", value);
-}
 
 function readMcpOptions(options) {
   if (!isObject(options)) throw fail(`${WHERE}: options`, "an object", options);
@@ -39,8 +34,7 @@ function readMcpOptions(options) {
   checkFunctions(`${WHERE}: options`, { entries, onDecision, onWarning, countTokens });
   readToolName(searchName, `${WHERE}: options.searchTool`);
   readOutsidePalette(outsidePalette, WHERE);
-  // The limit and skillIndex by the core's own rules (wire.js has no table of them: a throwaway index checks them), under these options' names.
-  byCore(() => new ToolIndex([], { limit }).dispose(), /^ToolIndex: options/, `${WHERE}: options`);
+  checked(limit, "limit", `${WHERE}: options.limit`);
   // The host's own skills (an index made of an iterable is disposed once read).
   const hostSkills = readSkills(given.skills, `${WHERE}: options.skills`);
   if (hostSkills && !attempt(() => Array.isArray(hostSkills.names), `${WHERE}: options.skills.names`)) throw fail(`${WHERE}: options.skills`, "a SkillIndex or an iterable of skills (SKILL.md texts, or skills from parseSkill), not another run's skills", hostSkills);
@@ -53,8 +47,8 @@ function readMcpOptions(options) {
   const skillTool = readSkillTool(given.skillTool, `${WHERE}: options.skillTool`, hasSkills);
   if (skillTool !== false && skillTool === searchName) throw new TypeError(`${WHERE}: options.skillTool is the name of the search tool: give them two names`);
   const cache = readCache(given.cache, WHERE) ?? (hasSkills ? "per-turn" : null);
-  checkBudget(listTimeoutMs, "listTimeoutMs");
-  if (timeoutMs !== undefined) checkBudget(timeoutMs, "timeoutMs");
+  checked(listTimeoutMs, "wait", `${WHERE}: options.listTimeoutMs`);
+  checked(timeoutMs, "wait", `${WHERE}: options.timeoutMs`);
   if (indexOptions !== undefined && !isObject(indexOptions)) throw fail(`${WHERE}: options.index`, "ToolIndex options (an object)", indexOptions);
   const { embed = null, onEmbedError = null } = fields(indexOptions, ["embed", "onEmbedError"], `${WHERE}: options.index`);
   const other = attempt(() => Object.keys(indexOptions ?? {}), `${WHERE}: options.index`).find((key) => key !== "embed" && key !== "onEmbedError");

@@ -3,7 +3,7 @@
 // values once each and waits; the module (src/js/index.rs) checks, ranks, saves and loads.
 import * as wasm from "./tool_palette.js";
 import { FIELDS, NONE as NO_NAMESPACE } from "./wire.js";
-import { attempt, bounded, checked, drop, enter, exactRows, fields, forget, guarded, isFunction, isObject, keep, mustBe, attachRecord, putNames, signal as checkSignal, slot, strings, decodeStrings, recordOf, withRecord, whenCollected } from "./host.js";
+import { allStrings, attempt, bounded, checked, drop, enter, exactRows, fields, forget, guarded, isFunction, isObject, keep, mustBe, attachRecord, putNames, signal as checkSignal, slot, strings, decodeStrings, recordOf, withRecord, whenCollected } from "./host.js";
 import { calls } from "./calls.js";
 
 const OPTIONS = ["limit", "vectors", "embed", "onEmbedError", "explain", "signal"];
@@ -130,9 +130,9 @@ function ask(self, Class, method, query, options, f) {
 function contextOf(context, where) {
   if (!isObject(context)) return typeof context === "string" ? [context] : undefined;
   const [message, history, called] = fields(context, ["message", "history", "called"], where);
-  const last = history == null ? [] : strings(history, `${where}.history`).slice(-1);
+  const last = history == null ? [] : allStrings(history, `${where}.history`).slice(-1);
   if (history != null && last.length === 0) last.push("");
-  const calls = called == null ? [] : strings(called, `${where}.called`);
+  const calls = called == null ? [] : allStrings(called, `${where}.called`);
   return typeof message === "string" ? Object.assign([message, ...last], { called: calls }) : undefined;
 }
 

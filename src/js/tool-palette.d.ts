@@ -31,8 +31,10 @@ export type ToolLike = ToolDoc | (ToolDoc & { readonly [other: string]: unknown 
 
 /**
  * A turn's context for `entries`: the message, the run's earlier user messages, oldest first (SPEC 8), and optionally the
- * tools the run's model has called so far (names; any not in the index are left out): a namespace the run called in is
- * the turn's, offered whole when it has at most 32 tools.
+ * tools the run's model has called so far (names; any not in the index are left out). `called` is read by `ToolIndex.entries`
+ * in a run (with a `history`): each namespace the run called in is the turn's, every turn, offered whole when it has at most
+ * 32 tools. Without a `history` it changes nothing; `SkillIndex.entries` checks it and ranks without it. A `history` or
+ * `called` longer than 1,048,576 items is a RangeError naming it.
  */
 export type ToolContext = string | { message?: string | undefined; history?: Iterable<string> | null | undefined; called?: Iterable<string> | null | undefined };
 
@@ -123,7 +125,8 @@ export declare class ToolIndex {
     /**
      * A ready `entries` for `ToolRouter`/`resolvePalette`: the rows `{ tool }` of `search(message)` for the turn's context,
      * then the namespaces the ranking (of the message, and of the history's last one) and the run's `called` tools name the
-     * turn's: whole when small, or in a run when called in or ranked strongly, else their best tools
+     * turn's: whole when small, or in a run when called in or ranked strongly, else their best tools. In a run, the message's
+     * first hit always stays; its other hits without a namespace give way when the turn stands in one
      * (bench/tool-search/DESIGN.md, "Namespaces by evidence").
      * With `embed`, a Promise of them: `embed(message)` is awaited (within the router's `timeoutMs`), then the ranking is hybrid.
      */

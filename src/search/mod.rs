@@ -951,8 +951,10 @@ impl Index {
             let f = ns.first[h.tool as usize];
             f != NONE && found.contains(&f)
         });
-        for h in hits.iter().take(limit) {
-            if ns.first[h.tool as usize] != NONE || !stands_in {
+        // The message's first hit always stays (its strongest evidence); the other hits
+        // without a namespace give way when the turn stands in one.
+        for (rank, h) in hits.iter().take(limit).enumerate() {
+            if rank == 0 || ns.first[h.tool as usize] != NONE || !stands_in {
                 put(h.tool, out);
             }
         }

@@ -1181,6 +1181,12 @@ fn namespaced() -> Index {
     ix
 }
 
+fn ix_first(ix: &Index, q: &str) -> u32 {
+    let mut hits = Vec::new();
+    ix.search(&u(q), 1, &mut hits);
+    hits[0].tool
+}
+
 fn entries_of(ix: &Index, q: &str, history: Option<&str>, limit: usize) -> Vec<u32> {
     entries_called(ix, q, history, &[], limit)
 }
@@ -1259,10 +1265,10 @@ fn a_namespace_is_the_turns_by_its_first_hit_or_its_share_of_the_hits() {
     // namespace is the turn's and the hits stay as they are.
     assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 3), [0, 1, 2]);
     assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 2), [0, 1]);
-    // Called in, the namespace is the turn's: whole, and the hit without one gives way.
+    // Called in, the namespace is the turn's, whole; the first hit stays though it has none.
     assert_eq!(
         entries_called(&ix, "gamma alpha", Some("zzz"), &[2], 2),
-        [1, 2, 3]
+        [0, 1, 2, 3]
     );
 }
 
@@ -1323,10 +1329,16 @@ fn in_a_run_hits_without_a_namespace_give_way_to_the_turns_namespace() {
     let ix = namespaced();
     let single = entries_of(&ix, "the directory weather", None, 5);
     assert!(single.contains(&6), "{single:?}");
-    // In a run standing in files (its first hit), the hits without a namespace are left out ...
+    // In a run standing in files (3 of the deep hits), the hits without a namespace are
+    // left out, but for the message's first hit (weather: the rarer word, the shorter text) ...
     let run = entries_of(&ix, "the directory weather", Some(""), 5);
-    assert!(!run.contains(&6) && !run.contains(&7), "{run:?}");
+    assert_eq!(ix_first(&ix, "the directory weather"), 6);
+    assert!(run.contains(&6) && !run.contains(&7), "{run:?}");
     assert!(run.contains(&0), "{run:?}");
+    let q = "list the files of the directory, sort a file by line, weather";
+    assert_eq!(ix_first(&ix, q), 2);
+    let run = entries_of(&ix, q, Some(""), 5);
+    assert!(!run.contains(&6) && !run.contains(&7), "{run:?}");
     // ... but kept when no namespace of the turn's ranks at all.
     assert_eq!(entries_of(&ix, "weather city", Some(""), 5), [6, 7]);
 }

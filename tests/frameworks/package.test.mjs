@@ -51,9 +51,10 @@ test("the adapters import nothing but their own helpers and the package itself (
     // A self-reference: the host's own instance of the package, through its exports map.
     // ../deliver.js: the one warning delivery, which routing.js and policies.js share (it imports nothing).
     // ../wire.js: the core's generated tables (imports nothing), the option values the kernel reads against.
-    // Relative to adapters/: the kernel's files, deliver.js and wire.js (the package's) and mcp.js's parts.
+    // ../values.js: the facade's readers of the caller's values and its options' rules (imports nothing).
+    // Relative to adapters/: the kernel's files, deliver.js, wire.js and values.js (the package's) and mcp.js's parts.
     const own = (s) => join("adapters", file, "..", s);
-    const allowed = new Set(["deliver.js", "wire.js", ...parts.map((f) => `adapters/${f}`)]);
+    const allowed = new Set(["deliver.js", "wire.js", "values.js", ...parts.map((f) => `adapters/${f}`)]);
     assert.deepEqual(specifiers.filter((s) => s !== "tool-palette" && !(s.startsWith(".") && allowed.has(own(s)))), [], `${file} imports ${specifiers}`);
     if (file.endsWith(".cjs")) {
       // (tool-palette/providers only shapes a step's lists: it needs nothing of the package.)
@@ -61,7 +62,7 @@ test("the adapters import nothing but their own helpers and the package itself (
       assert.doesNotMatch(source, /__wbg|tool_palette_bg\.wasm|WebAssembly/, `${file} bundles no copy of the core`);
     }
   }
-  for (const f of ["deliver.js", "wire.js"]) assert.doesNotMatch(readFileSync(join(pkgDir, f), "utf8"), /^\s*import\b|\bimport\(|\brequire\(/m, `${f} imports nothing`);
+  for (const f of ["deliver.js", "wire.js", "values.js"]) assert.doesNotMatch(readFileSync(join(pkgDir, f), "utf8"), /^\s*import\b|\bimport\(|\brequire\(/m, `${f} imports nothing`);
   const kernel = readFileSync(join(dir, "kernel", "core.js"), "utf8");
   assert.match(kernel, /^import \{ activeTools, bindPalette \} from "tool-palette";$/m);
   assert.match(kernel, /^import \{ CACHES \} from "\.\.\/\.\.\/wire\.js";$/m, "the cache strategies are the core's table, not a copy");
@@ -74,8 +75,13 @@ test("a rule is written once: the core's option rules are not copied into the ad
   const files = ["", "kernel", "mcp"].flatMap((sub) => readdirSync(join(dir, sub)).filter((f) => f.endsWith(".js")).map((f) => (sub ? `${sub}/${f}` : f)));
   const source = (f) => readFileSync(join(dir, f), "utf8");
   assert.ok(files.includes("mcp.js") && files.includes("kernel/core.js"), files.join());
-  // tool-palette/mcp's limit and skillIndex options are checked by the core's own classes (ToolIndex, SkillIndex): no copy of their rules or words.
-  for (const f of files) assert.doesNotMatch(source(f), /0xffffffff|4294967295|2 \*\* 32|a positive integer|a record of tool names or a function/, `${f} copies an option rule of the core`);
+  // tool-palette/mcp's limit and waits are checked by the facade's rules (values.js `checked`), its skillIndex by the core's own SkillIndex: no copy of their rules or words.
+  for (const f of files) assert.doesNotMatch(source(f), /0xffffffff|4294967295|2 \*\* 32|a positive integer|a record of tool names or a function|a finite number >= 0 \(or Infinity\)/, `${f} copies an option rule of the core`);
+  assert.match(source("mcp.js"), /checked\(limit, "limit",/, "tool-palette/mcp's limit is read by the facade's rule");
+  const rules = readFileSync(join(pkgDir, "values.js"), "utf8");
+  for (const words of ["a positive integer", "a finite number >= 0 (or Infinity)"]) assert.equal(rules.split(words).length, 2, `values.js words "${words}" once`);
+  // The facade's own readers are values.js's: host.js re-exports them, writing none of its own.
+  assert.doesNotMatch(readFileSync(new URL("../../src/js/host.js", import.meta.url), "utf8"), /function describe|const mustBe|RULES = /, "host.js copies values.js's readers");
   // The policies' model of an enforced step is chosen by the kernel's Step (policyModel), not by each adapter.
   for (const f of files.filter((f) => f !== "kernel/core.js")) assert.doesNotMatch(source(f), /selection\??\.model\b/, `${f} picks the policies' model itself`);
   // The user message that carries a skill's instructions is made in kernel/skills.js alone.

@@ -1,33 +1,16 @@
 // The kernel's readers of the caller's values, its waits and warnings, for every adapter. Internal. A value is read once; what the read throws (a
-// getter, a proxy's trap, a revoked proxy) is the TypeError naming what was read, the thrown value its `cause`, in the core's words (src/js/host.js).
+// getter, a proxy's trap, a revoked proxy) is the TypeError naming what was read, the thrown value its `cause`, by the facade's rules and words
+// (src/js/values.js: the stack running out passes on as it is).
 import { deliver } from "../../deliver.js";
+import { attempt, checked, describe, isFunction, isObject } from "../../values.js";
 import { LONGEST_TIMER } from "../../wire.js";
 
-export const isObject = (v) => typeof v === "object" && v !== null;
-export const isFunction = (v) => typeof v === "function";
+export { attempt, checked, isFunction, isObject };
 export const isString = (v) => typeof v === "string";
-
-function describe(v) {
-  if (v === null) return "null";
-  if (typeof v !== "object") return typeof v;
-  try {
-    return Array.isArray(v) ? "an array" : "an object";
-  } catch {
-    return "an object"; // a revoked proxy
-  }
-}
 
 /** `<where> must be <what>, got <what it is>`; `exact`: a string or number shown too, as the core words it (src/js/run.js). */
 export const fail = (where, what, v, exact = false) =>
   new TypeError(`${where} must be ${what}, got ${exact && isString(v) ? `"${v}"` : describe(v)}${exact && typeof v === "number" ? ` (${v})` : ""}`);
-
-export function attempt(f, where) {
-  try {
-    return f();
-  } catch (cause) {
-    throw new TypeError(`${where} could not be read`, { cause });
-  }
-}
 
 export const read = (value, key, where) => attempt(() => value[key], where);
 

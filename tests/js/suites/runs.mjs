@@ -294,6 +294,16 @@ export function runs(tp) {
       assert.deepEqual(steps.map((s) => s.revealed), [["sort"], ["cd", "ls", "weather", "forecast"]]);
     });
 
+    test("a context's history or called longer than a call may hold is a RangeError naming it, never a list cut short", () => {
+      const index = new ToolIndex(FS);
+      // An iterable that is no array: read one past the most, then refused (a cut list would give a wrong last message, or lose a call).
+      const many = function* (last) { for (let i = 0; i < 1 << 20; i++) yield `u${i}`; yield last; };
+      const tooLarge = (what) => ({ name: "RangeError", message: `ToolIndex.entries: context.${what} is too large: a call takes at most 1,048,576 names and 8,388,608 code units of names` });
+      assert.throws(() => index.entries({ message: "sort by line", history: [], called: many("ls") }), tooLarge("called"));
+      assert.throws(() => index.entries({ message: "sort by line", history: many("the weather") }), tooLarge("history"));
+      assert.throws(() => index.entries({ message: "sort by line", history: [], called: [...many("ls")] }), tooLarge("called"));
+    });
+
     test("namespaces are exact strings, kept by snapshots", () => {
       const odd = [
         { name: "a", description: "alpha", namespace: "n\uD800" },

@@ -1,0 +1,69 @@
+// @ts-check
+// The readers of the caller's values and the options' rules, which word every error: the
+// facade's (through host.js) and the framework adapters' (pkg-template/adapters/kernel),
+// so each rule and its words are written once. Imports nothing: an adapter may load it
+// beside any entry of the package.
+
+export const isObject = (v) => typeof v === "object" && v !== null;
+export const isFunction = (v) => typeof v === "function";
+
+// How a message names what was given ("…, got an object").
+export function describe(v) {
+  if (v === null) return "null";
+  if (typeof v !== "object") return typeof v;
+  try { return Array.isArray(v) ? "an array" : "an object"; } catch { return "an object"; } // a revoked proxy
+}
+
+// `<where> must be <what>, got <what it is>` (a number shown too).
+export const mustBe = (where, what, v) => new TypeError(`${where} must be ${what}, got ${describe(v)}${typeof v === "number" ? ` (${v})` : ""}`);
+
+// `f()`, reading the caller's values: what it throws (a getter, a proxy's trap) becomes the
+// TypeError saying that `where` (or what `where()` says) could not be read.
+export function attempt(f, where) {
+  try { return f(); } catch (cause) { throw unread(cause, where); }
+}
+// The TypeError saying that `where` could not be read, unless the JavaScript stack ran out
+// while it was read: that RangeError is the caller's deep recursion, not its value's fault,
+// and passes on as it is.
+function unread(cause, where) {
+  if (cause instanceof RangeError && String(cause.message).includes("call stack")) return cause;
+  return new TypeError(`${typeof where === "function" ? where() : where} could not be read`, { cause });
+}
+
+// `keys` of the options object `o` (named `where`), read once each, in order (undefined
+// when `o` is); a TypeError when `o` is no object or a read throws.
+export function fields(o, keys, where, required = false) {
+  const values = new Array(keys.length);
+  if (o === undefined && !required) return values;
+  if (!isObject(o)) throw mustBe(where, "an object", o);
+  let i = 0;
+  try {
+    for (; i < keys.length; i++) values[i] = o[keys[i]];
+  } catch (cause) {
+    throw unread(cause, `${where}.${keys[i]}`);
+  }
+  return values;
+}
+
+// What an option may be: left out (undefined, or null where that means none), or a TypeError.
+const OPTIONAL = (v) => v === undefined;
+const NULLABLE = (v) => v == null;
+const RULES = {
+  function: [isFunction, "a function", OPTIONAL],
+  nullableFunction: [isFunction, "a function", NULLABLE],
+  layer: [isFunction, "a function, null or undefined", NULLABLE],
+  required: [isFunction, "a function", () => false],
+  budget: [(v) => typeof v === "number" && Number.isFinite(v) && v >= 0, "a finite number >= 0", OPTIONAL],
+  // A wait of the adapters' own (tool-palette/mcp's listing and turns): Infinity is none.
+  wait: [(v) => v === Infinity || (typeof v === "number" && Number.isFinite(v) && v >= 0), "a finite number >= 0 (or Infinity)", OPTIONAL],
+  limit: [(v) => Number.isInteger(v) && v >= 1 && v <= 0xffffffff, "a positive integer", OPTIONAL],
+  flag: [(v) => typeof v === "boolean", "a boolean", OPTIONAL],
+  name: [(v) => typeof v === "string" && v !== "", "a non-empty string", () => false],
+  target: [(v) => typeof v === "string" && v !== "", "a non-empty string, null or undefined", NULLABLE],
+};
+export function checked(v, rule, where) {
+  const [valid, what, absent] = RULES[rule];
+  if (absent(v)) return undefined;
+  if (!valid(v)) throw mustBe(where, what, v);
+  return v;
+}
