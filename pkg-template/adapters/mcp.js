@@ -45,7 +45,10 @@ function readMcpOptions(options) {
   const skillServers = [...clients].filter(([, client]) => declares(client)).map(([name]) => name);
   const hasSkills = skills.length > 0 || skillServers.length > 0 || given.skills != null;
   const skillTool = readSkillTool(given.skillTool, `${WHERE}: options.skillTool`, hasSkills);
-  if (skillTool !== false && skillTool === searchName) throw new TypeError(`${WHERE}: options.skillTool is the name of the search tool: give them two names`);
+  if (hasSkills && skillTool !== false && skillTool === searchName) {
+    const clash = given.skillTool == null ? `options.searchTool is the name of the skill tool ("${skillTool}" unless options.skillTool names another)` : "options.skillTool is the name of the search tool";
+    throw new TypeError(`${WHERE}: ${clash}: give them two names`);
+  }
   const cache = readCache(given.cache, WHERE) ?? (hasSkills ? "per-turn" : null);
   checked(listTimeoutMs, "wait", `${WHERE}: options.listTimeoutMs`);
   checked(timeoutMs, "wait", `${WHERE}: options.timeoutMs`);

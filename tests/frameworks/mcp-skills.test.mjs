@@ -182,6 +182,7 @@ test("hostile values for the skills options of tool-palette/mcp and run(): a Typ
   refuses({ skills: [42] }, TypeError, `${where}.skills[0] must be a SKILL.md text or a skill, got number`);
   refuses({ skillTool: 5 }, TypeError, `${where}.skillTool must be a tool name or false, got number`);
   refuses({ skillTool: "search_tools" }, TypeError, `${where}.skillTool is the name of the search tool: give them two names`);
+  refuses({ searchTool: "load_skill" }, TypeError, `${where}.searchTool is the name of the skill tool ("load_skill" unless options.skillTool names another): give them two names`);
   refuses({ skillIndex: 3 }, TypeError, `${where}.skillIndex must be an object, got number`);
   refuses({ skillIndex: { limit: -1 } }, TypeError, `${where}.skillIndex.limit`);
   refuses({ skillIndex: { disabled: 7 } }, TypeError, `${where}.skillIndex.disabled`);
@@ -190,6 +191,9 @@ test("hostile values for the skills options of tool-palette/mcp and run(): a Typ
   const plain = await skillServer(sdk, z, "plain", { extension: false, tools: BILLING_TOOLS });
   open.push(plain.client);
   assert.throws(() => mcp.createMcpPalette({ servers: { plain: plain.client }, skillTool: "x" }), (e) => e instanceof TypeError && e.message === `${where}.skillTool needs the skills option`);
+  // ... and no skill tool: the search tool may take its default name.
+  const searched = mcp.createMcpPalette({ servers: { plain: plain.client }, searchTool: "load_skill" }).run();
+  assert.ok((await searched.route("invoice")).names.includes("load_skill"));
   const palette = mcp.createMcpPalette({ servers: s, skills: [HOST_SKILL] });
   const at = "tool-palette/mcp: run(options)";
   for (const [o, start] of [
