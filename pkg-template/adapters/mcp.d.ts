@@ -113,8 +113,12 @@ export interface McpTurn {
 
 /** One agent run: its turns share what search_tools found. */
 export interface McpRun {
-  /** Routes a turn (a step) on its message (a string, or a context with `message`). */
-  route(context: string | { message?: string | undefined; [key: string]: unknown }, options?: { signal?: AbortSignalLike | undefined }): Promise<McpTurn>;
+  /**
+   * Routes a turn (a step) on its message (a string, or a context with `message`). With `cache`, the index reads the run's
+   * earlier messages as `history` unless the context gives one, and a context's `called` (the tools the model called so
+   * far, names) as `ToolIndex.entries` reads it: each server called in is the turn's (the palette does not gather calls).
+   */
+  route(context: string | { message?: string | undefined; history?: Iterable<string> | null | undefined; called?: Iterable<string> | null | undefined; [key: string]: unknown }, options?: { signal?: AbortSignalLike | undefined }): Promise<McpTurn>;
   /**
    * Dispatches a call through the policies and the gate to its server; never rejects for a server's fault (that is a
    * result with `isError: true`, as is an answer that is no CallToolResult). A hidden tool and an unknown name get the

@@ -109,6 +109,10 @@ test("with cache, the index reads the run's earlier messages: the namespace an e
   // A context's own history wins.
   const own = await run.route({ message: "now create one for the release", history: ["close the pull request"] });
   assert.ok(own.report.offered.includes("create_release") && !own.report.offered.includes("add_note"));
+  // A context's called (the tools the model called): the server called in is the turn's, whole (the notes' 5 tools).
+  const called = await run.route({ message: "now create one for the release", history: ["close the pull request"], called: ["tag_note"] });
+  assert.ok(called.report.offered.includes("create_release"));
+  assert.ok(NOTE_NAMES.every((name) => called.report.offered.includes(name)), `${called.report.offered}`);
 });
 
 test('cache "deferred": what the model loads through a client tool search is revealed to the MCP run (providers given the run), and stays callable', async () => {
