@@ -115,8 +115,8 @@ export interface McpTurn {
 export interface McpRun {
   /**
    * Routes a turn (a step) on its message (a string, or a context with `message`). With `cache`, the index reads the run's
-   * earlier messages as `history` unless the context gives one, and a context's `called` (the tools the model called so
-   * far, names) as `ToolIndex.entries` reads it: each server called in is the turn's (the palette does not gather calls).
+   * earlier messages as `history` and the tools the run's `callTool` sent to a server as `called` (`ToolIndex.entries`: each
+   * server called in is the turn's), unless the context gives them; both are kept in the saved run.
    */
   route(context: string | { message?: string | undefined; history?: Iterable<string> | null | undefined; called?: Iterable<string> | null | undefined; [key: string]: unknown }, options?: { signal?: AbortSignalLike | undefined }): Promise<McpTurn>;
   /**

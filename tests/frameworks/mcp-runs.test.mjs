@@ -115,6 +115,24 @@ test("with cache, the index reads the run's earlier messages: the namespace an e
   assert.ok(NOTE_NAMES.every((name) => called.report.offered.includes(name)), `${called.report.offered}`);
 });
 
+test("cache: the tools the run's callTool sent to a server are the index's called, kept in the saved run", async () => {
+  const { servers: s, calls } = await servers();
+  const saves = [];
+  const run = mcp.createMcpPalette({ servers: s, cache: "per-turn" }).run({ onSaved: (saved) => saves.push(saved) });
+  const context = { message: "now create one for the release", history: ["close the pull request"] };
+  const before = await run.route(context);
+  assert.ok(!before.report.offered.includes("add_note"), "no call yet: the notes are not the turn's");
+  await run.route("add a note about lunch");
+  assert.equal((await run.callTool({ name: "add_note", arguments: { target: "lunch" } })).isError, undefined);
+  assert.deepEqual(calls.at(-1), ["notes", "add_note", { target: "lunch" }]);
+  const after = await run.route(context);
+  assert.ok(NOTE_NAMES.every((name) => after.report.offered.includes(name)), `${after.report.offered}`);
+  // A context's own called wins; the saved run keeps the calls.
+  assert.ok(!(await run.route({ ...context, called: [] })).report.offered.includes("add_note"));
+  const restored = mcp.createMcpPalette({ servers: s, cache: "per-turn" }).run({ saved: saves.at(-1) });
+  assert.deepEqual((await restored.route(context)).report.offered, after.report.offered);
+});
+
 test('cache "deferred": what the model loads through a client tool search is revealed to the MCP run (providers given the run), and stays callable', async () => {
   const { servers: s, calls } = await servers();
   const providers = await (await consumer()).load("tool-palette/providers");

@@ -29,7 +29,7 @@ function readCall(call, where) {
 
 export function createCalling(o, listing, routing) {
   const { clients, policies, searchName, skillTool, outsidePalette, limit, embed, onEmbedError, timeoutMs, where } = o;
-  const { found, skills, changed } = routing;
+  const { found, called, skills, changed } = routing;
   const isSkillTool = (name) => skills !== null && skills.def !== null && name === skillTool;
   const isSearchTool = (name) => searchName !== false && name === searchName;
 
@@ -113,6 +113,10 @@ export function createCalling(o, listing, routing) {
     if (isSearchTool(target.name)) return search(target.args, l, signal);
     const entry = l.byName.get(target.name);
     if (!entry) return failed(`Tool ${c.name} was redirected to ${target.name}, which no server lists.`);
+    if (!called.includes(target.name)) {
+      called.push(target.name);
+      changed();
+    }
     return dispatch(entry, target.args, signal);
   }
 

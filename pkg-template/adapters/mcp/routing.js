@@ -11,11 +11,15 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
   const pins = [...(searchName === false ? [] : [searchName]), ...(palette && skillTool !== false ? [skillTool] : [])];
   const of = "tool-palette/mcp (from onSaved or run.save())";
   const runs = new Runs(cache, () => pins, { carry: true, saved: saved ?? null, at: `${where}: run(options).saved`, of });
-  const back = runs.pending ?? { turns: 0, message: null, found: [] };
-  if (!Number.isSafeInteger(back.turns) || back.turns < 0 || (back.message !== null && !isString(back.message)) || !Array.isArray(back.found) || !back.found.every(isString)) {
+  const back = runs.pending ?? { turns: 0, message: null, found: [], called: [] };
+  const names = (list) => Array.isArray(list) && list.every(isString);
+  // (`called` is absent from a run saved before the run kept its calls.)
+  if (!Number.isSafeInteger(back.turns) || back.turns < 0 || (back.message !== null && !isString(back.message)) || !names(back.found) || !names(back.called ?? [])) {
     throw new TypeError(`${where}: run(options).saved is not a saved run of ${of}`);
   }
   const found = [...back.found];
+  // The servers' tools the run's calls went to, each once: the index reads them as `called` (ToolIndex.entries).
+  const called = [...(back.called ?? [])];
   // The latest route() started that finished; `targets`: where each offered name went (a call is gated on (server, tool)).
   let current = null;
   let turns = back.turns; // route() calls started
@@ -25,7 +29,7 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     return Object.freeze(messages.slice(0, -1));
   };
   const skills = palette && createSkills(palette.source(), { tool: skillTool, runs });
-  const save = () => runs.save({ turns, message: messages.at(-1) ?? null, found });
+  const save = () => runs.save({ turns, message: messages.at(-1) ?? null, found, called });
   const changed = () => onSaved?.(save());
 
   async function routeTurn(context, signal, lenient) {
@@ -35,8 +39,12 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     const number = turns++;
     const l = await abortable(listing.listed(), signal);
     let decision = null;
-    // With a run, the rows also read its earlier messages (SPEC 8 `history`), read as the rows are (a context that cannot be read is refusal 2a).
-    const withHistory = () => (cache !== null && typeof ctx.message === "string" && !("history" in ctx) ? { ...ctx, history: earlier(ctx.message) } : ctx);
+    // With a run, the rows also read its earlier messages (SPEC 8 `history`) and the tools it called, unless the context gives them, read as
+    // the rows are (a context that cannot be read is refusal 2a).
+    const withHistory = () => {
+      if (cache === null || typeof ctx.message !== "string") return ctx;
+      return { ...ctx, ...(!("history" in ctx) && { history: earlier(ctx.message) }), ...(!("called" in ctx) && { called: [...called] }) };
+    };
     const rows = async () => {
       const list = skills ? [...(await skills.source.entries(withHistory()))] : [];
       const own = entries ? await entries(ctx) : await l.index.entries(withHistory());
@@ -92,6 +100,7 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
 
   return {
     found,
+    called,
     skills,
     changed,
     get current() {
