@@ -98,8 +98,9 @@ export function parsing(tp) {
 
 // ---------------------------------------------------------------- SkillsBench
 
-// bench/tool-search/embed.py's format: a JSON header line, then per set its scales and int8 rows.
-function vectorSets(bytes) {
+// bench/tool-search/embed.py's format: a JSON header line, then per set its scales and int8 rows,
+// each row as a `Vector` (fusion-sets.mjs reads them as Float64Array).
+export function vectorSets(bytes, Vector = Float32Array) {
   const nl = bytes.indexOf(10);
   const head = JSON.parse(bytes.subarray(0, nl).toString("utf8"));
   let at = nl + 1;
@@ -108,7 +109,7 @@ function vectorSets(bytes) {
     const scales = new Float32Array(bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + 4 * s.count));
     at += 4 * s.count;
     sets[s.name] = Array.from({ length: s.count }, (_, i) => {
-      const v = new Float32Array(head.dims);
+      const v = new Vector(head.dims);
       for (let j = 0; j < head.dims; j++) v[j] = ((bytes[at + i * head.dims + j] << 24) >> 24) * scales[i];
       return v;
     });

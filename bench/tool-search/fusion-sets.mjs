@@ -15,6 +15,7 @@ import { serialize, deserialize } from "node:v8";
 import { pathToFileURL } from "node:url";
 import { data, pool, vectors as bfclVectors } from "./compare.mjs";
 import { mcpSets } from "./mcp/sets.mjs";
+import { vectorSets } from "../skills/bench.mjs";
 
 const DEPTH = 200;
 // CENTER=tools: each tool's unit vector less the mean of them all (renormalised);
@@ -67,17 +68,7 @@ function skillsBench() {
   const here = (f) => new URL(`../skills/${f}`, import.meta.url);
   if (!existsSync(here("local/skillsbench-full.json")) || !existsSync(here("local/skillsbench-vectors.bin"))) return [];
   const d = JSON.parse(readFileSync(here("local/skillsbench-full.json"), "utf8"));
-  const bytes = readFileSync(here("local/skillsbench-vectors.bin"));
-  const nl = bytes.indexOf(10);
-  const head = JSON.parse(bytes.subarray(0, nl).toString("utf8"));
-  let at = nl + 1;
-  const sets = {};
-  for (const s of head.sets) {
-    const scales = new Float32Array(bytes.buffer.slice(bytes.byteOffset + at, bytes.byteOffset + at + 4 * s.count));
-    at += 4 * s.count;
-    sets[s.name] = Array.from({ length: s.count }, (_, i) => Float64Array.from({ length: head.dims }, (_, j) => ((bytes[at + i * head.dims + j] << 24) >> 24) * scales[i]));
-    at += s.count * head.dims;
-  }
+  const { sets } = vectorSets(readFileSync(here("local/skillsbench-vectors.bin")), Float64Array);
   // As bench/skills/bench.mjs indexes them (a skill named by its id).
   const texts = d.skills.map((s) => `---\nname: ${JSON.stringify(s.id)}\ndescription: ${JSON.stringify(s.description ?? "")}\n---\n${s.body ?? ""}`);
   const ids = d.skills.map((s) => s.id);
