@@ -185,26 +185,17 @@ export function wireRouting() {
       commit();
     });
   }
-  on("#retrieval", "change", (e) => {
-    page.scenario.retrieval = e.target.value;
-    renderDerived();
-    commit();
-  });
-  on("#error-name", "input", (e) => {
-    page.scenario.errorName = e.target.value;
-    renderDerived();
-    commit();
-  });
-  on("#latency", "input", (e) => {
-    page.scenario.latencyMs = Number(e.target.value);
-    renderDerived();
-    commit();
-  });
-  on("#timeout-on", "change", (e) => {
-    page.scenario.timeoutOn = e.target.checked;
-    renderDerived();
-    commit();
-  });
+  // An input that sets one field of the scenario, read from its element.
+  const field = (sel, ev, key, read) =>
+    on(sel, ev, (e) => {
+      page.scenario[key] = read(e.target);
+      renderDerived();
+      commit();
+    });
+  field("#retrieval", "change", "retrieval", (t) => t.value);
+  field("#error-name", "input", "errorName", (t) => t.value);
+  field("#latency", "input", "latencyMs", (t) => Number(t.value));
+  field("#timeout-on", "change", "timeoutOn", (t) => t.checked);
   on("#timeout", "input", (e) => {
     const v = e.target.valueAsNumber;
     if (!Number.isFinite(v) || v < 0) return; // half-typed: keep the last valid budget
