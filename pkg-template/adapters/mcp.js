@@ -1,9 +1,8 @@
 // tool-palette/mcp: the tools of Model Context Protocol servers (clients of the official SDK, or anything with `listTools` and `callTool`), routed,
 // searched and policed. This module reads the options; the listing is mcp/listing.js, a run's routing mcp/routing.js, its calls mcp/calling.js.
-import { SkillIndex } from "tool-palette";
 import { readCache, readOutsidePalette, readSkillTool, readToolName } from "./kernel/core.js";
 import { readSkills } from "./kernel/skills.js";
-import { attempt, checked, checkFunctions, errorText, fail, fields, hasMethod, isObject, warnings } from "./kernel/values.js";
+import { attempt, checked, checkFunctions, fail, fields, hasMethod, isObject, strings, warnings } from "./kernel/values.js";
 import { createListing } from "./mcp/listing.js";
 import { createRouting } from "./mcp/routing.js";
 import { createCalling } from "./mcp/calling.js";
@@ -40,8 +39,11 @@ function readMcpOptions(options) {
   if (hostSkills && !attempt(() => Array.isArray(hostSkills.names), `${WHERE}: options.skills.names`)) throw fail(`${WHERE}: options.skills`, "a SkillIndex or an iterable of skills (SKILL.md texts, or skills from parseSkill), not another run's skills", hostSkills);
   const skills = hostSkills ? hostSkills.names.map((name) => hostSkills.get(name)) : [];
   if (hostSkills && hostSkills !== given.skills) hostSkills.dispose();
+  // The options of the SkillIndex each listing builds, by the facade's rules.
   const skillIndex = fields(given.skillIndex ?? undefined, ["tools", "disabled", "limit"], `${WHERE}: options.skillIndex`);
-  byCore(() => new SkillIndex([], skillIndex).dispose(), /^SkillIndex: options/, `${WHERE}: options.skillIndex`);
+  checked(skillIndex.tools, "mapping", `${WHERE}: options.skillIndex.tools`);
+  if (skillIndex.disabled !== undefined) skillIndex.disabled = strings(skillIndex.disabled, `${WHERE}: options.skillIndex.disabled`);
+  checked(skillIndex.limit, "limit", `${WHERE}: options.skillIndex.limit`);
   const skillServers = [...clients].filter(([, client]) => declares(client)).map(([name]) => name);
   const hasSkills = skills.length > 0 || skillServers.length > 0 || given.skills != null;
   const skillTool = readSkillTool(given.skillTool, `${WHERE}: options.skillTool`, hasSkills);
@@ -58,15 +60,6 @@ function readMcpOptions(options) {
   if (other !== undefined) throw new TypeError(`${WHERE}: options.index.${other} is not an option here (the palette gives the index its tools, their vectors and the limit; it takes embed and onEmbedError)`);
   checkFunctions(`${WHERE}: options.index`, { embed, onEmbedError });
   return { where: WHERE, clients, policies, entries, onDecision, countTokens, limit, listTimeoutMs, timeoutMs, outsidePalette, searchName, cache, embed, onEmbedError, warn: warnings(WHERE, onWarning), ...(hasSkills && { skills, skillIndex, skillServers }), skillTool: hasSkills ? skillTool : null };
-}
-
-// A check of the core's (`check()` throws its TypeError), its words put under the option's name (`from` → `to`).
-function byCore(check, from, to) {
-  try {
-    check();
-  } catch (error) {
-    throw new TypeError(errorText(error).replace(from, to), { cause: error });
-  }
 }
 
 export function createMcpPalette(options) {

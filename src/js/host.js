@@ -5,7 +5,7 @@
 import { state } from "./state.js";
 import { calls } from "./calls.js";
 import { close, open, release, room as growBatch } from "./tool_palette.js";
-import { attempt, isFunction, isObject, mustBe } from "./values.js";
+import { attempt, isFunction, isObject, MOST, mustBe, strings } from "./values.js";
 
 // ---------------------------------------------------------------- the door
 
@@ -165,36 +165,14 @@ export const exactRows = new WeakSet();
 
 // The readers of the caller's values and the options' rules are values.js's (import-free,
 // so that the framework adapters read values by the same rules and words).
-export { isObject, isFunction, describe, mustBe, attempt, fields, checked } from "./values.js";
+export { isObject, isFunction, describe, mustBe, attempt, fields, checked, strings, bounded, signal } from "./values.js";
 
-// An iterable of strings (`where` names it) as a fresh array, read no further than one
-// item past the most a call may hold (`bounded`: a longer one is refused by its length).
-const MOST = 1 << 20;
-const arrayValues = Array.prototype[Symbol.iterator];
-export function strings(value, where) {
-  const iterator = attempt(() => (isObject(value) ? value[Symbol.iterator] : undefined), where);
-  if (!isFunction(iterator)) throw mustBe(where, "an iterable of strings", value);
-  let list;
-  try {
-    list = Array.isArray(value) && iterator === arrayValues ? Array.from(value) : bounded(value);
-  } catch (cause) {
-    throw cause instanceof RangeError && String(cause.message).includes("call stack") ? cause : new TypeError(`${where} could not be iterated`, { cause });
-  }
-  const bad = list.findIndex((s) => typeof s !== "string");
-  if (bad >= 0) throw mustBe(`${where}[${bad}]`, "a string", list[bad]);
-  return list;
-}
 // `strings` for a list read whole where nothing else would count it (a context's history
 // and called): more than a call may hold is the RangeError naming it, never a list cut short.
 export function allStrings(value, where) {
   const list = strings(value, where);
   if (list.length > MOST) throw tooLarge(where);
   return list;
-}
-export function bounded(value) {
-  const out = [];
-  for (const item of value) if (out.push(item) > MOST) break;
-  return out;
 }
 
 // Names (and their codes) into the batch, or only room for them (`reserve`), or the
@@ -206,28 +184,6 @@ export function reserve(names, where) {
   if (!batchHolds(names)) throw tooLarge(where);
 }
 const tooLarge = (where) => new RangeError(`${where} is too large: a call takes at most 1,048,576 names and 8,388,608 code units of names`);
-
-// A signal checked as the platform would use it (`aborted`, `addEventListener`,
-// `removeEventListener`); `read(key)` later: what it throws is a TypeError that it failed.
-export function signal(value, where) {
-  if (value === undefined) return undefined;
-  if (!isObject(value)) throw mustBe(where, "an AbortSignal", value);
-  let read;
-  try {
-    read = [value.aborted, value.addEventListener, value.removeEventListener];
-  } catch (cause) {
-    throw new TypeError(`${where} could not be read as an AbortSignal`, { cause });
-  }
-  if (typeof read[0] !== "boolean" || !isFunction(read[1]) || !isFunction(read[2])) throw mustBe(where, "an AbortSignal", value);
-  const failed = (cause) => new TypeError(`${where} failed as an AbortSignal`, { cause });
-  return {
-    value,
-    failed,
-    read(key) {
-      try { return value[key]; } catch (cause) { throw failed(cause); }
-    },
-  };
-}
 
 // ---------------------------------------------------------------- instances
 

@@ -5,7 +5,7 @@
 import * as wasm from "./tool_palette.js";
 // The core's "no index" (wire.js `NONE`) by what it means in each place (skills.rs).
 import { NONE as NO_ALLOWED_TOOLS, NONE as NO_TOOL, NONE as OWN_NAME } from "./wire.js";
-import { attempt, bounded, drop, enter, exactRows, fields, guarded, isFunction, isObject, mustBe, attachRecord, putNames, slot, strings, decodeStrings, recordOf, withRecord } from "./host.js";
+import { attempt, bounded, checked, drop, enter, exactRows, fields, guarded, isFunction, isObject, mustBe, attachRecord, putNames, slot, strings, decodeStrings, recordOf, withRecord } from "./host.js";
 import { calls } from "./calls.js";
 import { entriesOf, noRoom, optionsOf, readVectors, realView, search } from "./index.js";
 
@@ -198,10 +198,9 @@ function sourceOf(item, where) {
 // options.tools as a function (tool, skill) → the host's names for the tool, or undefined
 // for its own name.
 function mapping(tools, where) {
-  if (tools === undefined) return () => undefined;
+  if (checked(tools, "mapping", where) === undefined) return () => undefined;
   const names = (value, at) => (value == null ? undefined : typeof value === "string" ? [value] : strings(value, at));
   if (isFunction(tools)) return (tool, skill) => names(tools(tool, skill), `${where}(${JSON.stringify(tool)})`);
-  if (!isObject(tools)) throw mustBe(where, "a record of tool names or a function", tools);
   return (tool) => {
     const at = `${where}[${JSON.stringify(tool)}]`;
     return names(attempt(() => (Object.prototype.hasOwnProperty.call(tools, tool) ? tools[tool] : undefined), at), at);

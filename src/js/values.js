@@ -60,10 +60,47 @@ const RULES = {
   flag: [(v) => typeof v === "boolean", "a boolean", OPTIONAL],
   name: [(v) => typeof v === "string" && v !== "", "a non-empty string", () => false],
   target: [(v) => typeof v === "string" && v !== "", "a non-empty string, null or undefined", NULLABLE],
+  // A skill's tool names in the host's (SkillIndex options.tools, tool-palette/mcp's skillIndex.tools).
+  mapping: [(v) => isFunction(v) || isObject(v), "a record of tool names or a function", OPTIONAL],
 };
 export function checked(v, rule, where) {
   const [valid, what, absent] = RULES[rule];
   if (absent(v)) return undefined;
   if (!valid(v)) throw mustBe(where, what, v);
   return v;
+}
+
+// An iterable of strings (`where` names it) as a fresh array, read no further than one
+// item past the most a call may hold (`bounded`: a longer one is refused by its length).
+export const MOST = 1 << 20;
+const arrayValues = Array.prototype[Symbol.iterator];
+export function strings(value, where, what = "an iterable of strings") {
+  const iterator = attempt(() => (isObject(value) ? value[Symbol.iterator] : undefined), where);
+  if (!isFunction(iterator)) throw mustBe(where, what, value);
+  const list = attempt(() => (Array.isArray(value) && iterator === arrayValues ? Array.from(value) : bounded(value)), where);
+  const bad = list.findIndex((s) => typeof s !== "string");
+  if (bad >= 0) throw mustBe(`${where}[${bad}]`, "a string", list[bad]);
+  return list;
+}
+export function bounded(value) {
+  const out = [];
+  for (const item of value) if (out.push(item) > MOST) break;
+  return out;
+}
+
+// A signal checked as the platform would use it (`aborted`, `addEventListener`,
+// `removeEventListener`); `read(key)` later: what it throws is a TypeError that it failed.
+export function signal(value, where) {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) throw mustBe(where, "an AbortSignal", value);
+  const read = attempt(() => [value.aborted, value.addEventListener, value.removeEventListener], where);
+  if (typeof read[0] !== "boolean" || !isFunction(read[1]) || !isFunction(read[2])) throw mustBe(where, "an AbortSignal", value);
+  const failed = (cause) => new TypeError(`${where} failed as an AbortSignal`, { cause });
+  return {
+    value,
+    failed,
+    read(key) {
+      try { return value[key]; } catch (cause) { throw failed(cause); }
+    },
+  };
 }

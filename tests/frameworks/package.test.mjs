@@ -75,11 +75,14 @@ test("a rule is written once: the core's option rules are not copied into the ad
   const files = ["", "kernel", "mcp"].flatMap((sub) => readdirSync(join(dir, sub)).filter((f) => f.endsWith(".js")).map((f) => (sub ? `${sub}/${f}` : f)));
   const source = (f) => readFileSync(join(dir, f), "utf8");
   assert.ok(files.includes("mcp.js") && files.includes("kernel/core.js"), files.join());
-  // tool-palette/mcp's limit and waits are checked by the facade's rules (values.js `checked`), its skillIndex by the core's own SkillIndex: no copy of their rules or words.
+  // tool-palette/mcp's limit, waits and skillIndex are checked by the facade's rules (values.js `checked`, `strings`): no copy of their rules or words,
+  // and no throwaway SkillIndex built to check options.
   for (const f of files) assert.doesNotMatch(source(f), /0xffffffff|4294967295|2 \*\* 32|a positive integer|a record of tool names or a function|a finite number >= 0 \(or Infinity\)/, `${f} copies an option rule of the core`);
   assert.match(source("mcp.js"), /checked\(limit, "limit",/, "tool-palette/mcp's limit is read by the facade's rule");
+  assert.match(source("mcp.js"), /checked\(skillIndex\.tools, "mapping",/, "tool-palette/mcp's skillIndex.tools is read by the facade's rule");
+  assert.doesNotMatch(source("mcp.js"), /new SkillIndex\(/, "tool-palette/mcp checks its options without a throwaway SkillIndex");
   const rules = readFileSync(join(pkgDir, "values.js"), "utf8");
-  for (const words of ["a positive integer", "a finite number >= 0 (or Infinity)"]) assert.equal(rules.split(words).length, 2, `values.js words "${words}" once`);
+  for (const words of ["a positive integer", "a finite number >= 0 (or Infinity)", "a record of tool names or a function", "an iterable of strings"]) assert.equal(rules.split(words).length, 2, `values.js words "${words}" once`);
   // The facade's own readers are values.js's: host.js re-exports them, writing none of its own.
   assert.doesNotMatch(readFileSync(new URL("../../src/js/host.js", import.meta.url), "utf8"), /function describe|const mustBe|RULES = /, "host.js copies values.js's readers");
   // The policies' model of an enforced step is chosen by the kernel's Step (policyModel), not by each adapter.

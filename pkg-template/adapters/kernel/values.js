@@ -2,10 +2,10 @@
 // getter, a proxy's trap, a revoked proxy) is the TypeError naming what was read, the thrown value its `cause`, by the facade's rules and words
 // (src/js/values.js: the stack running out passes on as it is).
 import { deliver } from "../../deliver.js";
-import { attempt, checked, describe, isFunction, isObject } from "../../values.js";
+import { attempt, checked, describe, isFunction, isObject, signal, strings } from "../../values.js";
 import { LONGEST_TIMER } from "../../wire.js";
 
-export { attempt, checked, isFunction, isObject };
+export { attempt, checked, isFunction, isObject, strings };
 export const isString = (v) => typeof v === "string";
 
 /** `<where> must be <what>, got <what it is>`; `exact`: a string or number shown too, as the core words it (src/js/run.js). */
@@ -27,15 +27,7 @@ export const items = (value, where) => attempt(() => [...value], where);
 export const hasMethod = (value, key, where) => (isObject(value) || isFunction(value)) && isFunction(read(value, key, where));
 
 /** An iterable of strings (not a string itself), as a list of each once. */
-export function names(value, where, what = "an iterable of tool names") {
-  if (isString(value) || !hasMethod(value, Symbol.iterator, `${where}[Symbol.iterator]`)) throw fail(where, what, value);
-  const out = [];
-  for (const [i, name] of items(value, where).entries()) {
-    if (!isString(name)) throw fail(`${where}[${i}]`, "a string", name);
-    if (!out.includes(name)) out.push(name);
-  }
-  return out;
-}
+export const names = (value, where, what = "an iterable of tool names") => [...new Set(strings(value, where, what))];
 
 export function checkFunctions(at, values) {
   for (const [key, value] of Object.entries(values)) if (value != null && !isFunction(value)) throw fail(`${at}.${key}`, "a function", value);
@@ -47,11 +39,8 @@ export function checkOneOf(where, key, value, allowed, exact) {
   throw fail(`${where}: options.${key}`, `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`, value, exact);
 }
 
-/** A signal as the core takes one. */
-export function checkSignal(signal, where) {
-  const fits = () => typeof signal.aborted === "boolean" && isFunction(signal.addEventListener) && isFunction(signal.removeEventListener);
-  if (signal != null && !(isObject(signal) && attempt(fits, where))) throw fail(where, "an AbortSignal", signal);
-}
+/** A signal as the core takes one (or null: none). */
+export const checkSignal = (value, where) => void signal(value ?? undefined, where);
 
 export const errorText = (error) => (error instanceof Error ? error.message : String(error));
 
