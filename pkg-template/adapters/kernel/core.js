@@ -148,13 +148,15 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
   const calls = new Recent(); // a call's id → the step whose model emitted it
 
   // The step's outcome and the router's report. A function router also gets mode and outsidePalette (tool-palette/mcp's run gates calls too).
+  // With a run, the router reads the context with the run's evidence (history, called: kernel/runs.js); the skills and policies read it as given.
   async function route(ctx, signal, tools) {
     if (o.router == null) return skills ? skills.route({ outcome: undefined, decision: null }, ctx, signal, tools ?? []) : { outcome: undefined, decision: null };
+    const routed = runs ? tryOr(() => runs.context(ctx), ctx) : ctx;
     let decision = null;
     const onDecision = (d) => void (decision = d);
     const outcome = isFunction(o.router)
-      ? await o.router(ctx, { signal, onDecision, mode: o.mode, outsidePalette: o.outsidePalette })
-      : await o.router.resolve(signal ? { signal, context: ctx, onDecision } : { context: ctx, onDecision });
+      ? await o.router(routed, { signal, onDecision, mode: o.mode, outsidePalette: o.outsidePalette })
+      : await o.router.resolve(signal ? { signal, context: routed, onDecision } : { context: routed, onDecision });
     const known = ["routed", "refused", "unavailable"].includes(isObject(outcome) ? outcome.kind : undefined);
     if (!known) throw fail(`${where}: the router's outcome`, "a Routed, RoutingRefusal or RoutingUnavailable", outcome);
     const asked = { outcome, decision: isObject(decision) && decision.outcome === outcome ? decision : null };
@@ -185,7 +187,9 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     if (d === undefined) return { refused: true };
     if (d && o.onDispatch) o.onDispatch(d, step.ctx);
     const redirected = d !== null && core.enforce && d.call !== d.original;
-    return { dispatch: d, redirected, call: redirected ? d.call : call };
+    const sent = redirected ? d.call : call;
+    runs?.call(sent.name);
+    return { dispatch: d, redirected, call: sent };
   }
 
   // The step whose model emitted the call `id` (or `also`); else a silent one, after the adapter's `warning`.

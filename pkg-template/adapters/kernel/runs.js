@@ -15,9 +15,22 @@ export const runLists = (step, listed, skills) => ({
 // tools); the skills met stay met. `saved` is restored at the first step: saved over other tools, a TypeError, or with `carry` a carrying new run.
 export class Runs {
   constructor(cache, pinnedOf, { carry = false, saved = null, at = "options.saved", of = "an adapter (from onSaved or save())" } = {}) {
-    Object.assign(this, { cache, pinnedOf, carry, at, names: null, run: null, listed: [], revealed: [], met: [], placed: [] });
-    this.pending = saved === null ? null : Runs.parse(saved, at, of);
-    if (this.pending) Object.assign(this, { listed: this.pending.listed, revealed: this.pending.revealed, met: this.pending.met, placed: this.pending.placed });
+    Object.assign(this, { cache, pinnedOf, carry, at, names: null, run: null, listed: [], revealed: [], met: [], placed: [], messages: [], called: [] });
+    const back = (this.pending = saved === null ? null : Runs.parse(saved, at, of));
+    if (back) Object.assign(this, { listed: back.listed, revealed: back.revealed, met: back.met, placed: back.placed, messages: back.message == null ? [] : [back.message], called: [...(back.called ?? [])] });
+  }
+
+  // The run's evidence for the turn's routing (ToolIndex.entries): its earlier user messages (`history`) and the tools its model called (`called`),
+  // unless the context gives them.
+  context(ctx) {
+    if (!isObject(ctx) || typeof ctx.message !== "string") return ctx;
+    if (this.messages.at(-1) !== ctx.message) this.messages.push(ctx.message);
+    return { ...ctx, ...(!("history" in ctx) && { history: Object.freeze(this.messages.slice(0, -1)) }), ...(!("called" in ctx) && { called: [...this.called] }) };
+  }
+
+  // A tool the run's model called (after the policies' redirect), each once: whether it is new.
+  call(name) {
+    return !this.called.includes(name) && this.called.push(name) > 0;
   }
 
   step(registered, outcome) {
@@ -83,7 +96,8 @@ export class Runs {
   // The saved form (issue 41): versioned JSON text; `more` is the adapter's.
   save(more = {}) {
     const run = this.run ? this.run.save() : this.pending?.run ?? null;
-    return JSON.stringify({ "tool-palette": "run", version: VERSION, run, listed: this.listed, revealed: this.revealed, met: this.met, placed: this.placed, ...more });
+    const { listed, revealed, met, placed, called } = this;
+    return JSON.stringify({ "tool-palette": "run", version: VERSION, run, listed, revealed, met, placed, message: this.messages.at(-1) ?? null, called, ...more });
   }
 
   // A saved form read and checked (a TypeError naming `at` says why not).
@@ -95,7 +109,9 @@ export class Runs {
     if (versioned && o.version !== VERSION) throw new TypeError(`${at} is a saved run of another version of tool-palette`);
     const met = versioned && Array.isArray(o.met) && o.met.every((m) => Array.isArray(m) && typeof m[0] === "string" && lists(m[1]));
     const placed = versioned && Array.isArray(o.placed) && o.placed.every((p) => Array.isArray(p) && typeof p[0] === "string" && Number.isSafeInteger(p[1]) && p[1] >= 0);
-    if (!met || !placed || (o.run !== null && typeof o.run !== "string") || !lists(o.listed) || !lists(o.revealed)) throw new TypeError(`${at} is not a saved run of ${of}, or it was cut short or altered`);
+    // (`message` and `called` are absent from a run saved before the run kept them.)
+    const evidence = versioned && (o.message == null || typeof o.message === "string") && lists(o.called ?? []);
+    if (!met || !placed || !evidence || (o.run !== null && typeof o.run !== "string") || !lists(o.listed) || !lists(o.revealed)) throw new TypeError(`${at} is not a saved run of ${of}, or it was cut short or altered`);
     return o;
   }
 }

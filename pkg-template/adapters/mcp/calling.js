@@ -113,10 +113,7 @@ export function createCalling(o, listing, routing) {
     if (isSearchTool(target.name)) return search(target.args, l, signal);
     const entry = l.byName.get(target.name);
     if (!entry) return failed(`Tool ${c.name} was redirected to ${target.name}, which no server lists.`);
-    if (!called.includes(target.name)) {
-      called.push(target.name);
-      changed();
-    }
+    called(target.name);
     return dispatch(entry, target.args, signal);
   }
 

@@ -11,26 +11,19 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
   const pins = [...(searchName === false ? [] : [searchName]), ...(palette && skillTool !== false ? [skillTool] : [])];
   const of = "tool-palette/mcp (from onSaved or run.save())";
   const runs = new Runs(cache, () => pins, { carry: true, saved: saved ?? null, at: `${where}: run(options).saved`, of });
-  const back = runs.pending ?? { turns: 0, message: null, found: [], called: [] };
-  const names = (list) => Array.isArray(list) && list.every(isString);
-  // (`called` is absent from a run saved before the run kept its calls.)
-  if (!Number.isSafeInteger(back.turns) || back.turns < 0 || (back.message !== null && !isString(back.message)) || !names(back.found) || !names(back.called ?? [])) {
+  const back = runs.pending ?? { turns: 0, found: [] };
+  if (!Number.isSafeInteger(back.turns) || back.turns < 0 || !Array.isArray(back.found) || !back.found.every(isString)) {
     throw new TypeError(`${where}: run(options).saved is not a saved run of ${of}`);
   }
   const found = [...back.found];
-  // The servers' tools the run's calls went to, each once: the index reads them as `called` (ToolIndex.entries).
-  const called = [...(back.called ?? [])];
   // The latest route() started that finished; `targets`: where each offered name went (a call is gated on (server, tool)).
   let current = null;
   let turns = back.turns; // route() calls started
-  const messages = back.message === null ? [] : [back.message]; // the run's user messages, each once in a row
-  const earlier = (message) => {
-    if (messages[messages.length - 1] !== message) messages.push(message);
-    return Object.freeze(messages.slice(0, -1));
-  };
   const skills = palette && createSkills(palette.source(), { tool: skillTool, runs });
-  const save = () => runs.save({ turns, message: messages.at(-1) ?? null, found, called });
+  const save = () => runs.save({ turns, found });
   const changed = () => onSaved?.(save());
+  // The servers' tools the run's calls went to: the index reads them as `called` (ToolIndex.entries).
+  const called = (name) => runs.call(name) && changed();
 
   async function routeTurn(context, signal, lenient) {
     if (typeof context !== "string" && !isObject(context)) throw fail(`${where}: route(context)`, "the turn's message (a string) or a context object with its message", context);
@@ -39,12 +32,8 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     const number = turns++;
     const l = await abortable(listing.listed(), signal);
     let decision = null;
-    // With a run, the rows also read its earlier messages (SPEC 8 `history`) and the tools it called, unless the context gives them, read as
-    // the rows are (a context that cannot be read is refusal 2a).
-    const withHistory = () => {
-      if (cache === null || typeof ctx.message !== "string") return ctx;
-      return { ...ctx, ...(!("history" in ctx) && { history: earlier(ctx.message) }), ...(!("called" in ctx) && { called: [...called] }) };
-    };
+    // With a run, the rows also read its evidence (kernel/runs.js), read as the rows are (a context that cannot be read is refusal 2a).
+    const withHistory = () => (cache === null ? ctx : runs.context(ctx));
     const rows = async () => {
       const list = skills ? [...(await skills.source.entries(withHistory()))] : [];
       const own = entries ? await entries(ctx) : await l.index.entries(withHistory());

@@ -1,0 +1,68 @@
+// A run's evidence through the framework adapters (issue 41): with options.cache the adapter keeps the
+// run's user messages and the tools its model called (after the policies' redirect), and routes each step
+// with them as the context's `history` and `called` (what ToolIndex.entries ranks a run with); a context
+// that gives its own keeps them; the saved form carries them to a restored instance; without a run the
+// context is as the adapter derived it. Each framework in its own loop, against the packed package.
+import { test, before } from "node:test";
+import assert from "node:assert/strict";
+import { consumer } from "./consumer.mjs";
+import { drivers, loadAll, MEETING, SALES, TOOL_NAMES } from "./skills-fixtures.mjs";
+
+let m, play;
+before(async () => {
+  m = await loadAll((await consumer()).load);
+  play = drivers(m);
+});
+
+// A router over every tool that records what each step's routing was asked with.
+function recording() {
+  const seen = [];
+  const router = new m.core.ToolRouter({
+    registered: TOOL_NAMES,
+    entries: (ctx) => {
+      seen.push({ message: ctx.message, history: ctx.history, called: ctx.called });
+      return TOOL_NAMES;
+    },
+  });
+  return { router, seen };
+}
+
+const TURNS = [
+  { message: MEETING, answers: [["calendar", { q: "monday" }], ["send_email", { q: "team" }], "booked"] },
+  { message: SALES, answers: [["sql_query", { q: "march" }], "42"] },
+];
+
+for (const name of ["ai-sdk", "openai-agents", "langchain"]) {
+  test(`[${name}] with a run, each step routes with the run's earlier messages and the tools its model called; saved and restored, the same`, async () => {
+    const { router, seen } = recording();
+    let saved = null;
+    const palette = play[name].make({ router, cache: "append" });
+    await play[name].play(palette, [{ ...TURNS[0], after: () => (saved = palette.save()) }, TURNS[1]]);
+    assert.deepEqual(seen, [
+      { message: MEETING, history: [], called: [] },
+      { message: MEETING, history: [], called: ["calendar"] },
+      { message: MEETING, history: [], called: ["calendar", "send_email"] },
+      { message: SALES, history: [MEETING], called: ["calendar", "send_email"] },
+      { message: SALES, history: [MEETING], called: ["calendar", "send_email", "sql_query"] },
+    ]);
+    assert.deepEqual(JSON.parse(saved).called, ["calendar", "send_email"]);
+
+    // A new instance from the saved form takes the second turn with the same evidence.
+    const again = recording();
+    const restored = play[name].make({ router: again.router, cache: "append", saved });
+    await play[name].play(restored, [TURNS[1]]);
+    assert.deepEqual(again.seen, seen.slice(3));
+  });
+}
+
+test("[ai-sdk] a context that gives its own history and called keeps them; a redirected call counts as its target; without a run the context is the adapter's", async () => {
+  const { router, seen } = recording();
+  const policies = new m.core.ToolPolicies([{ name: "mail-to-calendar", match: () => true, whenTool: "send_email", redirectTo: "calendar" }]);
+  const own = play["ai-sdk"].make({ router, cache: "append", policies, context: (input) => ({ ...m.aiSdk.defaultContext(input), history: ["given"] }) });
+  await play["ai-sdk"].play(own, [{ message: MEETING, answers: [["send_email", { q: "team" }], "sent"] }]);
+  assert.deepEqual(seen.map((s) => [s.history, s.called]), [[["given"], []], [["given"], ["calendar"]]]);
+
+  const plain = recording();
+  await play["ai-sdk"].play(play["ai-sdk"].make({ router: plain.router }), TURNS);
+  assert.ok(plain.seen.length === 5 && plain.seen.every((s) => s.history === undefined && s.called === undefined), JSON.stringify(plain.seen));
+});
