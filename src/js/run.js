@@ -37,7 +37,9 @@ export class PaletteRun {
       putNames([...(names ?? []), ...(skills ?? [])], `${where}.names`);
       /** @type {any} the step and its lists */
       let answer;
-      calls.to = { stepped: (step, ...lists) => (answer = [step, ...lists.map((list, i) => (i < 4 ? pick(more.names, list) : list))]) };
+      // run.rs `stepped`: the step, four lists of the registered names' indices, kept, and per skill whether it is new.
+      const namesOf = (list) => pick(more.names, list);
+      calls.to = { stepped: (step, offered, listed, deferred, revealed, kept, fresh) => (answer = [step, namesOf(offered), namesOf(listed), namesOf(deferred), namesOf(revealed), kept, fresh]) };
       const i = wasm.step(run, roster, names !== undefined, names?.length ?? 0, skills?.length ?? 0);
       if (i === MISSING) throw gone();
       if (i !== undefined) throw unregistered(`${where}.names`, names, i);
