@@ -350,8 +350,76 @@ export function references(conversations = data.conversations.filter((c) => c.ca
   return out;
 }
 
+/**
+ * Where `deferred`'s cost goes (`--explain`), per category, single conversations: per rule the
+ * total, the floor (the same requests with nothing revealed) and what the revealed definitions
+ * add, cost × against every tool; OpenAI's rule also with a 1-token step (what its 128-token
+ * step costs); and the revealed tokens by whom they served: tools some turn of the conversation
+ * calls, the other tools of the classes it calls, classes it never calls, tools without a namespace.
+ */
+export async function explain({ lib = pkg, conversations = data.conversations, tools = poolOf() } = {}) {
+  const defTokens = new Map([...tools, TOOL_SEARCH].map((t) => [t.name, encode(definition(t)).length]));
+  const textTokens = new Map();
+  const sizes = { ...SIZES, def: (n) => defTokens.get(n), text: (s) => textTokens.get(s) ?? (textTokens.set(s, encode(s).length), textTokens.get(s)) };
+  const names = tools.map((t) => t.name);
+  const classOf = new Map(tools.map((t) => [t.name, t.namespace ?? null]));
+  const index = new lib.ToolIndex(tools.map(({ name, description, parameters, namespace }) => ({ name, description, parameters, namespace })), { limit: LIMIT });
+  const router = new lib.ToolRouter({ registered: names, entries: index.entries });
+  const rules = { ...RULES, openaiStep1: { ...RULES.openai, name: "OpenAI, 1-token step", step: 1 } };
+  const categories = {};
+  for (const c of conversations) (categories[c.category] ??= []).push(c);
+  const out = {};
+  for (const [category, list] of Object.entries(categories)) {
+    const sums = { all: {}, floor: {}, every: {} };
+    const kinds = { called: 0, "used class": 0, "unused class": 0, "no namespace": 0 };
+    for (const conversation of list) {
+      const turns = conversation.turns;
+      const run = new lib.PaletteRun({ registered: [TOOL_SEARCH.name, ...names], cache: "deferred", pinned: [TOOL_SEARCH.name] });
+      const [history, called, steps] = [[], [], []];
+      let context = null;
+      for (const turn of turns) {
+        if (turn.user.length > 0 || context === null) {
+          context = { message: turn.user.join("\n"), history: [...history], called: [...called] };
+          history.push(context.message);
+        } else context = { ...context, called: [...called] };
+        steps.push(run.step(await router.resolve({ context })));
+        for (const n of turn.names) if (!called.includes(n)) called.push(n);
+      }
+      run.dispose();
+      const used = new Set(turns.flatMap((t) => t.names));
+      const usedClasses = new Set([...used].map((n) => classOf.get(n)));
+      for (const s of steps) for (const n of s.revealed) kinds[!classOf.get(n) ? "no namespace" : used.has(n) ? "called" : usedClasses.has(classOf.get(n)) ? "used class" : "unused class"] += defTokens.get(n);
+      const plans = { all: steps, floor: steps.map((s) => ({ ...s, revealed: [] })), every: turns.map((_, i) => ({ listed: names, revealed: [], kept: i > 0 })) };
+      for (const [k, plan] of Object.entries(plans)) {
+        for (const [r, rule] of Object.entries(rules)) {
+          let prev = null;
+          for (const q of requestsOf(turns, plan, sizes)) {
+            sums[k][r] = (sums[k][r] ?? 0) + price(prev, q.segments, rule).cost;
+            prev = q.segments;
+          }
+        }
+      }
+    }
+    const revealed = Object.values(kinds).reduce((a, b) => a + b, 0);
+    out[category] = {
+      rules: Object.fromEntries(Object.entries(rules).map(([r, rule]) => [r, { name: rule.name, total: sums.all[r] / sums.every[r], floor: sums.floor[r] / sums.every[r] }])),
+      revealed,
+      shares: Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, v / revealed])),
+    };
+  }
+  router.dispose();
+  index.dispose();
+  return out;
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  if (process.argv.includes("--variants")) {
+  if (process.argv.includes("--explain")) {
+    console.log("Where deferred's cost goes (single conversations; cost × against every tool, total = floor (nothing revealed) + reveals):");
+    for (const [category, e] of Object.entries(await explain())) {
+      console.log(`  ${category}: ${Object.values(e.rules).map((r) => `${r.name} ${r.total.toFixed(4)} = ${r.floor.toFixed(4)} + ${(r.total - r.floor).toFixed(4)}`).join("; ")}`);
+      console.log(`    revealed ${e.revealed.toLocaleString("en")} tokens: ${Object.entries(e.shares).map(([k, v]) => `${k} ${pct(v)}`).join(", ")}`);
+    }
+  } else if (process.argv.includes("--variants")) {
     // Ablations on multi_turn_base: what the history and the namespaces each bring.
     const conversations = data.conversations.filter((c) => c.category === "multi_turn_base");
     for (const [what, options] of [
