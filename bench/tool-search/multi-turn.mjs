@@ -226,7 +226,8 @@ function row(strategy, s, every) {
 }
 
 const both = (r, f) => Object.keys(RULES).every((k) => f(r[k].cost));
-const costs = (r) => Object.keys(RULES).map((k) => `${RULES[k].name} ${r[k].cost.toFixed(3)}×`).join(", ");
+// Four decimals: the musts' lines are read against 0.05× and 0.035×, where the third rounds across the line.
+const costs = (r) => Object.keys(RULES).map((k) => `${RULES[k].name} ${r[k].cost.toFixed(4)}×`).join(", ");
 
 /** The musts and goals: issue 28's on multi_turn_base; issue 41's on every category's single conversations (`categories`). */
 export function musts(singles, sessions, categories = {}) {
@@ -240,9 +241,9 @@ export function musts(singles, sessions, categories = {}) {
   const everywhere = (ok) => {
     const all = Object.values(categories).map((c) => c.singles.rows);
     if (!all.length) return [];
-    return strategies(all[0]).filter((r) => all.every((rows) => ok(rows.find((x) => x.strategy === r.strategy)))).map((r) => `${r.strategy} (${Object.entries(categories).map(([c, m]) => { const x = m.singles.rows.find((y) => y.strategy === r.strategy); return `${c.replace("multi_turn_", "")} ${x.recall.toFixed(3)} at ${costs(x)}`; }).join("; ")})`);
+    return strategies(all[0]).filter((r) => all.every((rows) => ok(rows.find((x) => x.strategy === r.strategy)))).map((r) => `${r.strategy} (${Object.entries(categories).map(([c, m]) => { const x = m.singles.rows.find((y) => y.strategy === r.strategy); return `${c.replace("multi_turn_", "")} ${x.recall.toFixed(4)} at ${costs(x)}`; }).join("; ")})`);
   };
-  const worst = (name) => Object.entries(categories).map(([c, m]) => { const x = m.singles.rows.find((y) => y.strategy === name); return `${c.replace("multi_turn_", "")} ${x.recall.toFixed(3)} at ${costs(x)}`; }).join("; ");
+  const worst = (name) => Object.entries(categories).map(([c, m]) => { const x = m.singles.rows.find((y) => y.strategy === name); return `${c.replace("multi_turn_", "")} ${x.recall.toFixed(4)} at ${costs(x)}`; }).join("; ");
   const issue41 = everywhere((r) => r.recall >= 0.95 && both(r, (c) => c <= 0.05));
   const goal41 = everywhere((r) => r.recall >= 0.97 && both(r, (c) => c <= 0.035));
   return [
