@@ -824,7 +824,7 @@ pub const RUN_CONCENTRATION: usize = 3;
 /// In a run standing in a namespace, the message's first hit without a namespace stays only
 /// when it scores more than this many times the best deep hit of the turn's namespaces: its
 /// own evidence, not a near tie with where the run stands (DESIGN.md, "What a deferred run
-/// pays for").
+/// pays for"). Lexical scores only: with a query vector (fused scores) the first hit stays.
 pub const FIRST_HIT_MARGIN: f64 = 2.0;
 
 /// Which tools share a namespace: per tool, the first tool of its namespace (`NONE`: it
@@ -901,8 +901,9 @@ impl Index {
     /// called in or holding `limit` of the deep hits; else its best tools. When the turn
     /// has namespaces (it stands in one), the first `limit` hits without a namespace are left
     /// out, but for the first hit when it scores more than `FIRST_HIT_MARGIN` times the best
-    /// deep hit of the turn's namespaces (or none ranks). Then the same evidence from
-    /// `history` (the run's last earlier message, ranked lexically).
+    /// deep hit of the turn's namespaces, when none of them ranks, or when the ranking is
+    /// hybrid. Then the same evidence from `history` (the run's last earlier message, ranked
+    /// lexically).
     ///
     /// Each tool once. A ranking brings at most `1 + NAMESPACE_DEPTH × limit /
     /// RUN_CONCENTRATION` namespaces (`1 + limit / CONCENTRATION` for a single message), each
@@ -958,12 +959,15 @@ impl Index {
         self.evident(&hits, limit, RUN_CONCENTRATION, &calls, &mut found);
         // The hits without a namespace give way when the turn stands in one (the ranking's
         // evidence or the run's calls), but for the message's first hit when it clearly
-        // outscores the turn's namespaces (the first of their deep hits is their best).
+        // outscores the turn's namespaces (the first of their deep hits is their best). The
+        // margin is read on lexical scores: fused ones are sums of reciprocal ranks, whose
+        // ratios say little (1/31 against 1/50 is 0.62), so with a vector the first hit stays.
+        let lexical = vector.is_none() || self.vectors.is_none();
         let first_stays = match hits
             .iter()
             .find(|h| found.contains(&ns.first[h.tool as usize]))
         {
-            Some(best) => hits[0].score > FIRST_HIT_MARGIN * best.score,
+            Some(best) => !lexical || hits[0].score > FIRST_HIT_MARGIN * best.score,
             None => true,
         };
         for (rank, h) in hits.iter().take(limit).enumerate() {

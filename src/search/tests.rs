@@ -1377,6 +1377,25 @@ fn in_a_run_the_first_hit_without_a_namespace_stays_when_it_clearly_leads() {
 }
 
 #[test]
+fn in_a_hybrid_run_the_first_hit_without_a_namespace_stays() {
+    // Fused scores are sums of reciprocal ranks: cd comes within FIRST_HIT_MARGIN of weather
+    // (which a lexical run drops for "city directory"), but the margin is read on lexical
+    // scores only, so with a vector the first hit stays.
+    let ix = vectored(namespaced(), &vec![vec![1.0, 0.0]; 8]);
+    let (q, v, fusion) = (u("city directory"), [1.0, 0.0], Fusion::default());
+    let mut hits = Vec::new();
+    ix.hybrid(&q, &v, &fusion, 20, &mut hits);
+    assert_eq!(hits[0].tool, 6);
+    let cd = hits.iter().find(|h| h.tool == 0).unwrap();
+    assert!(hits[0].score < FIRST_HIT_MARGIN * cd.score);
+    let mut out = Vec::new();
+    ix.entries(&q, Some((&v, &fusion)), Some(&u("")), &[], 5, &mut out);
+    assert!(out.contains(&6) && out.contains(&0), "{out:?}");
+    // Without the vector, the lexical run's rows: weather gives way.
+    assert_eq!(entries_of(&ix, "city directory", Some(""), 5), [0, 1, 3, 2]);
+}
+
+#[test]
 fn large_namespaces_bring_their_best_tools() {
     let n = WHOLE_NAMESPACE as usize + 1;
     let tools: Vec<Tool> = (0..n)
