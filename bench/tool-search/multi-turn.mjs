@@ -226,7 +226,8 @@ function row(strategy, s, every) {
 }
 
 const both = (r, f) => Object.keys(RULES).every((k) => f(r[k].cost));
-const costs = (r) => Object.keys(RULES).map((k) => `${RULES[k].name} ${r[k].cost.toFixed(3)}×`).join(", ");
+// Four decimals: the musts' lines are read against 0.05× and 0.035×, where the third rounds across the line.
+const costs = (r) => Object.keys(RULES).map((k) => `${RULES[k].name} ${r[k].cost.toFixed(4)}×`).join(", ");
 
 /** The musts and goals: issue 28's on multi_turn_base; issue 41's on every category's single conversations (`categories`). */
 export function musts(singles, sessions, categories = {}) {
@@ -240,9 +241,9 @@ export function musts(singles, sessions, categories = {}) {
   const everywhere = (ok) => {
     const all = Object.values(categories).map((c) => c.singles.rows);
     if (!all.length) return [];
-    return strategies(all[0]).filter((r) => all.every((rows) => ok(rows.find((x) => x.strategy === r.strategy)))).map((r) => `${r.strategy} (${Object.entries(categories).map(([c, m]) => { const x = m.singles.rows.find((y) => y.strategy === r.strategy); return `${c.replace("multi_turn_", "")} ${x.recall.toFixed(3)} at ${costs(x)}`; }).join("; ")})`);
+    return strategies(all[0]).filter((r) => all.every((rows) => ok(rows.find((x) => x.strategy === r.strategy)))).map((r) => `${r.strategy} (${Object.entries(categories).map(([c, m]) => { const x = m.singles.rows.find((y) => y.strategy === r.strategy); return `${c.replace("multi_turn_", "")} ${x.recall.toFixed(4)} at ${costs(x)}`; }).join("; ")})`);
   };
-  const worst = (name) => Object.entries(categories).map(([c, m]) => { const x = m.singles.rows.find((y) => y.strategy === name); return `${c.replace("multi_turn_", "")} ${x.recall.toFixed(3)} at ${costs(x)}`; }).join("; ");
+  const worst = (name) => Object.entries(categories).map(([c, m]) => { const x = m.singles.rows.find((y) => y.strategy === name); return `${c.replace("multi_turn_", "")} ${x.recall.toFixed(4)} at ${costs(x)}`; }).join("; ");
   const issue41 = everywhere((r) => r.recall >= 0.95 && both(r, (c) => c <= 0.05));
   const goal41 = everywhere((r) => r.recall >= 0.97 && both(r, (c) => c <= 0.035));
   return [
@@ -350,8 +351,76 @@ export function references(conversations = data.conversations.filter((c) => c.ca
   return out;
 }
 
+/**
+ * Where `deferred`'s cost goes (`--explain`), per category, single conversations: per rule the
+ * total, the floor (the same requests with nothing revealed) and what the revealed definitions
+ * add, cost × against every tool; OpenAI's rule also with a 1-token step (what its 128-token
+ * step costs); and the revealed tokens by whom they served: tools some turn of the conversation
+ * calls, the other tools of the classes it calls, classes it never calls, tools without a namespace.
+ */
+export async function explain({ lib = pkg, conversations = data.conversations, tools = poolOf() } = {}) {
+  const defTokens = new Map([...tools, TOOL_SEARCH].map((t) => [t.name, encode(definition(t)).length]));
+  const textTokens = new Map();
+  const sizes = { ...SIZES, def: (n) => defTokens.get(n), text: (s) => textTokens.get(s) ?? (textTokens.set(s, encode(s).length), textTokens.get(s)) };
+  const names = tools.map((t) => t.name);
+  const classOf = new Map(tools.map((t) => [t.name, t.namespace ?? null]));
+  const index = new lib.ToolIndex(tools.map(({ name, description, parameters, namespace }) => ({ name, description, parameters, namespace })), { limit: LIMIT });
+  const router = new lib.ToolRouter({ registered: names, entries: index.entries });
+  const rules = { ...RULES, openaiStep1: { ...RULES.openai, name: "OpenAI, 1-token step", step: 1 } };
+  const categories = {};
+  for (const c of conversations) (categories[c.category] ??= []).push(c);
+  const out = {};
+  for (const [category, list] of Object.entries(categories)) {
+    const sums = { all: {}, floor: {}, every: {} };
+    const kinds = { called: 0, "used class": 0, "unused class": 0, "no namespace": 0 };
+    for (const conversation of list) {
+      const turns = conversation.turns;
+      const run = new lib.PaletteRun({ registered: [TOOL_SEARCH.name, ...names], cache: "deferred", pinned: [TOOL_SEARCH.name] });
+      const [history, called, steps] = [[], [], []];
+      let context = null;
+      for (const turn of turns) {
+        if (turn.user.length > 0 || context === null) {
+          context = { message: turn.user.join("\n"), history: [...history], called: [...called] };
+          history.push(context.message);
+        } else context = { ...context, called: [...called] };
+        steps.push(run.step(await router.resolve({ context })));
+        for (const n of turn.names) if (!called.includes(n)) called.push(n);
+      }
+      run.dispose();
+      const used = new Set(turns.flatMap((t) => t.names));
+      const usedClasses = new Set([...used].map((n) => classOf.get(n)));
+      for (const s of steps) for (const n of s.revealed) kinds[!classOf.get(n) ? "no namespace" : used.has(n) ? "called" : usedClasses.has(classOf.get(n)) ? "used class" : "unused class"] += defTokens.get(n);
+      const plans = { all: steps, floor: steps.map((s) => ({ ...s, revealed: [] })), every: turns.map((_, i) => ({ listed: names, revealed: [], kept: i > 0 })) };
+      for (const [k, plan] of Object.entries(plans)) {
+        for (const [r, rule] of Object.entries(rules)) {
+          let prev = null;
+          for (const q of requestsOf(turns, plan, sizes)) {
+            sums[k][r] = (sums[k][r] ?? 0) + price(prev, q.segments, rule).cost;
+            prev = q.segments;
+          }
+        }
+      }
+    }
+    const revealed = Object.values(kinds).reduce((a, b) => a + b, 0);
+    out[category] = {
+      rules: Object.fromEntries(Object.entries(rules).map(([r, rule]) => [r, { name: rule.name, total: sums.all[r] / sums.every[r], floor: sums.floor[r] / sums.every[r] }])),
+      revealed,
+      shares: Object.fromEntries(Object.entries(kinds).map(([k, v]) => [k, v / revealed])),
+    };
+  }
+  router.dispose();
+  index.dispose();
+  return out;
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  if (process.argv.includes("--variants")) {
+  if (process.argv.includes("--explain")) {
+    console.log("Where deferred's cost goes (single conversations; cost × against every tool, total = floor (nothing revealed) + reveals):");
+    for (const [category, e] of Object.entries(await explain())) {
+      console.log(`  ${category}: ${Object.values(e.rules).map((r) => `${r.name} ${r.total.toFixed(4)} = ${r.floor.toFixed(4)} + ${(r.total - r.floor).toFixed(4)}`).join("; ")}`);
+      console.log(`    revealed ${e.revealed.toLocaleString("en")} tokens: ${Object.entries(e.shares).map(([k, v]) => `${k} ${pct(v)}`).join(", ")}`);
+    }
+  } else if (process.argv.includes("--variants")) {
     // Ablations on multi_turn_base: what the history and the namespaces each bring.
     const conversations = data.conversations.filter((c) => c.category === "multi_turn_base");
     for (const [what, options] of [

@@ -125,8 +125,10 @@ export declare class ToolIndex {
     /**
      * A ready `entries` for `ToolRouter`/`resolvePalette`: the rows `{ tool }` of `search(message)` for the turn's context,
      * then the namespaces the ranking (of the message, and of the history's last one) and the run's `called` tools name the
-     * turn's: whole when small, or in a run when called in or ranked strongly, else their best tools. In a run, the message's
-     * first hit always stays; its other hits without a namespace give way when the turn stands in one
+     * turn's: whole when small, or in a run when called in or ranked strongly, else their best tools. In a run standing in a
+     * namespace (the ranking's or the run's calls), the hits without a namespace give way, but for the message's first hit when
+     * it scores more than twice the best of the turn's namespaces' tools among the deep hits, none of them ranks, or the
+     * ranking is hybrid
      * (bench/tool-search/DESIGN.md, "Namespaces by evidence").
      * With `embed`, a Promise of them: `embed(message)` is awaited (within the router's `timeoutMs`), then the ranking is hybrid.
      */

@@ -817,9 +817,15 @@ pub const NAMESPACE_DEPTH: usize = 4;
 pub const CONCENTRATION: usize = 2;
 
 /// In a run: a namespace with at least this many of the first `NAMESPACE_DEPTH × limit` hits
-/// is the turn's, as is the first hit's and each the run called in (DESIGN.md, "Namespaces
-/// by evidence in a run").
+/// is the turn's, as is the lead namespace (that of the best-ranked of the first `limit` hits
+/// that has one) and each the run called in (DESIGN.md, "Namespaces by evidence in a run").
 pub const RUN_CONCENTRATION: usize = 3;
+
+/// In a run standing in a namespace, the message's first hit without a namespace stays only
+/// when it scores more than this many times the best deep hit of the turn's namespaces: its
+/// own evidence, not a near tie with where the run stands (DESIGN.md, "What a deferred run
+/// pays for"). Lexical scores only: with a query vector (fused scores) the first hit stays.
+pub const FIRST_HIT_MARGIN: f64 = 2.0;
 
 /// Which tools share a namespace: per tool, the first tool of its namespace (`NONE`: it
 /// has none), the next tool of the same namespace (`NONE` after the last), and per first
@@ -888,13 +894,16 @@ impl Index {
     /// whole when it is no larger than `limit`, else its best tools.
     ///
     /// In a run (`history` given, empty on a run's first turn; `called`: the tools the run's
-    /// model called, by index, any order): the turn's namespaces are the first hit's, each
-    /// holding `RUN_CONCENTRATION` of the deep hits, and each the run called in; each is
-    /// offered whole when it is no larger than `limit`, or no larger than `WHOLE_NAMESPACE`
-    /// and called in or holding `limit` of the deep hits; else its best tools. Of the
-    /// first `limit` hits, those without a namespace are left out when a namespace of the
-    /// turn's ranks among the deep hits. Then the same evidence from `history` (the run's last
-    /// earlier message, ranked lexically).
+    /// model called, by index, any order): the turn's namespaces are the lead (that of the
+    /// best-ranked of the first `limit` hits that has a namespace), each holding
+    /// `RUN_CONCENTRATION` of the deep hits, and each the run called in; each is offered
+    /// whole when it is no larger than `limit`, or no larger than `WHOLE_NAMESPACE` and
+    /// called in or holding `limit` of the deep hits; else its best tools. When the turn
+    /// has namespaces (it stands in one), the first `limit` hits without a namespace are left
+    /// out, but for the first hit when it scores more than `FIRST_HIT_MARGIN` times the best
+    /// deep hit of the turn's namespaces, when none of them ranks, or when the ranking is
+    /// hybrid. Then the same evidence from `history` (the run's last earlier message, ranked
+    /// lexically).
     ///
     /// Each tool once. A ranking brings at most `1 + NAMESPACE_DEPTH × limit /
     /// RUN_CONCENTRATION` namespaces (`1 + limit / CONCENTRATION` for a single message), each
@@ -928,6 +937,7 @@ impl Index {
             let mut found = Vec::new();
             self.evident(
                 &hits[..limit.min(hits.len())],
+                1,
                 CONCENTRATION,
                 &[],
                 &mut found,
@@ -946,15 +956,22 @@ impl Index {
             }
         }
         let mut found = Vec::new();
-        self.evident(&hits, RUN_CONCENTRATION, &calls, &mut found);
-        let stands_in = hits.iter().any(|h| {
-            let f = ns.first[h.tool as usize];
-            f != NONE && found.contains(&f)
-        });
-        // The message's first hit always stays (its strongest evidence); the other hits
-        // without a namespace give way when the turn stands in one.
+        self.evident(&hits, limit, RUN_CONCENTRATION, &calls, &mut found);
+        // The hits without a namespace give way when the turn stands in one (the ranking's
+        // evidence or the run's calls), but for the message's first hit when it clearly
+        // outscores the turn's namespaces (the first of their deep hits is their best). The
+        // margin is read on lexical scores: fused ones are sums of reciprocal ranks, whose
+        // ratios say little (1/31 against 1/50 is 0.62), so with a vector the first hit stays.
+        let lexical = vector.is_none() || self.vectors.is_none();
+        let first_stays = match hits
+            .iter()
+            .find(|h| found.contains(&ns.first[h.tool as usize]))
+        {
+            Some(best) => !lexical || hits[0].score > FIRST_HIT_MARGIN * best.score,
+            None => true,
+        };
         for (rank, h) in hits.iter().take(limit).enumerate() {
-            if rank == 0 || ns.first[h.tool as usize] != NONE || !stands_in {
+            if ns.first[h.tool as usize] != NONE || found.is_empty() || (rank == 0 && first_stays) {
                 put(h.tool, out);
             }
         }
@@ -962,24 +979,36 @@ impl Index {
         if !history.is_empty() {
             self.search(history, depth, &mut hits);
             if !hits.is_empty() {
-                self.evident(&hits, RUN_CONCENTRATION, &calls, &mut found);
+                self.evident(&hits, limit, RUN_CONCENTRATION, &calls, &mut found);
                 self.offer_in_run(&found, &calls, &hits, limit, out);
             }
         }
     }
 
     /// The namespaces `hits` (a ranking, best first) give evidence for, by their first tools,
-    /// into `into` (cleared first): the first hit's, each holding `concentration` of `hits`,
-    /// then each of `calls` (the run's called namespaces).
-    fn evident(&self, hits: &[Hit], concentration: usize, calls: &[u32], into: &mut Vec<u32>) {
+    /// into `into` (cleared first): the lead (the namespace of the best-ranked of the first
+    /// `lead` hits that has one), each holding `concentration` of `hits`, then each of
+    /// `calls` (the run's called namespaces).
+    fn evident(
+        &self,
+        hits: &[Hit],
+        lead: usize,
+        concentration: usize,
+        calls: &[u32],
+        into: &mut Vec<u32>,
+    ) {
         into.clear();
         let first = &self.namespaces.first;
+        let lead = hits
+            .iter()
+            .take(lead)
+            .position(|h| first[h.tool as usize] != NONE);
         for (i, hit) in hits.iter().enumerate() {
             let f = first[hit.tool as usize];
             if f == NONE || into.contains(&f) {
                 continue;
             }
-            if i == 0 || self.count(f, hits) >= concentration {
+            if Some(i) == lead || self.count(f, hits) >= concentration {
                 into.push(f);
             }
         }

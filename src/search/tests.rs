@@ -1261,10 +1261,15 @@ fn a_namespace_is_the_turns_by_its_first_hit_or_its_share_of_the_hits() {
     assert_eq!(entries_of(&ix, "gamma alpha", None, 3), [0, 1, 2, 3]);
     // Of the first 2 hits only one is of it: no namespace is the turn's.
     assert_eq!(entries_of(&ix, "gamma alpha", None, 2), [0, 1]);
-    // In a run, RUN_CONCENTRATION (3) of the deep hits: a1 and a2 are two, so neither
-    // namespace is the turn's and the hits stay as they are.
-    assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 3), [0, 1, 2]);
-    assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 2), [0, 1]);
+    // In a run, a1 and a2 are two of the deep hits, fewer than RUN_CONCENTRATION (3), but
+    // the lead namespace (that of the best-ranked of the first `limit` hits with one: a1's)
+    // is the turn's: whole (3 tools, no larger than the limit at 3; at 2, holding `limit`
+    // of the deep hits). The first hit stays: it scores more than FIRST_HIT_MARGIN times
+    // a1. b1 ranks below the first `limit` hits: its namespace brings nothing.
+    assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 3), [0, 1, 2, 3]);
+    assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 2), [0, 1, 2, 3]);
+    // At limit 1 the lead is looked for in the first hit alone, which has none.
+    assert_eq!(entries_of(&ix, "gamma alpha", Some("zzz"), 1), [0]);
     // Called in, the namespace is the turn's, whole; the first hit stays though it has none.
     assert_eq!(
         entries_called(&ix, "gamma alpha", Some("zzz"), &[2], 2),
@@ -1341,6 +1346,53 @@ fn in_a_run_hits_without_a_namespace_give_way_to_the_turns_namespace() {
     assert!(!run.contains(&6) && !run.contains(&7), "{run:?}");
     // ... but kept when no namespace of the turn's ranks at all.
     assert_eq!(entries_of(&ix, "weather city", Some(""), 5), [6, 7]);
+}
+
+#[test]
+fn in_a_run_the_first_hit_without_a_namespace_stays_when_it_clearly_leads() {
+    let ix = namespaced();
+    // "city directory": weather (city) ranks first, cd (directory, files) scores more than
+    // 1 / FIRST_HIT_MARGIN of it: a near tie with the namespace the turn stands in, so the
+    // first hit gives way too; "the directory weather" (the test above) ranks weather
+    // more than FIRST_HIT_MARGIN times cd, and it stays.
+    let score = |q: &str, t: u32| {
+        let mut hits = Vec::new();
+        ix.search(&u(q), 8, &mut hits);
+        hits.iter().find(|h| h.tool == t).unwrap().score
+    };
+    assert!(score("city directory", 6) < FIRST_HIT_MARGIN * score("city directory", 0));
+    let q = "the directory weather";
+    assert!(score(q, 6) > FIRST_HIT_MARGIN * score(q, 0));
+    assert_eq!(ix_first(&ix, "city directory"), 6);
+    assert_eq!(entries_of(&ix, "city directory", Some(""), 5), [0, 1, 3, 2]);
+    // A single message is ranked as before: the first hit stays.
+    assert!(entries_of(&ix, "city directory", None, 5).contains(&6));
+    // A run that called in a namespace stands in it: the hits without a namespace give way
+    // though none of its tools ranks, but for the first hit (no deep hit of the turn's
+    // namespaces to weigh it against).
+    assert_eq!(
+        entries_called(&ix, "weather city", Some(""), &[0], 5),
+        [6, 0, 1, 2, 3]
+    );
+}
+
+#[test]
+fn in_a_hybrid_run_the_first_hit_without_a_namespace_stays() {
+    // Fused scores are sums of reciprocal ranks: cd comes within FIRST_HIT_MARGIN of weather
+    // (which a lexical run drops for "city directory"), but the margin is read on lexical
+    // scores only, so with a vector the first hit stays.
+    let ix = vectored(namespaced(), &vec![vec![1.0, 0.0]; 8]);
+    let (q, v, fusion) = (u("city directory"), [1.0, 0.0], Fusion::default());
+    let mut hits = Vec::new();
+    ix.hybrid(&q, &v, &fusion, 20, &mut hits);
+    assert_eq!(hits[0].tool, 6);
+    let cd = hits.iter().find(|h| h.tool == 0).unwrap();
+    assert!(hits[0].score < FIRST_HIT_MARGIN * cd.score);
+    let mut out = Vec::new();
+    ix.entries(&q, Some((&v, &fusion)), Some(&u("")), &[], 5, &mut out);
+    assert!(out.contains(&6) && out.contains(&0), "{out:?}");
+    // Without the vector, the lexical run's rows: weather gives way.
+    assert_eq!(entries_of(&ix, "city directory", Some(""), 5), [0, 1, 3, 2]);
 }
 
 #[test]
