@@ -123,8 +123,8 @@ export declare class ToolIndex {
      */
     explain(query: string, options?: ToolSearchOptions): readonly ToolExplanation[];
     /**
-     * A ready `entries` for `ToolRouter`/`resolvePalette`: the rows `{ tool }` of `search(message)` for the turn's context,
-     * then the namespaces the ranking (of the message, and of the history's last one) and the run's `called` tools name the
+     * A ready `entries` for `ToolRouter`/`resolvePalette`: the rows `{ tool }` of `search(message)` for the turn's context
+     * (for a single message with namespaces, also the next hits up to 2 × limit scoring at least half the first's), then the namespaces the ranking (of the message, and of the history's last one) and the run's `called` tools name the
      * turn's: whole when small, or in a run when called in or ranked strongly, else their best tools. In a run, the message's
      * first hit always stays; its other hits without a namespace give way when the turn stands in one
      * (bench/tool-search/DESIGN.md, "Namespaces by evidence").
