@@ -980,9 +980,12 @@ impl Index {
     /// places").
     fn entries_single(&self, hits: &[Hit], limit: usize, out: &mut Vec<u32>) {
         let near = &hits[..hits.len().min(limit.saturating_mul(SINGLE_DEPTH))];
+        let Some(best) = near.first() else {
+            return;
+        };
         let first = &near[..limit.min(near.len())];
         out.extend(first.iter().map(|h| h.tool));
-        let bar = near[0].score * NEAR_TIE;
+        let bar = best.score * NEAR_TIE;
         for h in &near[first.len()..] {
             if h.score >= bar {
                 put(h.tool, out);

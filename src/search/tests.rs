@@ -1402,6 +1402,8 @@ fn a_single_messages_near_hits_keep_their_places() {
     assert_eq!(near.len(), 4, "{near:?}");
     // In a run (a history, even empty) ties bring nothing: the run path is its own.
     assert_eq!(entries_of(&ix, "zeta omega", Some(""), 1), [0]);
+    // Limit 0 offers nothing.
+    assert!(entries_of(&ix, "zeta omega", None, 0).is_empty());
     // Without namespaces, entries is search: no ties either.
     let plain = index(&tools);
     assert_eq!(entries_of(&plain, "zeta omega", None, 1), [0]);
