@@ -911,8 +911,8 @@ impl Index {
     /// RUN_CONCENTRATION` namespaces, each at most `WHOLE_NAMESPACE` tools whole or its deep
     /// hits; the run's called namespaces come on top. A single message offers at most
     /// `SINGLE_DEPTH × limit` hits and `1 + limit / CONCENTRATION` namespaces of at most
-    /// `limit` tools whole. A query that ranks nothing gives nothing (a search miss never hides the
-    /// palette); without namespaces this is `search`.
+    /// `limit` tools whole. A query that ranks nothing gives nothing (a search miss never
+    /// hides the palette); without namespaces this is `search`.
     pub fn entries(
         &self,
         query: &[u16],
