@@ -123,9 +123,10 @@ export declare class ToolIndex {
      */
     explain(query: string, options?: ToolSearchOptions): readonly ToolExplanation[];
     /**
-     * A ready `entries` for `ToolRouter`/`resolvePalette`: the rows `{ tool }` of `search(message)` for the turn's context,
-     * then the namespaces the ranking (of the message, and of the history's last one) and the run's `called` tools name the
-     * turn's: whole when small, or in a run when called in or ranked strongly, else their best tools. In a run standing in a
+     * A ready `entries` for `ToolRouter`/`resolvePalette`: the rows `{ tool }` of `search(message)` for the turn's context
+     * (for a single message with namespaces, also the next hits up to 2 × limit scoring at least half the first's), then the
+     * namespaces the ranking (of the message, and of the history's last one) and the run's `called` tools name the turn's:
+     * whole when small, or in a run when called in or ranked strongly, else their best tools. In a run standing in a
      * namespace (the ranking's or the run's calls), the hits without a namespace give way, but for the message's first hit when
      * it scores more than twice the best of the turn's namespaces' tools among the deep hits, none of them ranks, or the
      * ranking is hybrid

@@ -816,6 +816,15 @@ pub const NAMESPACE_DEPTH: usize = 4;
 /// is the turn's, as is the first hit's (DESIGN.md, "Namespaces by evidence").
 pub const CONCENTRATION: usize = 2;
 
+/// A single message (no run): `Index::entries` takes its rows from the first `SINGLE_DEPTH ×
+/// limit` hits only (DESIGN.md, "A single message: near hits keep their places").
+pub const SINGLE_DEPTH: usize = 2;
+
+/// A single message: a hit among the first `SINGLE_DEPTH × limit` scoring at least this share
+/// of the first hit's score is offered (DESIGN.md, "A single message: near hits keep their
+/// places").
+pub const NEAR_TIE: f64 = 0.5;
+
 /// In a run: a namespace with at least this many of the first `NAMESPACE_DEPTH × limit` hits
 /// is the turn's, as is the lead namespace (that of the best-ranked of the first `limit` hits
 /// that has one) and each the run called in (DESIGN.md, "Namespaces by evidence in a run").
@@ -889,9 +898,11 @@ impl Index {
     /// `NAMESPACE_DEPTH × limit` deep (hybrid with `vector`); a namespace's best tools are its
     /// tools among those deep hits.
     ///
-    /// A single message (`history` `None`): the first `limit` hits, and for the first hit's
-    /// namespace and each holding `CONCENTRATION` of the first `limit` hits, the namespace
-    /// whole when it is no larger than `limit`, else its best tools.
+    /// A single message (`history` `None`): from the first `SINGLE_DEPTH × limit` hits only,
+    /// the first `limit`, each later one scoring at least `NEAR_TIE` of the first hit's, and
+    /// for the first hit's namespace and each holding `CONCENTRATION` of the first `limit`
+    /// hits, the namespace whole when it is no larger than `limit`, else its tools among
+    /// those hits.
     ///
     /// In a run (`history` given, empty on a run's first turn; `called`: the tools the run's
     /// model called, by index, any order): the turn's namespaces are the lead (that of the
@@ -906,10 +917,11 @@ impl Index {
     /// lexically).
     ///
     /// Each tool once. A ranking brings at most `1 + NAMESPACE_DEPTH × limit /
-    /// RUN_CONCENTRATION` namespaces (`1 + limit / CONCENTRATION` for a single message), each
-    /// at most `WHOLE_NAMESPACE` tools whole or its deep hits; the run's called namespaces
-    /// come on top. A query that ranks nothing gives nothing (a search miss never hides the
-    /// palette); without namespaces this is `search`.
+    /// RUN_CONCENTRATION` namespaces, each at most `WHOLE_NAMESPACE` tools whole or its deep
+    /// hits; the run's called namespaces come on top. A single message offers at most
+    /// `SINGLE_DEPTH × limit` hits and `1 + limit / CONCENTRATION` namespaces of at most
+    /// `limit` tools whole. A query that ranks nothing gives nothing (a search miss never
+    /// hides the palette); without namespaces this is `search`.
     pub fn entries(
         &self,
         query: &[u16],
@@ -933,18 +945,7 @@ impl Index {
             return;
         }
         let Some(history) = history else {
-            out.extend(hits.iter().take(limit).map(|h| h.tool));
-            let mut found = Vec::new();
-            self.evident(
-                &hits[..limit.min(hits.len())],
-                1,
-                CONCENTRATION,
-                &[],
-                &mut found,
-            );
-            for f in found {
-                self.offer(f, ns.size[f as usize] <= limit as u32, &hits, out);
-            }
+            self.entries_single(&hits, limit, out);
             return;
         };
         // The namespaces the run called in, by their first tools (unknown tools left out).
@@ -982,6 +983,35 @@ impl Index {
                 self.evident(&hits, limit, RUN_CONCENTRATION, &calls, &mut found);
                 self.offer_in_run(&found, &calls, &hits, limit, out);
             }
+        }
+    }
+
+    /// A single message's rows (no run), from `hits` (its ranking, best first, not empty):
+    /// only the first `SINGLE_DEPTH × limit` hits take part. The first `limit` hits; then
+    /// each later one of them scoring at least `NEAR_TIE` of the first hit's score (the
+    /// ranking cannot tell it from the offered ones: other servers' hits keep their places);
+    /// then, for the first hit's namespace and each holding `CONCENTRATION` of the first
+    /// `limit` hits, the namespace whole when it is no larger than `limit`, else its tools
+    /// among those hits (bench/tool-search/DESIGN.md, "A single message: near hits keep their
+    /// places").
+    fn entries_single(&self, hits: &[Hit], limit: usize, out: &mut Vec<u32>) {
+        let near = &hits[..hits.len().min(limit.saturating_mul(SINGLE_DEPTH))];
+        let Some(best) = near.first() else {
+            return;
+        };
+        let first = &near[..limit.min(near.len())];
+        out.extend(first.iter().map(|h| h.tool));
+        let bar = best.score * NEAR_TIE;
+        for h in &near[first.len()..] {
+            if h.score >= bar {
+                put(h.tool, out);
+            }
+        }
+        let mut found = Vec::new();
+        self.evident(first, 1, CONCENTRATION, &[], &mut found);
+        for f in found {
+            let whole = self.namespaces.size[f as usize] <= limit as u32;
+            self.offer(f, whole, near, out);
         }
     }
 

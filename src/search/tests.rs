@@ -1408,14 +1408,85 @@ fn large_namespaces_bring_their_best_tools() {
         .collect();
     let mut ix = index(&tools);
     assert!(ix.set_namespaces(vec![0; n]));
-    // Its tools among the first NAMESPACE_DEPTH x limit hits, in a run or not.
-    assert_eq!(entries_of(&ix, "alpha", None, 1), [3, 7, 11, 15]);
+    // Its tools among the first NAMESPACE_DEPTH x limit hits in a run, among the first
+    // SINGLE_DEPTH x limit for a single message.
+    assert_eq!(entries_of(&ix, "alpha", None, 1), [3, 7]);
+    assert_eq!(entries_of(&ix, "alpha", None, 2), [3, 7, 11, 15]);
     assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 1), [3, 7, 11, 15]);
     assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 2).len(), 8);
     // One tool fewer: offered whole in a run.
     let mut ix = index(&tools[..n - 1]);
     assert!(ix.set_namespaces(vec![0; n - 1]));
     assert_eq!(entries_of(&ix, "alpha", Some("zzz"), 5).len(), n - 1);
+}
+
+#[test]
+fn a_single_messages_near_hits_keep_their_places() {
+    // Each tool its own namespace (a server of one tool): what a single message offers past
+    // the limit are the hits among the first SINGLE_DEPTH x limit scoring at least NEAR_TIE
+    // of the first hit's score.
+    let tools = [
+        tool("a", "zeta omega."),
+        tool("b", "zeta omega."),
+        tool("c", "zeta omega."),
+        tool(
+            "d",
+            "omega, with many more words that the query does not share at all here.",
+        ),
+        tool("e", "zeta omega."),
+    ];
+    let mut ix = index(&tools);
+    assert!(ix.set_namespaces(vec![0, 1, 2, 3, 4]));
+    let mut hits = Vec::new();
+    ix.search(&u("zeta omega"), 5, &mut hits);
+    let order: Vec<u32> = hits.iter().map(|h| h.tool).collect();
+    assert_eq!(order, [0, 1, 2, 4, 3]);
+    assert!(hits[4].score < NEAR_TIE * hits[0].score, "{hits:?}");
+    // Limit 1: the second hit ties the first (the ranking cannot tell them apart), so it
+    // keeps its place; plain search at limit 1 gives the first alone.
+    assert_eq!(entries_of(&ix, "zeta omega", None, 1), [0, 1]);
+    // Limit 2: hits 3 and 4 tie too; hit 5 is past SINGLE_DEPTH x limit.
+    assert_eq!(entries_of(&ix, "zeta omega", None, 2), [0, 1, 2, 4]);
+    // Limit 3: hit 5 is near enough in rank but scores under NEAR_TIE of the first.
+    assert_eq!(entries_of(&ix, "zeta omega", None, 3), [0, 1, 2, 4]);
+    // "omega" alone: every hit ties or nearly, so the first 2 x limit hits come.
+    let near = entries_of(&ix, "omega", None, 2);
+    assert_eq!(near.len(), 4, "{near:?}");
+    // In a run (a history, even empty) ties bring nothing: the run path is its own.
+    assert_eq!(entries_of(&ix, "zeta omega", Some(""), 1), [0]);
+    // Limit 0 offers nothing.
+    assert!(entries_of(&ix, "zeta omega", None, 0).is_empty());
+    // Without namespaces, entries is search: no ties either.
+    let plain = index(&tools);
+    assert_eq!(entries_of(&plain, "zeta omega", None, 1), [0]);
+}
+
+#[test]
+fn a_single_messages_namespace_does_not_displace_near_hits() {
+    // A server of 8 tools whose first tool is the message's first hit, and a tool of another
+    // server that ranks right behind it with a close score: the other server's hit stays,
+    // and the first server brings its tools among the first SINGLE_DEPTH x limit hits only.
+    let mut tools = vec![tool("s0", "Export the report as a pdf file.")];
+    for i in 1..8 {
+        tools.push(tool(
+            &alloc::format!("s{i}"),
+            "Export the report, with options and many other words besides.",
+        ));
+    }
+    tools.push(tool("other", "Export a pdf file."));
+    let mut ix = index(&tools);
+    assert!(ix.set_namespaces(vec![0, 0, 0, 0, 0, 0, 0, 0, 8]));
+    let mut hits = Vec::new();
+    ix.search(&u("export the report as pdf"), 4, &mut hits);
+    assert_eq!(hits[0].tool, 0, "{hits:?}");
+    let other = hits.iter().position(|h| h.tool == 8).expect("ranked");
+    assert!(
+        other >= 1 && hits[other].score >= NEAR_TIE * hits[0].score,
+        "{hits:?}"
+    );
+    let rows = entries_of(&ix, "export the report as pdf", None, 1);
+    assert!(rows.contains(&8), "{rows:?}");
+    assert!(rows.len() <= SINGLE_DEPTH, "{rows:?}");
 }
 
 #[test]
