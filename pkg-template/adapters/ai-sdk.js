@@ -2,7 +2,7 @@
 // `activeTools`, so the SDK itself refuses a call outside them, and the model in a Proxy that watches the calls it emits; `wrapTools` sends every
 // `execute` through the kernel's dispatch. No import of `ai`: its documented shapes.
 import { ToolIndex } from "tool-palette";
-import { attributes, contextOf, createCore, isFunctionTool, noTarget, standardValidate, validateArgs } from "./kernel/core.js";
+import { attributes, contextOf, createCore, isFunctionTool, standardValidate, validateArgs } from "./kernel/core.js";
 import { AI_SCHEMA, aiSdkTools } from "./kernel/tools.js";
 import { attempt, fail, isFunction, isObject, NOT_JSON, put, tryOr } from "./kernel/values.js";
 
@@ -147,6 +147,8 @@ export function createToolPalette(options) {
       }),
     );
     const searchers = new Set(names.filter((n) => read.get(n).search));
+    // A redirect's target, as read when wrapped.
+    const targets = { get: (n) => (read.get(n)?.runs ? read.get(n).tool : undefined), kind: "a tool with an execute function among the tools given to wrapTools" };
     // The SDK binds a toolSearch's execute itself: only the others are dispatched.
     const others = (key) => new Set(names.filter((n) => read.get(n)[key] && !searchers.has(n)));
     known = { names, tools: new Map(names.map((n) => [n, read.get(n).tool])), searchers, deferred: others("deferred"), executable: others("runs") };
@@ -168,13 +170,11 @@ export function createToolPalette(options) {
       const warning = ["NO_PREPARE_STEP", "a tool ran in a step that prepareStep did not see: pass prepareStep: palette.prepareStep to generateText/streamText/ToolLoopAgent, or nothing is routed nor reported."];
       const step = await core.stepFor(opts.toolCallId, { also: Array.isArray(opts.messages) && byMessages.get(opts.messages), ctx: () => o.context(opts), signal: opts.abortSignal, warning });
       const call = { name, args: input, ...(typeof opts.toolCallId === "string" && { id: opts.toolCallId }) };
-      const sent = core.dispatch(step, call);
+      const sent = core.dispatch(step, call, targets);
       // Listed but not offered ("fixed"): a tool error, nothing runs. A redirect's result stays the emitted call's.
       if (sent.refused) throw new Error(`${WHERE}: "${name}" is not offered this step (offered: ${(step.offered ?? []).join(", ")}); the tool did not run.`);
       if (!sent.redirected) return tool.execute(input, execOptions);
-      const target = read.get(sent.call.name)?.tool; // as read when wrapped
-      if (!isObject(target) || !isFunction(target.execute)) throw noTarget(WHERE, name, sent.dispatch, "a tool with an execute function among the tools given to wrapTools");
-      return target.execute(await validateArgs(target.inputSchema, sent.call.args, sent.call.name, WHERE), execOptions);
+      return sent.target.execute(await validateArgs(sent.target.inputSchema, sent.call.args, sent.call.name, WHERE), execOptions);
     }
   }
 

@@ -2,7 +2,7 @@
 // each turn; a call outside the palette rejects the run before any tool of that answer runs, named as the SDK's error for an unknown tool.
 // `palette.tools(list)` copies the function tools: `isEnabled` shows the run context to the model seam. No import of the SDK: its documented shapes,
 // and the registered symbols under which it shares its trace context and trace provider across copies.
-import { attributes, createCore, isFunctionTool, lastText, noTarget } from "./kernel/core.js";
+import { attributes, createCore, isFunctionTool, lastText } from "./kernel/core.js";
 import { openaiAgentsTools } from "./kernel/tools.js";
 import { fail, isFunction, isObject, NOT_JSON, tryOr } from "./kernel/values.js";
 
@@ -63,6 +63,7 @@ export function createToolPalette(options) {
     if (def) list = [...list.filter((t) => !(isFunctionTool(t) && t.name === def.name)), ...openaiAgentsTools([def], (_, args) => core.skills.load(args))];
     const ours = (t) => isFunctionTool(t) && t.name !== def?.name;
     const byName = new Map(list.filter(ours).map((t) => [t.name, t]));
+    const targets = { get: (n) => byName.get(n), kind: "a function tool among the tools given to palette.tools()" };
     for (const name of byName.keys()) wrapped.add(name);
     return list.map((tool) => (ours(tool) ? copy(tool) : tool));
 
@@ -82,12 +83,10 @@ export function createToolPalette(options) {
         const step = await core.stepFor(callId, { ctx: () => o.context({ runContext, agent: undefined }), warning });
         const args = tryOr(() => JSON.parse(input), NOT_JSON);
         if (args === NOT_JSON) return step.dispatched(null), tool.invoke(runContext, input, details); // the tool reports its own parse error
-        const sent = core.dispatch(step, { name, args, ...(typeof callId === "string" && { id: callId }) });
+        const sent = core.dispatch(step, { name, args, ...(typeof callId === "string" && { id: callId }) }, targets);
         if (!sent.redirected) return tool.invoke(runContext, input, details);
-        const target = byName.get(sent.call.name);
-        if (!target) throw noTarget(WHERE, name, sent.dispatch, "a function tool among the tools given to palette.tools()");
         // The target parses the arguments with its own schema; the SDK attributes its output to the emitted call.
-        return target.invoke(runContext, JSON.stringify(sent.call.args ?? {}), details);
+        return sent.target.invoke(runContext, JSON.stringify(sent.call.args ?? {}), details);
       }
       return { ...tool, isEnabled, invoke };
     }

@@ -190,3 +190,10 @@ test("tool-palette/mcp's own size limit (a tool definition as JSON, a server's S
   assert.match(readme, new RegExp(`a definition of more than ${stated} code units as JSON`));
   assert.match(readme, new RegExp(`larger than ${stated} bytes`));
 });
+
+test("a redirect to no tool is worded once: in the kernel's dispatch, not by each adapter", () => {
+  const dir = join(pkgDir, "adapters");
+  const files = ["", "kernel", "mcp"].flatMap((sub) => readdirSync(join(dir, sub)).filter((f) => f.endsWith(".js")).map((f) => (sub ? `${sub}/${f}` : f)));
+  const at = files.filter((f) => /was redirected to "\$\{/.test(readFileSync(join(dir, f), "utf8")));
+  assert.deepEqual(at, ["kernel/core.js"]);
+});

@@ -2,7 +2,8 @@
 // run's user messages and the tools its model called (after the policies' redirect), and routes each step
 // with them as the context's `history` and `called` (what ToolIndex.entries ranks a run with); a context
 // that gives its own keeps them; the saved form carries them to a restored instance; without a run the
-// context is as the adapter derived it. Each framework in its own loop, against the packed package.
+// context is as the adapter derived it. Each framework in its own loop, against the packed package. And the
+// kernel's one dispatch pipeline: a redirect to no tool of the framework's is its Error, nothing runs.
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { consumer } from "./consumer.mjs";
@@ -65,4 +66,21 @@ test("[ai-sdk] a context that gives its own history and called keeps them; a red
   const plain = recording();
   await play["ai-sdk"].play(play["ai-sdk"].make({ router: plain.router }), TURNS);
   assert.ok(plain.seen.length === 5 && plain.seen.every((s) => s.history === undefined && s.called === undefined), JSON.stringify(plain.seen));
+});
+
+test("[ai-sdk, openai-agents] a redirect to a name that is no tool of theirs is an Error naming the call, the target and the policy, worded by the kernel; nothing runs", async () => {
+  const policies = new m.core.ToolPolicies([{ name: "away", match: () => true, whenTool: "calendar", redirectTo: "nowhere" }]);
+  const ran = [];
+  const ai = m.aiSdk.createToolPalette({ policies, onWarning: () => {} });
+  const wrapped = ai.wrapTools({ calendar: { description: "c", execute: async () => ran.push("calendar") }, web_search: { description: "w", execute: async () => ran.push("web_search") } });
+  await assert.rejects(wrapped.calendar.execute({ q: 1 }, { toolCallId: "t1", messages: [] }), {
+    message: 'tool-palette/ai-sdk: "calendar" was redirected to "nowhere" by policy "away", which is not a tool with an execute function among the tools given to wrapTools',
+  });
+  const oa = m.openaiAgents.createToolPalette({ policies, onWarning: () => {} });
+  const fn = (name) => ({ type: "function", name, description: name, parameters: { type: "object", properties: {} }, strict: false, invoke: async () => (ran.push(name), "ran") });
+  const [calendar] = oa.tools([fn("calendar"), fn("web_search")]);
+  await assert.rejects(calendar.invoke({ context: {} }, '{"q":1}', { toolCall: { callId: "t2" } }), {
+    message: 'tool-palette/openai-agents: "calendar" was redirected to "nowhere" by policy "away", which is not a function tool among the tools given to palette.tools()',
+  });
+  assert.deepEqual(ran, []);
 });

@@ -117,9 +117,6 @@ export const isFunctionTool = (t) => isObject(t) && t.type === "function";
 /** The palette gate of every adapter: a call outside `offered` (`null`: every tool) is refused, unless calls outside are allowed and it names a tool. */
 export const refuses = (offered, name, { allow, known }) => offered !== null && !offered.has(name) && (!allow || !known(name));
 
-export const noTarget = (where, name, d, kind) =>
-  new Error(`${where}: "${name}" was redirected to "${d.call.name}"${d.redirectedBy ? ` by policy "${d.redirectedBy}"` : ""}, which is not ${kind}`);
-
 /** A Standard Schema's `validate` (zod 3.25+/4, valibot, arktype…), bound; `undefined` for any other schema. */
 export function standardValidate(schema) {
   const standard = isObject(schema) || isFunction(schema) ? schema["~standard"] : undefined;
@@ -180,8 +177,9 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     return step;
   }
 
-  // Every adapter's pipeline of a call: the gate, the policies (POST seam), onDispatch. `{ refused: true }`, else what runs (`call`).
-  function dispatch(step, call) {
+  // Every adapter's pipeline of a call: the gate, the policies (POST seam), onDispatch. `{ refused: true }`, else what runs (`call`); a redirect's
+  // target is `tools.get(name)` (`tools.kind`: what it must be among, in the error when there is none), or the framework's to find without `tools`.
+  function dispatch(step, call, tools) {
     const d = step.refusesCall(call.name) ? undefined : o.policies ? o.policies.dispatch(call, step.ctx, step.palette) : null;
     step.dispatched(d ?? null);
     if (d === undefined) return { refused: true };
@@ -189,7 +187,9 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     const redirected = d !== null && core.enforce && d.call !== d.original;
     const sent = redirected ? d.call : call;
     runs?.call(sent.name);
-    return { dispatch: d, redirected, call: sent };
+    const target = redirected && tools ? tools.get(sent.name) : undefined;
+    if (redirected && tools && !target) throw new Error(`${where}: "${call.name}" was redirected to "${sent.name}"${d.redirectedBy ? ` by policy "${d.redirectedBy}"` : ""}, which is not ${tools.kind}`);
+    return { dispatch: d, redirected, call: sent, target };
   }
 
   // The step whose model emitted the call `id` (or `also`); else a silent one, after the adapter's `warning`.
