@@ -2,7 +2,7 @@
 // `activeTools`, so the SDK itself refuses a call outside them, and the model in a Proxy that watches the calls it emits; `wrapTools` sends every
 // `execute` through the kernel's dispatch. No import of `ai`: its documented shapes.
 import { ToolIndex } from "tool-palette";
-import { attributes, contextOf, createCore, isFunctionTool, standardValidate, validateArgs } from "./kernel/core.js";
+import { attributes, contextOf, createCore, isFunctionTool } from "./kernel/core.js";
 import { AI_SCHEMA, aiSdkTools } from "./kernel/tools.js";
 import { attempt, fail, isFunction, isObject, NOT_JSON, put, tryOr } from "./kernel/values.js";
 
@@ -26,20 +26,25 @@ function discoveredBy(input, searchers) {
   return found;
 }
 
+// A call's input as the SDK checks it before running a tool (a Standard Schema: zod 3.25+/4, valibot…; or a jsonSchema() with validate): `{ value }`,
+// or `{ issues }` (their messages). Any other schema takes the input as it is.
+async function validated(schema, value) {
+  const standard = isObject(schema) || isFunction(schema) ? schema["~standard"] : undefined;
+  if (isObject(standard) && isFunction(standard.validate)) {
+    const result = await standard.validate(value);
+    return result?.issues ? { issues: result.issues.map((i) => i?.message).filter(Boolean) } : { value: result ? result.value : value };
+  }
+  if (!(isObject(schema) && schema[AI_SCHEMA] === true && isFunction(schema.validate))) return { value };
+  const result = await schema.validate(value);
+  return result?.success === false ? { issues: [result.error?.message].filter(Boolean) } : { value: result?.success ? result.value : value };
+}
+
 // Whether the SDK accepts a call's input before running a tool (a refused input gets a tool error; nothing runs).
 async function accepted(tool, input) {
   if (typeof input !== "string") return true;
   const value = tryOr(() => (input.trim() === "" ? {} : JSON.parse(input)), NOT_JSON);
   if (value === NOT_JSON) return false;
-  const schema = isObject(tool) ? tool.inputSchema : undefined;
-  try {
-    const validate = standardValidate(schema);
-    if (validate) return !(await validate(value))?.issues;
-    if (isObject(schema) && schema[AI_SCHEMA] === true && isFunction(schema.validate)) return (await schema.validate(value))?.success !== false;
-  } catch {
-    return false;
-  }
-  return true;
+  return validated(isObject(tool) ? tool.inputSchema : undefined, value).then((r) => !r.issues, () => false);
 }
 
 const toolCallsOf = (content) => (Array.isArray(content) ? content.filter((p) => isObject(p) && p.type === "tool-call" && typeof p.toolName === "string") : []);
@@ -174,7 +179,9 @@ export function createToolPalette(options) {
       // Listed but not offered ("fixed"): a tool error, nothing runs. A redirect's result stays the emitted call's.
       if (sent.refused) throw new Error(`${WHERE}: "${name}" is not offered this step (offered: ${(step.offered ?? []).join(", ")}); the tool did not run.`);
       if (!sent.redirected) return tool.execute(input, execOptions);
-      return sent.target.execute(await validateArgs(sent.target.inputSchema, sent.call.args, sent.call.name, WHERE), execOptions);
+      const { value, issues } = await validated(sent.target.inputSchema, sent.call.args);
+      if (issues) throw new TypeError(`${WHERE}: the redirected arguments do not match the input schema of "${sent.call.name}"${issues.length ? `: ${issues.join("; ")}` : ""}`);
+      return sent.target.execute(value, execOptions);
     }
   }
 

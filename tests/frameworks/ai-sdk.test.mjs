@@ -412,6 +412,23 @@ test("a redirect whose arguments fail the target's schema is an error, not a sil
   assert.match(String(error?.error?.message ?? error?.error), /do not match the input schema of "sql_query"/);
 });
 
+test("a redirect to a tool whose schema is a jsonSchema() with validate is checked by it, as the SDK checks a call: a refusal is an error, an accepted value is the one passed", async () => {
+  const { core, adapter } = flavors.esm;
+  const ran = [];
+  const validate = (value) => (typeof value?.q === "string" ? { success: true, value: { q: value.q.toUpperCase() } } : { success: false, error: new Error("q must be a string") });
+  const target = { description: "sql", inputSchema: ai.jsonSchema({ type: "object", properties: { q: { type: "string" } } }, { validate }), execute: async (input) => (ran.push(input), "ok") };
+  for (const [args, expected] of [[{ q: "march" }, [{ q: "MARCH" }]], [{ q: 3 }, []]]) {
+    ran.length = 0;
+    const policies = new core.ToolPolicies([{ name: "to-sql", match: () => true, whenTool: "web_search", redirectTo: "sql_query", argsTransform: () => args }]);
+    const palette = adapter.createToolPalette({ policies });
+    const wrapped = palette.wrapTools({ web_search: { description: "web", execute: async () => "web" }, sql_query: target });
+    const run = wrapped.web_search.execute({ q: "x" }, { toolCallId: "c1", messages: [] });
+    if (expected.length) assert.equal(await run, "ok");
+    else await assert.rejects(run, { name: "TypeError", message: 'tool-palette/ai-sdk: the redirected arguments do not match the input schema of "sql_query": q must be a string' });
+    assert.deepEqual(ran, expected);
+  }
+});
+
 test("wrong options are TypeErrors naming the option", () => {
   const { adapter } = flavors.esm;
   assert.throws(() => adapter.createToolPalette({ router: 42 }), /options\.router must be a ToolRouter/);

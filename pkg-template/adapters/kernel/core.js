@@ -117,24 +117,6 @@ export const isFunctionTool = (t) => isObject(t) && t.type === "function";
 /** The palette gate of every adapter: a call outside `offered` (`null`: every tool) is refused, unless calls outside are allowed and it names a tool. */
 export const refuses = (offered, name, { allow, known }) => offered !== null && !offered.has(name) && (!allow || !known(name));
 
-/** A Standard Schema's `validate` (zod 3.25+/4, valibot, arktype…), bound; `undefined` for any other schema. */
-export function standardValidate(schema) {
-  const standard = isObject(schema) || isFunction(schema) ? schema["~standard"] : undefined;
-  return isObject(standard) && isFunction(standard.validate) ? (value) => standard.validate(value) : undefined;
-}
-
-/** Redirected arguments validated by the target's Standard Schema, when it has one. */
-export async function validateArgs(schema, args, toolName, where) {
-  const validate = standardValidate(schema);
-  if (!validate) return args;
-  const result = await validate(args);
-  if (result && result.issues) {
-    const detail = result.issues.map((i) => i && i.message).filter(Boolean).join("; ");
-    throw new TypeError(`${where}: the redirected arguments do not match the input schema of "${toolName}"${detail ? `: ${detail}` : ""}`);
-  }
-  return result ? result.value : args;
-}
-
 /** One adapter instance; `trace(report, step)` puts a report into the framework's tracing, `extra` names the adapter's own options. */
 export function createCore(options, where, defaultContext, { trace, extra = [] } = {}) {
   const o = readOptions(options, where, defaultContext, extra);
