@@ -2,7 +2,7 @@
 // searched and policed. This module reads the options; the listing is mcp/listing.js, a run's routing mcp/routing.js, its calls mcp/calling.js.
 import { readCache, readOutsidePalette, readSkillTool, readToolName } from "./kernel/core.js";
 import { readSkills } from "./kernel/skills.js";
-import { attempt, checked, checkFunctions, fail, fields, hasMethod, isObject, strings, warnings } from "./kernel/values.js";
+import { allStrings, attempt, checked, checkFunctions, fail, fields, hasMethod, isObject, warnings } from "./kernel/values.js";
 import { createListing } from "./mcp/listing.js";
 import { createRouting } from "./mcp/routing.js";
 import { createCalling } from "./mcp/calling.js";
@@ -42,7 +42,7 @@ function readMcpOptions(options) {
   // The options of the SkillIndex each listing builds, by the facade's rules.
   const skillIndex = fields(given.skillIndex ?? undefined, ["tools", "disabled", "limit"], `${WHERE}: options.skillIndex`);
   checked(skillIndex.tools, "mapping", `${WHERE}: options.skillIndex.tools`);
-  if (skillIndex.disabled !== undefined) skillIndex.disabled = strings(skillIndex.disabled, `${WHERE}: options.skillIndex.disabled`);
+  if (skillIndex.disabled !== undefined) skillIndex.disabled = allStrings(skillIndex.disabled, `${WHERE}: options.skillIndex.disabled`);
   checked(skillIndex.limit, "limit", `${WHERE}: options.skillIndex.limit`);
   const skillServers = [...clients].filter(([, client]) => declares(client)).map(([name]) => name);
   const hasSkills = skills.length > 0 || skillServers.length > 0 || given.skills != null;

@@ -148,8 +148,8 @@ export interface AdapterOptions<Ctx, Model, Input, Report = RouteReport<Ctx, Mod
    * "per-turn" sends the step's palette (as without `cache`, in registration order). "deferred" is a TypeError: the
    * frameworks' tools lists cannot defer (build the request with tool-palette/providers). Default (or `null`): no run,
    * each step narrowed on its own. In shadow mode the reports' `listed` and `kept` say what would have been sent.
-   * With a run the router is asked with the run's `history` (its earlier user messages) and `called` (the tools its
-   * model called, after the policies' redirect), unless the context gives them; the saved run keeps both.
+   * With a run the router is asked with the run's `history` (its earlier user messages, the last 15) and `called` (the
+   * tools that ran on its model's calls, after the policies' redirect), unless the context gives them; the saved run keeps both.
    */
   cache?: "per-turn" | "append" | "fixed" | null | undefined;
   /**

@@ -5,7 +5,7 @@
 import { state } from "./state.js";
 import { calls } from "./calls.js";
 import { close, open, release, room as growBatch } from "./tool_palette.js";
-import { attempt, isFunction, isObject, MOST, mustBe, strings } from "./values.js";
+import { attempt, isFunction, isObject, mustBe, tooLarge } from "./values.js";
 
 // ---------------------------------------------------------------- the door
 
@@ -165,15 +165,8 @@ export const exactRows = new WeakSet();
 
 // The readers of the caller's values and the options' rules are values.js's (import-free,
 // so that the framework adapters read values by the same rules and words).
-export { isObject, isFunction, describe, mustBe, attempt, fields, checked, strings, bounded, signal } from "./values.js";
+export { isObject, isFunction, describe, mustBe, attempt, fields, checked, strings, allStrings, bounded, signal } from "./values.js";
 
-// `strings` for a list read whole where nothing else would count it (a context's history
-// and called): more than a call may hold is the RangeError naming it, never a list cut short.
-export function allStrings(value, where) {
-  const list = strings(value, where);
-  if (list.length > MOST) throw tooLarge(where);
-  return list;
-}
 
 // Names (and their codes) into the batch, or only room for them (`reserve`), or the
 // RangeError naming them (`where`) when they are more than one call may hold.
@@ -183,7 +176,6 @@ export function putNames(names, where, codes) {
 export function reserve(names, where) {
   if (!batchHolds(names)) throw tooLarge(where);
 }
-const tooLarge = (where) => new RangeError(`${where} is too large: a call takes at most 1,048,576 names and 8,388,608 code units of names`);
 
 // ---------------------------------------------------------------- instances
 

@@ -82,6 +82,14 @@ export function strings(value, where, what = "an iterable of strings") {
   if (bad >= 0) throw mustBe(`${where}[${bad}]`, "a string", list[bad]);
   return list;
 }
+// `strings` for a list read whole where nothing else would count it (a context's history
+// and called): more than a call may hold is the RangeError naming it, never a list cut short.
+export function allStrings(value, where, what) {
+  const list = strings(value, where, what);
+  if (list.length > MOST) throw tooLarge(where);
+  return list;
+}
+export const tooLarge = (where) => new RangeError(`${where} is too large: a call takes at most 1,048,576 names and 8,388,608 code units of names`);
 export function bounded(value) {
   const out = [];
   for (const item of value) if (out.push(item) > MOST) break;

@@ -7,11 +7,13 @@
 import { test, before } from "node:test";
 import assert from "node:assert/strict";
 import { consumer } from "./consumer.mjs";
-import { drivers, loadAll, MEETING, SALES, TOOL_NAMES } from "./skills-fixtures.mjs";
+import { drivers, loadAll, MEETING, SALES, SKILLS, TOOL_NAMES } from "./skills-fixtures.mjs";
 
-let m, play;
+let m, play, mcp;
 before(async () => {
-  m = await loadAll((await consumer()).load);
+  const c = await consumer();
+  m = await loadAll(c.load);
+  mcp = await c.load("tool-palette/mcp");
   play = drivers(m);
 });
 
@@ -28,33 +30,58 @@ function recording() {
   return { router, seen };
 }
 
+const LATER = "Anything else on the list for today?";
 const TURNS = [
   { message: MEETING, answers: [["calendar", { q: "monday" }], ["send_email", { q: "team" }], "booked"] },
   { message: SALES, answers: [["sql_query", { q: "march" }], "42"] },
+  { message: LATER, answers: ["no"] },
 ];
 
 for (const name of ["ai-sdk", "openai-agents", "langchain"]) {
   test(`[${name}] with a run, each step routes with the run's earlier messages and the tools its model called; saved and restored, the same`, async () => {
     const { router, seen } = recording();
     let saved = null;
-    const palette = play[name].make({ router, cache: "append" });
-    await play[name].play(palette, [{ ...TURNS[0], after: () => (saved = palette.save()) }, TURNS[1]]);
+    const saves = [];
+    const palette = play[name].make({ router, cache: "append", onSaved: (form) => saves.push(JSON.parse(form).called) });
+    await play[name].play(palette, [TURNS[0], { ...TURNS[1], after: () => (saved = palette.save()) }, TURNS[2]]);
+    const both = ["calendar", "send_email"];
     assert.deepEqual(seen, [
       { message: MEETING, history: [], called: [] },
       { message: MEETING, history: [], called: ["calendar"] },
-      { message: MEETING, history: [], called: ["calendar", "send_email"] },
-      { message: SALES, history: [MEETING], called: ["calendar", "send_email"] },
-      { message: SALES, history: [MEETING], called: ["calendar", "send_email", "sql_query"] },
+      { message: MEETING, history: [], called: both },
+      { message: SALES, history: [MEETING], called: both },
+      { message: SALES, history: [MEETING], called: [...both, "sql_query"] },
+      { message: LATER, history: [MEETING, SALES], called: [...both, "sql_query"] },
     ]);
-    assert.deepEqual(JSON.parse(saved).called, ["calendar", "send_email"]);
+    // The saved form of each step holds the calls it made (saved after they are recorded).
+    assert.deepEqual(saves, [["calendar"], both, both, [...both, "sql_query"], [...both, "sql_query"], [...both, "sql_query"]]);
+    assert.deepEqual(JSON.parse(saved).called, [...both, "sql_query"]);
 
-    // A new instance from the saved form takes the second turn with the same evidence.
+    // A new instance from the saved form takes the third turn with the same evidence (its earlier messages too).
     const again = recording();
     const restored = play[name].make({ router: again.router, cache: "append", saved });
-    await play[name].play(restored, [TURNS[1]]);
-    assert.deepEqual(again.seen, seen.slice(3));
+    await play[name].play(restored, [TURNS[2]]);
+    assert.deepEqual(again.seen, seen.slice(5));
   });
 }
+
+test("[ai-sdk] with a run, the router reads the host's context through the evidence: a message on a getter, its other properties; the context itself is untouched", async () => {
+  const { router, seen } = recording();
+  const given = [];
+  class Turn {
+    constructor(input) {
+      this.input = input;
+      given.push(this);
+    }
+    get message() {
+      return m.aiSdk.defaultContext(this.input).message;
+    }
+  }
+  const palette = play["ai-sdk"].make({ router, cache: "append", context: (input) => new Turn(input) });
+  await play["ai-sdk"].play(palette, [TURNS[0]]);
+  assert.deepEqual(seen.map((s) => [s.message, s.history, s.called]), [[MEETING, [], []], [MEETING, [], ["calendar"]], [MEETING, [], ["calendar", "send_email"]]]);
+  assert.ok(given.length >= 3 && given.every((ctx) => Object.keys(ctx).join() === "input"), "the host's contexts gained nothing");
+});
 
 test("[ai-sdk] a context that gives its own history and called keeps them; a redirected call counts as its target; without a run the context is the adapter's", async () => {
   const { router, seen } = recording();
@@ -65,7 +92,7 @@ test("[ai-sdk] a context that gives its own history and called keeps them; a red
 
   const plain = recording();
   await play["ai-sdk"].play(play["ai-sdk"].make({ router: plain.router }), TURNS);
-  assert.ok(plain.seen.length === 5 && plain.seen.every((s) => s.history === undefined && s.called === undefined), JSON.stringify(plain.seen));
+  assert.ok(plain.seen.length === 6 && plain.seen.every((s) => s.history === undefined && s.called === undefined), JSON.stringify(plain.seen));
 });
 
 test("[ai-sdk, openai-agents] a redirect to a name that is no tool of theirs is an Error naming the call, the target and the policy, worded by the kernel; nothing runs", async () => {
@@ -83,4 +110,21 @@ test("[ai-sdk, openai-agents] a redirect to a name that is no tool of theirs is 
     message: 'tool-palette/openai-agents: "calendar" was redirected to "nowhere" by policy "away", which is not a function tool among the tools given to palette.tools()',
   });
   assert.deepEqual(ran, []);
+});
+
+test("[ai-sdk] a redirect to no tool runs nothing and is not a call of the run's; too many names are a RangeError, never a list cut short", async () => {
+  const policies = new m.core.ToolPolicies([{ name: "away", match: () => true, whenTool: "calendar", redirectTo: "nowhere" }]);
+  const palette = m.aiSdk.createToolPalette({ policies, cache: "append", onWarning: () => {} });
+  const wrapped = palette.wrapTools({ calendar: { description: "c", execute: async () => "ran" } });
+  await assert.rejects(wrapped.calendar.execute({}, { toolCallId: "t1", messages: [] }), /was redirected to "nowhere"/);
+  assert.deepEqual(JSON.parse(palette.save()).called, []);
+
+  function* many() {
+    for (let i = 0; i <= 1 << 20; i++) yield "calendar";
+    yield "web_search";
+  }
+  assert.throws(() => m.aiSdk.createToolPalette({ alwaysInclude: many() }), { name: "RangeError", message: /^tool-palette\/ai-sdk: options\.alwaysInclude is too large/ });
+  const servers = { s: { listTools: async () => ({ tools: [] }), callTool: async () => ({ content: [] }) } };
+  const big = { skills: [SKILLS[0]], skillIndex: { disabled: many() } };
+  assert.throws(() => mcp.createMcpPalette({ servers, ...big }), { name: "RangeError", message: /^tool-palette\/mcp: options\.skillIndex\.disabled is too large/ });
 });

@@ -163,14 +163,16 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
   // target is `tools.get(name)` (`tools.kind`: what it must be among, in the error when there is none), or the framework's to find without `tools`.
   function dispatch(step, call, tools) {
     const d = step.refusesCall(call.name) ? undefined : o.policies ? o.policies.dispatch(call, step.ctx, step.palette) : null;
+    const redirected = d != null && core.enforce && d.call !== d.original;
+    const sent = redirected ? d.call : call;
+    const target = redirected && tools ? tools.get(sent.name) : undefined;
+    const lost = redirected && tools && !target;
+    // What runs is the run's evidence (called), recorded before the step's report and saved form go out.
+    if (d !== undefined && !lost) runs?.call(sent.name);
     step.dispatched(d ?? null);
     if (d === undefined) return { refused: true };
     if (d && o.onDispatch) o.onDispatch(d, step.ctx);
-    const redirected = d !== null && core.enforce && d.call !== d.original;
-    const sent = redirected ? d.call : call;
-    runs?.call(sent.name);
-    const target = redirected && tools ? tools.get(sent.name) : undefined;
-    if (redirected && tools && !target) throw new Error(`${where}: "${call.name}" was redirected to "${sent.name}"${d.redirectedBy ? ` by policy "${d.redirectedBy}"` : ""}, which is not ${tools.kind}`);
+    if (lost) throw new Error(`${where}: "${call.name}" was redirected to "${sent.name}"${d.redirectedBy ? ` by policy "${d.redirectedBy}"` : ""}, which is not ${tools.kind}`);
     return { dispatch: d, redirected, call: sent, target };
   }
 

@@ -4,6 +4,9 @@ import { errorText, fail, isObject, tryOr } from "./values.js";
 
 const VERSION = 1;
 const NONE = Object.freeze([]);
+// The user messages a run keeps (the turn's and the earlier ones, each once in a row): its routing's `history` is the earlier of them. Bounded,
+// so that a run's memory and saved form stay small; ToolIndex.entries ranks the last one.
+const KEPT_MESSAGES = 16;
 
 /** A report's run lists (SPEC 8, 9); without a run, `listed` and none deferred. */
 export const runLists = (step, listed, skills) => ({
@@ -17,15 +20,18 @@ export class Runs {
   constructor(cache, pinnedOf, { carry = false, saved = null, at = "options.saved", of = "an adapter (from onSaved or save())" } = {}) {
     Object.assign(this, { cache, pinnedOf, carry, at, names: null, run: null, listed: [], revealed: [], met: [], placed: [], messages: [], called: [] });
     const back = (this.pending = saved === null ? null : Runs.parse(saved, at, of));
-    if (back) Object.assign(this, { listed: back.listed, revealed: back.revealed, met: back.met, placed: back.placed, messages: back.message == null ? [] : [back.message], called: [...(back.called ?? [])] });
+    if (back) Object.assign(this, { listed: back.listed, revealed: back.revealed, met: back.met, placed: back.placed, messages: back.messages ?? (back.message == null ? [] : [back.message]), called: [...(back.called ?? [])] });
   }
 
   // The run's evidence for the turn's routing (ToolIndex.entries): its earlier user messages (`history`) and the tools its model called (`called`),
-  // unless the context gives them.
+  // unless the context gives them. The context itself is left as it is: the evidence and its message are own properties of an object whose prototype
+  // it is (its getters and other properties read through).
   context(ctx) {
-    if (!isObject(ctx) || typeof ctx.message !== "string") return ctx;
-    if (this.messages.at(-1) !== ctx.message) this.messages.push(ctx.message);
-    return { ...ctx, ...(!("history" in ctx) && { history: Object.freeze(this.messages.slice(0, -1)) }), ...(!("called" in ctx) && { called: [...this.called] }) };
+    const message = isObject(ctx) ? ctx.message : undefined;
+    if (typeof message !== "string") return ctx;
+    if (this.messages.at(-1) !== message && this.messages.push(message) > KEPT_MESSAGES) this.messages.shift();
+    const more = { message, ...(!("history" in ctx) && { history: Object.freeze(this.messages.slice(0, -1)) }), ...(!("called" in ctx) && { called: [...this.called] }) };
+    return Object.keys(more).length === 1 ? ctx : Object.create(ctx, Object.fromEntries(Object.entries(more).map(([key, value]) => [key, { value, enumerable: true }])));
   }
 
   // A tool the run's model called (after the policies' redirect), each once: whether it is new.
@@ -96,8 +102,8 @@ export class Runs {
   // The saved form (issue 41): versioned JSON text; `more` is the adapter's.
   save(more = {}) {
     const run = this.run ? this.run.save() : this.pending?.run ?? null;
-    const { listed, revealed, met, placed, called } = this;
-    return JSON.stringify({ "tool-palette": "run", version: VERSION, run, listed, revealed, met, placed, message: this.messages.at(-1) ?? null, called, ...more });
+    const { listed, revealed, met, placed, messages, called } = this;
+    return JSON.stringify({ "tool-palette": "run", version: VERSION, run, listed, revealed, met, placed, messages, called, ...more });
   }
 
   // A saved form read and checked (a TypeError naming `at` says why not).
@@ -109,8 +115,8 @@ export class Runs {
     if (versioned && o.version !== VERSION) throw new TypeError(`${at} is a saved run of another version of tool-palette`);
     const met = versioned && Array.isArray(o.met) && o.met.every((m) => Array.isArray(m) && typeof m[0] === "string" && lists(m[1]));
     const placed = versioned && Array.isArray(o.placed) && o.placed.every((p) => Array.isArray(p) && typeof p[0] === "string" && Number.isSafeInteger(p[1]) && p[1] >= 0);
-    // (`message` and `called` are absent from a run saved before the run kept them.)
-    const evidence = versioned && (o.message == null || typeof o.message === "string") && lists(o.called ?? []);
+    // (`messages` and `called` are absent from a run saved before the run kept them; tool-palette/mcp's kept its last `message`.)
+    const evidence = versioned && (o.message == null || typeof o.message === "string") && lists(o.messages ?? []) && lists(o.called ?? []);
     if (!met || !placed || !evidence || (o.run !== null && typeof o.run !== "string") || !lists(o.listed) || !lists(o.revealed)) throw new TypeError(`${at} is not a saved run of ${of}, or it was cut short or altered`);
     return o;
   }

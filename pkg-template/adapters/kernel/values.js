@@ -2,10 +2,10 @@
 // getter, a proxy's trap, a revoked proxy) is the TypeError naming what was read, the thrown value its `cause`, by the facade's rules and words
 // (src/js/values.js: the stack running out passes on as it is).
 import { deliver } from "../../deliver.js";
-import { attempt, checked, describe, isFunction, isObject, signal, strings } from "../../values.js";
+import { allStrings, attempt, checked, describe, isFunction, isObject, signal } from "../../values.js";
 import { LONGEST_TIMER } from "../../wire.js";
 
-export { attempt, checked, isFunction, isObject, strings };
+export { allStrings, attempt, checked, isFunction, isObject };
 export const isString = (v) => typeof v === "string";
 
 /** `<where> must be <what>, got <what it is>`; `exact`: a string or number shown too, as the core words it (src/js/run.js). */
@@ -27,7 +27,7 @@ export const items = (value, where) => attempt(() => [...value], where);
 export const hasMethod = (value, key, where) => (isObject(value) || isFunction(value)) && isFunction(read(value, key, where));
 
 /** An iterable of strings (not a string itself), as a list of each once. */
-export const names = (value, where, what = "an iterable of tool names") => [...new Set(strings(value, where, what))];
+export const names = (value, where, what = "an iterable of tool names") => [...new Set(allStrings(value, where, what))];
 
 export function checkFunctions(at, values) {
   for (const [key, value] of Object.entries(values)) if (value != null && !isFunction(value)) throw fail(`${at}.${key}`, "a function", value);
