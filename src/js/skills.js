@@ -5,7 +5,7 @@
 import * as wasm from "./tool_palette.js";
 // The core's "no index" (wire.js `NONE`) by what it means in each place (skills.rs).
 import { NONE as NO_ALLOWED_TOOLS, NONE as NO_TOOL, NONE as OWN_NAME } from "./wire.js";
-import { attempt, bounded, checked, drop, enter, exactRows, fields, guarded, isFunction, isObject, mustBe, attachRecord, putNames, slot, strings, decodeStrings, recordOf, withRecord } from "./host.js";
+import { allStrings, attempt, bounded, checked, drop, enter, exactRows, fields, guarded, isFunction, isObject, mustBe, attachRecord, putNames, slot, strings, decodeStrings, recordOf, withRecord } from "./host.js";
 import { calls } from "./calls.js";
 import { entriesOf, noRoom, optionsOf, readVectors, realView, search } from "./index.js";
 
@@ -137,7 +137,7 @@ function build(skills, options) {
   const values = fields(options, OPTIONS, "SkillIndex: options");
   const [limit, embed, onEmbedError] = optionsOf(values.slice(0, 4), "SkillIndex: options");
   const resolve = mapping(values[4], "SkillIndex: options.tools");
-  const disabled = values[5] === undefined ? [] : strings(values[5], "SkillIndex: options.disabled");
+  const disabled = values[5] === undefined ? [] : allStrings(values[5], "SkillIndex: options.disabled");
   putNames([...sources.map((s) => s[0]), ...sources.map((s) => s[1])], where);
   const [table, ix] = [slot(), slot()];
   try {

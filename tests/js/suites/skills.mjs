@@ -233,6 +233,9 @@ export function skills(tp) {
       assert.throws(() => new SkillIndex([5]), { name: "TypeError", message: "SkillIndex: skills[0] must be a SKILL.md text or a skill, got number (5)" });
       assert.throws(() => new SkillIndex([{ name: "a" }]), { name: "TypeError", message: "SkillIndex: skills[0].description must be a string, got undefined" });
       assert.throws(() => new SkillIndex(SKILLS, { disabled: "pdf" }), { name: "TypeError" });
+      // More names than a call holds: the RangeError names options.disabled, never a list cut short.
+      const many = { *[Symbol.iterator]() { for (let i = 0; i <= 1 << 20; i++) yield "pdf"; } };
+      assert.throws(() => new SkillIndex(SKILLS, { disabled: many }), { name: "RangeError", message: /^SkillIndex: options\.disabled is too large/ });
       assert.throws(() => new SkillIndex(SKILLS, { limit: 0 }), { name: "TypeError", message: "SkillIndex: options.limit must be a positive integer, got number (0)" });
     });
 
