@@ -75,8 +75,8 @@ export function entriesOf(self, Class, context, rows) {
     let read;
     try { if ((read = contextOf(context, where))) putNames(read, where); } catch (error) { if (more.embed) return Promise.reject(error); throw error; }
     if (!more.embed) return read ? rows(slots, more, read.length, undefined, read) : NO_ROWS;
-    // (No word to rank in the message, index.rs `worded`: embed is not asked.)
-    if (!read || !wasm.worded()) return Promise.resolve(NO_ROWS);
+    // (No word to rank in the message, index.rs `has_word`: embed is not asked.)
+    if (!read || !wasm.has_word()) return Promise.resolve(NO_ROWS);
     const rank = (failed) => (answer) => enter(embedded, self, [Class, rows, read, failed, answer], false);
     try { return Promise.resolve(more.embed(read[0])).then(rank(false), rank(true)); } catch (error) { return Promise.resolve().then(() => rank(true)(error)); } // (or its then/constructor)
   });
@@ -219,8 +219,8 @@ function readTools(tools) {
     let tool = out.record ? tools[item] : item;
     // A list held by an object (an MCP tools/list result) is no tool named by its key.
     if (out.record && Array.isArray(tool)) throw new TypeError("it is an array, not a tool: pass the list of tools itself (an MCP tools/list result's `tools`), or a record of tools keyed by name");
-    const held = out.record || !isObject(tool) || "name" in tool ? undefined : tool.function;
-    if (isObject(held)) tool = held; // Chat Completions' { type: "function", function }
+    const inner = out.record || !isObject(tool) || "name" in tool ? undefined : tool.function;
+    if (isObject(inner)) tool = inner; // Chat Completions' { type: "function", function }
     const [parts, ok] = [/** @type {string[][]} */ ([[], [], [], []]), isObject(tool)];
     out.names.push(out.record ? item : ok ? tool.name : undefined);
     const description = ok ? tool.description : undefined;
@@ -260,8 +260,8 @@ function zodJsonSchema(schema, memo, depth) {
   if (Array.isArray(options)) [json.enum, json.anyOf] = [options.filter((o) => typeof o === "string"), options.filter(isObject).map(inner)];
   else if (isObject(schema.enum)) json.enum = Object.values(schema.enum).filter((v) => typeof v === "string");
   const unwrap = ["unwrap", "removeDefault", "innerType"].find((method) => isFunction(schema[method]));
-  const held = unwrap === undefined || isObject(shape) || isObject(element) ? undefined : schema[unwrap]();
-  if (isObject(held) && held !== schema) json.allOf = [inner(held)];
+  const wrapped = unwrap === undefined || isObject(shape) || isObject(element) ? undefined : schema[unwrap]();
+  if (isObject(wrapped) && wrapped !== schema) json.allOf = [inner(wrapped)];
   // zod 3 copies a description onto what wraps the described schema: read it once.
   if (json.allOf?.[0]?.description === json.description) delete json.description;
   return json;
@@ -304,7 +304,7 @@ function referenced(ref, root) {
 // The texts' code units and ends; a RangeError past what an index reads of one part.
 /** @param {{ texts: string[], size: Float64Array }} read @param {string} where @returns {[Uint16Array, Uint32Array]} */
 function unitsOf({ texts, size }, where) {
-  for (let f = 0; f < 4; f++) if (!wasm.fits(size[2 * f], size[2 * f + 1])) throw new RangeError(`${where} is too large: a ToolIndex reads at most 1,048,576 texts and 33,554,432 code units of each kind (descriptions, parameter names, …), as memory allows`);
+  for (let f = 0; f < 4; f++) if (!wasm.texts_fit(size[2 * f], size[2 * f + 1])) throw new RangeError(`${where} is too large: a ToolIndex reads at most 1,048,576 texts and 33,554,432 code units of each kind (descriptions, parameter names, …), as memory allows`);
   const [units, ends] = [new Uint16Array(size[1] + size[3] + size[5] + size[7]), new Uint32Array(texts.length)];
   let k = 0;
   texts.forEach((text, i) => {

@@ -156,7 +156,7 @@ pub(crate) fn ready<R>(slot: u32, f: impl FnOnce(&Searcher) -> R) -> Option<R> {
 
 /// Whether `count` texts of one part, `units` code units in all, are within what an index reads.
 #[wasm_bindgen]
-pub fn fits(count: f64, units: f64) -> bool {
+pub fn texts_fit(count: f64, units: f64) -> bool {
     fits_texts(count as usize, units as usize)
 }
 
@@ -194,7 +194,7 @@ pub fn search(slot: u32, limit: Option<u32>, vector: Option<Vec<f64>>) -> Vec<f6
 
 /// Whether the message in the batch has a word to rank (else `embed` is not asked).
 #[wasm_bindgen]
-pub fn worded() -> bool {
+pub fn has_word() -> bool {
     crate::search::has_word(batch::names(1).get(0))
 }
 

@@ -119,14 +119,14 @@ export function explain(slot: number, limit?: number | null, vector?: Float64Arr
 export function finish(slot: number, units: Uint16Array | number[], ends: Uint32Array | number[], parts: Uint32Array | number[], ns: Uint32Array | number[]): boolean;
 
 /**
- * Whether `count` texts of one part, `units` code units in all, are within what an index reads.
- */
-export function fits(count: number, units: number): boolean;
-
-/**
  * Whether `v` fits as a query vector of the index (0), else its `verdict`.
  */
 export function fitting(slot: number, v: Float64Array | number[]): number;
+
+/**
+ * Whether the message in the batch has a word to rank (else `embed` is not asked).
+ */
+export function has_word(): boolean;
 
 /**
  * An index to be built into `slot`, of the `count` tools named in the batch; the first
@@ -334,6 +334,11 @@ export function steps(slot: number): number;
 export function strategy(slot: number): number;
 
 /**
+ * Whether `count` texts of one part, `units` code units in all, are within what an index reads.
+ */
+export function texts_fit(count: number, units: number): boolean;
+
+/**
  * The timer a wait sets for the budget `timeoutMs`, if any.
  */
 export function timer(timeout_ms?: number | null): number | undefined;
@@ -354,11 +359,6 @@ export function used_bytes(): number;
  */
 export function vector(slot: number, v: Float64Array | number[]): number;
 
-/**
- * Whether the message in the batch has a word to rank (else `embed` is not asked).
- */
-export function worded(): boolean;
-
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
 export interface InitOutput {
@@ -371,8 +371,8 @@ export interface InitOutput {
     readonly entries: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number];
     readonly explain: (a: number, b: number, c: number, d: number) => number;
     readonly finish: (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) => number;
-    readonly fits: (a: number, b: number) => number;
     readonly fitting: (a: number, b: number, c: number) => number;
+    readonly has_word: () => number;
     readonly indexer: (a: number, b: number, c: number, d: number) => number;
     readonly join: (a: number, b: number, c: number) => number;
     readonly keep: (a: number, b: number) => [number, number];
@@ -406,11 +406,11 @@ export interface InitOutput {
     readonly step: (a: number, b: number, c: number, d: number, e: number) => number;
     readonly steps: (a: number) => number;
     readonly strategy: (a: number) => number;
+    readonly texts_fit: (a: number, b: number) => number;
     readonly timer: (a: number, b: number) => [number, number];
     readonly used: () => number;
     readonly used_bytes: () => number;
     readonly vector: (a: number, b: number, c: number) => number;
-    readonly worded: () => number;
     readonly wasm_bindgen__convert__closures_____invoke__h3ed6b999d67ad281: (a: number, b: number, c: any) => [number, number];
     readonly __wbindgen_destroy_closure: (a: number, b: number) => void;
     readonly __wbindgen_externrefs: WebAssembly.Table;

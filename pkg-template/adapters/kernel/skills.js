@@ -35,8 +35,8 @@ export function createSkills(source, { tool, runs }) {
     if (!texts.has(name)) texts.set(name, read(name));
     return texts.get(name);
   };
-  const made = tool === false ? null : source.loadSkillTool({ name: tool });
-  const def = made && Object.freeze({ name: made.name, description: made.description, inputSchema: made.inputSchema });
+  const loadTool = tool === false ? null : source.loadSkillTool({ name: tool });
+  const def = loadTool && Object.freeze({ name: loadTool.name, description: loadTool.description, inputSchema: loadTool.inputSchema });
 
   // The skills' rows, best first, then what the router routed, in one resolution. An outcome that already names skills stands; and when the skills
   // name nothing, the router's own outcome and report stand (its refusal keeps its reason).
