@@ -118,6 +118,14 @@ test("[ai-sdk] a redirect to no tool runs nothing and is not a call of the run's
   const wrapped = palette.wrapTools({ calendar: { description: "c", execute: async () => "ran" } });
   await assert.rejects(wrapped.calendar.execute({}, { toolCallId: "t1", messages: [] }), /was redirected to "nowhere"/);
   assert.deepEqual(JSON.parse(palette.save()).called, []);
+  // A tool run outside the model's seam (no user message) adds no message to the run's history.
+  const { router, seen } = recording();
+  const quiet = m.aiSdk.createToolPalette({ router, cache: "append", onWarning: () => {} });
+  const tools = quiet.wrapTools({ calendar: { description: "c", execute: async () => "ran" } });
+  await tools.calendar.execute({}, { toolCallId: "t2", messages: [] });
+  await quiet.prepareStep({ messages: [{ role: "user", content: SALES }], stepNumber: 0 });
+  assert.deepEqual(seen.at(-1), { message: SALES, history: [], called: ["calendar"] });
+  assert.deepEqual(JSON.parse(quiet.save()).messages, [SALES]);
 
   function* many() {
     for (let i = 0; i <= 1 << 20; i++) yield "calendar";

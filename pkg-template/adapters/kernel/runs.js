@@ -29,7 +29,8 @@ export class Runs {
   context(ctx) {
     const message = isObject(ctx) ? ctx.message : undefined;
     if (typeof message !== "string") return ctx;
-    if (this.messages.at(-1) !== message && this.messages.push(message) > KEPT_MESSAGES) this.messages.shift();
+    // (An empty message, a step with no user message such as a tool run outside the model's seam, is none of the run's.)
+    if (message.trim() !== "" && this.messages.at(-1) !== message && this.messages.push(message) > KEPT_MESSAGES) this.messages.shift();
     const more = { message, ...(!("history" in ctx) && { history: Object.freeze(this.messages.slice(0, -1)) }), ...(!("called" in ctx) && { called: [...this.called] }) };
     return Object.keys(more).length === 1 ? ctx : Object.create(ctx, Object.fromEntries(Object.entries(more).map(([key, value]) => [key, { value, enumerable: true }])));
   }
