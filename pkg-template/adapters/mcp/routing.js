@@ -33,7 +33,8 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     const l = await abortable(listing.listed(), signal);
     let decision = null;
     // With a run, the rows also read its evidence (kernel/runs.js), read as the rows are (a context that cannot be read is refusal 2a).
-    const withHistory = () => (cache === null ? ctx : runs.context(ctx));
+    let evidence;
+    const withHistory = () => (evidence ??= cache === null ? ctx : runs.context(ctx));
     const rows = async () => {
       const list = skills ? [...(await skills.source.entries(withHistory()))] : [];
       const own = entries ? await entries(ctx) : await l.index.entries(withHistory());
