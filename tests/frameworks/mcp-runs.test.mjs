@@ -195,3 +195,98 @@ test("with cache, a context whose reading throws fails the procedural layer (ref
   assert.deepEqual([turn.outcome.kind, turn.decision.rule], ["refused", "2a"]);
   assert.ok((await run.route("add a note about lunch")).report.offered.includes("add_note"));
 });
+
+// A serverless agent loop: the run is saved after a turn, the process ends, and the model's call arrives in a new one.
+test("a restored run gates the saved turn's calls as the unbroken run does (with and without cache), the policies reading its message", async () => {
+  for (const cache of [undefined, "per-turn"]) {
+    const { servers: s, calls } = await servers();
+    const seen = [];
+    const policies = { dispatch: (call, ctx, palette) => (seen.push([ctx.message, Array.isArray(palette) ? [...palette] : palette]), { call, original: call, redirectedBy: null, dropped: null }) };
+    const options = { servers: s, policies, ...(cache && { cache }) };
+    const run = mcp.createMcpPalette(options).run();
+    const turn = await run.route("add a note about lunch");
+    assert.ok(turn.names.includes("add_note") && !turn.names.includes("close_pull_request"), `${turn.names}`);
+    // The unbroken run and the restored one (saved again after two calls) answer each call alike.
+    let restored = mcp.createMcpPalette(options).run({ saved: run.save() });
+    const steps = [
+      { name: "add_note", arguments: { target: "lunch" } },
+      { name: "search_tools", arguments: { query: "close a pull request" } },
+      { name: "close_pull_request", arguments: { target: "1" } }, // not offered this turn: refused by both
+      { name: "add_note", arguments: { target: "tea" } },
+    ];
+    for (const [i, call] of steps.entries()) {
+      if (i === 2) restored = mcp.createMcpPalette(options).run({ saved: restored.save() });
+      const [was, now] = [await run.callTool(call), await restored.callTool(call)];
+      assert.deepEqual(now, was, `${cache}: ${call.name}`);
+      assert.equal(now.isError, call.name === "close_pull_request" ? true : undefined, `${cache}: ${call.name}`);
+    }
+    assert.deepEqual(calls.filter(([, name]) => name === "add_note").length, 4);
+    // The policies read the saved turn's message and palette, as the unbroken run's.
+    const [unbroken, after] = [seen.filter((_, i) => i % 2 === 0), seen.filter((_, i) => i % 2 === 1)];
+    assert.deepEqual(after, unbroken);
+    assert.deepEqual(unbroken[0], ["add a note about lunch", [...turn.names]]);
+    // Its next turn routes as the unbroken run's.
+    const [next, nextRestored] = [await run.route("now list the notes"), await restored.route("now list the notes")];
+    assert.deepEqual(nextRestored.report.offered, next.report.offered);
+  }
+});
+
+test("a restored run whose saved turn did not narrow (a refusal) gates as the unbroken one: every tool listed, the search tool too", async () => {
+  const { servers: s } = await servers();
+  const palette = mcp.createMcpPalette({ servers: s, entries: () => [] });
+  const run = palette.run();
+  const turn = await run.route("hello");
+  assert.equal(turn.outcome.kind, "refused");
+  const restored = mcp.createMcpPalette({ servers: s, entries: () => [] }).run({ saved: run.save() });
+  for (const name of ["close_pull_request", "add_note"]) assert.equal((await restored.callTool({ name, arguments: { target: "1" } })).isError, undefined, name);
+  assert.equal((await restored.callTool({ name: "search_tools", arguments: { query: "notes" } })).isError, undefined);
+  assert.equal((await restored.callTool({ name: "nope", arguments: { target: "1" } })).isError, true);
+});
+
+test("a saved run whose core form was cut short or altered is a TypeError naming run(options).saved, never a new run (cache or not)", async () => {
+  const { servers: s } = await servers();
+  const run = mcp.createMcpPalette({ servers: s, cache: "append" }).run();
+  await run.route("add a note about lunch");
+  const saved = JSON.parse(run.save());
+  const at = "tool-palette/mcp: run(options).saved";
+  for (const core of [saved.run.slice(0, -3), `${saved.run.slice(0, 12)}${saved.run[12] === "A" ? "B" : "A"}${saved.run.slice(13)}`, "tprun1.garbage", ""]) {
+    const altered = JSON.stringify({ ...saved, run: core });
+    assert.throws(() => mcp.createMcpPalette({ servers: s, cache: "append" }).run({ saved: altered }), (e) => e instanceof TypeError && e.message.startsWith(`${at} is not a saved run of tool-palette/mcp (from onSaved or run.save()), or it was cut short or altered (PaletteRun.load: saved `));
+  }
+  // Over other tools it is a new run that carries what the saved one listed (as documented).
+  const other = mcp.createMcpPalette({ servers: { notes: s.notes }, cache: "append" }).run({ saved: run.save() });
+  assert.ok((await other.route("list the notes")).report.listed.includes("add_note"));
+});
+
+test("a tool whose <server>__<name> is the search tool's name is left out (skipped), never a second tool of that name", async () => {
+  const tools = [["x", "Does x"], ["y", "Does y"]];
+  const a = await connect(sdk, mcpServer(sdk, "a", tools, []), "a");
+  const b = await connect(sdk, mcpServer(sdk, "b", tools, []), "b");
+  open.push(a, b);
+  const palette = mcp.createMcpPalette({ servers: { a, b }, searchTool: "a__x" });
+  const refreshed = await palette.refresh();
+  assert.deepEqual(refreshed.skipped, [{ server: "a", name: "x", reason: '"a__x" is already the name of the search tool' }]);
+  assert.deepEqual((await palette.tools()).map((t) => t.name), ["a__y", "b__x", "b__y"]);
+  const run = palette.run();
+  const turn = await run.route("does x");
+  assert.equal(new Set(turn.names).size, turn.names.length, `${turn.names}`);
+  assert.equal(await palette.locate("a__x"), undefined);
+  assert.equal((await run.callTool({ name: "a__x", arguments: { query: "x" } })).structuredContent !== undefined, true, "a__x is the search tool");
+});
+
+test("the servers' definitions offered add up to the turn's (what the model is sent), under every cache", async () => {
+  const rests = new Set(); // what the turn's definitions hold beyond the servers': the search tool's, when listed
+  for (const cache of [undefined, "fixed", "append", "per-turn", "deferred"]) {
+    const { servers: s } = await servers();
+    const run = mcp.createMcpPalette({ servers: s, ...(cache && { cache }) }).run();
+    for (const message of ["add a note about lunch", "close the pull request"]) {
+      const { report } = await run.route(message);
+      const sum = Object.values(report.servers).reduce((n, server) => n + server.definitions.offered.chars, 0);
+      const rest = report.definitions.offered.chars - sum;
+      assert.deepEqual(report.listed.filter((name) => !ALL.includes(name)), rest === 0 ? [] : ["search_tools"], `${cache}: ${message}`);
+      if (rest !== 0) rests.add(rest);
+    }
+  }
+  assert.equal(rests.size, 1, `${[...rests]}`);
+  assert.ok([...rests][0] > 100);
+});

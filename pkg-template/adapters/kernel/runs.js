@@ -8,6 +8,9 @@ const NONE = Object.freeze([]);
 // so that a run's memory and saved form stay small; ToolIndex.entries ranks the last one.
 const KEPT_MESSAGES = 16;
 
+// PaletteRun.load's refusal of the registered list (not of the saved form), by its words (src/js/run.js SAVED; a drift test pins them).
+const otherTools = (error) => error instanceof TypeError && error.message.startsWith("PaletteRun.load: options.registered ");
+
 /** A report's run lists (SPEC 8, 9); without a run, `listed` and none deferred. */
 export const runLists = (step, listed, skills) => ({
   listed: step ? step.listed : listed, deferred: step ? step.deferred : NONE, revealed: step ? step.revealed : NONE, kept: step ? step.kept : null,
@@ -64,7 +67,8 @@ export class Runs {
     return step;
   }
 
-  // The saved run, over `registered`: `null` when there is none, or (with `carry`) when it does not fit.
+  // The saved run, over `registered`: `null` when there is none, or (with `carry`) when it was saved over other tools. A saved form cut short or
+  // altered is a TypeError, with `carry` too (never a silently different prefix).
   restored(registered) {
     const saved = this.pending;
     this.pending = null;
@@ -72,7 +76,7 @@ export class Runs {
     try {
       return PaletteRun.load(saved.run, { registered });
     } catch (error) {
-      if (this.carry) return null;
+      if (this.carry && otherTools(error)) return null;
       throw new TypeError(`${this.at} cannot be restored over the tools given now (${errorText(error)})`, { cause: error });
     }
   }
@@ -118,7 +122,16 @@ export class Runs {
     const placed = versioned && Array.isArray(o.placed) && o.placed.every((p) => Array.isArray(p) && typeof p[0] === "string" && Number.isSafeInteger(p[1]) && p[1] >= 0);
     // (`messages` and `called` are absent from a run saved before the run kept them; tool-palette/mcp's kept its last `message`.)
     const evidence = versioned && (o.message == null || typeof o.message === "string") && lists(o.messages ?? []) && lists(o.called ?? []);
-    if (!met || !placed || !evidence || (o.run !== null && typeof o.run !== "string") || !lists(o.listed) || !lists(o.revealed)) throw new TypeError(`${at} is not a saved run of ${of}, or it was cut short or altered`);
+    const altered = `${at} is not a saved run of ${of}, or it was cut short or altered`;
+    if (!met || !placed || !evidence || (o.run !== null && typeof o.run !== "string") || !lists(o.listed) || !lists(o.revealed)) throw new TypeError(altered);
+    // The core's form is checked now, over no tools: only the list it was saved over may refuse it (it is given at the first step).
+    if (o.run !== null) {
+      try {
+        PaletteRun.load(o.run, { registered: [] }).dispose();
+      } catch (error) {
+        if (!otherTools(error)) throw new TypeError(`${altered} (${errorText(error)})`, { cause: error });
+      }
+    }
     return o;
   }
 }

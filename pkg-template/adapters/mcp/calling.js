@@ -87,18 +87,17 @@ export function createCalling(o, listing, routing) {
     const c = readCall(call, where);
     if (c.invalid) return failed(c.invalid);
     const l = await abortable(listing.listed(), signal);
-    const current = routing.current;
-    const turn = current ? current.turn : null;
-    const offered = turn ? turn.names : [];
-    // A turn that did not narrow offers the search tool too (it reveals nothing hidden); a name now another server's (after list_changed) is not that
-    // turn's tool; an unknown name is answered as a hidden one (nothing hidden shows).
-    const was = current ? current.targets.get(c.name) : undefined;
+    const turn = routing.gate; // the latest turn's gate (a restored run's: the saved one)
+    const offered = turn === null ? [] : turn.names ?? l.names;
+    // A turn that did not narrow offers the run's own tools too (the search reveals nothing hidden); a name now another server's (after
+    // list_changed) is not that turn's tool; an unknown name is answered as a hidden one (nothing hidden shows).
+    const was = turn ? turn.targets.get(c.name) : undefined;
     const now = l.byName.get(c.name);
     const moved = was !== undefined && (was.server !== now?.server || was.name !== now?.name);
     const gate = new Set(moved ? [] : offered);
-    if (isSearchTool(c.name) && turn !== null && turn.outcome.kind !== "routed") gate.add(c.name);
+    if ((isSearchTool(c.name) || isSkillTool(c.name)) && turn !== null && turn.kind !== "routed") gate.add(c.name);
     const known = (name) => l.byName.has(name) || isSearchTool(name) || isSkillTool(name);
-    if (!known(c.name) || refuses(gate, c.name, { allow: outsidePalette === "allow" || (current !== null && current.lenient), known })) {
+    if (!known(c.name) || refuses(gate, c.name, { allow: outsidePalette === "allow" || (turn !== null && turn.lenient), known })) {
       const available = offered.length ? `Available tools: ${offered.join(", ")}.` : "No tool is offered before the run's first step (route()).";
       return failed(`Tool ${c.name} is not available in this step. ${available}`);
     }

@@ -130,8 +130,9 @@ export function createListing(o) {
       for (const t of tools) {
         const name = paletteName(server, t);
         const owner = byName.has(name) ? byName.get(name).server : name === t.name && claimed.has(name) ? claimed.get(name) : null;
-        if (owner !== null) {
-          skipped.push({ server, name: t.name, reason: `"${name}" is already the name of a tool of server "${owner}"` });
+        const own = name === searchName ? "the search tool" : name === skillTool ? "the skill tool" : null; // (a <server>__<name> may be)
+        if (owner !== null || own !== null) {
+          skipped.push({ server, name: t.name, reason: `"${name}" is already the name of ${own ?? `a tool of server "${owner}"`}` });
           continue;
         }
         // The MCP tool object under its palette name (a copy, which may throw).
@@ -211,13 +212,14 @@ export function createListing(o) {
   const measure = (names, l) =>
     Object.freeze({ chars: names.reduce((n, name) => n + l.sizes.get(name).length, 0), tokens: countTokens ? names.reduce((n, name) => n + tokensOf(name, l), 0) : null });
 
-  function servers(l, offered) {
+  // Per server: its tools offered and hidden, and the definitions the model is sent (`listed`: with a run, what it lists) against all of its own.
+  function servers(l, offered, listed) {
     const record = {};
     for (const server of clients.keys()) {
       const state = perServer.get(server);
       const own = l.names.filter((n) => l.byName.get(n).server === server);
       const mine = own.filter((n) => offered.has(n));
-      const definitions = Object.freeze({ offered: measure(mine, l), all: measure(own, l) });
+      const definitions = Object.freeze({ offered: measure(own.filter((n) => listed.has(n)), l), all: measure(own, l) });
       put(record, server, Object.freeze({ listed: state !== undefined && state.error === null, error: state ? state.error : null, tools: own.length, offered: mine.length, hidden: own.length - mine.length, definitions }));
     }
     return Object.freeze(record);

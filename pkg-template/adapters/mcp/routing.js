@@ -3,7 +3,7 @@
 import { resolvePalette } from "tool-palette";
 import { runLists, Runs } from "../kernel/runs.js";
 import { createSkills } from "../kernel/skills.js";
-import { abortable, checkSignal, fail, fields, isObject, isString } from "../kernel/values.js";
+import { abortable, checkSignal, fail, fields, isObject, isString, tryOr } from "../kernel/values.js";
 
 export function createRouting(o, listing, palette, { saved, onSaved }) {
   const { cache, searchName, skillTool, entries, timeoutMs, onDecision, where } = o;
@@ -11,16 +11,18 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
   const pins = [...(searchName === false ? [] : [searchName]), ...(palette && skillTool !== false ? [skillTool] : [])];
   const of = "tool-palette/mcp (from onSaved or run.save())";
   const runs = new Runs(cache, () => pins, { carry: true, saved: saved ?? null, at: `${where}: run(options).saved`, of });
-  const back = runs.pending ?? { turns: 0, found: [] };
-  if (!Number.isSafeInteger(back.turns) || back.turns < 0 || !Array.isArray(back.found) || !back.found.every(isString)) {
+  const back = runs.pending ?? { turns: 0, found: [], gate: null };
+  if (!Number.isSafeInteger(back.turns) || back.turns < 0 || !Array.isArray(back.found) || !back.found.every(isString) || !(back.gate == null || isGate(back.gate))) {
     throw new TypeError(`${where}: run(options).saved is not a saved run of ${of}`);
   }
   const found = [...back.found];
-  // The latest route() started that finished; `targets`: where each offered name went (a call is gated on (server, tool)).
+  // The latest route() started that finished. Its `gate` is what the run's calls are gated on until the next one: the names offered (`null`: every
+  // tool listed), where each went (a call is gated on (server, tool)), the context and palette the policies read; a restored run's is the saved one.
   let current = null;
+  const restored = back.gate == null ? null : gateOf(back.gate);
   let turns = back.turns; // route() calls started
   const skills = palette && createSkills(palette.source(), { tool: skillTool, runs });
-  const save = () => runs.save({ turns, found });
+  const save = () => runs.save({ turns, found, gate: savedGate(current?.gate ?? restored) });
   const changed = () => onSaved?.(save());
   // The servers' tools the run's calls went to: the index reads them as `called` (ToolIndex.entries).
   const called = (name) => runs.call(name) && changed();
@@ -60,7 +62,7 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
       offered: Object.freeze(offeredNames),
       hidden: Object.freeze(decision && narrowed ? [...decision.hidden] : []),
       found: Object.freeze([...found]),
-      servers: listing.servers(l, new Set(names)), failures: l.failures, skipped: Object.freeze(l.skipped), embedding: l.embedding,
+      servers: listing.servers(l, new Set(names), new Set(listedNames)), failures: l.failures, skipped: Object.freeze(l.skipped), embedding: l.embedding,
       definitions: Object.freeze({ offered: listing.measure(listedNames, l), all: listing.measure(l.names, l) }),
       ...runLists(step, Object.freeze(listedNames), skills),
     });
@@ -70,7 +72,10 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     const turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools, deferred, report, index: l.index, palette: step || narrowed ? report.offered : outcome, ...placed });
     // A throwing onDecision fails this route() before it is the run's turn; a route() started earlier that finishes later is not.
     if (onDecision) onDecision(report);
-    if (current === null || current.turn.report.turn < number) current = { turn, targets: new Map(names.map((name) => [name, l.byName.get(name)])), lenient };
+    if (current === null || current.turn.report.turn < number) {
+      const targets = new Map(names.map((name) => [name, l.byName.get(name)]));
+      current = { turn, gate: { names: report.offered, kind: outcome.kind, ctx, palette: turn.palette, targets, lenient } };
+    }
     changed();
     return turn;
   }
@@ -93,8 +98,8 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     called,
     skills,
     changed,
-    get current() {
-      return current;
+    get gate() {
+      return current?.gate ?? restored;
     },
     run: {
       route: async (context, options) => routeTurn(context, fields(options, ["signal"], `${where}: route(context, options)`).signal, false),
@@ -117,4 +122,24 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
       save,
     },
   };
+}
+
+// A turn's gate in the saved form (SPEC 8: a restored run's next call is gated as the unbroken run's): JSON, its targets as [name, server, tool]; a
+// turn that did not narrow offered every tool (`names` null: those listed then, and the run's own tools).
+function savedGate(gate) {
+  if (gate === null) return null;
+  const { kind, ctx, lenient } = gate;
+  const message = isObject(ctx) && tryOr(() => ctx.message);
+  const [names, targets] = kind === "routed" ? [gate.names, [...gate.targets].map(([name, t]) => [name, t.server, t.name])] : [null, []];
+  return { names, kind, message: isString(message) ? message : "", targets, lenient };
+}
+
+const isGate = (g) =>
+  isObject(g) && (g.names === null || (Array.isArray(g.names) && g.names.every(isString))) && ["routed", "refused", "unavailable"].includes(g.kind) && isString(g.message) &&
+  typeof g.lenient === "boolean" && Array.isArray(g.targets) && g.targets.every((t) => Array.isArray(t) && t.length === 3 && t.every(isString));
+
+// A saved gate as a turn's: the policies read the saved message and the palette (the names offered, or a turn that did not narrow).
+function gateOf({ names, kind, message, targets, lenient }) {
+  const palette = names === null ? { kind } : names;
+  return { names, kind, ctx: { message }, palette, targets: new Map(targets.map(([name, server, tool]) => [name, { server, name: tool }])), lenient };
 }
