@@ -158,8 +158,19 @@ export function decodeStrings(units, ends = [units.length]) {
 }
 
 // The rows the package's indexes made (`ToolIndex.entries`): their `tool` is a registered
-// name as it is, which the core routes untrimmed (routing.rs `EXACT`).
-export const exactRows = new WeakSet();
+// name as it is, which the core routes untrimmed (routing.rs `EXACT`). One set for the
+// ESM and CommonJS builds of one realm (a registered symbol), so that a row crosses builds
+// as an outcome does.
+/** @type {WeakSet<object>} */
+export const exactRows = (() => {
+  const [global, key, own] = [/** @type {any} */ (globalThis), Symbol.for("tool-palette.exactRows"), new WeakSet()];
+  try {
+    if (!(global[key] instanceof WeakSet)) Object.defineProperty(global, key, { value: own });
+    return global[key];
+  } catch {
+    return own; // (a frozen global: each build its own)
+  }
+})();
 
 // ---------------------------------------------------------------- the caller's values
 
@@ -176,6 +187,8 @@ export function putNames(names, where, codes) {
 export function reserve(names, where) {
   if (!batchHolds(names)) throw tooLarge(where);
 }
+// Whether one call may hold `names` (room made for them): a model's words beyond it are answered, not thrown.
+export const holds = (names) => batchHolds(names);
 
 // ---------------------------------------------------------------- instances
 

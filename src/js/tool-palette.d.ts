@@ -307,8 +307,8 @@ export declare class ToolRouter<Context = any> {
     readonly unavailable: RoutingUnavailable | null;
     /** The registered names, as given. */
     readonly registered: readonly string[];
-    /** One turn. */
-    resolve(options?: ResolveOptions<Context>): Promise<RouterOutcome>;
+    /** One turn. A router whose `entries` reads a context (a `Context` that is not `undefined`) must be given one. */
+    resolve(...options: undefined extends Context ? [options?: ResolveOptions<Context>] : [options: ResolveOptions<Context> & { context: Context }]): Promise<RouterOutcome>;
     /** Frees the router's wasm index now rather than at garbage collection; later `resolve()` calls reject, a turn in flight finishes. */
     dispose(): void;
     [Symbol.dispose](): void;

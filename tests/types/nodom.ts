@@ -37,7 +37,7 @@ export const mcp = [aiSdk({ ...mcpRun.adapterOptions }), mcpRun.route("a", { sig
 // tool-palette/providers: a run's step as provider request fields.
 import { PaletteRun } from "tool-palette";
 const defs: ToolDefinitions = { a: { description: "the a tool", parameters: { type: "object" } } };
-const providerStep = new PaletteRun({ registered: ["a"], cache: "fixed" }).step(await router.resolve());
+const providerStep = new PaletteRun({ registered: ["a"], cache: "fixed" }).step(await router.resolve({ context: { message: "a" } }));
 export const shapes = [openaiChat(providerStep, defs).tool_choice?.allowed_tools.tools, openaiResponses(providerStep, defs).tools, anthropicMessages(providerStep, defs).tools[0]?.cache_control, geminiConfig(providerStep, defs, { mode: "ANY" }).toolConfig?.functionCallingConfig.mode];
 
 // ToolIndex.load from a stream, with no DOM types: any object of the shape.

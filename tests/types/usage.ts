@@ -110,7 +110,12 @@ async function contextual() {
   const router = new ToolRouter({ entries: async (ctx: { message: string }) => [ctx.message], registered: ["a"] });
   await router.resolve({ context: { message: "a" } });
   const set = new ToolPolicies([], { registered: ["a", "b"] });
-  set.dispatch({ name: "a" }, {}, await router.resolve());
+  set.dispatch({ name: "a" }, {}, await router.resolve({ context: { message: "a" } }));
+  // Its entries read a context: a turn without one (entries(undefined), refusal 2a) is a type error.
+  // @ts-expect-error
+  await router.resolve();
+  // @ts-expect-error
+  await router.resolve({ signal: undefined });
   const signal = new AbortController().signal;
   await resolvePalette({ entries: null, registered: [], signal });
 }
