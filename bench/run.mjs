@@ -439,7 +439,7 @@ if (process.argv.includes("--tool-search")) {
 }
 // Issue 40: parsing against the hosts, SkillsBench retrieval, tokens, a turn's entries.
 async function skills() {
-  const r = { parsing: skillsBench.parsing(pkg), bench: await skillsBench.skillsBench(pkg), entries: skillsBench.entriesTime(pkg) };
+  const r = { parsing: skillsBench.parsing(pkg), bench: await skillsBench.skillsBench(pkg), entries: skillsBench.entriesTime(pkg), fields: skillsBench.fieldsScaling(pkg) };
   return { ...r, musts: skillsBench.musts(r) };
 }
 function printSkills(r) {

@@ -103,7 +103,7 @@ pub fn trim_bounds(name: &Name) -> (usize, usize) {
 /// FxHash-style hashing of code units: small and fast; the table below is keyed by
 /// trusted-enough input (an agent's own tool names), so no DoS-resistant hasher is needed
 /// for correctness, and a collision only costs a probe.
-fn hash(name: &Name) -> u32 {
+pub(crate) fn hash(name: &Name) -> u32 {
     const K: u32 = 0x9E37_79B9;
     let mut h: u32 = name.len() as u32;
     let mut pairs = name.chunks_exact(2);

@@ -981,3 +981,51 @@ proptest! {
         }
     }
 }
+
+/// Many fields: a field given twice is found wherever it is (the keys' table, not a scan),
+/// in block and flow mappings and nested ones; each unknown field's warning carries its own
+/// line (counted on from the field before, not from the text's start).
+#[test]
+fn many_fields() {
+    let n = 5_000;
+    let fields: Vec<String> = (0..n).map(|i| format!("k{i}: v")).collect();
+    let sk = skill(&format!(
+        "---\nname: many\ndescription: d.\n{}\n---\n",
+        fields.join("\n")
+    ));
+    assert_eq!(sk.frontmatter.len(), n + 2);
+    assert_eq!(sk.warnings.len(), n);
+    for (i, w) in sk.warnings.iter().enumerate() {
+        assert_eq!((w.line, text(&w.field)), (i + 4, format!("k{i}")));
+        assert_eq!(w.departure, Departure::UnknownField);
+    }
+    for (first, second) in [(0, n - 1), (n / 2, n / 2 + 1), (n - 2, n - 1), (17, 4_000)] {
+        let mut dup = fields.clone();
+        dup[second] = format!("k{first}: again");
+        let message = |yaml: &str| err(yaml);
+        assert_eq!(
+            message(&format!("{}\n", dup.join("\n"))),
+            format!(
+                "line {}, field \"k{first}\": the field appears twice: keep one",
+                second + 2
+            )
+        );
+        let nested: Vec<String> = dup.iter().map(|f| format!("  {f}")).collect();
+        assert_eq!(
+            message(&format!("a:\n{}\n", nested.join("\n"))),
+            format!(
+                "line {}, field \"k{first}\": the field appears twice: keep one",
+                second + 3
+            )
+        );
+        assert_eq!(
+            message(&format!("a: {{{}}}\n", dup.join(", "))),
+            format!("line 2, field \"k{first}\": the field appears twice: keep one")
+        );
+    }
+    // Keys that differ only past a shared start, and equal by their text once unquoted.
+    assert_eq!(
+        err("a: 1\n\"a\": 2\n"),
+        "line 3, field \"a\": the field appears twice: keep one"
+    );
+}

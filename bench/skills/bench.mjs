@@ -241,7 +241,22 @@ export function entriesTime(tp) {
   return { skills: texts.length, ms: median(times) };
 }
 
-export function lines({ parsing, bench, entries }) {
+// parseSkill on hostile frontmatters of many fields (top level, nested, one flow mapping):
+// the median of 3 times at 20,000 and 200,000 fields, and their ratio (linear: about 10).
+export function fieldsScaling(tp) {
+  const text = (n, mode) => {
+    const fields = Array.from({ length: n }, (_, i) => `${mode === "nested" ? "  " : ""}k${i}: v`);
+    const body = mode === "flow" ? `metadata: {${fields.join(", ")}}` : `${mode === "nested" ? "metadata:\n" : ""}${fields.join("\n")}`;
+    return `---\nname: x\ndescription: d\n${body}\n---\n`;
+  };
+  const time = (t) => median([0, 1, 2].map(() => ((t0) => (tp.parseSkill(t), performance.now() - t0))(performance.now())));
+  return ["top", "nested", "flow"].map((mode) => {
+    const [small, large] = [20_000, 200_000].map((n) => time(text(n, mode)));
+    return { mode, small, large, ratio: large / small };
+  });
+}
+
+export function lines({ parsing, bench, entries, fields = [] }) {
   const out = ["Skills (SPEC 9): parseSkill against the hosts' readings (bench/skills/HOSTS.md; each host's own YAML reader run on each file):"];
   for (const s of parsing) {
     out.push(`  ${s.name}: ${s.files} files${s.perMs ? `, ${s.perMs.toFixed(0)} files/ms` : ""}; errors other than SyntaxError: ${s.other}; whole frontmatter equal to npm yaml's on ${s.yamlSame}/${s.yamlRead}`);
@@ -254,11 +269,12 @@ export function lines({ parsing, bench, entries }) {
     out.push(`    tokens per turn: every skill listed ${bench.tokens.listed}; the routed skills' instructions ${bench.tokens.routedMean.toFixed(0)} on average (median ${bench.tokens.routedMedian}, ${bench.tokens.skillsPerTurn.toFixed(2)} skills a turn)`);
   }
   out.push(`  a turn's entries over ${entries.skills} skills: ${entries.ms.toFixed(3)} ms`);
+  for (const f of fields) out.push(`  parseSkill, ${f.mode} fields: 20,000 in ${f.small.toFixed(0)} ms, 200,000 in ${f.large.toFixed(0)} ms (${f.ratio.toFixed(1)}x for 10x the fields)`);
   return out;
 }
 
 // The issue's musts on this run.
-export function musts({ parsing, bench, entries }) {
+export function musts({ parsing, bench, entries, fields = [] }) {
   const list = [];
   for (const s of parsing.filter((s) => !s.name.startsWith("40"))) {
     const worst = Math.min(...Object.values(s.hosts).filter((h) => h.read > 0).map((h) => h.same / h.read));
@@ -278,6 +294,8 @@ export function musts({ parsing, bench, entries }) {
     }
   }
   list.push([entries.ms <= 1, `a turn's entries on ${entries.skills} skills <= 1 ms`, `${entries.ms.toFixed(3)} ms`]);
+  // A hostile SKILL.md of many fields stays linear (it was quadratic: 32,000 fields took 8 s).
+  for (const f of fields) list.push([f.ratio <= 20, `parseSkill linear in ${f.mode} fields (200,000 vs 20,000: <= 20x)`, `${f.ratio.toFixed(1)}x`]);
   return list.map(([ok, what, got]) => ({ ok, what, got }));
 }
 

@@ -5,7 +5,7 @@
 import * as wasm from "./tool_palette.js";
 // The core's "no index" (wire.js `NONE`) by what it means in each place (skills.rs).
 import { NONE as NO_ALLOWED_TOOLS, NONE as NO_TOOL, NONE as OWN_NAME } from "./wire.js";
-import { allStrings, attempt, bounded, checked, drop, enter, exactRows, fields, guarded, isFunction, isObject, mustBe, attachRecord, putNames, slot, strings, decodeStrings, recordOf, withRecord } from "./host.js";
+import { allStrings, attempt, bounded, checked, drop, enter, exactRows, fields, guarded, holds, isFunction, isObject, mustBe, attachRecord, putNames, slot, strings, decodeStrings, recordOf, withRecord } from "./host.js";
 import { calls } from "./calls.js";
 import { entriesOf, noRoom, optionsOf, readVectors, realView, search } from "./index.js";
 
@@ -116,8 +116,10 @@ function called(index, tool, run, args) {
   try { if (isObject(args)) [name, query] = [args.name, args.query]; } catch {}
   [name, query] = [typeof name === "string" && name !== "" ? name : undefined, typeof query === "string" && query !== "" ? query : undefined];
   if (name === undefined && query === undefined) return `${tool} takes {"name": "<a skill's name>"} or {"query": "<what the task needs>"}.`;
+  const asked = [name, query].filter((t) => t !== undefined);
+  if (!holds(asked)) return `No skill matches: the ${query === undefined ? "name" : "query"} is too long to look up; say in a few words what the task needs.`;
   const found = withRecord(index, SkillIndex, "loadSkillTool", ([table, ix], { names, tools }) => {
-    putNames([name, query].filter((t) => t !== undefined), "SkillIndex.loadSkillTool: call");
+    putNames(asked, "SkillIndex.loadSkillTool: call");
     const [kind, i, ...at] = wasm.skill_pick(table, ix, name !== undefined, query !== undefined);
     return kind === undefined ? undefined : [kind, names[i], at.map((t) => tools[t])];
   });
@@ -146,6 +148,7 @@ function build(skills, options) {
     if (why === 0) throw new SyntaxError(`${where}[${i}]: ${to.message}`);
     if (why === 1) throw new TypeError(`${where}[${i}] reuses the name "${to.message}" of ${where}[${j}]; skill names must be unique`);
     if (why !== undefined) throw noRoom(where);
+    sources.forEach((source, i) => source[2] && sameTools(to.skills[i], source[2], `${where}[${i}]`));
     const names = to.skills.map((skill) => skill.name);
     putNames(names, where);
     if (wasm.indexer(ix, names.length, limit, false) !== undefined) throw noRoom(where);
@@ -185,14 +188,35 @@ function sourceOf(item, where) {
   const [name, description, allowedTools, frontmatter, body = ""] = fields(item, ["name", "description", "allowedTools", "frontmatter", "body"], where);
   for (const [key, value] of [["name", name], ["description", description], ["body", body]]) if (typeof value !== "string") throw mustBe(`${where}.${key}`, "a string", value);
   const pairs = [["name", name], ["description", description]];
+  /** @type {[string, string | null][] | null} */
+  let tools = null;
   if (allowedTools != null) {
-    const tools = attempt(() => Array.from(allowedTools, (t) => (typeof t === "string" ? t : `${t.tool}${t.scope == null ? "" : `(${t.scope})`}`)), `${where}.allowedTools`);
-    pairs.push(["allowed-tools", tools.join(" ")]);
+    const at = `${where}.allowedTools`;
+    const entries = typeof allowedTools === "string" ? undefined : attempt(() => (isObject(allowedTools) && isFunction(allowedTools[Symbol.iterator]) ? bounded(allowedTools) : undefined), at);
+    if (!entries) throw mustBe(at, "an array of { tool, scope } (a skill's allowedTools) or null", allowedTools);
+    tools = entries.map((entry, i) => {
+      if (!isObject(entry)) throw mustBe(`${at}[${i}]`, "{ tool, scope }", entry);
+      const [tool, scope] = fields(entry, ["tool", "scope"], `${at}[${i}]`);
+      if (typeof tool !== "string" || tool === "") throw mustBe(`${at}[${i}].tool`, "a non-empty string", tool);
+      if (scope != null && typeof scope !== "string") throw mustBe(`${at}[${i}].scope`, "a string or null", scope);
+      return [tool, scope ?? null];
+    });
+    pairs.push(["allowed-tools", tools.map(([tool, scope]) => (scope === null ? tool : `${tool}(${scope})`)).join(" ")]);
   }
   const given = isObject(frontmatter) ? attempt(() => Object.entries(frontmatter), `${where}.frontmatter`) : [];
   for (const pair of given) if (!["name", "description", "allowed-tools"].includes(pair[0]) && pair[1] !== undefined) pairs.push(pair);
   const json = attempt(() => pairs.map(([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`).join(", "), `${where}.frontmatter`);
-  return [`---\n{${json}}\n---\n${body}`, ""];
+  return [`---\n{${json}}\n---\n${body}`, "", tools];
+}
+
+// A skill object's allowed tools as its SKILL.md read them back (skills.rs): exactly what was given, else the TypeError naming the entry that
+// allowed-tools cannot hold (a tool name with white space, a comma or parentheses; a scope whose parentheses do not balance).
+function sameTools(skill, tools, where) {
+  const read = skill.allowedTools ?? [];
+  const i = tools.findIndex(([tool, scope], k) => read[k]?.tool !== tool || read[k]?.scope !== scope);
+  if (i < 0 && read.length === tools.length) return;
+  const k = i < 0 ? tools.length - 1 : i;
+  throw new TypeError(`${where}.allowedTools[${k}] cannot be a SKILL.md's allowed tool: a tool name has no white space, comma or parenthesis, and a scope's parentheses balance`);
 }
 
 // options.tools as a function (tool, skill) → the host's names for the tool, or undefined

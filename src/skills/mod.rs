@@ -436,8 +436,17 @@ pub fn parse_skill(text: &[u16], dir_name: Option<&[u16]>) -> Result<Skill, Skil
         }
     };
     // Each field's line: its key's (a flow mapping's fields all take the frontmatter's
-    // first line).
-    let line = |i: usize| line_of(text, doc.keys.get(i).copied().unwrap_or(fm.0));
+    // first line), counted on from the line asked before when it is further (fields are
+    // asked in order: counting each from the text's start made many fields quadratic).
+    let last = core::cell::Cell::new((0, 1));
+    let line = |i: usize| {
+        let pos = doc.keys.get(i).copied().unwrap_or(fm.0).min(text.len());
+        let (at, n) = last.get();
+        let (from, n) = if pos >= at { (at, n) } else { (0, 1) };
+        let n = n + text[from..pos].iter().filter(|&&c| c == 0x0A).count();
+        last.set((pos, n));
+        n
+    };
     let (name, description, allowed_tools, warnings) = fields(&frontmatter, dir_name, line)?;
     Ok(Skill {
         name,

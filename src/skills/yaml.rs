@@ -20,6 +20,7 @@
 //! value after a comment line is read (npm yaml refuses it), and a double-quoted value
 //! whose closing quote is escaped is unclosed (npm yaml reads some).
 
+use crate::names::hash;
 use alloc::vec::Vec;
 
 use super::{Fault, Problem};
@@ -413,7 +414,7 @@ impl Reader<'_> {
     fn map(&mut self, m: usize) -> R<Value> {
         self.deeper(self.pos)?;
         let top = self.depth == 1;
-        let mut entries: Vec<(Vec<u16>, Value)> = Vec::new();
+        let mut entries = Entries::default();
         loop {
             let at = self.pos;
             let Some(key) = self.key()? else {
@@ -429,7 +430,7 @@ impl Reader<'_> {
                 };
                 return Err(fault(at, problem));
             };
-            if entries.iter().any(|(k, _)| *k == key) {
+            if entries.has(&key) {
                 return Err(Fault {
                     pos: at,
                     problem: Problem::DuplicateKey,
@@ -448,13 +449,13 @@ impl Reader<'_> {
                     return Err(f);
                 }
             };
-            entries.push((key, value));
+            entries.push(key, value);
             if !self.next_entry(m, |_, l| l.indent == m && !l.marker)? {
                 break;
             }
         }
         self.depth -= 1;
-        Ok(Value::Object(entries))
+        Ok(Value::Object(entries.list))
     }
 
     /// A key and its `:` at `self.pos`: then `self.pos` is after the colon. Otherwise None,
@@ -997,7 +998,7 @@ impl Reader<'_> {
         let close = if seq { RBRACKET } else { RBRACE };
         self.pos += 1;
         let mut items = Vec::new();
-        let mut entries: Vec<(Vec<u16>, Value)> = Vec::new();
+        let mut entries = Entries::default();
         loop {
             self.flow_ws(parent)?;
             if self.pos >= self.s.len() {
@@ -1040,14 +1041,14 @@ impl Reader<'_> {
                 if seq {
                     items.push(Value::Object(alloc::vec![(key, value)]));
                 } else {
-                    if entries.iter().any(|(k, _)| *k == key) {
+                    if entries.has(&key) {
                         return Err(Fault {
                             pos: at,
                             problem: Problem::DuplicateKey,
                             field: Some(key),
                         });
                     }
-                    entries.push((key, value));
+                    entries.push(key, value);
                 }
             }
             self.flow_ws(parent)?;
@@ -1068,7 +1069,7 @@ impl Reader<'_> {
         Ok(if seq {
             Value::Array(items)
         } else {
-            Value::Object(entries)
+            Value::Object(entries.list)
         })
     }
 
@@ -1212,4 +1213,48 @@ fn number(t: &[u16]) -> Option<f64> {
         e += if minus { -x } else { x };
     }
     Some(super::float::value(negative, ds, e))
+}
+
+/// A mapping's entries, in the text's order, and a table of their keys (`table`: an entry's
+/// index + 1, 0 empty; linear probing, at most half full): a key seen twice is found without
+/// a scan of the others, so that a hostile text of many keys stays linear.
+#[derive(Default)]
+struct Entries {
+    list: Vec<(Vec<u16>, Value)>,
+    table: Vec<u32>,
+}
+
+impl Entries {
+    /// Where `key` is in the table, or the empty slot where it goes (none while it is empty).
+    #[inline(never)]
+    fn slot(&self, key: &[u16]) -> usize {
+        let mask = self.table.len().wrapping_sub(1);
+        let mut at = hash(key) as usize & mask;
+        while let Some(&i) = self.table.get(at) {
+            match self.list.get((i as usize).wrapping_sub(1)) {
+                Some((k, _)) if k != key => at = (at + 1) & mask,
+                _ => break,
+            }
+        }
+        at
+    }
+
+    fn has(&self, key: &[u16]) -> bool {
+        self.table.get(self.slot(key)).is_some_and(|&i| i != 0)
+    }
+
+    fn push(&mut self, key: Vec<u16>, value: Value) {
+        self.list.push((key, value));
+        let n = self.list.len();
+        let grown = n * 2 > self.table.len();
+        if grown {
+            self.table = alloc::vec![0; (n * 4).next_power_of_two()];
+        }
+        for i in if grown { 0 } else { n - 1 }..n {
+            let at = self.slot(&self.list[i].0);
+            if let Some(slot) = self.table.get_mut(at) {
+                *slot = i as u32 + 1;
+            }
+        }
+    }
 }

@@ -139,6 +139,19 @@ test("hostile skills of a server: a SKILL.md that does not match its entry (size
 });
 
 
+test("a SKILL.md served as a blob is checked by its raw bytes (a leading BOM included: the size and digest of its entry) and read", async () => {
+  const hostile = (skill, entry, text) => {
+    if (skill.name !== "customer-lookup") return {};
+    const blob = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, "utf8")]);
+    return { blob, entry: { ...entry, resources: [{ uri: entry.uri, size: blob.length, digest: `sha256:${sha256(blob)}` }] } };
+  };
+  const { crm, servers: s } = await servers({ hostile });
+  const run = mcp.createMcpPalette(options(s)).run();
+  const first = await run.route(LOOKUP);
+  assert.ok(isInstructions(first.instructions[0].text, "customer-lookup", CRM_SKILLS[0].body, "crm"), first.instructions[0].text);
+  assert.equal(methods(crm).filter((m) => m === "skills/get").length, 0);
+});
+
 test("a server whose skills/list fails, or lists entries that are no skills: those are left out with a warning each; its tools, the other entries and the host's skills serve", async () => {
   const warnings = [];
   const failing = await servers({ failList: true });

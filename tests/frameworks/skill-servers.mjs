@@ -17,7 +17,8 @@ const entryOf = (s, text) => {
 /**
  * A server of `tools` ([name, description]) and `skills` ([{ name, description, tools?, body }]), connected: { client,
  * requests }. `extension: false` declares no extension (and answers no skills/list). `hostile(s, entry, text)` may change
- * what is served for a skill: `{ entry, text, get, failRead }` (`get`: what skills/get answers, default the entry).
+ * what is served for a skill: `{ entry, text, get, failRead, blob }` (`get`: what skills/get answers, default the entry; `blob`: raw
+ * bytes served as a blob instead of the text).
  */
 export async function skillServer(sdk, z, name, { tools = [], skills = [], extension = true, failList = false, hostile = () => ({}) } = {}) {
   const requests = [];
@@ -38,7 +39,8 @@ export async function skillServer(sdk, z, name, { tools = [], skills = [], exten
     const s = served.get(uri);
     if (!s) throw new sdk.McpError(sdk.ErrorCode.InvalidParams, `no resource ${uri}`);
     if (s.failRead) throw new sdk.McpError(sdk.ErrorCode.InternalError, `${uri} cannot be read`);
-    return { contents: [{ uri, mimeType: "text/markdown", text: s.text }] };
+    // `blob`: the SKILL.md's raw bytes, sent base64 (a BOM, say).
+    return { contents: [{ uri, mimeType: "text/markdown", ...(s.blob ? { blob: Buffer.from(s.blob).toString("base64") } : { text: s.text }) }] };
   });
   if (extension) {
     const params = z.object({ cursor: z.string().optional(), uri: z.string().optional() }).passthrough().optional();

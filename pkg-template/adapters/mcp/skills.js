@@ -79,9 +79,11 @@ export function createSkills(o, listing) {
     const result = isFunction(client.readResource) ? await client.readResource({ uri: s.uri }) : await client.request({ method: "resources/read", params: { uri: s.uri } }, UNCHECKED);
     const contents = isObject(result) && Array.isArray(result.contents) ? result.contents : [];
     const content = contents.find((c) => isObject(c) && c.uri === s.uri) ?? contents[0];
-    const text = isString(content?.text) ? content.text : isString(content?.blob) ? new TextDecoder().decode(Uint8Array.from(atob(content.blob), (c) => c.charCodeAt(0))) : null;
+    // A blob's size and digest are its raw bytes' (a BOM included: parseSkill reads one).
+    const raw = !isString(content?.text) && isString(content?.blob) ? Uint8Array.from(atob(content.blob), (c) => c.charCodeAt(0)) : null;
+    const text = isString(content?.text) ? content.text : raw ? new TextDecoder("utf-8", { ignoreBOM: true }).decode(raw) : null;
     let why = text === null ? "it has no text" : null;
-    const bytes = why === null ? new TextEncoder().encode(text) : null;
+    const bytes = why === null ? raw ?? new TextEncoder().encode(text) : null;
     if (bytes?.length > MAX_DEFINITION) throw large(bytes.length);
     if (why === null && Array.isArray(s.resources)) {
       if (!listed) why = "its entry lists no SKILL.md";

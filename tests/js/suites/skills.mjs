@@ -224,6 +224,20 @@ export function skills(tp) {
       assert.equal(ix.get("maps").body, "Zoom in.");
       assert.deepEqual(ix.get("maps").allowedTools, [{ tool: "map", scope: "world" }]);
       assert.equal(ix.get("maps").frontmatter.when_to_use, "places");
+      // An object's allowed tools are exactly its own, or the TypeError naming the entry: never split, nor made strings.
+      const at = "SkillIndex: skills[0].allowedTools";
+      const with_ = (allowedTools) => () => new SkillIndex([{ ...own, allowedTools }]);
+      assert.deepEqual(with_([{ tool: "map", scope: null }, { tool: "route", scope: "a b, c" }])().get("maps").allowedTools, [{ tool: "map", scope: null }, { tool: "route", scope: "a b, c" }]);
+      assert.deepEqual(with_([])().get("maps").allowedTools, []);
+      assert.throws(with_("Read Grep"), { name: "TypeError", message: `${at} must be an array of { tool, scope } (a skill's allowedTools) or null, got string` });
+      assert.throws(with_(["Read"]), { name: "TypeError", message: `${at}[0] must be { tool, scope }, got string` });
+      assert.throws(with_([{ tool: 5 }]), { name: "TypeError", message: `${at}[0].tool must be a non-empty string, got number (5)` });
+      assert.throws(with_([{}]), { name: "TypeError", message: `${at}[0].tool must be a non-empty string, got undefined` });
+      assert.throws(with_([{ tool: "map", scope: 1 }]), { name: "TypeError", message: `${at}[0].scope must be a string or null, got number (1)` });
+      const unwritable = "cannot be a SKILL.md's allowed tool: a tool name has no white space, comma or parenthesis, and a scope's parentheses balance";
+      for (const [tools, k] of [[[{ tool: "my tool" }], 0], [[{ tool: "map" }, { tool: "a,b" }], 1], [[{ tool: "f(x)" }], 0], [[{ tool: "map", scope: "a)" }], 0]]) {
+        assert.throws(with_(tools), { name: "TypeError", message: `${at}[${k}] ${unwritable}` }, JSON.stringify(tools));
+      }
     });
 
     test("refused: a text that is no skill, a name twice, a bad argument, each naming it", () => {
@@ -352,6 +366,11 @@ export function skills(tp) {
       assert.equal(tool.call({ name: "deploy" }), 'The skill "deploy" is turned off here.');
       assert.equal(tool.call({ query: "zebra" }), 'No skill matches "zebra".');
       for (const bad of [undefined, null, 5, "pdf", {}, { name: 5 }, { name: "" }]) assert.match(tool.call(bad), /^load_skill takes \{"name"/);
+      // Words beyond what one call holds (a model's runaway argument) are answered too, and the index still answers.
+      const long = "x".repeat((1 << 23) + 1);
+      assert.equal(tool.call({ query: long }), "No skill matches: the query is too long to look up; say in a few words what the task needs.");
+      assert.equal(tool.call({ name: long }), "No skill matches: the name is too long to look up; say in a few words what the task needs.");
+      assert.equal(tool.call({ name: "charts" }), index.get("charts").body);
       const named = index.loadSkillTool({ name: "skill" });
       assert.equal(named.name, "skill");
       assert.equal(named.call({ name: "notes" }), "Headings, then bullets.");
