@@ -36,6 +36,9 @@ function stepIndex(messages) {
   return n;
 }
 
+// Whether the model's answer of `step` is among `messages` (the same message, or one of its id).
+const answeredIn = (step, messages) => messages.some((m) => m === step.response || (isObject(step.response) && step.response.id != null && isObject(m) && m.id === step.response.id));
+
 // A custom event to the running LangChain config's callback manager, when there is one.
 async function customEvent(data) {
   const config = tryOr(() => globalThis[LC_ALS]?.getStore?.()?.extra?.[LC_CONFIG]);
@@ -63,9 +66,8 @@ export function toolPaletteMiddleware(options) {
     const messages = Array.isArray(request.messages) ? request.messages : [];
     // A step whose answer is in this call's messages is over (its calls ran or never will).
     for (const step of open) {
-      const answer = step.response;
       if (step.done) open.delete(step);
-      else if (messages.some((m) => m === answer || (answer && answer.id != null && isObject(m) && m.id === answer.id))) {
+      else if (answeredIn(step, messages)) {
         open.delete(step);
         step.finish();
         await delivered(step);
@@ -104,7 +106,10 @@ export function toolPaletteMiddleware(options) {
 
   async function wrapToolCall(request, handler) {
     const call = request.toolCall;
-    const step = await core.stepFor(isObject(call) ? call.id : undefined, { ctx: () => o.context(request), signal: isObject(request.runtime) ? request.runtime.signal : undefined });
+    // Of the steps that emitted this call id (agents in parallel may each), the one whose answer is in this call's state.
+    const messages = isObject(request.state) && Array.isArray(request.state.messages) ? request.state.messages : [];
+    const owns = (step) => answeredIn(step, messages);
+    const step = await core.stepFor(isObject(call) ? call.id : undefined, { owns, ctx: () => o.context(request), signal: isObject(request.runtime) ? request.runtime.signal : undefined });
     const def = core.skills?.def;
     if (def && isObject(call) && call.name === def.name) {
       step.dispatched(null);

@@ -71,17 +71,21 @@ export function contextOf(messages, runtimeContext, isUser) {
   return { message: given ?? lastText(messages, isUser), messages, runtimeContext };
 }
 
-// The step of each of the last 1,024 tool calls, by their id.
+// The steps of the last 1,024 tool call ids: an id is only a conversation's, so generations in parallel may each emit it (each id's last 16).
 class Recent extends Map {
-  set(key, value) {
+  add(key, step) {
+    const steps = this.get(key) ?? [];
     this.delete(key);
-    super.set(key, value);
+    super.set(key, [...steps.slice(-15), step]);
     if (this.size > 1024) this.delete(this.keys().next().value);
-    return this;
   }
-  take(key) {
-    const value = this.get(key);
-    return this.delete(key), value;
+  // The step of `key` that is `prefer`'s (the adapter's own clue to the call's generation), else the first; taken out.
+  take(key, prefer) {
+    const steps = this.get(key) ?? [];
+    const i = Math.max(0, steps.findIndex(prefer));
+    const [step] = steps.splice(i, 1);
+    if (steps.length === 0) this.delete(key);
+    return step;
   }
 }
 
@@ -162,7 +166,7 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
   // Every adapter's pipeline of a call: the gate, the policies (POST seam), onDispatch. `{ refused: true }`, else what runs (`call`); a redirect's
   // target is `tools.get(name)` (`tools.kind`: what it must be among, in the error when there is none), or the framework's to find without `tools`.
   function dispatch(step, call, tools) {
-    const d = step.refusesCall(call.name) ? undefined : o.policies ? o.policies.dispatch(call, step.ctx, step.palette) : null;
+    const d = step.refusesCall(call.name) ? undefined : o.policies ? o.policies.dispatch(call, step.ctx, step.gate) : null;
     const redirected = d != null && core.enforce && d.call !== d.original;
     const sent = redirected ? d.call : call;
     const target = redirected && tools ? tools.get(sent.name) : undefined;
@@ -176,9 +180,10 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
     return { dispatch: d, redirected, call: sent, target };
   }
 
-  // The step whose model emitted the call `id` (or `also`); else a silent one, after the adapter's `warning`.
-  async function stepFor(id, { also, ctx, signal, warning }) {
-    const step = (typeof id === "string" && calls.take(id)) || also || null;
+  // The step whose model emitted the call `id` (of those that emitted it, `also` or one `owns` says is this call's generation's), else `also`; else
+  // a silent one, after the adapter's `warning`.
+  async function stepFor(id, { also, owns = () => false, ctx, signal, warning }) {
+    const step = (typeof id === "string" && calls.take(id, (s) => s === also || owns(s))) || also || null;
     if (step) return step;
     if (warning && (o.router || o.policies)) warn(...warning);
     return begin({ index: -1, ctx: ctx(), signal, silent: true });
@@ -243,6 +248,12 @@ class Step {
     this.attributes = Object.assign(this.attributes ?? {}, attributes(this.report()));
   }
 
+  // The palette a redirect must land in (SPEC 4): the step's, or, on a step that did not narrow, every tool the framework has (its registered
+  // tools: a redirect to another name is dropped with a warning); the outcome itself when the framework's tools are not known.
+  get gate() {
+    return Array.isArray(this.palette?.names) || !this.tools ? this.palette : [...this.tools];
+  }
+
   isOutside(name) {
     return this.offeredSet !== null && !this.offeredSet.has(name);
   }
@@ -283,7 +294,7 @@ class Step {
 
   // One call the model emitted; `dispatches`: whether a dispatch will follow.
   call({ id, name }, dispatches) {
-    if (typeof id === "string") this.core.calls.set(id, this);
+    if (typeof id === "string") this.core.calls.add(id, this);
     if (this.isOutside(name)) this.outside.push(Object.freeze({ id: id ?? null, name, refused: this.refusesCall(name) }));
     if (dispatches) this.expected++;
   }

@@ -1,0 +1,18 @@
+import { Agent, run, fakeModel, callTool, say, mkTools } from "./oa-h.mjs";
+import { ToolRouter, ToolPolicies } from "tool-palette";
+import { createToolPalette } from "tool-palette/openai-agents";
+const ran = [], reports = [];
+const tools = mkTools(["weather", "search", "sql"], ran);
+const router = new ToolRouter({ registered: tools.map((t) => t.name), entries: (ctx) => (ctx.message.includes("weather") ? ["weather"] : ["search", "sql"]) });
+const policies = new ToolPolicies([{ name: "sales", match: (c) => c.message.includes("sales"), whenTool: "search", redirectTo: "sql" }]);
+const palette = createToolPalette({ router, policies, onDecision: (r) => reports.push(r), onWarning: (w) => reports.push({ warning: w.code }) });
+let open; const gate = new Promise((r) => (open = r)); setTimeout(open, 30);
+const mkAgent = (model) => new Agent({ name: "assistant", tools: palette.tools(tools), model: palette.model(model) });
+const A = mkAgent(fakeModel("A", [callTool("weather", { q: "x" }, "call-1"), say("ok")], null, () => gate));
+const B = mkAgent(fakeModel("B", [callTool("search", { q: "x" }, "call-1"), say("ok")], null, () => gate));
+const out = await Promise.allSettled([run(A, "what is the weather"), run(B, "sales of march")]);
+console.log(out.map((o) => o.status + " " + (o.reason?.message ?? o.value.finalOutput)));
+console.log("ran", JSON.stringify(ran));
+console.log("reports", reports.map((r) => r.warning ?? `step ${r.step} offered=${r.offered} dispatches=${r.dispatches.map((d) => d.original.name + "->" + d.call.name)}`));
+const ok = JSON.stringify(ran.map(r=>r[0]).sort()) === JSON.stringify(["sql", "weather"]) && out.every((o) => o.status === "fulfilled");
+console.log(ok ? "PASS" : "FAIL");
