@@ -117,7 +117,10 @@ function called(index, tool, run, args) {
   [name, query] = [typeof name === "string" && name !== "" ? name : undefined, typeof query === "string" && query !== "" ? query : undefined];
   if (name === undefined && query === undefined) return `${tool} takes {"name": "<a skill's name>"} or {"query": "<what the task needs>"}.`;
   const asked = [name, query].filter((t) => t !== undefined);
-  if (!holds(asked)) return `No skill matches: the ${query === undefined ? "name" : "query"} is too long to look up; say in a few words what the task needs.`;
+  if (!holds(asked)) {
+    const long = [[name, "name"], [query, "query"]].filter(([t]) => t !== undefined && !holds([t])).map(([, what]) => what);
+    return `No skill matches: the ${long.length === 1 ? long[0] : "name and query"} ${long.length === 1 ? "is" : "are"} too long to look up; say in a few words what the task needs.`;
+  }
   const found = withRecord(index, SkillIndex, "loadSkillTool", ([table, ix], { names, tools }) => {
     putNames(asked, "SkillIndex.loadSkillTool: call");
     const [kind, i, ...at] = wasm.skill_pick(table, ix, name !== undefined, query !== undefined);
@@ -194,14 +197,15 @@ function sourceOf(item, where) {
     const at = `${where}.allowedTools`;
     const entries = typeof allowedTools === "string" ? undefined : attempt(() => (isObject(allowedTools) && isFunction(allowedTools[Symbol.iterator]) ? bounded(allowedTools) : undefined), at);
     if (!entries) throw mustBe(at, "an array of { tool, scope } (a skill's allowedTools) or null", allowedTools);
-    tools = entries.map((entry, i) => {
+    const read = entries.map((entry, i) => {
       if (!isObject(entry)) throw mustBe(`${at}[${i}]`, "{ tool, scope }", entry);
       const [tool, scope] = fields(entry, ["tool", "scope"], `${at}[${i}]`);
       if (typeof tool !== "string" || tool === "") throw mustBe(`${at}[${i}].tool`, "a non-empty string", tool);
       if (scope != null && typeof scope !== "string") throw mustBe(`${at}[${i}].scope`, "a string or null", scope);
-      return [tool, scope ?? null];
+      return /** @type {[string, string | null]} */ ([tool, scope ?? null]);
     });
-    pairs.push(["allowed-tools", tools.map(([tool, scope]) => (scope === null ? tool : `${tool}(${scope})`)).join(" ")]);
+    pairs.push(["allowed-tools", read.map(([tool, scope]) => (scope === null ? tool : `${tool}(${scope})`)).join(" ")]);
+    tools = read;
   }
   const given = isObject(frontmatter) ? attempt(() => Object.entries(frontmatter), `${where}.frontmatter`) : [];
   for (const pair of given) if (!["name", "description", "allowed-tools"].includes(pair[0]) && pair[1] !== undefined) pairs.push(pair);

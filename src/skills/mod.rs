@@ -17,6 +17,10 @@ use alloc::vec::Vec;
 use yaml::is;
 pub use yaml::Value;
 
+/// The seed a frontmatter's keys are hashed from (yaml.rs `Entries`): drawn by the module at
+/// start (src/js/mod.rs), so that a text cannot be written to make its keys collide.
+pub static SEED: core::sync::atomic::AtomicU32 = core::sync::atomic::AtomicU32::new(0);
+
 /// One entry of `allowed-tools`: `Tool(scope)` or a bare `Tool`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AllowedTool {

@@ -20,8 +20,9 @@
 //! value after a comment line is read (npm yaml refuses it), and a double-quoted value
 //! whose closing quote is escaped is unclosed (npm yaml reads some).
 
-use crate::names::hash;
+use crate::names::hash_from;
 use alloc::vec::Vec;
+use core::sync::atomic::Ordering::Relaxed;
 
 use super::{Fault, Problem};
 
@@ -1216,8 +1217,9 @@ fn number(t: &[u16]) -> Option<f64> {
 }
 
 /// A mapping's entries, in the text's order, and a table of their keys (`table`: an entry's
-/// index + 1, 0 empty; linear probing, at most half full): a key seen twice is found without
-/// a scan of the others, so that a hostile text of many keys stays linear.
+/// index + 1, 0 empty; linear probing, at most half full; hashed from the module's seed): a
+/// key seen twice is found without a scan of the others, so that a hostile text of many keys
+/// stays linear.
 #[derive(Default)]
 struct Entries {
     list: Vec<(Vec<u16>, Value)>,
@@ -1229,7 +1231,7 @@ impl Entries {
     #[inline(never)]
     fn slot(&self, key: &[u16]) -> usize {
         let mask = self.table.len().wrapping_sub(1);
-        let mut at = hash(key) as usize & mask;
+        let mut at = hash_from(key, super::SEED.load(Relaxed)) as usize & mask;
         while let Some(&i) = self.table.get(at) {
             match self.list.get((i as usize).wrapping_sub(1)) {
                 Some((k, _)) if k != key => at = (at + 1) & mask,

@@ -232,15 +232,27 @@ test("a restored run gates the saved turn's calls as the unbroken run does (with
 });
 
 test("a restored run whose saved turn did not narrow (a refusal) gates as the unbroken one: every tool listed, the search tool too", async () => {
+  for (const cache of [undefined, "append"]) {
+    const { servers: s } = await servers();
+    const warned = [];
+    // A redirect to a tool no server lists is dropped with a warning in both (the policies' palette: every tool listed, and the run's own).
+    const policies = { dispatch: (call, ctx, palette) => (call.name === "add_note" && !palette.includes("ghost") && warned.push(palette.length), { call, original: call, redirectedBy: null, dropped: null }) };
+    const options = { servers: s, entries: () => [], policies, ...(cache && { cache }) };
+    const run = mcp.createMcpPalette(options).run();
+    const turn = await run.route("hello");
+    assert.equal(turn.outcome.kind, "refused");
+    const restored = mcp.createMcpPalette(options).run({ saved: run.save() });
+    for (const call of [{ name: "close_pull_request", arguments: { target: "1" } }, { name: "add_note", arguments: { target: "1" } }, { name: "search_tools", arguments: { query: "notes" } }, { name: "nope", arguments: { target: "1" } }]) {
+      const [was, now] = [await run.callTool(call), await restored.callTool(call)];
+      assert.deepEqual(now, was, `${cache}: ${call.name}`);
+      assert.equal(now.isError, call.name === "nope" ? true : undefined, `${cache}: ${call.name}`);
+    }
+    assert.deepEqual(warned, [ALL.length + 1, ALL.length + 1], `${cache}`);
+  }
+  // A gate saved before any turn is no saved run.
   const { servers: s } = await servers();
-  const palette = mcp.createMcpPalette({ servers: s, entries: () => [] });
-  const run = palette.run();
-  const turn = await run.route("hello");
-  assert.equal(turn.outcome.kind, "refused");
-  const restored = mcp.createMcpPalette({ servers: s, entries: () => [] }).run({ saved: run.save() });
-  for (const name of ["close_pull_request", "add_note"]) assert.equal((await restored.callTool({ name, arguments: { target: "1" } })).isError, undefined, name);
-  assert.equal((await restored.callTool({ name: "search_tools", arguments: { query: "notes" } })).isError, undefined);
-  assert.equal((await restored.callTool({ name: "nope", arguments: { target: "1" } })).isError, true);
+  const forged = JSON.stringify({ ...JSON.parse(mcp.createMcpPalette({ servers: s }).run().save()), gate: { names: ["add_note"], kind: "routed", message: "", targets: [], lenient: true } });
+  assert.throws(() => mcp.createMcpPalette({ servers: s }).run({ saved: forged }), { name: "TypeError", message: "tool-palette/mcp: run(options).saved is not a saved run of tool-palette/mcp (from onSaved or run.save())" });
 });
 
 test("a saved run whose core form was cut short or altered is a TypeError naming run(options).saved, never a new run (cache or not)", async () => {

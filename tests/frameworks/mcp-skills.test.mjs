@@ -152,6 +152,17 @@ test("a SKILL.md served as a blob is checked by its raw bytes (a leading BOM inc
   assert.equal(methods(crm).filter((m) => m === "skills/get").length, 0);
 });
 
+test("a SKILL.md blob that is not UTF-8 (its entry's size and digest right) is refused in words, never read with replacement characters", async () => {
+  const hostile = (skill, entry, text) => {
+    if (skill.name !== "customer-lookup") return {};
+    const blob = Buffer.concat([Buffer.from(text, "utf8"), Buffer.from([0xff, 0xfe])]);
+    return { blob, entry: { ...entry, resources: [{ uri: entry.uri, size: blob.length, digest: `sha256:${sha256(blob)}` }] } };
+  };
+  const { servers: s } = await servers({ hostile });
+  const first = await mcp.createMcpPalette(options(s)).run().route(LOOKUP);
+  assert.equal(first.instructions[0].text, 'The skill "customer-lookup" could not be read: the SKILL.md at skill://customer-lookup/SKILL.md does not match its entry: its blob is not UTF-8 text');
+});
+
 test("a server whose skills/list fails, or lists entries that are no skills: those are left out with a warning each; its tools, the other entries and the host's skills serve", async () => {
   const warnings = [];
   const failing = await servers({ failList: true });

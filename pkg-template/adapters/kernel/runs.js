@@ -22,7 +22,7 @@ export const runLists = (step, listed, skills) => ({
 export class Runs {
   constructor(cache, pinnedOf, { carry = false, saved = null, at = "options.saved", of = "an adapter (from onSaved or save())" } = {}) {
     Object.assign(this, { cache, pinnedOf, carry, at, names: null, run: null, listed: [], revealed: [], met: [], placed: [], messages: [], called: [] });
-    const back = (this.pending = saved === null ? null : Runs.parse(saved, at, of));
+    const back = (this.pending = saved === null ? null : Runs.parse(saved, at, of, carry));
     if (back) Object.assign(this, { listed: back.listed, revealed: back.revealed, met: back.met, placed: back.placed, messages: back.messages ?? (back.message == null ? [] : [back.message]), called: [...(back.called ?? [])] });
   }
 
@@ -112,7 +112,7 @@ export class Runs {
   }
 
   // A saved form read and checked (a TypeError naming `at` says why not).
-  static parse(saved, at, of) {
+  static parse(saved, at, of, carry = false) {
     if (typeof saved !== "string") throw fail(at, "a string (a saved run, from onSaved or save())", saved);
     const o = tryOr(() => JSON.parse(saved));
     const lists = (v) => Array.isArray(v) && v.every((x) => typeof x === "string");
@@ -124,8 +124,9 @@ export class Runs {
     const evidence = versioned && (o.message == null || typeof o.message === "string") && lists(o.messages ?? []) && lists(o.called ?? []);
     const altered = `${at} is not a saved run of ${of}, or it was cut short or altered`;
     if (!met || !placed || !evidence || (o.run !== null && typeof o.run !== "string") || !lists(o.listed) || !lists(o.revealed)) throw new TypeError(altered);
-    // The core's form is checked now, over no tools: only the list it was saved over may refuse it (it is given at the first step).
-    if (o.run !== null) {
+    // With `carry` (a run that starts anew over other tools), the core's form is checked now, over no tools: only the list it was saved over may
+    // refuse it, so that a form cut short or altered is never taken for one saved over other tools. (Without, the first step refuses it.)
+    if (carry && o.run !== null) {
       try {
         PaletteRun.load(o.run, { registered: [] }).dispose();
       } catch (error) {

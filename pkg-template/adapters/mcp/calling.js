@@ -2,7 +2,7 @@
 // palette is a failed call (isError: true) naming only the offered tools.
 import { refuses } from "../kernel/core.js";
 import { aiSdkTools, langchainTools, NO_TOOL_MATCHES, openaiAgentsTools, resultText } from "../kernel/tools.js";
-import { abortable, attempt, checkSignal, errorText, fail, fields, isFunction, isObject, read, reasonOf, tryOr, within } from "../kernel/values.js";
+import { abortable, attempt, checkSignal, errorText, fail, fields, isFunction, isObject, isString, read, reasonOf, tryOr, within } from "../kernel/values.js";
 
 const failed = (text) => ({ content: [{ type: "text", text }], isError: true });
 
@@ -88,7 +88,7 @@ export function createCalling(o, listing, routing) {
     if (c.invalid) return failed(c.invalid);
     const l = await abortable(listing.listed(), signal);
     const turn = routing.gate; // the latest turn's gate (a restored run's: the saved one)
-    const offered = turn === null ? [] : turn.names ?? l.names;
+    const offered = turn === null ? [] : turn.names ?? routing.every(l);
     // A turn that did not narrow offers the run's own tools too (the search reveals nothing hidden); a name now another server's (after
     // list_changed) is not that turn's tool; an unknown name is answered as a hidden one (nothing hidden shows).
     const was = turn ? turn.targets.get(c.name) : undefined;
@@ -107,7 +107,10 @@ export function createCalling(o, listing, routing) {
       changed();
       return { content: [{ type: "text", text }] };
     }
-    const dispatched = policies ? policies.dispatch(c, turn ? turn.ctx : { message: "" }, turn ? turn.palette : undefined) : null;
+    // A redirect lands in the turn's palette; a turn that did not narrow offers every tool listed (and the run's own), as the policies' gate reads.
+    const narrowed = turn && (Array.isArray(turn.palette) || turn.kind === "routed");
+    const palette = narrowed ? turn.palette : [...l.names, ...[searchName, skills?.def ? skillTool : false].filter(isString)];
+    const dispatched = policies ? policies.dispatch(c, turn ? turn.ctx : { message: "" }, palette) : null;
     const target = dispatched ? dispatched.call : c;
     if (isSearchTool(target.name)) return search(target.args, l, signal);
     const entry = l.byName.get(target.name);

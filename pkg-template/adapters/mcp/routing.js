@@ -12,7 +12,7 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
   const of = "tool-palette/mcp (from onSaved or run.save())";
   const runs = new Runs(cache, () => pins, { carry: true, saved: saved ?? null, at: `${where}: run(options).saved`, of });
   const back = runs.pending ?? { turns: 0, found: [], gate: null };
-  if (!Number.isSafeInteger(back.turns) || back.turns < 0 || !Array.isArray(back.found) || !back.found.every(isString) || !(back.gate == null || isGate(back.gate))) {
+  if (!Number.isSafeInteger(back.turns) || back.turns < 0 || !Array.isArray(back.found) || !back.found.every(isString) || !(back.gate == null || (back.turns > 0 && isGate(back.gate)))) {
     throw new TypeError(`${where}: run(options).saved is not a saved run of ${of}`);
   }
   const found = [...back.found];
@@ -101,6 +101,8 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     get gate() {
       return current?.gate ?? restored;
     },
+    // What a turn that did not narrow offered: every tool listed, and with a run its own tools (pinned).
+    every: (l) => (cache === null ? l.names : [...l.names, ...pins]),
     run: {
       route: async (context, options) => routeTurn(context, fields(options, ["signal"], `${where}: route(context, options)`).signal, false),
       router,

@@ -81,8 +81,8 @@ export function createSkills(o, listing) {
     const content = contents.find((c) => isObject(c) && c.uri === s.uri) ?? contents[0];
     // A blob's size and digest are its raw bytes' (a BOM included: parseSkill reads one).
     const raw = !isString(content?.text) && isString(content?.blob) ? Uint8Array.from(atob(content.blob), (c) => c.charCodeAt(0)) : null;
-    const text = isString(content?.text) ? content.text : raw ? new TextDecoder("utf-8", { ignoreBOM: true }).decode(raw) : null;
-    let why = text === null ? "it has no text" : null;
+    const text = isString(content?.text) ? content.text : raw ? tryOr(() => new TextDecoder("utf-8", { ignoreBOM: true, fatal: true }).decode(raw), false) : null;
+    let why = text === null ? "it has no text" : text === false ? "its blob is not UTF-8 text" : null;
     const bytes = why === null ? raw ?? new TextEncoder().encode(text) : null;
     if (bytes?.length > MAX_DEFINITION) throw large(bytes.length);
     if (why === null && Array.isArray(s.resources)) {

@@ -370,6 +370,9 @@ export function skills(tp) {
       const long = "x".repeat((1 << 23) + 1);
       assert.equal(tool.call({ query: long }), "No skill matches: the query is too long to look up; say in a few words what the task needs.");
       assert.equal(tool.call({ name: long }), "No skill matches: the name is too long to look up; say in a few words what the task needs.");
+      assert.equal(tool.call({ name: long, query: "charts" }), "No skill matches: the name is too long to look up; say in a few words what the task needs.");
+      const half = "y".repeat(1 << 22);
+      assert.equal(tool.call({ name: half, query: half + "z" }), "No skill matches: the name and query are too long to look up; say in a few words what the task needs.");
       assert.equal(tool.call({ name: "charts" }), index.get("charts").body);
       const named = index.loadSkillTool({ name: "skill" });
       assert.equal(named.name, "skill");
