@@ -103,16 +103,9 @@ pub fn trim_bounds(name: &Name) -> (usize, usize) {
 /// FxHash-style hashing of code units: small and fast; the table below is keyed by
 /// trusted-enough input (an agent's own tool names), so no DoS-resistant hasher is needed
 /// for correctness, and a collision only costs a probe.
-pub(crate) fn hash(name: &Name) -> u32 {
-    hash_from(name, 0)
-}
-
-/// [`hash`] from the state `seed`: a SKILL.md's keys, hostile text, are hashed from a seed
-/// the module draws at start (`skills::SEED`), so that keys made to collide cannot be
-/// written in advance.
-pub(crate) fn hash_from(name: &Name, seed: u32) -> u32 {
+fn hash(name: &Name) -> u32 {
     const K: u32 = 0x9E37_79B9;
-    let mut h: u32 = seed ^ name.len() as u32;
+    let mut h: u32 = name.len() as u32;
     let mut pairs = name.chunks_exact(2);
     for pair in &mut pairs {
         let word = u32::from(pair[0]) | u32::from(pair[1]) << 16;

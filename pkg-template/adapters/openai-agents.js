@@ -80,14 +80,13 @@ export function createToolPalette(options) {
       async function invoke(runContext, input, details) {
         const callId = isObject(details) && isObject(details.toolCall) ? details.toolCall.callId : undefined;
         const warning = ["NO_MODEL_SEAM", "a tool ran in a turn that palette.model() did not serve: routing and model selection happen in the agent's model, so use model: palette.model(yourModel) (or a model provider returning it)."];
-        // Of the turns that emitted this call id (runs in parallel may each), the one of this run (its trace).
-        const context = traceContext();
-        const own = context ? runs.get(context.trace)?.open : undefined;
-        const step = await core.stepFor(callId, { owns: (s) => s === own, ctx: () => o.context({ runContext, agent: undefined }), warning });
+        // Of the turns that emitted this call id (runs in parallel may each), the one whose answer holds this very call item.
+        const item = isObject(details) ? details.toolCall : undefined;
+        const step = await core.stepFor(callId, { owns: (s) => s.items?.includes(item), ctx: () => o.context({ runContext, agent: undefined }), warning });
         const args = tryOr(() => JSON.parse(input), NOT_JSON);
         if (args === NOT_JSON) return step.dispatched(null), tool.invoke(runContext, input, details); // the tool reports its own parse error
         const sent = core.dispatch(step, { name, args, ...(typeof callId === "string" && { id: callId }) }, targets);
-        if (sent.refused) throw new Error(`${WHERE}: "${name}" is not offered this turn (offered: ${(step.offered ?? []).join(", ")}); the tool did not run.`);
+        if (sent.refused && !step.silent) throw new Error(`${WHERE}: "${name}" is not offered this turn (offered: ${(step.offered ?? []).join(", ")}); the tool did not run.`);
         if (!sent.redirected) return tool.invoke(runContext, input, details);
         // The target parses the arguments with its own schema; the SDK attributes its output to the emitted call.
         return sent.target.invoke(runContext, JSON.stringify(sent.call.args ?? {}), details);
@@ -128,6 +127,7 @@ export function createToolPalette(options) {
 
   function answered({ step, functions }, output) {
     const calls = Array.isArray(output) ? output.filter((item) => isObject(item) && item.type === "function_call") : [];
+    step.items = calls;
     let refused = null;
     for (const item of calls) {
       const refuse = step.refusesCall(item.name);

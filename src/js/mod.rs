@@ -32,8 +32,12 @@ use wasm_bindgen::prelude::*;
 fn start() {
     let room: alloc::vec::Vec<JsValue> = (0..4096u32).map(JsValue::from).collect();
     drop(room);
-    let seed = (js_sys::Math::random() * 4_294_967_296.0) as u32;
-    crate::skills::SEED.store(seed, core::sync::atomic::Ordering::Relaxed);
+    for word in &crate::skills::SEED {
+        word.store(
+            (js_sys::Math::random() * 4_294_967_296.0) as u32,
+            core::sync::atomic::Ordering::Relaxed,
+        );
+    }
 }
 
 /// A public call begins (host.js `enter`): the depth of calls before it, the mark to close

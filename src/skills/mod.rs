@@ -17,9 +17,11 @@ use alloc::vec::Vec;
 use yaml::is;
 pub use yaml::Value;
 
-/// The seed a frontmatter's keys are hashed from (yaml.rs `Entries`): drawn by the module at
-/// start (src/js/mod.rs), so that a text cannot be written to make its keys collide.
-pub static SEED: core::sync::atomic::AtomicU32 = core::sync::atomic::AtomicU32::new(0);
+/// The 128-bit key a frontmatter's keys are hashed with (yaml.rs `Entries`, SipHash-1-3):
+/// drawn by the module at start (src/js/mod.rs), so that a text cannot be written to make
+/// its keys collide.
+pub static SEED: [core::sync::atomic::AtomicU32; 4] =
+    [const { core::sync::atomic::AtomicU32::new(0) }; 4];
 
 /// One entry of `allowed-tools`: `Tool(scope)` or a bare `Tool`.
 #[derive(Clone, Debug, PartialEq)]

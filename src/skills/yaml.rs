@@ -20,7 +20,6 @@
 //! value after a comment line is read (npm yaml refuses it), and a double-quoted value
 //! whose closing quote is escaped is unclosed (npm yaml reads some).
 
-use crate::names::hash_from;
 use alloc::vec::Vec;
 use core::sync::atomic::Ordering::Relaxed;
 
@@ -1217,9 +1216,9 @@ fn number(t: &[u16]) -> Option<f64> {
 }
 
 /// A mapping's entries, in the text's order, and a table of their keys (`table`: an entry's
-/// index + 1, 0 empty; linear probing, at most half full; hashed from the module's seed): a
-/// key seen twice is found without a scan of the others, so that a hostile text of many keys
-/// stays linear.
+/// index + 1, 0 empty; linear probing, at most half full; keys hashed by [`sip`]): a key seen
+/// twice is found without a scan of the others, so that a hostile text of many keys stays
+/// linear.
 #[derive(Default)]
 struct Entries {
     list: Vec<(Vec<u16>, Value)>,
@@ -1231,7 +1230,7 @@ impl Entries {
     #[inline(never)]
     fn slot(&self, key: &[u16]) -> usize {
         let mask = self.table.len().wrapping_sub(1);
-        let mut at = hash_from(key, super::SEED.load(Relaxed)) as usize & mask;
+        let mut at = sip(key) as usize & mask;
         while let Some(&i) = self.table.get(at) {
             match self.list.get((i as usize).wrapping_sub(1)) {
                 Some((k, _)) if k != key => at = (at + 1) & mask,
@@ -1259,4 +1258,55 @@ impl Entries {
             }
         }
     }
+}
+
+/// SipHash-1-3 of `units` (four code units a word, the length in the last word's top 16
+/// bits) under the module's key (`skills::SEED`): a keyed hash, so that keys made to share a
+/// slot cannot be written without the key (a hash such as FxHash, seeded or not, has
+/// collisions that hold for every seed).
+#[inline(never)]
+fn sip(units: &[u16]) -> u64 {
+    let key = |i: usize| u64::from(super::SEED[i].load(Relaxed));
+    let (k0, k1) = (key(0) | key(1) << 32, key(2) | key(3) << 32);
+    let mut v = [
+        k0 ^ 0x736f_6d65_7073_6575,
+        k1 ^ 0x646f_7261_6e64_6f6d,
+        k0 ^ 0x6c79_6765_6e65_7261,
+        k1 ^ 0x7465_6462_7974_6573,
+    ];
+    let round = |v: &mut [u64; 4]| {
+        v[0] = v[0].wrapping_add(v[1]);
+        v[1] = v[1].rotate_left(13) ^ v[0];
+        v[0] = v[0].rotate_left(32);
+        v[2] = v[2].wrapping_add(v[3]);
+        v[3] = v[3].rotate_left(16) ^ v[2];
+        v[0] = v[0].wrapping_add(v[3]);
+        v[3] = v[3].rotate_left(21) ^ v[0];
+        v[2] = v[2].wrapping_add(v[1]);
+        v[1] = v[1].rotate_left(17) ^ v[2];
+        v[2] = v[2].rotate_left(32);
+    };
+    let compress = |v: &mut [u64; 4], m: u64| {
+        v[3] ^= m;
+        round(v);
+        v[0] ^= m;
+    };
+    let mut words = units.chunks_exact(4);
+    for w in &mut words {
+        compress(
+            &mut v,
+            w.iter().rev().fold(0, |m, &u| m << 16 | u64::from(u)),
+        );
+    }
+    let last = words
+        .remainder()
+        .iter()
+        .rev()
+        .fold(0, |m, &u| m << 16 | u64::from(u));
+    compress(&mut v, last | (units.len() as u64) << 48);
+    v[2] ^= 0xff;
+    for _ in 0..3 {
+        round(&mut v);
+    }
+    v[0] ^ v[1] ^ v[2] ^ v[3]
 }

@@ -64,3 +64,20 @@ test("[ai-sdk] a saved run restored over another tool list is refused at its fir
     [e, e.cause].some((x) => x instanceof TypeError && x.message.startsWith("tool-palette/ai-sdk: options.saved cannot be restored over the tools given now (")),
   );
 });
+
+test("a saved run given to an adapter with another cache is refused at once, naming options.saved (never continued under the saved strategy)", async () => {
+  let saved = null;
+  const palette = play["ai-sdk"].make(OPTIONS);
+  await play["ai-sdk"].play(palette, [{ ...TURNS[0], after: () => (saved = palette.save()) }]);
+  const m = await loadAll(c.load);
+  const cache = JSON.parse(saved).cache;
+  assert.equal(cache, OPTIONS.cache);
+  const other = cache === "fixed" ? "append" : "fixed";
+  assert.throws(() => m.aiSdk.createToolPalette({ ...OPTIONS, cache: other, saved }), {
+    name: "TypeError",
+    message: `tool-palette/ai-sdk: options.saved is a run of cache ${JSON.stringify(cache)}, not "${other}": continue it with the same cache`,
+  });
+  // A form saved before runs named their cache still loads.
+  const { cache: _, ...older } = JSON.parse(saved);
+  assert.doesNotThrow(() => m.aiSdk.createToolPalette({ ...OPTIONS, cache: other, saved: JSON.stringify(older) }));
+});

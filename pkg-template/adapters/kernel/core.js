@@ -71,7 +71,8 @@ export function contextOf(messages, runtimeContext, isUser) {
   return { message: given ?? lastText(messages, isUser), messages, runtimeContext };
 }
 
-// The steps of the last 1,024 tool call ids: an id is only a conversation's, so generations in parallel may each emit it (each id's last 16).
+// The open steps of the last 1,024 tool call ids: an id is only a conversation's, so generations in parallel may each emit it (each id's last 16;
+// a step leaves when it finishes).
 class Recent extends Map {
   add(key, step) {
     const steps = this.get(key) ?? [];
@@ -79,13 +80,18 @@ class Recent extends Map {
     super.set(key, [...steps.slice(-15), step]);
     if (this.size > 1024) this.delete(this.keys().next().value);
   }
-  // The step of `key` that is `prefer`'s (the adapter's own clue to the call's generation), else the first; taken out.
+  // The latest step of `key` that is `prefer`'s (the adapter's clue to the call's generation), else the latest; taken out.
   take(key, prefer) {
     const steps = this.get(key) ?? [];
-    const i = Math.max(0, steps.findIndex(prefer));
-    const [step] = steps.splice(i, 1);
+    const i = steps.findLastIndex(prefer);
+    const [step] = steps.splice(i < 0 ? steps.length - 1 : i, 1);
     if (steps.length === 0) this.delete(key);
     return step;
+  }
+  drop(key, step) {
+    const steps = this.get(key)?.filter((s) => s !== step) ?? [];
+    if (steps.length === 0) this.delete(key);
+    else super.set(key, steps);
   }
 }
 
@@ -206,7 +212,7 @@ export function createCore(options, where, defaultContext, { trace, extra = [] }
 
 class Step {
   constructor(core, { index, ctx, outcome, decision, selection, tools, silent, shape }) {
-    Object.assign(this, { core, index, ctx, outcome, decision, selection, silent, dispatches: [], outside: [], expected: 0, received: 0, seen: false, done: false });
+    Object.assign(this, { core, index, ctx, outcome, decision, selection, silent, dispatches: [], outside: [], ids: [], expected: 0, received: 0, seen: false, done: false });
     this.tools = tools ? new Set(tools) : null;
     this.listed = this.runStep = null; // with a run: its step, whose names are sent to the model in this order
     // The names offered (`null`: every tool): the routed names and the pins.
@@ -294,7 +300,7 @@ class Step {
 
   // One call the model emitted; `dispatches`: whether a dispatch will follow.
   call({ id, name }, dispatches) {
-    if (typeof id === "string") this.core.calls.add(id, this);
+    if (typeof id === "string") this.core.calls.add(id, this), this.ids.push(id);
     if (this.isOutside(name)) this.outside.push(Object.freeze({ id: id ?? null, name, refused: this.refusesCall(name) }));
     if (dispatches) this.expected++;
   }
@@ -314,6 +320,7 @@ class Step {
   finish() {
     if (this.done) return;
     this.done = true;
+    for (const id of this.ids) this.core.calls.drop(id, this);
     if (!this.silent) this.core.emit(this);
   }
 

@@ -23,6 +23,8 @@ export class Runs {
   constructor(cache, pinnedOf, { carry = false, saved = null, at = "options.saved", of = "an adapter (from onSaved or save())" } = {}) {
     Object.assign(this, { cache, pinnedOf, carry, at, names: null, run: null, listed: [], revealed: [], met: [], placed: [], messages: [], called: [] });
     const back = (this.pending = saved === null ? null : Runs.parse(saved, at, of, carry));
+    // A run saved under another strategy is not this one's (its prefix would not be this cache's); forms saved before they named it load.
+    if (back && back.cache !== undefined && back.cache !== cache) throw new TypeError(`${at} is a run of cache ${JSON.stringify(back.cache)}, not ${JSON.stringify(cache)}: continue it with the same cache`);
     if (back) Object.assign(this, { listed: back.listed, revealed: back.revealed, met: back.met, placed: back.placed, messages: back.messages ?? (back.message == null ? [] : [back.message]), called: [...(back.called ?? [])] });
   }
 
@@ -108,7 +110,7 @@ export class Runs {
   save(more = {}) {
     const run = this.run ? this.run.save() : this.pending?.run ?? null;
     const { listed, revealed, met, placed, messages, called } = this;
-    return JSON.stringify({ "tool-palette": "run", version: VERSION, run, listed, revealed, met, placed, messages, called, ...more });
+    return JSON.stringify({ "tool-palette": "run", version: VERSION, cache: this.cache, run, listed, revealed, met, placed, messages, called, ...more });
   }
 
   // A saved form read and checked (a TypeError naming `at` says why not).
