@@ -26,18 +26,11 @@ use wasm_bindgen::prelude::*;
 /// load) keeps its free slots in a buffer of its own, made when first needed: made here,
 /// at start, outside any call, its memory is the module's for good (made inside a call, it
 /// would go with that call's memory). Room for 4,096 values: within it, taking a slot
-/// allocates nothing. It also draws the seed a SKILL.md's keys are hashed from
-/// (`skills::SEED`).
+/// allocates nothing.
 #[wasm_bindgen(start)]
 fn start() {
     let room: alloc::vec::Vec<JsValue> = (0..4096u32).map(JsValue::from).collect();
     drop(room);
-    for word in &crate::skills::SEED {
-        word.store(
-            (js_sys::Math::random() * 4_294_967_296.0) as u32,
-            core::sync::atomic::Ordering::Relaxed,
-        );
-    }
 }
 
 /// A public call begins (host.js `enter`): the depth of calls before it, the mark to close

@@ -111,6 +111,7 @@ impl Serialize for Yaml<'_> {
 /// handed to skills.js (true), or its `SyntaxError`'s message (false).
 #[wasm_bindgen]
 pub fn parse_skill() -> bool {
+    seeded();
     let batch = batch::names(2);
     let path = if batch.len() > 1 { batch.get(1) } else { &[] };
     match table::read(batch.get(0), path) {
@@ -130,6 +131,7 @@ pub fn parse_skill() -> bool {
 /// message handed over); `[1, i, j]`: skill i has skill j's name (handed over); `[2]`: the memory ran out.
 #[wasm_bindgen]
 pub fn skills_read(table: u32, count: u32) -> Vec<u32> {
+    seeded();
     // Read in the call's memory (what fails is answered from it), then copied into the
     // record's: a state owns exactly what its build allocates.
     let (texts, paths) = batch::names(2 * count).split(count as usize);
@@ -248,6 +250,7 @@ pub fn skills_save(table: u32, ix: u32) -> Vec<u8> {
 /// skills.js (`sources`), then each skill; or why the bytes are refused (false).
 #[wasm_bindgen]
 pub fn skills_load(table: u32, ix: u32, bytes: Vec<u8>, limit: Option<u32>) -> bool {
+    seeded();
     let (mut why, mut inner) = (None, None);
     let read = heap::build(table, false, || match table::load(bytes) {
         Ok((skills, rest)) => {
@@ -289,4 +292,18 @@ pub fn skills_load(table: u32, ix: u32, bytes: Vec<u8>, limit: Option<u32>) -> b
             (0..s.len()).for_each(|i| hand(s.skill(i)));
         })
         .is_some()
+}
+
+/// Draws the key a SKILL.md's keys are hashed with (`skills::SEED`) at the first read of a
+/// skill: not at start, since Workers refuse random values while a module is imported.
+fn seeded() {
+    use core::sync::atomic::Ordering::Relaxed;
+    if crate::skills::SEED
+        .iter()
+        .all(|word| word.load(Relaxed) == 0)
+    {
+        for word in &crate::skills::SEED {
+            word.store((js_sys::Math::random() * 4_294_967_296.0) as u32, Relaxed);
+        }
+    }
 }

@@ -312,8 +312,7 @@ export function skills_save(table: number, ix: number): Uint8Array;
  * load) keeps its free slots in a buffer of its own, made when first needed: made here,
  * at start, outside any call, its memory is the module's for good (made inside a call, it
  * would go with that call's memory). Room for 4,096 values: within it, taking a slot
- * allocates nothing. It also draws the seed a SKILL.md's keys are hashed from
- * (`skills::SEED`).
+ * allocates nothing.
  */
 export function start(): void;
 

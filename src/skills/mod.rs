@@ -18,8 +18,8 @@ use yaml::is;
 pub use yaml::Value;
 
 /// The 128-bit key a frontmatter's keys are hashed with (yaml.rs `Entries`, SipHash-1-3):
-/// drawn by the module at start (src/js/mod.rs), so that a text cannot be written to make
-/// its keys collide.
+/// drawn by the module at its first read of a skill (src/js/skills.rs `seeded`), so that a
+/// text cannot be written to make its keys collide.
 pub static SEED: [core::sync::atomic::AtomicU32; 4] =
     [const { core::sync::atomic::AtomicU32::new(0) }; 4];
 
