@@ -84,7 +84,7 @@ export function toolPaletteMiddleware(options) {
     step.byName = new Map(all.map((tool) => [nameOf(tool), tool]));
     const next = all === given ? { ...request } : { ...request, tools: all };
     if (core.enforce) {
-      const offered = step.narrow(all);
+      const offered = step.arrange(all);
       if (offered !== all) next.tools = offered;
       if (step.policyModel !== undefined) next.model = step.policyModel;
     }

@@ -1,12 +1,11 @@
 // tool-palette/mcp: the tools of Model Context Protocol servers (clients of the official SDK, or anything with `listTools` and `callTool`), routed,
 // searched and policed. This module reads the options; the listing is mcp/listing.js, a run's routing mcp/routing.js, its calls mcp/calling.js.
-import { readCache, readOutsidePalette, readSkillTool, readToolName } from "./kernel/core.js";
-import { readSkills } from "./kernel/skills.js";
-import { allStrings, attempt, checked, checkFunctions, fail, fields, hasMethod, isObject, warnings } from "./kernel/values.js";
+import { readCache, readOutsidePalette, readToolName } from "./kernel/core.js";
+import { attempt, checked, checkFunctions, fail, fields, hasMethod, isObject, warnings } from "./kernel/values.js";
 import { createListing } from "./mcp/listing.js";
 import { createRouting } from "./mcp/routing.js";
 import { createCalling } from "./mcp/calling.js";
-import { createSkills, declares } from "./mcp/skills.js";
+import { createSkills, readSkillOptions } from "./mcp/skills.js";
 
 const WHERE = "tool-palette/mcp";
 const OPTIONS = ["servers", "policies", "entries", "onDecision", "onWarning", "countTokens", "limit", "listTimeoutMs", "timeoutMs", "outsidePalette", "index", "searchTool", "cache", "skills", "skillIndex", "skillTool"];
@@ -34,23 +33,7 @@ function readMcpOptions(options) {
   readToolName(searchName, `${WHERE}: options.searchTool`);
   readOutsidePalette(outsidePalette, WHERE);
   checked(limit, "limit", `${WHERE}: options.limit`);
-  // The host's own skills (an index made of an iterable is disposed once read).
-  const hostSkills = readSkills(given.skills, `${WHERE}: options.skills`);
-  if (hostSkills && !attempt(() => Array.isArray(hostSkills.names), `${WHERE}: options.skills.names`)) throw fail(`${WHERE}: options.skills`, "a SkillIndex or an iterable of skills (SKILL.md texts, or skills from parseSkill), not another run's skills", hostSkills);
-  const skills = hostSkills ? hostSkills.names.map((name) => hostSkills.get(name)) : [];
-  if (hostSkills && hostSkills !== given.skills) hostSkills.dispose();
-  // The options of the SkillIndex each listing builds, by the facade's rules.
-  const skillIndex = fields(given.skillIndex ?? undefined, ["tools", "disabled", "limit"], `${WHERE}: options.skillIndex`);
-  checked(skillIndex.tools, "mapping", `${WHERE}: options.skillIndex.tools`);
-  if (skillIndex.disabled !== undefined) skillIndex.disabled = allStrings(skillIndex.disabled, `${WHERE}: options.skillIndex.disabled`);
-  checked(skillIndex.limit, "limit", `${WHERE}: options.skillIndex.limit`);
-  const skillServers = [...clients].filter(([, client]) => declares(client)).map(([name]) => name);
-  const hasSkills = skills.length > 0 || skillServers.length > 0 || given.skills != null;
-  const skillTool = readSkillTool(given.skillTool, `${WHERE}: options.skillTool`, hasSkills);
-  if (hasSkills && skillTool !== false && skillTool === searchName) {
-    const clash = given.skillTool == null ? `options.searchTool is the name of the skill tool ("${skillTool}" unless options.skillTool names another)` : "options.skillTool is the name of the search tool";
-    throw new TypeError(`${WHERE}: ${clash}: give them two names`);
-  }
+  const { hasSkills, skillTool, ...skills } = readSkillOptions(given, clients, searchName, WHERE);
   const cache = readCache(given.cache, WHERE) ?? (hasSkills ? "per-turn" : null);
   checked(listTimeoutMs, "wait", `${WHERE}: options.listTimeoutMs`);
   checked(timeoutMs, "wait", `${WHERE}: options.timeoutMs`);
@@ -59,7 +42,7 @@ function readMcpOptions(options) {
   const other = attempt(() => Object.keys(indexOptions ?? {}), `${WHERE}: options.index`).find((key) => key !== "embed" && key !== "onEmbedError");
   if (other !== undefined) throw new TypeError(`${WHERE}: options.index.${other} is not an option here (the palette gives the index its tools, their vectors and the limit; it takes embed and onEmbedError)`);
   checkFunctions(`${WHERE}: options.index`, { embed, onEmbedError });
-  return { where: WHERE, clients, policies, entries, onDecision, countTokens, limit, listTimeoutMs, timeoutMs, outsidePalette, searchName, cache, embed, onEmbedError, warn: warnings(WHERE, onWarning), ...(hasSkills && { skills, skillIndex, skillServers }), skillTool: hasSkills ? skillTool : null };
+  return { where: WHERE, clients, policies, entries, onDecision, countTokens, limit, listTimeoutMs, timeoutMs, outsidePalette, searchName, cache, embed, onEmbedError, warn: warnings(WHERE, onWarning), ...(hasSkills && skills), skillTool: hasSkills ? skillTool : null };
 }
 
 export function createMcpPalette(options) {

@@ -79,7 +79,7 @@ test("a rule is written once: the core's option rules are not copied into the ad
   // and no throwaway SkillIndex built to check options.
   for (const f of files) assert.doesNotMatch(source(f), /0xffffffff|4294967295|2 \*\* 32|a positive integer|a record of tool names or a function|a finite number >= 0 \(or Infinity\)/, `${f} copies an option rule of the core`);
   assert.match(source("mcp.js"), /checked\(limit, "limit",/, "tool-palette/mcp's limit is read by the facade's rule");
-  assert.match(source("mcp.js"), /checked\(skillIndex\.tools, "mapping",/, "tool-palette/mcp's skillIndex.tools is read by the facade's rule");
+  assert.match(source("mcp/skills.js"), /checked\(skillIndex\.tools, "mapping",/, "tool-palette/mcp's skillIndex.tools is read by the facade's rule");
   assert.doesNotMatch(source("mcp.js"), /new SkillIndex\(/, "tool-palette/mcp checks its options without a throwaway SkillIndex");
   const rules = readFileSync(join(pkgDir, "values.js"), "utf8");
   for (const words of ["a positive integer", "a finite number >= 0 (or Infinity)", "a record of tool names or a function", "an iterable of strings"]) assert.equal(rules.split(words).length, 2, `values.js words "${words}" once`);

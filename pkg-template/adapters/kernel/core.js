@@ -42,7 +42,6 @@ export function readToolName(value, where) {
   return value;
 }
 
-/** `options.outsidePalette` of every adapter and tool-palette/mcp. */
 export const readOutsidePalette = (value, where) => checkOneOf(where, "outsidePalette", value, ["refuse", "allow"]);
 
 /** `options.cache`: one of the core's strategies (wire.js `CACHES`), or `null`. */
@@ -53,16 +52,11 @@ export function readCache(cache, where, { deferred = true } = {}) {
   return checkOneOf(where, "cache", cache, deferred ? CACHES : CACHES.filter((c) => c !== "deferred"), true);
 }
 
-// A message's text: its string content, or its text parts joined by line breaks (so that the words at their boundaries stay apart).
-function textOf(content) {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.flatMap((part) => (typeof part === "string" ? [part] : isObject(part) && typeof part.text === "string" ? [part.text] : [])).join("\n");
-}
-
+// The last user message's text: its string content, or its text parts joined by line breaks (so that the words at their boundaries stay apart).
 export function lastText(messages, isUser) {
-  for (let i = Array.isArray(messages) ? messages.length - 1 : -1; i >= 0; i--) if (isObject(messages[i]) && isUser(messages[i])) return textOf(messages[i].content);
-  return "";
+  const content = Array.isArray(messages) ? messages.findLast((m) => isObject(m) && isUser(m))?.content : undefined;
+  if (!Array.isArray(content)) return typeof content === "string" ? content : "";
+  return content.flatMap((part) => (typeof part === "string" ? [part] : isObject(part) && typeof part.text === "string" ? [part.text] : [])).join("\n");
 }
 
 /** A default context: the runtime context's string `message`, else the last user message's text. */
@@ -83,9 +77,8 @@ class Recent extends Map {
   // The latest step of `key` that is `prefer`'s (the adapter's clue to the call's generation), else the latest; taken out.
   take(key, prefer) {
     const steps = this.get(key) ?? [];
-    const i = steps.findLastIndex(prefer);
-    const [step] = steps.splice(i < 0 ? steps.length - 1 : i, 1);
-    if (steps.length === 0) this.delete(key);
+    const step = steps.findLast(prefer) ?? steps.at(-1);
+    this.drop(key, step);
     return step;
   }
   drop(key, step) {
@@ -268,29 +261,22 @@ class Step {
     return this.core.enforce && refuses(this.offeredSet, name, { allow: this.core.o.outsidePalette === "allow", known: (n) => this.tools === null || this.tools.has(n) });
   }
 
+  // Whether the model was sent the tool (with a run: listed).
   isSent(name) {
     return this.listedSet ? this.listedSet.has(name) : !this.isOutside(name);
   }
 
-  // The tools to hand the model: with a run, the listed ones in its order (unnamed entries first); else narrowed by bindPalette.
-  narrow(tools) {
-    const unnamed = (t) => typeof nameOf(t) !== "string";
-    if (this.listed && Array.isArray(tools)) {
-      const byName = new Map();
-      for (const t of tools) if (!unnamed(t) && !byName.has(nameOf(t))) byName.set(nameOf(t), t);
-      return [...tools.filter(unnamed), ...this.listed.filter((name) => byName.has(name)).map((name) => byName.get(name))];
-    }
-    if (!this.offeredSet || !Array.isArray(tools)) return tools;
-    const kept = new Set(bindPalette(tools.filter((t) => !unnamed(t)), this.palette));
-    return tools.filter((t) => unnamed(t) || kept.has(t));
-  }
-
-  // The tools `picked` narrowed (with a run: in its order, after the others), the others as they were.
-  arrange(tools, picked) {
+  // The tools `mine` (named ones) narrowed: with a run, its listed ones in its order, after the others; else by bindPalette, the others kept.
+  arrange(tools, mine = () => true) {
     if (!Array.isArray(tools) || !(this.listed || this.offeredSet)) return tools;
-    if (this.listed) return [...tools.filter((t) => !picked(t)), ...this.narrow(tools.filter(picked))];
-    const kept = new Set(this.narrow(tools.filter(picked)));
-    return tools.filter((t) => !picked(t) || kept.has(t));
+    const ours = (t) => mine(t) && typeof nameOf(t) === "string";
+    if (!this.listed) {
+      const kept = new Set(bindPalette(tools.filter(ours), this.palette));
+      return tools.filter((t) => !ours(t) || kept.has(t));
+    }
+    const byName = new Map();
+    for (const t of tools) if (ours(t) && !byName.has(nameOf(t))) byName.set(nameOf(t), t);
+    return [...tools.filter((t) => !ours(t)), ...this.listed.filter((name) => byName.has(name)).map((name) => byName.get(name))];
   }
 
   // The policies' model for the step, when enforced.

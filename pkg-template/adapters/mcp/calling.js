@@ -2,7 +2,7 @@
 // palette is a failed call (isError: true) naming only the offered tools.
 import { refuses } from "../kernel/core.js";
 import { aiSdkTools, langchainTools, NO_TOOL_MATCHES, openaiAgentsTools, resultText } from "../kernel/tools.js";
-import { abortable, attempt, checkSignal, errorText, fail, fields, isFunction, isObject, isString, read, reasonOf, tryOr, within } from "../kernel/values.js";
+import { abortable, attempt, checkSignal, errorText, fail, fields, isFunction, isObject, read, reasonOf, tryOr, within } from "../kernel/values.js";
 
 const failed = (text) => ({ content: [{ type: "text", text }], isError: true });
 
@@ -109,7 +109,7 @@ export function createCalling(o, listing, routing) {
     }
     // A redirect lands in the turn's palette; a turn that did not narrow offers every tool listed (and the run's own), as the policies' gate reads.
     const narrowed = turn && (Array.isArray(turn.palette) || turn.kind === "routed");
-    const palette = narrowed ? turn.palette : [...l.names, ...[searchName, skills?.def ? skillTool : false].filter(isString)];
+    const palette = narrowed ? turn.palette : routing.all(l);
     const dispatched = policies ? policies.dispatch(c, turn ? turn.ctx : { message: "" }, palette) : null;
     const target = dispatched ? dispatched.call : c;
     if (isSearchTool(target.name)) return search(target.args, l, signal);
@@ -119,13 +119,10 @@ export function createCalling(o, listing, routing) {
     return dispatch(entry, target.args, signal);
   }
 
-  async function every() {
+  const every = async () => {
     const l = await listing.listed();
-    const all = l.names.map((name) => listing.offeredTool(l, name));
-    if (searchName !== false) all.push(listing.searchTool());
-    if (skills?.def) all.push(skills.def);
-    return all;
-  }
+    return routing.all(l).map((name) => routing.toolOf(l, name));
+  };
   const run = (name, args, { id, signal }) => callTool({ name, arguments: args, id }, { signal });
 
   return {

@@ -19,8 +19,7 @@ function readTool(tool) {
   return { tool, ...JSON.parse(json) };
 }
 
-// What an SDK Client's request() checks an answer with (the SDK takes any schema with safeParse): nothing, so that one tool the SDK's schema refuses
-// stays alone in being left out, by readTool.
+// What an SDK Client's request() checks an answer with: nothing (a tool the SDK's schema refuses is left out alone, by readTool).
 export const UNCHECKED = Object.freeze({ safeParse: (data) => ({ success: true, data }) });
 
 // Every page of a paginated list, all within `ms`. Each request has a signal of its own (the SDK leaves a listener on the signal it is given);
@@ -96,7 +95,7 @@ export function createListing(o) {
 
   let [listing, listing$, last] = [null, null, null]; // the current listing, the one in flight, the latest (even when stale)
   const stale = new Set(clients.keys()); // servers to list again
-  const perServer = new Map(); // server → { tools, error }
+  const perServer = new Map(serverOrder.map((server) => [server, { tools: [], error: null }])); // server → { tools, error }, in the servers' order
   const listeners = []; // what else a listing reads of the servers (their skills, mcp/skills.js)
 
   // list_changed marks the server stale, through the SDK's fallback handler, so that a handler of the host's stays in charge of its method.
@@ -115,11 +114,10 @@ export function createListing(o) {
   // Names listed by two servers (or taken by the search or load_skill tool) are <server>__<name>, taken first: a listed name equal to one of them is
   // the one left out. A server that lists one name twice keeps its first tool of it.
   function named(skipped) {
-    const inOrder = [...perServer].sort((a, b) => serverOrder.indexOf(a[0]) - serverOrder.indexOf(b[0]));
     // A tool left out, named by `name()` (read only then: a tool is read once).
     const unread = (server, name) => (error) => skipped.push({ server, name: name(), reason: `its definition cannot be read: ${errorText(error)}` });
     const nameOf = (tool) => () => tryOr(() => (isObject(tool) && typeof tool.name === "string" ? tool.name : ""), "");
-    const read = inOrder.map(([server, { tools }]) => [server, tools.flatMap((tool) => kept(() => readTool(tool), unread(server, nameOf(tool))))]);
+    const read = [...perServer].map(([server, { tools }]) => [server, tools.flatMap((tool) => kept(() => readTool(tool), unread(server, nameOf(tool))))]);
     const listers = new Map(); // name → the servers that list it
     for (const [server, tools] of read) for (const t of tools) (listers.get(t.name) ?? listers.set(t.name, new Set()).get(t.name)).add(server);
     const paletteName = (server, t) => (listers.get(t.name).size > 1 || t.name === searchName || t.name === skillTool ? `${server}__${t.name}` : t.name);
@@ -216,11 +214,10 @@ export function createListing(o) {
   function servers(l, offered, listed) {
     const record = {};
     for (const server of clients.keys()) {
-      const state = perServer.get(server);
       const own = l.names.filter((n) => l.byName.get(n).server === server);
       const mine = own.filter((n) => offered.has(n));
       const definitions = Object.freeze({ offered: measure(own.filter((n) => listed.has(n)), l), all: measure(own, l) });
-      put(record, server, Object.freeze({ listed: state !== undefined && state.error === null, error: state ? state.error : null, tools: own.length, offered: mine.length, hidden: own.length - mine.length, definitions }));
+      put(record, server, Object.freeze({ listed: perServer.get(server).error === null, error: perServer.get(server).error, tools: own.length, offered: mine.length, hidden: own.length - mine.length, definitions }));
     }
     return Object.freeze(record);
   }

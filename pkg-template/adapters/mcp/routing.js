@@ -26,6 +26,9 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
   const changed = () => onSaved?.(save());
   // The servers' tools the run's calls went to: the index reads them as `called` (ToolIndex.entries).
   const called = (name) => runs.call(name) && changed();
+  // Every tool of the run (those listed, then its own, pinned), and each one's definition.
+  const all = (l) => [...l.names, ...pins];
+  const toolOf = (l, name) => (l.byName.has(name) ? listing.offeredTool(l, name) : name === searchName ? listing.searchTool() : skills.def);
 
   async function routeTurn(context, signal, lenient) {
     if (typeof context !== "string" && !isObject(context)) throw fail(`${where}: route(context)`, "the turn's message (a string) or a context object with its message", context);
@@ -49,7 +52,6 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     const outcome = await resolvePalette({ entries: rows, registered: l.names, signal, ...budget, onDecision: (d) => void (decision = d) });
     const narrowed = outcome.kind === "routed";
     const step = cache === null ? null : runs.step([...l.names, ...pins], outcome);
-    const toolOf = (name) => (l.byName.has(name) ? listing.offeredTool(l, name) : name === searchName ? listing.searchTool() : skills.def);
     const withSearch = step === null && narrowed && searchName !== false;
     const offeredNames = step ? [...step.offered] : narrowed ? [...outcome.names, ...(withSearch ? [searchName] : [])] : [...l.names];
     const listedNames = step ? [...step.listed] : offeredNames;
@@ -67,7 +69,7 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
       ...runLists(step, Object.freeze(listedNames), skills),
     });
     const instructions = async (skill) => Object.freeze({ skill, text: await skills.text(skill) });
-    const [tools, deferred] = [listedNames, step ? step.deferred : []].map((names) => Object.freeze(names.map(toolOf)));
+    const [tools, deferred] = [listedNames, step ? step.deferred : []].map((names) => Object.freeze(names.map((name) => toolOf(l, name))));
     const placed = skills && { instructions: Object.freeze(await Promise.all(newSkills.map(instructions))) };
     const turn = Object.freeze({ ctx, outcome, decision, names: report.offered, tools, deferred, report, index: l.index, palette: step || narrowed ? report.offered : outcome, ...placed });
     // A throwing onDecision fails this route() before it is the run's turn; a route() started earlier that finishes later is not.
@@ -101,8 +103,10 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     get gate() {
       return current?.gate ?? restored;
     },
-    // What a turn that did not narrow offered: every tool listed, and with a run its own tools (pinned).
-    every: (l) => (cache === null ? l.names : [...l.names, ...pins]),
+    all,
+    toolOf,
+    // What a turn that did not narrow offered: every tool listed, and with a run its own tools.
+    every: (l) => (cache === null ? l.names : all(l)),
     run: {
       route: async (context, options) => routeTurn(context, fields(options, ["signal"], `${where}: route(context, options)`).signal, false),
       router,

@@ -1,13 +1,35 @@
 // tool-palette/mcp, skills (SPEC 9): the host's skills and those of every server that declares the MCP Skills extension in one SkillIndex, rebuilt
 // at each listing. A server's skill is indexed from its entry (nothing is read ahead of need); its SKILL.md is read when first needed.
 import { parseSkill, SkillIndex } from "tool-palette";
-import { instructions } from "../kernel/skills.js";
-import { errorText, isFunction, isObject, isString, kept, tryOr } from "../kernel/values.js";
+import { readSkillTool } from "../kernel/core.js";
+import { instructions, readSkills } from "../kernel/skills.js";
+import { allStrings, attempt, checked, errorText, fail, fields, isFunction, isObject, isString, kept, tryOr } from "../kernel/values.js";
 import { definition, MAX_DEFINITION, pages, UNCHECKED } from "./listing.js";
 
 const EXTENSION = "io.modelcontextprotocol/skills";
 
-export const declares = (client) => tryOr(() => isFunction(client.getServerCapabilities) && isObject(client.getServerCapabilities()?.extensions?.[EXTENSION]), false);
+const declares = (client) => tryOr(() => isFunction(client.getServerCapabilities) && isObject(client.getServerCapabilities()?.extensions?.[EXTENSION]), false);
+
+// The skills' options: the host's own skills (an index made of an iterable is disposed once read), the SkillIndex options each listing builds with
+// (by the facade's rules), the servers that declare skills, and the load_skill tool's name.
+export function readSkillOptions(given, clients, searchName, where) {
+  const hostSkills = readSkills(given.skills, `${where}: options.skills`);
+  if (hostSkills && !attempt(() => Array.isArray(hostSkills.names), `${where}: options.skills.names`)) throw fail(`${where}: options.skills`, "a SkillIndex or an iterable of skills (SKILL.md texts, or skills from parseSkill), not another run's skills", hostSkills);
+  const skills = hostSkills ? hostSkills.names.map((name) => hostSkills.get(name)) : [];
+  if (hostSkills && hostSkills !== given.skills) hostSkills.dispose();
+  const skillIndex = fields(given.skillIndex ?? undefined, ["tools", "disabled", "limit"], `${where}: options.skillIndex`);
+  checked(skillIndex.tools, "mapping", `${where}: options.skillIndex.tools`);
+  if (skillIndex.disabled !== undefined) skillIndex.disabled = allStrings(skillIndex.disabled, `${where}: options.skillIndex.disabled`);
+  checked(skillIndex.limit, "limit", `${where}: options.skillIndex.limit`);
+  const skillServers = [...clients].filter(([, client]) => declares(client)).map(([name]) => name);
+  const hasSkills = skills.length > 0 || skillServers.length > 0 || given.skills != null;
+  const skillTool = readSkillTool(given.skillTool, `${where}: options.skillTool`, hasSkills);
+  if (hasSkills && skillTool !== false && skillTool === searchName) {
+    const clash = given.skillTool == null ? `options.searchTool is the name of the skill tool ("${skillTool}" unless options.skillTool names another)` : "options.skillTool is the name of the search tool";
+    throw new TypeError(`${where}: ${clash}: give them two names`);
+  }
+  return { hasSkills, skillTool, skills, skillIndex, skillServers };
+}
 
 // A frontmatter as YAML's flow style (JSON), the way SKILL.md texts carry any skill the core reads.
 const skillText = (frontmatter) => `---\n{${Object.entries(frontmatter).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")}}\n---\n`;
