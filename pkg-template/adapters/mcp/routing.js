@@ -51,7 +51,7 @@ export function createRouting(o, listing, palette, { saved, onSaved }) {
     const budget = timeoutMs === undefined || timeoutMs === Infinity ? {} : { timeoutMs }; // Infinity: no budget
     const outcome = await resolvePalette({ entries: rows, registered: l.names, signal, ...budget, onDecision: (d) => void (decision = d) });
     const narrowed = outcome.kind === "routed";
-    const step = cache === null ? null : runs.step([...l.names, ...pins], outcome);
+    const step = cache === null ? null : runs.step(all(l), outcome);
     const withSearch = step === null && narrowed && searchName !== false;
     const offeredNames = step ? [...step.offered] : narrowed ? [...outcome.names, ...(withSearch ? [searchName] : [])] : [...l.names];
     const listedNames = step ? [...step.listed] : offeredNames;
