@@ -4,6 +4,9 @@
 //   node scripts/lines.mjs                 the working tree
 //   node scripts/lines.mjs 24dd0d3         a commit (read with git, nothing checked out)
 //   node scripts/lines.mjs 24dd0d3 HEAD    both, side by side, with the change
+//   node scripts/lines.mjs 24dd0d3 HEAD --with 599e191,9e460b9
+//                                          the same features: the first column gains what each named commit (a feature added after it) added
+//                                          to each area, measured from its parent to it
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -69,7 +72,11 @@ function measure(rev) {
   return rows;
 }
 
-const revs = process.argv.slice(2);
+const args = process.argv.slice(2);
+const withAt = args.indexOf("--with");
+const features = withAt < 0 ? [] : (args[withAt + 1] ?? "").split(",").filter(Boolean);
+if (withAt >= 0 && features.length === 0) throw new Error("--with needs the commits that added features, comma-separated");
+const revs = withAt < 0 ? args : [...args.slice(0, withAt), ...args.slice(withAt + 2)];
 const label = (rev) => rev ?? "working tree";
 const fmt = (n) => n.toLocaleString("en-US");
 const change = (a, b) => (a === 0 ? "" : `${b >= a ? "+" : ""}${(((b - a) / a) * 100).toFixed(1)}%`);
@@ -83,7 +90,13 @@ if (revs.length < 2) {
   }
 } else {
   const [a, b] = revs.map((rev) => measure(rev === "." ? undefined : rev));
-  console.log(`| area | ${label(revs[0])} | ${revs[1] === "." ? "working tree" : revs[1]} | change |`);
+  for (const commit of features) {
+    const [before, after] = [measure(`${commit}^`), measure(commit)];
+    a.forEach((area, i) => {
+      for (const key of ["lines", "code", "chars"]) area.total[key] += after[i].total[key] - before[i].total[key];
+    });
+  }
+  console.log(`| area | ${[label(revs[0]), ...features].join(" + ")} | ${revs[1] === "." ? "working tree" : revs[1]} | change |`);
   console.log("|---|---:|---:|---:|");
   for (let i = 0; i < a.length; i++) {
     for (const [key, what] of [["lines", "non-blank lines"], ["code", "code lines"], ["chars", "characters"]]) {

@@ -115,7 +115,10 @@ function restore(saved, options) {
   const why = wasm.restore(slots[0], slots[1], names.length);
   if (why.length > 0) {
     slots.forEach(drop);
-    throw why[0] === 4 ? gone() : new TypeError(`${where}: ${SAVED[why[0]](why[1], why[2])}`);
+    if (why[0] === 4) throw gone();
+    const error = new TypeError(`${where}: ${SAVED[why[0]](why[1], why[2])}`);
+    // (run.rs `Count` and `Names`: the form is sound, the registered list is another. A host starts a new run then.)
+    throw why[0] >= 2 ? Object.assign(error, { code: "REGISTERED_MISMATCH" }) : error;
   }
   const self = Object.create(PaletteRun.prototype);
   attachRecord(self, slots, { names, cache: CACHES[wasm.strategy(slots[0])], size: wasm.steps(slots[0]) });

@@ -384,7 +384,8 @@ export declare class PaletteRun {
     /**
      * The run a saved form holds, restored over the registered names it was saved with (their number and order are
      * checked: another list is a TypeError saying so, never a silently different prefix). It takes its next step exactly
-     * as the unbroken run would have.
+     * as the unbroken run would have. A TypeError for another registered list has `code: "REGISTERED_MISMATCH"` (the form
+     * is sound: start a new run over the tools given); one for a form cut short, altered or of another version has none.
      */
     static load(saved: string, options: { registered: Iterable<string> }): PaletteRun;
     /** Frees the run now rather than at garbage collection; a later `step()` throws. */

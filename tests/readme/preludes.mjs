@@ -76,6 +76,7 @@ declare function pipeline(task: "feature-extraction", model: string): Promise<(t
 declare const tools: { name: string; description: string; parameters: object }[];
 `,
   "// A snapshot streamed into the module: from fetch, or a Worker's R2 or KV binding": "",
+  "// A run kept beside its conversation, and restored in the next request": "",
   // pkg-template/README.md, "Agent frameworks": routing by tool search with the AI SDK's toolSearch.
   "// The AI SDK's tool search, ranked and routed by tool-palette: tools declared with deferLoading: true wait for it": `
 import type { LanguageModel, Tool } from "ai";

@@ -8,8 +8,8 @@ const NONE = Object.freeze([]);
 // so that a run's memory and saved form stay small; ToolIndex.entries ranks the last one.
 const KEPT_MESSAGES = 16;
 
-// PaletteRun.load's refusal of the registered list (not of the saved form), by its words (src/js/run.js SAVED; a drift test pins them).
-const otherTools = (error) => error instanceof TypeError && error.message.startsWith("PaletteRun.load: options.registered ");
+// PaletteRun.load's refusal of the registered list (not of the saved form).
+const otherTools = (error) => error instanceof TypeError && error.code === "REGISTERED_MISMATCH";
 
 /** A report's run lists (SPEC 8, 9); without a run, `listed` and none deferred. */
 export const runLists = (step, listed, skills) => ({

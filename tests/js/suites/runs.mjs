@@ -224,6 +224,11 @@ export function runs(tp) {
       assert.ok(saved.length < 40, saved);
       assert.equal(PaletteRun.load(saved, { registered: REG }).step(await routed(["ls"])).revealed.join(), "ls");
       const message = (f) => { try { f(); } catch (e) { return [e.constructor.name, e.message]; } return "loaded"; };
+      // Another registered list (by count or by names) says so by its code; a form that is no sound saved run has none.
+      const code = (f) => { try { f(); } catch (e) { return e.code; } return "loaded"; };
+      assert.deepEqual([REG.slice(1), [...REG].reverse()].map((registered) => code(() => PaletteRun.load(saved, { registered }))), ["REGISTERED_MISMATCH", "REGISTERED_MISMATCH"]);
+      assert.deepEqual([saved.slice(0, -2), "tprun9.AAAA", 42].map((form) => code(() => PaletteRun.load(form, { registered: REG }))), [undefined, undefined, undefined]);
+      assert.equal(code(() => PaletteRun.load(saved, { registered: [...REG, 1] })), undefined);
       assert.deepEqual(message(() => PaletteRun.load(saved, { registered: REG.slice(1) })), ["TypeError", "PaletteRun.load: options.registered has 4 names; the run was saved over 5: pass the registered list it was saved with"]);
       assert.deepEqual(message(() => PaletteRun.load(saved, { registered: [...REG].reverse() })), ["TypeError", "PaletteRun.load: options.registered is not the list the run was saved with (as many names, but not the same ones in the same order): pass the registered list it was saved with"]);
       assert.deepEqual(message(() => PaletteRun.load(saved.slice(0, -2), { registered: REG })), ["TypeError", "PaletteRun.load: saved is not a saved PaletteRun (from run.save()), or it was cut short or altered"]);
