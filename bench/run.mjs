@@ -376,40 +376,63 @@ async function toolSearch() {
 // facades (api.js without skills.js's exports, then without index.js's too). Every variant's
 // JavaScript is bundled the same way, the shipped one's too.
 async function weightOfParts() {
-  const { build } = await import("esbuild");
   const dist = new URL("dist/", root).pathname;
-  const opts = { cwd: root.pathname, stdio: "ignore" };
-  const bundle = async (from) => {
-    const out = await build({ entryPoints: [`${from}init.js`], bundle: true, minify: true, format: "esm", platform: "neutral", write: false, logLevel: "silent", external: ["./wasm-inline.js"] });
-    return out.outputFiles[0].contents;
-  };
-  // The package's JavaScript (the browser loader too) beside a glue, with an API.
-  const stage = (at, glue, api) => {
-    mkdirSync(at, { recursive: true });
-    for (const f of readdirSync(dist).filter((f) => /^(?!tool_palette)\w[\w-]*\.js$/.test(f))) writeFileSync(`${at}${f}`, readFileSync(`${dist}${f}`));
-    for (const f of ["init.js", "load.js"]) writeFileSync(`${at}${f}`, readFileSync(new URL(`pkg-template/${f}`, root)));
-    writeFileSync(`${at}tool_palette.js`, glue);
-    writeFileSync(`${at}api.js`, api);
-    return at;
-  };
-  const gz = (...parts) => gzipSync(Buffer.concat(parts), { level: 9 }).length;
-  const weigh = (wasm, js) => ({ total: gz(wasm, js), wasm: gz(wasm), js: gz(js) });
   let api = readFileSync(`${dist}api.js`, "utf8");
-  const parts = { shipped: weigh(readFileSync(`${dist}tool_palette_bg.wasm`), await bundle(stage(new URL("target/weight/shipped/", root).pathname, readFileSync(`${dist}tool_palette.js`), api))) };
+  const parts = { shipped: await weighStaged("shipped", readFileSync(`${dist}tool_palette_bg.wasm`), readFileSync(`${dist}tool_palette.js`), api) };
   for (const [name, features, facade] of [["withoutSkills", ["--features", "tool-index"], "skills"], ["routing", [], "index"]]) {
-    const dir = new URL(`target/weight/${name}/`, root).pathname;
-    const cargo = spawnSync("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", "--no-default-features", ...features, "--target-dir", `${dir}cargo`, ...CARGO_ARGS], opts);
-    const bindgen = spawnSync("wasm-bindgen", ["--target", "web", "--omit-default-module-path", "--out-dir", `${dir}bindgen`, `${dir}cargo/wasm32-unknown-unknown/release/tool_palette.wasm`], opts);
-    if (cargo.status !== 0 || bindgen.status !== 0) throw new Error(`bench: the build without ${facade} failed`);
-    const out = await finish(readFileSync(`${dir}bindgen/tool_palette_bg.wasm`), readFileSync(`${dir}bindgen/tool_palette.js`, "utf8"), new URL("node_modules/.bin/wasm-opt", root).pathname);
+    const out = await finish(...variant(name, ["--no-default-features", ...features]), new URL("node_modules/.bin/wasm-opt", root).pathname);
     const without = api.replace(new RegExp(`^export .* from "\\./${facade}\\.js";\n`, "m"), "");
     if (without === api) throw new Error(`bench: api.js exports nothing from ./${facade}.js`);
     api = without;
-    parts[name] = weigh(out.wasm, await bundle(stage(`${dir}js/`, out.glue, api)));
+    parts[name] = await weighStaged(name, out.wasm, out.glue, api);
   }
   const less = (a, b) => ({ total: a.total - b.total, wasm: a.wasm - b.wasm, js: a.js - b.js });
   const { shipped, withoutSkills, routing } = parts;
   return { shipped, skills: less(shipped, withoutSkills), toolIndex: less(withoutSkills, routing), routing };
+}
+// wasm-bindgen's module and glue of the crate built with `features` in target/weight/<name>/, before scripts/wasm-finish.mjs.
+function variant(name, features) {
+  const dir = new URL(`target/weight/${name}/`, root).pathname;
+  const opts = { cwd: root.pathname, stdio: "ignore" };
+  const cargo = spawnSync("cargo", ["build", "--release", "--target", "wasm32-unknown-unknown", ...features, "--target-dir", `${dir}cargo`, ...CARGO_ARGS], opts);
+  const bindgen = spawnSync("wasm-bindgen", ["--target", "web", "--omit-default-module-path", "--out-dir", `${dir}bindgen`, `${dir}cargo/wasm32-unknown-unknown/release/tool_palette.wasm`], opts);
+  if (cargo.status !== 0 || bindgen.status !== 0) throw new Error(`bench: the ${name} build failed`);
+  return [readFileSync(`${dir}bindgen/tool_palette_bg.wasm`), readFileSync(`${dir}bindgen/tool_palette.js`, "utf8")];
+}
+// Gzip bytes of a wasm and of tool-palette/init bundled and minified over its glue and `api` (the package's other JavaScript from dist/).
+async function weighStaged(name, wasm, glue, api) {
+  const { build } = await import("esbuild");
+  const dist = new URL("dist/", root).pathname;
+  const at = new URL(`target/weight/${name}/js/`, root).pathname;
+  mkdirSync(at, { recursive: true });
+  for (const f of readdirSync(dist).filter((f) => /^(?!tool_palette)\w[\w-]*\.js$/.test(f))) writeFileSync(`${at}${f}`, readFileSync(`${dist}${f}`));
+  for (const f of ["init.js", "load.js"]) writeFileSync(`${at}${f}`, readFileSync(new URL(`pkg-template/${f}`, root)));
+  writeFileSync(`${at}tool_palette.js`, glue);
+  writeFileSync(`${at}api.js`, api);
+  const out = await build({ entryPoints: [`${at}init.js`], bundle: true, minify: true, format: "esm", platform: "neutral", write: false, logLevel: "silent", external: ["./wasm-inline.js"] });
+  const js = out.outputFiles[0].contents;
+  const gz = (...parts) => gzipSync(Buffer.concat(parts), { level: 9 }).length;
+  return { total: gz(wasm, js), wasm: gz(wasm), js: gz(js) };
+}
+// What each edit of scripts/wasm-finish.mjs earns (issue 42), measured alone: the shipped crate built once, finished with every edit and
+// without each (the same wasm-opt after), weighed as the shipped weight is.
+async function weightOfEdits() {
+  const built = variant("edits", []);
+  const api = readFileSync(new URL("dist/api.js", root), "utf8");
+  const wasmOpt = new URL("node_modules/.bin/wasm-opt", root).pathname;
+  const weighed = async (name, options) => {
+    const out = await finish(...built, wasmOpt, options);
+    return weighStaged(`edits-${name}`, out.wasm, out.glue, api);
+  };
+  const all = await weighed("all", {});
+  const bytes = (n) => n.toLocaleString("en").padStart(7);
+  const lines = ["what each edit of scripts/wasm-finish.mjs earns (gzip bytes, the .wasm + tool-palette/init's JS), each left out alone:", `  ${"every edit (the crate built again, as the weight's variants)".padEnd(52)} ${bytes(all.total)} (wasm ${all.wasm}, JS ${all.js})`];
+  const edits = [["trap", "the panic handler and what only it reaches trap", { trap: [] }], ["rename", "the imports renamed (and the glue's import keys)", { rename: false }]];
+  for (const [name, what, options] of edits) {
+    const w = await weighed(name, options);
+    lines.push(`  ${what.padEnd(52)} ${bytes(w.total - all.total)} (wasm ${w.wasm - all.wasm}, JS ${w.js - all.js})`);
+  }
+  return lines;
 }
 // The weight's lines, each with its must where it has one.
 function weightLines(w) {
@@ -446,6 +469,11 @@ function printSkills(r) {
   console.log(skillsBench.lines(r).join("\n"));
   console.log("  musts:");
   for (const m of r.musts) console.log(`    ${m.ok ? "ok  " : "MISS"} ${m.what}: ${m.got}`);
+}
+// `--edits`: only what each edit of scripts/wasm-finish.mjs earns, printed, nothing written (builds the crate once more).
+if (process.argv.includes("--edits")) {
+  console.log((await weightOfEdits()).join("\n"));
+  process.exit(0);
 }
 // `--weight`: only the weight a browser loads, printed, nothing written (builds two variants).
 if (process.argv.includes("--weight")) {

@@ -97,7 +97,7 @@ const shortName = (n) => {
  * name of one or two characters instead of wasm-bindgen's `__wbg_<name>_<16 hex digits>`,
  * which come twice (the module and the glue) and do not compress.
  */
-export function edit(wasm, { module = "./tool_palette_bg.js", short = "w", trap = PANIC_ONLY } = {}) {
+export function edit(wasm, { module = "./tool_palette_bg.js", short = "w", trap = PANIC_ONLY, rename = true } = {}) {
   const mod = binaryen.readBinary(wasm);
   try {
     mod.setFeatures(FEATURES);
@@ -116,15 +116,15 @@ export function edit(wasm, { module = "./tool_palette_bg.js", short = "w", trap 
     for (const ref of found.values()) binaryen.Function.setBody(ref, mod.unreachable());
     const names = { [module]: short };
     let n = 0;
-    for (const info of imports) {
+    for (const info of rename ? imports : []) {
       const ours = info.module === module;
       if (ours) names[info.base] = shortName(n++);
       mod.removeFunction(info.name);
       mod.addFunctionImport(info.name, ours ? short : info.module, ours ? names[info.base] : info.base, info.params, info.results);
     }
-    if (n === 0) fail(`no import from "${module}"`);
+    if (rename && n === 0) fail(`no import from "${module}"`);
     if (!mod.validate()) fail("the edited module does not validate");
-    return { wasm: mod.emitBinary(), names };
+    return { wasm: mod.emitBinary(), names: rename ? names : {} };
   } finally {
     mod.dispose();
   }
@@ -146,15 +146,16 @@ export async function renameKeys(glue, names) {
 /**
  * wasm-bindgen's module and glue as shipped: edited (`edit`), optimised by wasm-opt
  * (`WASM_OPT_ARGS`), and the glue's import keys renamed the same way. `wasmOpt` is the
- * binary's path. (A key and an import that disagree fail at instantiation: every suite.)
+ * binary's path; `options` are `edit`'s (bench/run.mjs --edits leaves each edit out to weigh it).
+ * (A key and an import that disagree fail at instantiation: every suite.)
  */
-export async function finish(wasm, glue, wasmOpt) {
-  const edited = edit(wasm);
+export async function finish(wasm, glue, wasmOpt, options = {}) {
+  const edited = edit(wasm, options);
   const dir = mkdtempSync(join(tmpdir(), "tool-palette-wasm-"));
   try {
     writeFileSync(join(dir, "in.wasm"), edited.wasm);
     execFileSync(wasmOpt, [join(dir, "in.wasm"), ...WASM_OPT_ARGS, "-o", join(dir, "out.wasm")], { stdio: "inherit" });
-    return { wasm: readFileSync(join(dir, "out.wasm")), glue: await renameKeys(glue, edited.names) };
+    return { wasm: readFileSync(join(dir, "out.wasm")), glue: Object.keys(edited.names).length ? await renameKeys(glue, edited.names) : glue };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
