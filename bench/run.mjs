@@ -432,6 +432,17 @@ async function weightOfEdits() {
     const w = await weighed(name, options);
     lines.push(`  ${what.padEnd(52)} ${bytes(w.total - all.total)} (wasm ${w.wasm - all.wasm}, JS ${w.js - all.js})`);
   }
+  // The retired patcher's third edit, for the must that compares with it: its scan that zeroed whatever data looked like a panic location, read
+  // from git (measured only, never shipped: a false match would corrupt data).
+  const retired = spawnSync("git", ["show", "4e12297^:scripts/wasm-edit.mjs"], { cwd: root.pathname, encoding: "utf8" });
+  if (retired.status === 0) {
+    const at = new URL("target/weight/edits/wasm-edit.mjs", root);
+    writeFileSync(at, retired.stdout);
+    const { blankPanicLocations } = await import(at.href);
+    const scanned = await finish(blankPanicLocations(built[0]), built[1], wasmOpt);
+    const w = await weighStaged("edits-scan", scanned.wasm, scanned.glue, api);
+    lines.push(`  ${"retired: the patcher's scan of the data (not shipped)".padEnd(52)} ${bytes(all.total - w.total)} (the shipped build is this much above the patcher's)`);
+  } else lines.push("  retired: the patcher's scan of the data: not measured (no git history here)");
   return lines;
 }
 // The weight's lines, each with its must where it has one.

@@ -26,6 +26,8 @@ for (const [script, what, flags] of [
   ["stale-step-ai-sdk.mjs", "tool-palette/ai-sdk: a model that reuses a call id every step (a call the SDK never ran, a prepareStep returning messages): the later call is its own step's"],
   ["stale-step-langchain.mjs", "tool-palette/langchain: a call id reused by a later step whose earlier call never ran: the later call is its own step's"],
   ["silent-step-openai-agents.mjs", "tool-palette/openai-agents: tools without palette.model(): the call runs after the warning (a step the model never saw refuses nothing)"],
+  ["dup-id-langchain.mjs", "tool-palette/langchain: one model answer emitting two calls of one id: both run through that step (append: neither refused), both reported"],
+  ["dup-id-ai-sdk.mjs", "tool-palette/ai-sdk: generations in parallel, one emitting a call id twice: each call runs through its own generation's step, both reported"],
   ["retention-ai-sdk.mjs", "tool-palette/ai-sdk: a finished step leaves the calls' table (generations whose calls never ran are not kept)", ["--expose-gc"]],
 ]) {
   test(what, async () => {

@@ -305,3 +305,16 @@ test("load_skill through a framework adapter (run.adapterOptions.skills): the sk
   assert.ok(JSON.parse(run.save()).met.some(([skill]) => skill === "quarterly-export"), run.save());
   assert.equal(saved.at(-1), run.save());
 });
+
+test("a ToolPolicies redirect to the run's load_skill loads the skill, as a call of load_skill does (it was answered as a tool no server lists)", async () => {
+  const { crm, servers: s } = await servers();
+  const core = await load("tool-palette");
+  const policies = new core.ToolPolicies([new core.ToolCallPolicy({ name: "exports-by-skill", match: () => true, whenTool: "crm__find_customer", redirectTo: "load_skill", argsTransform: () => ({ name: "quarterly-export" }) })]);
+  const run = mcp.createMcpPalette(options(s, { policies })).run();
+  assert.ok((await run.route(LOOKUP)).report.offered.includes("load_skill"));
+  const answer = await run.callTool({ name: "crm__find_customer", arguments: { target: "Acme" } });
+  assert.ok(!answer.isError && isInstructions(answer.content[0].text, "quarterly-export", CRM_SKILLS[1].body, "crm"), JSON.stringify(answer));
+  assert.deepEqual(crm.requests.at(-1), ["resources/read", { uri: "skill://quarterly-export/SKILL.md" }]);
+  // The skill joined the run: its tools come at the next turn.
+  assert.ok((await run.route(LOOKUP)).report.offered.includes("export_report"));
+});

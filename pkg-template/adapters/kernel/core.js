@@ -74,11 +74,13 @@ class Recent extends Map {
     super.set(key, [...steps.slice(-15), step]);
     if (this.size > 1024) this.delete(this.keys().next().value);
   }
-  // The latest step of `key` that is `prefer`'s (the adapter's clue to the call's generation), else the latest; taken out.
+  // The latest step of `key` that is `prefer`'s (the adapter's clue to the call's generation), else the latest; that one entry taken out (a
+  // step whose model emitted the id twice keeps the other).
   take(key, prefer) {
     const steps = this.get(key) ?? [];
-    const step = steps.findLast(prefer) ?? steps.at(-1);
-    this.drop(key, step);
+    const i = steps.findLastIndex(prefer);
+    const [step] = steps.splice(i < 0 ? steps.length - 1 : i, 1);
+    if (steps.length === 0) this.delete(key);
     return step;
   }
   drop(key, step) {
@@ -266,17 +268,17 @@ class Step {
     return this.listedSet ? this.listedSet.has(name) : !this.isOutside(name);
   }
 
-  // The tools `mine` (named ones) narrowed: with a run, its listed ones in its order, after the others; else by bindPalette, the others kept.
+  // The tools `mine` narrowed (their named ones): with a run, the listed ones in its order, after the others and the unnamed; else by bindPalette.
   arrange(tools, mine = () => true) {
     if (!Array.isArray(tools) || !(this.listed || this.offeredSet)) return tools;
-    const ours = (t) => mine(t) && typeof nameOf(t) === "string";
+    const named = (t) => typeof nameOf(t) === "string";
     if (!this.listed) {
-      const kept = new Set(bindPalette(tools.filter(ours), this.palette));
-      return tools.filter((t) => !ours(t) || kept.has(t));
+      const kept = new Set(bindPalette(tools.filter((t) => mine(t) && named(t)), this.palette));
+      return tools.filter((t) => !mine(t) || !named(t) || kept.has(t));
     }
     const byName = new Map();
-    for (const t of tools) if (ours(t) && !byName.has(nameOf(t))) byName.set(nameOf(t), t);
-    return [...tools.filter((t) => !ours(t)), ...this.listed.filter((name) => byName.has(name)).map((name) => byName.get(name))];
+    for (const t of tools) if (mine(t) && named(t) && !byName.has(nameOf(t))) byName.set(nameOf(t), t);
+    return [...tools.filter((t) => !mine(t)), ...tools.filter((t) => mine(t) && !named(t)), ...this.listed.filter((name) => byName.has(name)).map((name) => byName.get(name))];
   }
 
   // The policies' model for the step, when enforced.

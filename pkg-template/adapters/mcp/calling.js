@@ -32,6 +32,7 @@ export function createCalling(o, listing, routing) {
   const { found, called, skills, changed } = routing;
   const isSkillTool = (name) => skills !== null && skills.def !== null && name === skillTool;
   const isSearchTool = (name) => searchName !== false && name === searchName;
+  const isOwn = (name) => isSearchTool(name) || isSkillTool(name); // the run's own tools, answered here
 
   // Hybrid when the tools were embedded (else, or when the query's embedding fails, lexical).
   async function search(args, l, signal) {
@@ -95,24 +96,26 @@ export function createCalling(o, listing, routing) {
     const now = l.byName.get(c.name);
     const moved = was !== undefined && (was.server !== now?.server || was.name !== now?.name);
     const gate = new Set(moved ? [] : offered);
-    if ((isSearchTool(c.name) || isSkillTool(c.name)) && turn !== null && turn.kind !== "routed") gate.add(c.name);
-    const known = (name) => l.byName.has(name) || isSearchTool(name) || isSkillTool(name);
+    if (isOwn(c.name) && turn !== null && turn.kind !== "routed") gate.add(c.name);
+    const known = (name) => l.byName.has(name) || isOwn(name);
     if (!known(c.name) || refuses(gate, c.name, { allow: outsidePalette === "allow" || (turn !== null && turn.lenient), known })) {
       const available = offered.length ? `Available tools: ${offered.join(", ")}.` : "No tool is offered before the run's first step (route()).";
       return failed(`Tool ${c.name} is not available in this step. ${available}`);
     }
-    if (isSearchTool(c.name)) return search(c.args, l, signal);
-    if (isSkillTool(c.name)) {
-      const text = await skills.load(c.args);
+    // The run's own tool called, or redirected to.
+    const own = async ({ name, args }) => {
+      if (isSearchTool(name)) return search(args, l, signal);
+      const text = await skills.load(args);
       changed();
       return { content: [{ type: "text", text }] };
-    }
+    };
+    if (isOwn(c.name)) return own(c);
     // A redirect lands in the turn's palette; a turn that did not narrow offers every tool listed (and the run's own), as the policies' gate reads.
     const narrowed = turn && (Array.isArray(turn.palette) || turn.kind === "routed");
     const palette = narrowed ? turn.palette : routing.all(l);
     const dispatched = policies ? policies.dispatch(c, turn ? turn.ctx : { message: "" }, palette) : null;
     const target = dispatched ? dispatched.call : c;
-    if (isSearchTool(target.name)) return search(target.args, l, signal);
+    if (isOwn(target.name)) return own(target);
     const entry = l.byName.get(target.name);
     if (!entry) return failed(`Tool ${c.name} was redirected to ${target.name}, which no server lists.`);
     called(target.name);
